@@ -1,0 +1,54 @@
+package dev.toolscout.catalog;
+
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.model.ToolSpec;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Durable state: the catalog, the embedding vectors and the access policy. The search index is rebuilt from
+ * what is here, so nothing acknowledged by a method below may be lost by a crash after it returns.
+ * Implementations: SQLite (one node, the default) and PostgreSQL (shared by replicas). Thread-safe.
+ *
+ * <p>Vectors are keyed by the hash of the text that was embedded and the model id, so an unchanged tool is
+ * never embedded twice and a vector from another model is never used.
+ */
+public interface StateStore extends AutoCloseable {
+  /** Every stored tool, in name order, and the catalog version they are at (0 for an empty store). */
+  StoredCatalog loadCatalog();
+
+  /** The current catalog version; it grows by one with each {@link #applyCatalogChange}. */
+  long catalogVersion();
+
+  /**
+   * Upserts {@code upserts} (by name) and deletes {@code removals} (unknown names are ignored) in one
+   * transaction, durable on return.
+   *
+   * @return the new catalog version
+   */
+  long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals);
+
+  /** The stored vectors of {@code modelId} for these text hashes; hashes with none are left out. */
+  Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes);
+
+  /** Stores vectors (replacing any with the same hash and model), durable on return. */
+  void saveVectors(String modelId, Map<String, float[]> byTextHash);
+
+  /** The stored access policy, if one was saved. */
+  Optional<AccessPolicy> loadPolicy();
+
+  /** Replaces the stored access policy, durable on return. */
+  void savePolicy(AccessPolicy policy);
+
+  @Override
+  void close();
+
+  /** The catalog as stored. */
+  record StoredCatalog(long version, List<ToolSpec> tools) {
+    public StoredCatalog {
+      tools = List.copyOf(tools);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.toolscout.embedding;
+
+import java.util.List;
+
+/**
+ * Turns text into unit-length vectors. Implementations are thread-safe. Queries and documents are separate
+ * calls because some models (BGE) embed a query with an instruction prefix that documents do not get.
+ */
+public interface EmbeddingModel {
+  /**
+   * A stable identifier of the model and its settings (e.g. {@code bge-small-en-v1.5-q}); stored beside
+   * every vector so a vector from another model is never mixed in.
+   */
+  String modelId();
+
+  /** The vector length. */
+  int dimension();
+
+  /** Embeds a search query; the result has length {@link #dimension()} and unit L2 norm. */
+  float[] embedQuery(String text);
+
+  /** Embeds documents in one batch, in order; each result has unit L2 norm. */
+  List<float[]> embedDocuments(List<String> texts);
+}

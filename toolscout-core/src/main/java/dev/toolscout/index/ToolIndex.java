@@ -1,0 +1,43 @@
+package dev.toolscout.index;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A search index over the catalog: lexical (BM25 over the fields of a {@link ToolDocument}) and dense
+ * (nearest vectors). A cache: it can always be rebuilt from the state store. Fusion of the two lists
+ * happens in {@code selection}, so every index implementation ranks the same way.
+ *
+ * <p>Contract: results hold only ordinals in {@code allowed} (never a score or a count of anything
+ * outside it), at most {@code limit} of them, best first; equal scores in ascending ordinal order. Writes
+ * are visible to searches after {@link #commit(long)}. Implementations are safe for concurrent searches and
+ * one writer.
+ */
+public interface ToolIndex extends AutoCloseable {
+  /** Adds or replaces documents (matched by name). */
+  void upsert(Collection<ToolDocument> docs);
+
+  /** Removes documents by tool name; unknown names are ignored. */
+  void remove(Collection<String> toolNames);
+
+  /** Removes every document. */
+  void clear();
+
+  /** Makes the writes durable and visible, recording the catalog version they reflect. */
+  void commit(long catalogVersion);
+
+  /** The catalog version of the last commit, or -1 for an empty or new index. */
+  long committedVersion();
+
+  /** The number of documents visible to searches. */
+  int size();
+
+  /** BM25 over the document fields, inside {@code allowed}. */
+  List<Hit> lexical(String query, AllowedSet allowed, int limit);
+
+  /** Nearest vectors by cosine (dot product of unit vectors), inside {@code allowed}. */
+  List<Hit> dense(float[] queryVector, AllowedSet allowed, int limit);
+
+  @Override
+  void close();
+}

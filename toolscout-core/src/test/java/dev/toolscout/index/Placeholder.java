@@ -1,0 +1,3 @@
+package dev.toolscout.index;
+
+final class Placeholder {}
