@@ -1,0 +1,283 @@
+package dev.toolscout.catalog;
+
+import dev.toolscout.events.CatalogEvent;
+import dev.toolscout.events.EventBus;
+import dev.toolscout.model.ToolSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Every tool ToolScout knows. Changes are written to the {@link StateStore} first (durable before they are
+ * acknowledged), then become visible in a new {@link Snapshot}, then go out as {@link CatalogEvent}s to the
+ * indexers.
+ *
+ * <p>Each tool has an ordinal, stable while the tool exists, that access sets and the search index refer to.
+ * Ordinals of removed tools are not reused within a process.
+ *
+ * <p>Thread-safety: readers take {@link #snapshot()} (an immutable value, no locks); writers are serialized.
+ */
+public final class Catalog {
+  private final StateStore store;
+  private final EventBus events;
+  private volatile Snapshot snapshot;
+
+  private Catalog(StateStore store, EventBus events, Snapshot initial) {
+    this.store = store;
+    this.events = events;
+    this.snapshot = initial;
+  }
+
+  /**
+   * Loads the catalog from the store.
+   *
+   * @param ordinalHints ordinals to keep for known names (those of a persisted search index that is still
+   *     current); other tools get fresh ordinals in name order
+   */
+  public static Catalog load(StateStore store, EventBus events, Map<String, Integer> ordinalHints) {
+    StateStore.StoredCatalog stored = store.loadCatalog();
+    int max = -1;
+    Set<Integer> used = new HashSet<>();
+    Map<String, Integer> ords = new HashMap<>();
+    for (ToolSpec t : stored.tools()) {
+      Integer hint = ordinalHints.get(t.fullName());
+      if (hint != null && hint >= 0 && used.add(hint)) {
+        ords.put(t.fullName(), hint);
+        max = Math.max(max, hint);
+      }
+    }
+    int next = max + 1;
+    List<CatalogEntry> entries = new ArrayList<>(stored.tools().size());
+    for (ToolSpec t : stored.tools()) {
+      Integer ord = ords.get(t.fullName());
+      if (ord == null) {
+        ord = next++;
+      }
+      entries.add(new CatalogEntry(ord, t, t.contentHash()));
+    }
+    return new Catalog(store, events, Snapshot.of(stored.version(), entries, next));
+  }
+
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  public long version() {
+    return snapshot.version();
+  }
+
+  public Optional<CatalogEntry> get(String name) {
+    return Optional.ofNullable(snapshot.get(name));
+  }
+
+  public int size() {
+    return snapshot.size();
+  }
+
+  /** Adds or replaces one tool. */
+  public Change upsert(ToolSpec spec) {
+    return apply(List.of(spec), List.of());
+  }
+
+  /** Removes one tool; unknown names change nothing. */
+  public Change remove(String name) {
+    return apply(List.of(), List.of(name));
+  }
+
+  /** Makes the catalog hold exactly {@code desired}: adds, updates (changed hash) and removes the rest. */
+  public Change sync(List<ToolSpec> desired) {
+    Set<String> keep = new HashSet<>();
+    for (ToolSpec t : desired) {
+      keep.add(t.fullName());
+    }
+    List<String> removals = new ArrayList<>();
+    for (CatalogEntry e : snapshot.entries()) {
+      if (!keep.contains(e.name())) {
+        removals.add(e.name());
+      }
+    }
+    return apply(desired, removals);
+  }
+
+  /**
+   * Applies upserts and removals as one change: unchanged tools (same content hash) are skipped, so they
+   * keep their vectors; the rest is written to the store in one transaction, then published.
+   *
+   * @throws IllegalArgumentException when {@code upserts} names a tool twice (naming it)
+   */
+  public synchronized Change apply(List<ToolSpec> upserts, Collection<String> removals) {
+    Snapshot cur = snapshot;
+    Map<String, ToolSpec> wanted = new LinkedHashMap<>();
+    for (ToolSpec t : upserts) {
+      if (wanted.put(t.fullName(), t) != null) {
+        throw new IllegalArgumentException("tool '" + t.fullName() + "' is given twice in one change");
+      }
+    }
+    List<ToolSpec> changed = new ArrayList<>();
+    Map<String, String> hashes = new HashMap<>();
+    for (ToolSpec t : wanted.values()) {
+      String hash = t.contentHash();
+      CatalogEntry old = cur.get(t.fullName());
+      if (old == null || !old.contentHash().equals(hash)) {
+        changed.add(t);
+        hashes.put(t.fullName(), hash);
+      }
+    }
+    List<String> removed = new ArrayList<>();
+    for (String name : new java.util.LinkedHashSet<>(removals)) {
+      if (cur.get(name) != null && !wanted.containsKey(name)) {
+        removed.add(name);
+      }
+    }
+    if (changed.isEmpty() && removed.isEmpty()) {
+      return new Change(cur.version(), 0, 0, 0, List.of());
+    }
+    long version = store.applyCatalogChange(changed, removed);
+
+    Map<String, CatalogEntry> byName = new HashMap<>(cur.byName);
+    int next = cur.nextOrd;
+    List<CatalogEntry> added = new ArrayList<>();
+    List<CatalogEntry[]> updated = new ArrayList<>();
+    for (ToolSpec t : changed) {
+      CatalogEntry old = byName.get(t.fullName());
+      CatalogEntry e = new CatalogEntry(old == null ? next++ : old.ord(), t, hashes.get(t.fullName()));
+      byName.put(e.name(), e);
+      if (old == null) {
+        added.add(e);
+      } else {
+        updated.add(new CatalogEntry[] {old, e});
+      }
+    }
+    List<CatalogEntry> gone = new ArrayList<>();
+    for (String name : removed) {
+      gone.add(byName.remove(name));
+    }
+    Snapshot after = Snapshot.of(version, byName.values(), next);
+    snapshot = after;
+    List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
+    events.publish(batch);
+    return new Change(version, added.size(), updated.size(), gone.size(), batch);
+  }
+
+  private static List<CatalogEvent> events(
+      Snapshot before,
+      Snapshot after,
+      List<CatalogEntry> added,
+      List<CatalogEntry[]> updated,
+      List<CatalogEntry> gone,
+      long version) {
+    List<CatalogEvent> out = new ArrayList<>();
+    Map<String, List<CatalogEntry>> addedBySource = new TreeMap<>();
+    for (CatalogEntry e : added) {
+      addedBySource.computeIfAbsent(e.spec().name().source(), s -> new ArrayList<>()).add(e);
+    }
+    addedBySource.forEach((source, tools) -> {
+      if (!before.hasSource(source)) {
+        out.add(new CatalogEvent.InterfaceRegistered(source, tools, version));
+      } else {
+        tools.forEach(t -> out.add(new CatalogEvent.ActionAdded(t, version)));
+      }
+    });
+    for (CatalogEntry[] u : updated) {
+      out.add(new CatalogEvent.ActionUpdated(u[0], u[1], version));
+    }
+    Map<String, List<CatalogEntry>> goneBySource = new TreeMap<>();
+    for (CatalogEntry e : gone) {
+      goneBySource.computeIfAbsent(e.spec().name().source(), s -> new ArrayList<>()).add(e);
+    }
+    goneBySource.forEach((source, tools) -> {
+      if (!after.hasSource(source)) {
+        out.add(new CatalogEvent.InterfaceUnregistered(source, tools, version));
+      } else {
+        tools.forEach(t -> out.add(new CatalogEvent.ActionRemoved(t, version)));
+      }
+    });
+    return out;
+  }
+
+  /** What one change did. */
+  public record Change(long version, int added, int updated, int removed, List<CatalogEvent> events) {
+    public boolean isEmpty() {
+      return added + updated + removed == 0;
+    }
+  }
+
+  /** An immutable view of the catalog at one version. */
+  public static final class Snapshot {
+    private final long version;
+    private final Map<String, CatalogEntry> byName;
+    private final CatalogEntry[] byOrd;
+    private final List<CatalogEntry> sorted;
+    private final Map<String, Integer> sourceCounts;
+    private final int nextOrd;
+
+    private Snapshot(long version, Map<String, CatalogEntry> byName, int nextOrd) {
+      this.version = version;
+      this.byName = byName;
+      this.nextOrd = nextOrd;
+      this.byOrd = new CatalogEntry[nextOrd];
+      List<CatalogEntry> list = new ArrayList<>(byName.values());
+      list.sort((a, b) -> a.name().compareTo(b.name()));
+      this.sorted = Collections.unmodifiableList(list);
+      Map<String, Integer> sources = new HashMap<>();
+      for (CatalogEntry e : list) {
+        byOrd[e.ord()] = e;
+        sources.merge(e.spec().name().source(), 1, Integer::sum);
+      }
+      this.sourceCounts = sources;
+    }
+
+    static Snapshot of(long version, Collection<CatalogEntry> entries, int nextOrd) {
+      Map<String, CatalogEntry> m = new HashMap<>(entries.size() * 2);
+      for (CatalogEntry e : entries) {
+        m.put(e.name(), e);
+      }
+      return new Snapshot(version, m, nextOrd);
+    }
+
+    public long version() {
+      return version;
+    }
+
+    public int size() {
+      return byName.size();
+    }
+
+    /** One past the highest ordinal assigned: the universe of an access set. */
+    public int universe() {
+      return nextOrd;
+    }
+
+    public CatalogEntry get(String name) {
+      return byName.get(name);
+    }
+
+    /** The entry with this ordinal, or {@code null}. */
+    public CatalogEntry byOrd(int ord) {
+      return ord >= 0 && ord < byOrd.length ? byOrd[ord] : null;
+    }
+
+    /** Every entry in name order. */
+    public List<CatalogEntry> entries() {
+      return sorted;
+    }
+
+    public boolean hasSource(String source) {
+      return sourceCounts.containsKey(source);
+    }
+
+    @Override
+    public String toString() {
+      return "Snapshot[version=" + version + ", tools=" + byName.size() + ", ords=" + Arrays.asList(nextOrd) + "]";
+    }
+  }
+}

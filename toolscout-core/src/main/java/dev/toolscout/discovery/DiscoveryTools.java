@@ -1,0 +1,197 @@
+package dev.toolscout.discovery;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.ToolIndex;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The discovery meta-tools, the escape hatch when the selection missed: {@code tool_discovery__find(query,
+ * limit)}, {@code tool_discovery__list_all(category)} and {@code tool_discovery__describe(tool_name)}. Every
+ * answer is computed inside the principal's allowed set; a denied tool and a missing one get the same
+ * answer, {@code Tool not found: <name>}, so a denial leaks nothing. Thread-safe.
+ */
+public final class DiscoveryTools {
+  public static final String FIND = "tool_discovery__find";
+  public static final String LIST_ALL = "tool_discovery__list_all";
+  public static final String DESCRIBE = "tool_discovery__describe";
+  public static final int DEFAULT_LIMIT = 10;
+  public static final int MAX_LIMIT = 50;
+  /** Longest tool name echoed back in an error, so a hostile name cannot flood the model's context. */
+  private static final int MAX_ECHO = 100;
+
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private final Catalog catalog;
+  private final EmbeddingModel model;
+  private final AccessControl access;
+  private final HybridRanker ranker;
+  private final Fusion fusion;
+
+  public DiscoveryTools(Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, Fusion fusion) {
+    this.catalog = catalog;
+    this.model = model;
+    this.access = access;
+    this.ranker = new HybridRanker(index);
+    this.fusion = fusion;
+  }
+
+  /** Runs a meta-tool by name with JSON arguments (as a model calls it). */
+  public DiscoveryResult call(Principal principal, String tool, JsonNode args) {
+    JsonNode a = args == null ? F.objectNode() : args;
+    return switch (tool) {
+      case FIND -> {
+        JsonNode q = a.get("query");
+        if (q == null || !q.isTextual() || q.asText().isBlank()) {
+          yield new DiscoveryResult.Error("query is required: a non-blank string, e.g. \"send email\"");
+        }
+        JsonNode l = a.get("limit");
+        if (l != null && !l.isNull() && !l.canConvertToInt()) {
+          yield new DiscoveryResult.Error("limit must be a whole number from 1 to " + MAX_LIMIT + ", got: " + l);
+        }
+        yield find(principal, q.asText(), l == null || l.isNull() ? null : l.asInt());
+      }
+      case LIST_ALL -> {
+        JsonNode c = a.get("category");
+        yield listAll(principal, c == null || c.isNull() ? null : c.asText());
+      }
+      case DESCRIBE -> {
+        JsonNode n = a.get("tool_name");
+        if (n == null || !n.isTextual()) {
+          yield new DiscoveryResult.Error("tool_name is required: a tool name such as \"gmail__send_email\"");
+        }
+        yield describe(principal, n.asText());
+      }
+      default -> new DiscoveryResult.Error(notFound(tool));
+    };
+  }
+
+  /** Searches the tools the principal may see. */
+  public DiscoveryResult find(Principal principal, String query, Integer limit) {
+    if (query == null || query.isBlank()) {
+      return new DiscoveryResult.Error("query is required: a non-blank string, e.g. \"send email\"");
+    }
+    int n = limit == null ? DEFAULT_LIMIT : limit;
+    if (n < 1 || n > MAX_LIMIT) {
+      return new DiscoveryResult.Error("limit must be between 1 and " + MAX_LIMIT + ", got: " + n);
+    }
+    Catalog.Snapshot snap = catalog.snapshot();
+    AllowedSet allowed = access.allowed(snap, principal);
+    float[] vector = fusion.method() == Fusion.Method.LEXICAL ? null : model.embedQuery(query);
+    List<Ranked> ranked =
+        ranker.rank(query, vector, allowed, fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
+    ObjectNode out = F.objectNode();
+    out.put("query", query);
+    ArrayNode tools = F.arrayNode();
+    for (Ranked r : ranked.subList(0, Math.min(n, ranked.size()))) {
+      ToolSpec s = snap.byOrd(r.ord()).spec();
+      ObjectNode t = tools.addObject();
+      t.put("name", s.fullName());
+      t.put("description", s.description());
+      t.put("category", s.category());
+      t.put("ai_access", s.aiAccess().name().toLowerCase(Locale.ROOT));
+      t.put("score", Math.round(r.score() * 10_000) / 10_000.0);
+    }
+    out.put("count", tools.size());
+    out.set("tools", tools);
+    return new DiscoveryResult.Ok(out);
+  }
+
+  /** Lists the tools the principal may see, optionally of one category, by name. */
+  public DiscoveryResult listAll(Principal principal, String category) {
+    Catalog.Snapshot snap = catalog.snapshot();
+    AllowedSet allowed = access.allowed(snap, principal);
+    String cat = category == null || category.isBlank() ? null : category.strip().toLowerCase(Locale.ROOT);
+    ArrayNode tools = F.arrayNode();
+    Map<String, Integer> categories = new TreeMap<>();
+    for (CatalogEntry e : snap.entries()) {
+      if (!allowed.contains(e.ord())) {
+        continue;
+      }
+      ToolSpec s = e.spec();
+      categories.merge(s.category(), 1, Integer::sum);
+      if (cat != null && !cat.equals(s.category())) {
+        continue;
+      }
+      ObjectNode t = tools.addObject();
+      t.put("name", s.fullName());
+      t.put("description", s.description());
+      t.put("category", s.category());
+    }
+    ObjectNode out = F.objectNode();
+    if (cat != null) {
+      out.put("category", cat);
+    }
+    out.put("total", tools.size());
+    out.set("tools", tools);
+    ObjectNode cats = out.putObject("categories");
+    categories.forEach(cats::put);
+    return new DiscoveryResult.Ok(out);
+  }
+
+  /** The full definition of one tool, if the principal may see it. */
+  public DiscoveryResult describe(Principal principal, String toolName) {
+    if (toolName == null) {
+      return new DiscoveryResult.Error(notFound("null"));
+    }
+    Catalog.Snapshot snap = catalog.snapshot();
+    CatalogEntry e = snap.get(toolName.strip());
+    if (e == null || !access.allowed(snap, principal).contains(e.ord())) {
+      return new DiscoveryResult.Error(notFound(toolName));
+    }
+    ToolSpec s = e.spec();
+    ObjectNode out = F.objectNode();
+    out.put("name", s.fullName());
+    out.put("description", s.description());
+    out.put("category", s.category());
+    out.put("source_kind", s.sourceKind().name().toLowerCase(Locale.ROOT));
+    out.put("ai_access", s.aiAccess().name().toLowerCase(Locale.ROOT));
+    out.put("side_effect", s.sideEffect().name().toLowerCase(Locale.ROOT));
+    ArrayNode tags = out.putArray("tags");
+    s.tags().forEach(tags::add);
+    out.put("parameters_summary", parametersSummary(s));
+    out.set("parameters", s.parameters().deepCopy());
+    // only declared dependencies the principal may also see
+    ArrayNode deps = out.putArray("depends_on");
+    AllowedSet allowed = access.allowed(snap, principal);
+    for (String d : s.dependsOn()) {
+      CatalogEntry de = snap.get(d);
+      if (de != null && allowed.contains(de.ord())) {
+        deps.add(d);
+      }
+    }
+    return new DiscoveryResult.Ok(out);
+  }
+
+  /** {@code to (string, required), subject (string), ...}. */
+  public static String parametersSummary(ToolSpec s) {
+    List<String> parts = new ArrayList<>();
+    List<String> required = s.requiredParameters();
+    s.parameters().path("properties").properties().forEach(p -> {
+      String type = p.getValue().path("type").asText("any");
+      parts.add(p.getKey() + " (" + type + (required.contains(p.getKey()) ? ", required" : "") + ")");
+    });
+    return parts.isEmpty() ? "no parameters" : String.join(", ", parts);
+  }
+
+  private static String notFound(String name) {
+    String n = name.length() > MAX_ECHO ? name.substring(0, MAX_ECHO) + "..." : name;
+    return "Tool not found: " + n;
+  }
+}

@@ -1,0 +1,198 @@
+package dev.toolscout.selection;
+
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.ToolIndex;
+import dev.toolscout.model.Principal;
+import dev.toolscout.render.TokenCounter;
+import dev.toolscout.selection.Selection.SelectedTool;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Chooses the K tools (default 10) a request should carry: the access policy first computes what the
+ * principal may see, hybrid search ranks inside that set, the pinned core tools take up to {@code
+ * coreShare} of the slots (the discovery tool first whenever tools are left out), and ranked tools fill the
+ * rest. Deterministic: the same catalog and request give the same selection in the same order (ties by
+ * name). Thread-safe.
+ */
+public final class Selector {
+  /** The longest message embedded and searched; longer ones are cut (small embedders read 512 tokens). */
+  public static final int MAX_MESSAGE_CHARS = 8_192;
+
+  private final Catalog catalog;
+  private final EmbeddingModel model;
+  private final AccessControl access;
+  private final HybridRanker ranker;
+  private final TokenCounter tokens;
+  private final SelectorConfig config;
+
+  public Selector(
+      Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, TokenCounter tokens,
+      SelectorConfig config) {
+    this.catalog = catalog;
+    this.model = model;
+    this.access = access;
+    this.ranker = new HybridRanker(index);
+    this.tokens = tokens;
+    this.config = config;
+  }
+
+  public SelectorConfig config() {
+    return config;
+  }
+
+  /**
+   * A selection request.
+   *
+   * @param k how many tools, 1-50; {@code null} for the configured default (10)
+   * @param tokenBudget the most tokens the selected definitions may take, or {@code null} for no limit
+   */
+  public record Request(String message, Principal principal, Integer k, Integer tokenBudget) {
+    public Request {
+      Objects.requireNonNull(principal, "principal");
+      if (message == null || message.isBlank()) {
+        throw new IllegalArgumentException("message must not be blank, got: '" + message + "'");
+      }
+      if (k != null) {
+        SelectorConfig.checkK(k);
+      }
+      if (tokenBudget != null && tokenBudget < 1) {
+        throw new IllegalArgumentException("token budget must be at least 1, got: " + tokenBudget);
+      }
+    }
+
+    public static Request of(String message, Principal principal) {
+      return new Request(message, principal, null, null);
+    }
+  }
+
+  public Selection select(Request req) {
+    String message = truncate(req.message());
+    float[] vector = config.fusion().method() == Fusion.Method.LEXICAL ? null : model.embedQuery(message);
+    return select(req, message, vector);
+  }
+
+  /** Selection with a query vector computed elsewhere (the router embeds a message once for all indexers). */
+  public Selection select(Request req, String message, float[] vector) {
+    Catalog.Snapshot snap = catalog.snapshot();
+    AllowedSet allowed = access.allowed(snap, req.principal());
+    int k = req.k() == null ? config.defaultK() : req.k();
+    int visible = allowed.cardinality();
+
+    List<Ranked> ranked =
+        ranker.rank(message, vector, allowed, config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)),
+            ord -> snap.byOrd(ord).name());
+    Map<Integer, Ranked> rankOf = new HashMap<>();
+    for (Ranked r : ranked) {
+      rankOf.put(r.ord(), r);
+    }
+
+    // core tools the principal may see, the discovery tool first when anything will be left out
+    List<CatalogEntry> core = new ArrayList<>();
+    for (String name : config.coreTools()) {
+      CatalogEntry e = snap.get(name);
+      if (e != null && allowed.contains(e.ord())) {
+        core.add(e);
+      }
+    }
+    boolean leftOut = visible > k;
+    Comparator<CatalogEntry> coreOrder =
+        Comparator.<CatalogEntry>comparingInt(
+                e -> leftOut && e.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0 : 1)
+            .thenComparing(e -> -score(rankOf.get(e.ord())))
+            .thenComparingInt(e -> config.coreTools().indexOf(e.name()));
+    core.sort(coreOrder);
+
+    LinkedHashMap<Integer, SelectedTool> chosen = new LinkedHashMap<>();
+    int coreSlots = Math.min(core.size(), Math.min(k, config.coreSlots(k)));
+    for (int i = 0; i < coreSlots; i++) {
+      CatalogEntry e = core.get(i);
+      chosen.put(e.ord(), selected(e, rankOf.get(e.ord()), true, message));
+    }
+    for (Ranked r : ranked) {
+      if (chosen.size() >= k) {
+        break;
+      }
+      if (!chosen.containsKey(r.ord())) {
+        CatalogEntry e = snap.byOrd(r.ord());
+        chosen.put(r.ord(), selected(e, r, config.coreSet().contains(e.name()), message));
+      }
+    }
+    // nothing more matched: the remaining core tools are the most generally useful
+    for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
+      CatalogEntry e = core.get(i);
+      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, message));
+    }
+
+    List<SelectedTool> list = new ArrayList<>(chosen.values());
+    if (req.tokenBudget() != null) {
+      list = fitBudget(list, req.tokenBudget());
+    }
+    list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score()).thenComparing(SelectedTool::name));
+    List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
+    int excluded = visible - list.size();
+    return new Selection(list, coreIncluded, excluded, visible, explain(list, coreIncluded, excluded, visible),
+        excluded > 0);
+  }
+
+  /** Drops the lowest-scored tools, ranked ones before core ones, until the definitions fit the budget. */
+  private List<SelectedTool> fitBudget(List<SelectedTool> list, int budget) {
+    List<SelectedTool> order = new ArrayList<>(list);
+    // keep-priority: the discovery tool, then by score; ranked tools go before core tools of equal standing
+    order.sort(Comparator.comparingInt((SelectedTool t) -> t.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0 : 1)
+        .thenComparingDouble(t -> -t.score())
+        .thenComparing(SelectedTool::name));
+    List<SelectedTool> kept = new ArrayList<>();
+    int used = 0;
+    for (SelectedTool t : order) {
+      int cost = tokens.definitionTokens(t.spec());
+      if (used + cost <= budget) {
+        kept.add(t);
+        used += cost;
+      }
+    }
+    return kept;
+  }
+
+  private static double score(Ranked r) {
+    return r == null ? 0 : r.score();
+  }
+
+  private static SelectedTool selected(CatalogEntry e, Ranked r, boolean core, String message) {
+    return new SelectedTool(e.spec(), round(score(r)), Reasons.of(e.spec(), r, core, message), core);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 10_000) / 10_000.0;
+  }
+
+  private static String explain(List<SelectedTool> list, List<String> core, int excluded, int visible) {
+    int ranked = list.size() - (int) list.stream().filter(t -> t.core() && t.score() == 0).count();
+    StringBuilder b = new StringBuilder();
+    b.append("Selected ").append(list.size()).append(" of ").append(visible).append(" available tools: ");
+    b.append(ranked).append(" ranked by relevance to the message");
+    if (!core.isEmpty()) {
+      b.append(", ").append(core.size()).append(" pinned core tool").append(core.size() == 1 ? "" : "s");
+    }
+    b.append('.');
+    if (excluded > 0) {
+      b.append(' ').append(excluded).append(" more ").append(excluded == 1 ? "is" : "are")
+          .append(" available through ").append(SelectorConfig.DISCOVERY_FIND).append('.');
+    }
+    return b.toString();
+  }
+
+  private static String truncate(String message) {
+    String m = message.strip();
+    return m.length() > MAX_MESSAGE_CHARS ? m.substring(0, MAX_MESSAGE_CHARS) : m;
+  }
+}

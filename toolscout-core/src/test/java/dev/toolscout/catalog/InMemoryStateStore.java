@@ -1,0 +1,66 @@
+package dev.toolscout.catalog;
+
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.model.ToolSpec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** A hand-written in-memory {@link StateStore} for fast tests (nothing survives the JVM). Thread-safe. */
+public final class InMemoryStateStore implements StateStore {
+  private final TreeMap<String, ToolSpec> tools = new TreeMap<>();
+  private final Map<String, float[]> vectors = new HashMap<>();
+  private long version;
+  private AccessPolicy policy;
+
+  @Override
+  public synchronized StoredCatalog loadCatalog() {
+    return new StoredCatalog(version, new ArrayList<>(tools.values()));
+  }
+
+  @Override
+  public synchronized long catalogVersion() {
+    return version;
+  }
+
+  @Override
+  public synchronized long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals) {
+    upserts.forEach(t -> tools.put(t.fullName(), t));
+    removals.forEach(tools::remove);
+    return ++version;
+  }
+
+  @Override
+  public synchronized Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
+    Map<String, float[]> out = new HashMap<>();
+    for (String h : textHashes) {
+      float[] v = vectors.get(modelId + "/" + h);
+      if (v != null) {
+        out.put(h, v.clone());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void saveVectors(String modelId, Map<String, float[]> byTextHash) {
+    byTextHash.forEach((h, v) -> vectors.put(modelId + "/" + h, v.clone()));
+  }
+
+  @Override
+  public synchronized Optional<AccessPolicy> loadPolicy() {
+    return Optional.ofNullable(policy);
+  }
+
+  @Override
+  public synchronized void savePolicy(AccessPolicy policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public void close() {}
+}

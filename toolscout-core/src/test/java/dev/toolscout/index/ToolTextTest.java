@@ -1,0 +1,30 @@
+package dev.toolscout.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.model.ToolSpecJson;
+import org.junit.jupiter.api.Test;
+
+class ToolTextTest {
+  @Test
+  void identifiers_split_on_underscores_case_and_digits() {
+    assertThat(ToolText.splitIdentifier("gmail__send_email")).isEqualTo("gmail send email");
+    assertThat(ToolText.splitIdentifier("getHTTPResponse2")).isEqualTo("get http response 2");
+    assertThat(ToolText.splitIdentifier("web-research.searchWeb")).isEqualTo("web research search web");
+    assertThat(ToolText.splitIdentifier("Worldwide Recipes / Suggestions")).isEqualTo("worldwide recipes suggestions");
+    assertThat(ToolText.splitIdentifier("__x__")).isEqualTo("x");
+  }
+
+  @Test
+  void parameter_text_has_names_descriptions_and_enum_values() {
+    ObjectNode schema = ToolSpecJson.MAPPER.createObjectNode();
+    ObjectNode p = schema.putObject("properties").putObject("startTime");
+    p.put("type", "string").put("description", "When it starts");
+    p.putArray("enum").add("morning").add("evening");
+    ToolSpec s = ToolSpec.builder("calendar__create_event", "d").parameters(schema).build();
+    assertThat(ToolText.parameterText(s)).isEqualTo("start time When it starts morning evening");
+    assertThat(ToolText.embeddingText(s)).isEqualTo("calendar create event: d Parameters: start time.");
+  }
+}

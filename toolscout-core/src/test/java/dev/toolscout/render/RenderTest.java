@@ -1,0 +1,50 @@
+package dev.toolscout.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.Fixture;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.SideEffect;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.Selector;
+import org.junit.jupiter.api.Test;
+
+class RenderTest {
+  private static final ToolSpec DELETE = ToolSpec.builder("files__delete", "Delete a file.")
+      .sideEffect(SideEffect.DELETE).build();
+
+  @Test
+  void anthropic_openai_and_mcp_shapes() {
+    ObjectNode a = ToolRenderer.anthropic(DELETE);
+    assertThat(a.get("name").asText()).isEqualTo("files__delete");
+    assertThat(a.get("input_schema").get("type").asText()).isEqualTo("object");
+    ObjectNode o = ToolRenderer.openai(DELETE);
+    assertThat(o.get("type").asText()).isEqualTo("function");
+    assertThat(o.get("function").get("parameters").get("type").asText()).isEqualTo("object");
+    ObjectNode m = ToolRenderer.mcp(DELETE);
+    assertThat(m.get("inputSchema").get("type").asText()).isEqualTo("object");
+    assertThat(m.get("annotations").get("destructiveHint").asBoolean()).isTrue();
+    assertThat(m.get("annotations").get("readOnlyHint").asBoolean()).isFalse();
+  }
+
+  @Test
+  void system_prompt_names_the_tools_and_explains_discovery() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Selection s = f.selector.select(Selector.Request.of("send an email", Principal.ANONYMOUS));
+    String p = SystemPrompt.section(s);
+    assertThat(p).contains("gmail__send_email", "tool_discovery__find", "tool_discovery__describe",
+        "24 more are available");
+  }
+
+  @Test
+  void token_counts_are_positive_and_additive() {
+    TokenCounter t = new TokenCounter();
+    ToolSpec other = ToolSpec.builder("files__read", "Read a file.").build();
+    assertThat(t.definitionTokens(DELETE)).isPositive();
+    assertThat(t.definitionTokens(java.util.List.of(DELETE, other)))
+        .isEqualTo(t.definitionTokens(DELETE) + t.definitionTokens(other));
+  }
+}

@@ -1,0 +1,109 @@
+package dev.toolscout.selection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolscout.Fixture;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessRule;
+import dev.toolscout.model.Principal;
+import dev.toolscout.selection.Selection.SelectedTool;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SelectorTest {
+  private static Selection select(Fixture f, String message, Integer k) {
+    return f.selector.select(new Selector.Request(message, Principal.ANONYMOUS, k, null));
+  }
+
+  @Test
+  void k_outside_1_to_50_is_a_clear_error() {
+    assertThatThrownBy(() -> new Selector.Request("hi", Principal.ANONYMOUS, 0, null))
+        .hasMessage("k must be between 1 and 50, got: 0");
+    assertThatThrownBy(() -> new Selector.Request("hi", Principal.ANONYMOUS, 51, null))
+        .hasMessage("k must be between 1 and 50, got: 51");
+  }
+
+  @Test
+  void blank_message_is_a_clear_error() {
+    assertThatThrownBy(() -> Selector.Request.of("  ", Principal.ANONYMOUS)).hasMessageContaining("message");
+  }
+
+  @Test
+  void relevant_tools_rank_first_and_core_tools_take_about_30_percent() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Selection s = select(f, "create a calendar event for the meeting", 10);
+    assertThat(s.selected()).hasSize(10);
+    assertThat(s.selected().get(0).name()).isEqualTo("calendar__create_event");
+    // 3 reserved core slots, the discovery tool first since tools are left out
+    assertThat(s.coreIncluded()).contains("tool_discovery__find");
+    assertThat(s.selected().stream().filter(SelectedTool::core).count()).isGreaterThanOrEqualTo(3);
+    assertThat(s.excludedCount()).isEqualTo(Fixture.assistantCatalog().size() - 10);
+    assertThat(s.discoverySuggested()).isTrue();
+    assertThat(s.reason()).contains("Selected 10 of 34");
+  }
+
+  @Test
+  void core_slots_the_principal_cannot_use_go_to_ranked_tools() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "memory", AccessRule.Subject.EVERYONE, null),
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "tasks", AccessRule.Subject.EVERYONE, null),
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "notifications", AccessRule.Subject.EVERYONE,
+            null),
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "frontend", AccessRule.Subject.EVERYONE,
+            null))));
+    Selection s = select(f, "send an email", 10);
+    assertThat(s.selected()).hasSize(10);
+    assertThat(s.coreIncluded()).containsExactly("tool_discovery__find");
+    assertThat(s.selected()).extracting(SelectedTool::name).contains("gmail__send_email");
+  }
+
+  @Test
+  void everything_fits_so_discovery_is_not_suggested() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog().subList(0, 8));
+    Selection s = select(f, "anything", 10);
+    assertThat(s.selected()).hasSize(8);
+    assertThat(s.excludedCount()).isZero();
+    assertThat(s.discoverySuggested()).isFalse();
+  }
+
+  @Test
+  void same_catalog_and_request_give_the_same_selection_in_the_same_order() {
+    Fixture a = new Fixture();
+    a.catalog.sync(Fixture.assistantCatalog());
+    Fixture b = new Fixture();
+    // the other order of registration must not matter
+    b.catalog.sync(Fixture.assistantCatalog().reversed());
+    for (String m : List.of("widgets", "send email to bob", "unrelated thing", "list")) {
+      assertThat(select(a, m, 7).selected()).extracting(SelectedTool::name, SelectedTool::score)
+          .isEqualTo(select(b, m, 7).selected().stream().map(t -> org.assertj.core.groups.Tuple.tuple(t.name(),
+              t.score())).toList());
+    }
+  }
+
+  @Test
+  void the_token_budget_is_respected() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Selection s = f.selector.select(new Selector.Request("send an email", Principal.ANONYMOUS, 10, 150));
+    assertThat(f.tokens.definitionTokens(s.specs())).isLessThanOrEqualTo(150);
+    assertThat(s.selected()).isNotEmpty().hasSizeLessThan(10);
+    assertThat(s.selected()).extracting(SelectedTool::name).contains("tool_discovery__find");
+  }
+
+  @Test
+  void each_selected_tool_says_why() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Selection s = select(f, "send an email", 10);
+    SelectedTool email = s.selected().stream().filter(t -> t.name().equals("gmail__send_email")).findFirst()
+        .orElseThrow();
+    assertThat(email.reason()).contains("'send'", "'email'").contains("keyword rank");
+    assertThat(s.selected()).allSatisfy(t -> assertThat(t.reason()).isNotBlank());
+  }
+}
