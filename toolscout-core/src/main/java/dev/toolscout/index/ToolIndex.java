@@ -2,6 +2,7 @@ package dev.toolscout.index;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A search index over the catalog: lexical (BM25 over the fields of a {@link ToolDocument}) and dense
@@ -31,6 +32,12 @@ public interface ToolIndex extends AutoCloseable {
 
   /** The number of documents visible to searches. */
   int size();
+
+  /**
+   * The ordinal of every document, by tool name. A persisted index that is still current is used as it is
+   * on restart; the catalog then keeps these ordinals so the two agree.
+   */
+  Map<String, Integer> ordinals();
 
   /** BM25 over the document fields, inside {@code allowed}. */
   List<Hit> lexical(String query, AllowedSet allowed, int limit);

@@ -20,7 +20,8 @@ public final class TokenCounter {
   /** Loading an encoding costs ~100 ms; the lazy registry loads only the ones asked for, once per JVM. */
   private static final com.knuddels.jtokkit.api.EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
 
-  private final Encoding encoding;
+  private final EncodingType type;
+  private volatile Encoding encoding;
   private final ConcurrentHashMap<String, Integer> byHash = new ConcurrentHashMap<>();
 
   public TokenCounter() {
@@ -28,12 +29,22 @@ public final class TokenCounter {
   }
 
   public TokenCounter(EncodingType type) {
-    this.encoding = REGISTRY.getEncoding(type);
+    this.type = type;
+  }
+
+  /** Loaded on first use: commands that count nothing never pay for it. */
+  private Encoding encoding() {
+    Encoding e = encoding;
+    if (e == null) {
+      e = REGISTRY.getEncoding(type);
+      encoding = e;
+    }
+    return e;
   }
 
   /** Tokens of plain text. */
   public int count(String text) {
-    return encoding.countTokensOrdinary(text);
+    return encoding().countTokensOrdinary(text);
   }
 
   /** Tokens of one tool's definition. */

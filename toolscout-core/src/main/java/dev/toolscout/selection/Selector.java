@@ -34,6 +34,7 @@ public final class Selector {
   private final HybridRanker ranker;
   private final TokenCounter tokens;
   private final SelectorConfig config;
+  private final java.util.Set<String> coreSet;
 
   public Selector(
       Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, TokenCounter tokens,
@@ -44,6 +45,7 @@ public final class Selector {
     this.ranker = new HybridRanker(index);
     this.tokens = tokens;
     this.config = config;
+    this.coreSet = config.coreSet();
   }
 
   public SelectorConfig config() {
@@ -124,7 +126,7 @@ public final class Selector {
       }
       if (!chosen.containsKey(r.ord())) {
         CatalogEntry e = snap.byOrd(r.ord());
-        chosen.put(r.ord(), selected(e, r, config.coreSet().contains(e.name()), message));
+        chosen.put(r.ord(), selected(e, r, coreSet.contains(e.name()), message));
       }
     }
     // nothing more matched: the remaining core tools are the most generally useful
@@ -176,12 +178,12 @@ public final class Selector {
   }
 
   private static String explain(List<SelectedTool> list, List<String> core, int excluded, int visible) {
-    int ranked = list.size() - (int) list.stream().filter(t -> t.core() && t.score() == 0).count();
+    int ranked = list.size() - core.size();
     StringBuilder b = new StringBuilder();
     b.append("Selected ").append(list.size()).append(" of ").append(visible).append(" available tools: ");
     b.append(ranked).append(" ranked by relevance to the message");
     if (!core.isEmpty()) {
-      b.append(", ").append(core.size()).append(" pinned core tool").append(core.size() == 1 ? "" : "s");
+      b.append(" and ").append(core.size()).append(" pinned core tool").append(core.size() == 1 ? "" : "s");
     }
     b.append('.');
     if (excluded > 0) {

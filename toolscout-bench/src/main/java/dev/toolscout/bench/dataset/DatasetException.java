@@ -1,0 +1,34 @@
+package dev.toolscout.bench.dataset;
+
+import java.nio.file.Path;
+
+/**
+ * A dataset file that is missing or cannot be understood. The message starts with {@code file:line:} (line
+ * 0 when the problem is the whole file), then says what is wrong and with which value.
+ */
+public final class DatasetException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path file;
+  private final int line;
+
+  public DatasetException(Path file, int line, String problem) {
+    this(file, line, problem, null);
+  }
+
+  public DatasetException(Path file, int line, String problem, Throwable cause) {
+    super(file + ":" + line + ": " + problem, cause);
+    this.file = file;
+    this.line = line;
+  }
+
+  /** The file at fault. */
+  public Path file() {
+    return file;
+  }
+
+  /** The 1-based line at fault, or 0 when the problem is the whole file (missing, unreadable). */
+  public int line() {
+    return line;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.toolscout.bench.eval;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Tool-retrieval metrics over one ranking, as defined in {@code datasets/README.md}: gains are binary (a
+ * tool is gold or not), a ranking is a list of distinct tool ids, best first. Pure functions; {@link
+ * Accumulator} averages them over queries.
+ */
+public final class Metrics {
+  private Metrics() {}
+
+  /** The share of the gold tools found in the first {@code k} of {@code ranked}, in [0, 1]. */
+  public static double recallAt(int k, List<String> ranked, Set<String> gold) {
+    checkArgs(k, ranked, gold);
+    return (double) hitsAt(k, ranked, gold) / gold.size();
+  }
+
+  /**
+   * Normalized discounted cumulative gain at {@code k} with binary gains: {@code DCG = sum over gold tools at
+   * rank r <= k of 1 / log2(r + 1)}, divided by the DCG of an ideal ranking that puts {@code min(|gold|, k)}
+   * gold tools first. In [0, 1].
+   */
+  public static double ndcgAt(int k, List<String> ranked, Set<String> gold) {
+    checkArgs(k, ranked, gold);
+    double dcg = 0;
+    int n = Math.min(k, ranked.size());
+    for (int i = 0; i < n; i++) {
+      if (gold.contains(ranked.get(i))) {
+        dcg += discount(i + 1);
+      }
+    }
+    double ideal = 0;
+    for (int r = 1; r <= Math.min(k, gold.size()); r++) {
+      ideal += discount(r);
+    }
+    return dcg / ideal;
+  }
+
+  /** Completeness: 1 when every gold tool is in the first {@code k} of {@code ranked}, else 0. */
+  public static double completeAt(int k, List<String> ranked, Set<String> gold) {
+    checkArgs(k, ranked, gold);
+    return hitsAt(k, ranked, gold) == gold.size() ? 1 : 0;
+  }
+
+  private static double discount(int rank) {
+    return 1 / (Math.log(rank + 1) / Math.log(2));
+  }
+
+  private static int hitsAt(int k, List<String> ranked, Set<String> gold) {
+    int n = Math.min(k, ranked.size());
+    Set<String> seen = new HashSet<>();
+    int hits = 0;
+    for (int i = 0; i < n; i++) {
+      String id = ranked.get(i);
+      if (gold.contains(id) && seen.add(id)) {
+        hits++;
+      }
+    }
+    return hits;
+  }
+
+  private static void checkArgs(int k, List<String> ranked, Set<String> gold) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be >= 1, got: " + k);
+    }
+    Objects.requireNonNull(ranked, "ranked");
+    Objects.requireNonNull(gold, "gold");
+    if (gold.isEmpty()) {
+      throw new IllegalArgumentException("gold must hold at least one tool (queries without gold are not scored)");
+    }
+  }
+
+  /** Means over queries, in percent (0-100). */
+  public record Scores(int queries, double r5, double r10, double ndcg10, double c5, double c10) {}
+
+  /** Sums the per-query metrics of {@link Scores}; not thread-safe. */
+  public static final class Accumulator {
+    private int queries;
+    private double r5;
+    private double r10;
+    private double ndcg10;
+    private double c5;
+    private double c10;
+
+    /** Adds one query's ranking (at least its first 10 ids) and its gold set. */
+    public void add(List<String> ranked, Set<String> gold) {
+      r5 += recallAt(5, ranked, gold);
+      r10 += recallAt(10, ranked, gold);
+      ndcg10 += ndcgAt(10, ranked, gold);
+      c5 += completeAt(5, ranked, gold);
+      c10 += completeAt(10, ranked, gold);
+      queries++;
+    }
+
+    /** The means so far, in percent; all zero when no query was added. */
+    public Scores scores() {
+      if (queries == 0) {
+        return new Scores(0, 0, 0, 0, 0, 0);
+      }
+      double f = 100.0 / queries;
+      return new Scores(queries, r5 * f, r10 * f, ndcg10 * f, c5 * f, c10 * f);
+    }
+  }
+}

@@ -1,0 +1,440 @@
+package dev.toolscout.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessRule;
+import dev.toolscout.access.AccessRule.Effect;
+import dev.toolscout.access.AccessRule.Subject;
+import dev.toolscout.access.AccessRule.Target;
+import dev.toolscout.catalog.StateStore.StoredCatalog;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.SideEffect;
+import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.model.ToolSpecJson;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link StateStore} must do, run against each implementation (SQLite, PostgreSQL). A subclass
+ * supplies {@link #newStore()} and {@link #reopen()}; the suite opens a new store before each test and
+ * closes it after.
+ */
+public abstract class StateStoreContract {
+  protected static final String MODEL = "test-model";
+
+  /** The store under test; {@link #reopened()} replaces it. */
+  protected StateStore store;
+
+  /** A new, empty store. Called once before each test. */
+  protected abstract StateStore newStore();
+
+  /**
+   * A new instance over the data of the store last returned by {@link #newStore()}, as after a restart.
+   * The suite has closed the previous instance when it calls this.
+   */
+  protected abstract StateStore reopen();
+
+  @BeforeEach
+  final void openStore() {
+    store = newStore();
+  }
+
+  @AfterEach
+  final void closeStore() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  /** Closes the current instance and continues with a reopened one. */
+  protected final StateStore reopened() {
+    store.close();
+    store = reopen();
+    return store;
+  }
+
+  // --- the catalog ---
+
+  @Test
+  void empty_store_has_version_zero_and_holds_nothing() {
+    assertThat(store.catalogVersion()).isZero();
+    assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(0, List.of()));
+    assertThat(store.loadVectors(MODEL, List.of("h1"))).isEmpty();
+    assertThat(store.loadPolicy()).isEmpty();
+  }
+
+  @Test
+  void apply_change_upserts_and_removes_in_one_step() {
+    store.applyCatalogChange(List.of(tool("crm__a"), tool("crm__b"), tool("crm__c")), List.of());
+
+    ToolSpec newA = tool("crm__a").toBuilder().tags(List.of("changed")).build();
+    long version = store.applyCatalogChange(List.of(newA, tool("crm__d")), List.of("crm__b", "crm__c"));
+
+    assertThat(version).isEqualTo(2);
+    assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(2, List.of(newA, tool("crm__d"))));
+  }
+
+  @Test
+  void removing_unknown_tools_is_ignored() {
+    store.applyCatalogChange(List.of(tool("crm__a")), List.of());
+
+    long version = store.applyCatalogChange(List.of(), List.of("crm__never_stored"));
+
+    assertThat(version).isEqualTo(2);
+    assertThat(names(store.loadCatalog())).containsExactly("crm__a");
+  }
+
+  @Test
+  void change_that_upserts_and_removes_the_same_tool_is_rejected_and_writes_nothing() {
+    store.applyCatalogChange(List.of(tool("crm__a")), List.of());
+
+    assertThatThrownBy(
+            () -> store.applyCatalogChange(List.of(tool("crm__b"), tool("crm__a")), List.of("crm__a")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'crm__a'");
+    assertThatThrownBy(() -> store.applyCatalogChange(List.of(tool("crm__b"), tool("crm__b")), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'crm__b'");
+
+    assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(1, List.of(tool("crm__a"))));
+  }
+
+  @Test
+  void version_grows_by_one_per_change_even_an_empty_one() {
+    List<Long> versions = new ArrayList<>();
+    versions.add(store.applyCatalogChange(List.of(tool("crm__a")), List.of()));
+    versions.add(store.applyCatalogChange(List.of(), List.of()));
+    versions.add(store.applyCatalogChange(List.of(), List.of("crm__a")));
+
+    assertThat(versions).containsExactly(1L, 2L, 3L);
+    assertThat(store.catalogVersion()).isEqualTo(3);
+    assertThat(store.loadCatalog().version()).isEqualTo(3);
+  }
+
+  @Test
+  void upsert_replaces_the_tool_with_the_same_name() {
+    store.applyCatalogChange(List.of(tool("crm__a")), List.of());
+    ToolSpec changed = ToolSpec.builder("crm__a", "A new description").aiAccess(AiAccess.BLOCKED).build();
+
+    store.applyCatalogChange(List.of(changed), List.of());
+
+    assertThat(store.loadCatalog().tools()).containsExactly(changed);
+  }
+
+  @Test
+  void tools_load_in_name_order() {
+    List<String> names =
+        new ArrayList<>(
+            List.of("b__x", "a__y", "A__z", "a-b__c", "a_b__c", "a__y2", "a__Y", "Z9__q", "a__y-1"));
+    Collections.shuffle(names, new Random(42));
+
+    store.applyCatalogChange(names.stream().map(StateStoreContract::tool).toList(), List.of());
+
+    assertThat(names(store.loadCatalog())).containsExactlyElementsOf(new TreeSet<>(names));
+  }
+
+  @Test
+  void specs_round_trip_exactly() {
+    ToolSpec rich = richTool();
+    ToolSpec plain = tool("plain__tool");
+
+    store.applyCatalogChange(List.of(rich, plain), List.of());
+    List<ToolSpec> loaded = reopened().loadCatalog().tools();
+
+    assertThat(loaded).containsExactly(rich, plain);
+    ToolSpec back = loaded.get(0);
+    assertThat(back.contentHash()).isEqualTo(rich.contentHash());
+    // Equality of JSON objects ignores key order; the parameters' order is shown to the model, so check it.
+    assertThat(back.parameterNames()).containsExactly("zeta", "address", "count", "ratio", "flags", "maybe");
+    assertThat(ToolSpecJson.toJson(back).toString()).isEqualTo(ToolSpecJson.toJson(rich).toString());
+  }
+
+  @Test
+  void readers_never_see_half_a_change() throws Exception {
+    // Change i replaces tool n{i-1} by n{i}: a consistent snapshot at version v holds exactly step__n{v}.
+    int changes = 60;
+    AtomicBoolean done = new AtomicBoolean();
+    ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+    CountDownLatch readerStarted = new CountDownLatch(1);
+    Thread reader =
+        new Thread(
+            () -> {
+              readerStarted.countDown();
+              do {
+                StoredCatalog c = store.loadCatalog();
+                List<String> expected = c.version() == 0 ? List.of() : List.of("step__n" + c.version());
+                if (!names(c).equals(expected)) {
+                  violations.add("version " + c.version() + " holds " + names(c));
+                }
+              } while (!done.get());
+            });
+    reader.start();
+    readerStarted.await();
+    try {
+      for (int i = 1; i <= changes; i++) {
+        List<String> removals = i == 1 ? List.of() : List.of("step__n" + (i - 1));
+        store.applyCatalogChange(List.of(tool("step__n" + i)), removals);
+      }
+    } finally {
+      done.set(true);
+      reader.join();
+    }
+
+    assertThat(violations).isEmpty();
+    assertThat(names(store.loadCatalog())).containsExactly("step__n" + changes);
+  }
+
+  @Test
+  void concurrent_changes_each_get_their_own_version() throws Exception {
+    int threads = 4;
+    int perThread = 8;
+    ConcurrentLinkedQueue<Long> versions = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    List<Thread> writers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      writers.add(
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < perThread; i++) {
+                    versions.add(store.applyCatalogChange(List.of(tool("w" + id + "__t" + i)), List.of()));
+                  }
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              }));
+    }
+    writers.forEach(Thread::start);
+    for (Thread w : writers) {
+      w.join();
+    }
+
+    assertThat(failures).isEmpty();
+    assertThat(versions)
+        .containsExactlyInAnyOrderElementsOf(
+            IntStream.rangeClosed(1, threads * perThread).mapToObj(i -> (long) i).toList());
+    assertThat(store.loadCatalog().tools()).hasSize(threads * perThread);
+  }
+
+  // --- vectors ---
+
+  @Test
+  void vectors_round_trip_bit_exactly() {
+    float[] edgy = {
+      0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE,
+      Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, 1f / 3f, (float) Math.PI, 1e-30f, -7.5f
+    };
+    float[] random = randomVector(new Random(7), 384);
+    float[] single = {0.5f};
+
+    store.saveVectors(MODEL, Map.of("edgy", edgy, "random", random, "single", single));
+    Map<String, float[]> loaded = reopened().loadVectors(MODEL, List.of("edgy", "random", "single"));
+
+    assertThat(loaded).containsOnlyKeys("edgy", "random", "single");
+    assertThat(rawBits(loaded.get("edgy"))).containsExactly(rawBits(edgy));
+    assertThat(rawBits(loaded.get("random"))).containsExactly(rawBits(random));
+    assertThat(rawBits(loaded.get("single"))).containsExactly(rawBits(single));
+  }
+
+  @Test
+  void saved_vector_is_not_changed_by_later_writes_to_the_caller_array() {
+    float[] v = {1f, 2f, 3f};
+    store.saveVectors(MODEL, Map.of("h", v));
+
+    v[0] = 99f;
+
+    assertThat(store.loadVectors(MODEL, List.of("h")).get("h")).containsExactly(1f, 2f, 3f);
+  }
+
+  @Test
+  void vectors_of_another_model_are_not_returned() {
+    store.saveVectors("model-a", Map.of("shared", new float[] {1f, 2f}, "only-a", new float[] {3f}));
+    store.saveVectors("model-b", Map.of("shared", new float[] {9f, 8f, 7f}));
+
+    Map<String, float[]> forB = store.loadVectors("model-b", List.of("shared", "only-a"));
+
+    assertThat(forB).containsOnlyKeys("shared");
+    assertThat(forB.get("shared")).containsExactly(9f, 8f, 7f);
+    assertThat(store.loadVectors("model-a", List.of("shared")).get("shared")).containsExactly(1f, 2f);
+  }
+
+  @Test
+  void saving_a_vector_again_replaces_it() {
+    store.saveVectors(MODEL, Map.of("h", new float[] {1f, 2f}));
+
+    store.saveVectors(MODEL, Map.of("h", new float[] {3f, 4f, 5f}));
+
+    assertThat(store.loadVectors(MODEL, List.of("h")).get("h")).containsExactly(3f, 4f, 5f);
+  }
+
+  @Test
+  void loading_many_vectors_returns_exactly_the_stored_ones() {
+    // More hashes than fit one query, with unknown and repeated ones mixed in.
+    Random random = new Random(11);
+    Map<String, float[]> stored = new LinkedHashMap<>();
+    for (int i = 0; i < 1234; i++) {
+      stored.put("hash-" + i, randomVector(random, 8));
+    }
+    store.saveVectors(MODEL, stored);
+    List<String> asked = new ArrayList<>(stored.keySet());
+    IntStream.range(0, 700).forEach(i -> asked.add("missing-" + i));
+    asked.addAll(List.of("hash-0", "hash-1233"));
+    Collections.shuffle(asked, random);
+
+    Map<String, float[]> loaded = store.loadVectors(MODEL, asked);
+
+    assertThat(loaded).containsOnlyKeys(stored.keySet());
+    stored.forEach((hash, v) -> assertThat(loaded.get(hash)).as(hash).containsExactly(v));
+  }
+
+  @Test
+  void loading_no_hashes_returns_nothing() {
+    store.saveVectors(MODEL, Map.of("h", new float[] {1f}));
+
+    assertThat(store.loadVectors(MODEL, List.of())).isEmpty();
+  }
+
+  // --- policy ---
+
+  @Test
+  void policy_round_trips() {
+    AccessPolicy policy = samplePolicy();
+
+    store.savePolicy(policy);
+
+    assertThat(store.loadPolicy()).contains(policy);
+    assertThat(reopened().loadPolicy()).contains(policy);
+  }
+
+  @Test
+  void saving_a_policy_replaces_the_previous_one() {
+    store.savePolicy(samplePolicy());
+
+    store.savePolicy(AccessPolicy.ALLOW_ALL);
+
+    assertThat(store.loadPolicy()).contains(AccessPolicy.ALLOW_ALL);
+  }
+
+  // --- restart ---
+
+  @Test
+  void reopen_keeps_everything() {
+    store.applyCatalogChange(List.of(tool("crm__a"), richTool()), List.of());
+    store.applyCatalogChange(List.of(tool("crm__b")), List.of("crm__a"));
+    float[] v = randomVector(new Random(3), 384);
+    store.saveVectors(MODEL, Map.of("h", v));
+    store.savePolicy(samplePolicy());
+    StoredCatalog before = store.loadCatalog();
+
+    StateStore again = reopened();
+
+    assertThat(again.catalogVersion()).isEqualTo(2);
+    assertThat(again.loadCatalog()).isEqualTo(before);
+    assertThat(rawBits(again.loadVectors(MODEL, List.of("h")).get("h"))).containsExactly(rawBits(v));
+    assertThat(again.loadPolicy()).contains(samplePolicy());
+    assertThat(again.applyCatalogChange(List.of(), List.of())).isEqualTo(3);
+  }
+
+  // --- fixtures ---
+
+  /** A minimal valid tool. */
+  protected static ToolSpec tool(String name) {
+    return ToolSpec.builder(name, "Does " + name + " things").build();
+  }
+
+  /** A tool using every field: nested parameters, enums, nulls, numbers and text in several scripts. */
+  protected static ToolSpec richTool() {
+    ObjectNode params =
+        json(
+            """
+            {
+              "type": "object",
+              "properties": {
+                "zeta": {"type": "string", "enum": ["ä", "β", "🚀", "中"], "description": "Ünïcödé — עברית"},
+                "address": {
+                  "type": "object",
+                  "properties": {
+                    "street": {"type": "string"},
+                    "geo": {"type": "object", "properties": {"lat": {"type": "number"}, "lng": {}}}
+                  },
+                  "required": ["street"]
+                },
+                "count": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+                "ratio": {"type": "number", "default": 0.25},
+                "flags": {"type": "array", "items": {"type": "boolean"}, "default": [true, false]},
+                "maybe": {"type": ["string", "null"], "default": null}
+              },
+              "required": ["zeta", "address"],
+              "additionalProperties": false
+            }
+            """);
+    return ToolSpec.builder("crm__update_contact", "Updates a contact 📇 — Kontakt ändern, 更新联系人, עדכון")
+        .sourceKind(SourceKind.MCP)
+        .category("crm.contacts")
+        .tags(List.of("contacts", "ünïcode", "更新"))
+        .parameters(params)
+        .aiAccess(AiAccess.PROPOSE)
+        .sideEffect(SideEffect.DELETE)
+        .dependsOn(List.of("crm__get_contact", "crm__list_contacts"))
+        .originalName("Update Contact ✓")
+        .build();
+  }
+
+  protected static AccessPolicy samplePolicy() {
+    return new AccessPolicy(
+        Effect.DENY,
+        Map.of("kitchen", "home", "home", "house", "garage", "house"),
+        List.of(
+            new AccessRule(Effect.ALLOW, Target.TOOL, "gmail__list_emails", Subject.USER, "zoë"),
+            new AccessRule(Effect.DENY, Target.SOURCE, "gmail", Subject.GROUP, "kids"),
+            new AccessRule(Effect.DENY, Target.CATEGORY, "admin", Subject.SPACE, "home"),
+            new AccessRule(Effect.ALLOW, Target.CATEGORY, "general", Subject.EVERYONE, null)));
+  }
+
+  protected static float[] randomVector(Random random, int dimension) {
+    float[] v = new float[dimension];
+    for (int i = 0; i < dimension; i++) {
+      v[i] = (float) random.nextGaussian();
+    }
+    return v;
+  }
+
+  /** The raw bits, so that NaN and -0.0 compare exactly. */
+  protected static int[] rawBits(float[] v) {
+    int[] bits = new int[v.length];
+    for (int i = 0; i < v.length; i++) {
+      bits[i] = Float.floatToRawIntBits(v[i]);
+    }
+    return bits;
+  }
+
+  protected static List<String> names(StoredCatalog catalog) {
+    return catalog.tools().stream().map(ToolSpec::fullName).toList();
+  }
+
+  private static ObjectNode json(String text) {
+    try {
+      return (ObjectNode) ToolSpecJson.MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+}

@@ -1,3 +1,0 @@
-package dev.toolscout.index;
-
-final class Placeholder {}

@@ -1,0 +1,119 @@
+package dev.toolscout.embeddings;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * LangChain4j's bundled quantized ONNX models, loaded with one intra-op thread per inference.
+ *
+ * <p>Why not LangChain4j's own classes ({@link BgeSmallEnV15QuantizedEmbeddingModel}, ...): they create the
+ * ONNX session with default options, which give every inference one thread per core that spin while they
+ * wait. A batch is then run one text per core on LangChain4j's executor, each text again on every core, and
+ * concurrent queries from request threads do the same. Measured on 2 cores with other work running, one
+ * intra-op thread needed about half the CPU per query and two thirds per document, at no worse latency (see
+ * {@code docs/EMBEDDINGS.md}). Parallelism comes from the callers instead: {@code embedAll} spreads a batch
+ * over LangChain4j's default executor (one thread per core, idle threads exit after a second), and each
+ * request thread runs its own query.
+ *
+ * <p>Contract with LangChain4j {@code langchain4j-embeddings} 1.20.0-beta30: the resource names and pooling
+ * modes below are the ones its model classes use, and {@link OnnxBertBiEncoder}'s public constructor and
+ * {@link AbstractInProcessEmbeddingModel}'s protected one stay as they are. {@code OnnxEmbeddingModelTest}
+ * checks that our vectors equal those of LangChain4j's classes.
+ *
+ * <p>Each model loads once per JVM, on first use, and is shared: ONNX sessions and the tokenizer are
+ * thread-safe.
+ */
+final class BundledOnnxModels {
+  private BundledOnnxModels() {}
+
+  static dev.langchain4j.model.embedding.EmbeddingModel bgeSmallEnV15Quantized() {
+    return BgeHolder.MODEL;
+  }
+
+  static dev.langchain4j.model.embedding.EmbeddingModel allMiniLmL6V2Quantized() {
+    return MiniLmHolder.MODEL;
+  }
+
+  // holder classes: the JVM loads each model lazily and exactly once
+  private static final class BgeHolder {
+    static final SingleThreadedModel MODEL =
+        load(
+            BgeSmallEnV15QuantizedEmbeddingModel.class,
+            "bge-small-en-v1.5-q.onnx",
+            "bge-small-en-v1.5-q-tokenizer.json",
+            PoolingMode.CLS,
+            384);
+  }
+
+  private static final class MiniLmHolder {
+    static final SingleThreadedModel MODEL =
+        load(
+            AllMiniLmL6V2QuantizedEmbeddingModel.class,
+            "all-minilm-l6-v2-q.onnx",
+            "all-minilm-l6-v2-q-tokenizer.json",
+            PoolingMode.MEAN,
+            384);
+  }
+
+  /**
+   * @param jarClass a class from the jar that holds the resources (named as a literal, so its own static
+   *     model is not loaded)
+   */
+  private static SingleThreadedModel load(
+      Class<?> jarClass, String modelResource, String tokenizerResource, PoolingMode pooling, int dimension) {
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    try (InputStream model = resource(jarClass, modelResource);
+        InputStream tokenizer = resource(jarClass, tokenizerResource);
+        OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+      options.setIntraOpNumThreads(1);
+      options.setInterOpNumThreads(1);
+      OrtSession session = env.createSession(model.readAllBytes(), options);
+      return new SingleThreadedModel(new OnnxBertBiEncoder(env, session, tokenizer, pooling), dimension);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the bundled model " + modelResource, e);
+    } catch (OrtException e) {
+      throw new IllegalStateException("cannot load the bundled ONNX model " + modelResource + ": " + e, e);
+    }
+  }
+
+  private static InputStream resource(Class<?> jarClass, String name) {
+    InputStream in = jarClass.getClassLoader().getResourceAsStream(name);
+    if (in == null) {
+      throw new IllegalStateException(
+          "resource " + name + " not found next to " + jarClass.getName() + " (is the LangChain4j model jar on the"
+              + " classpath?)");
+    }
+    return in;
+  }
+
+  /** LangChain4j's in-process model over our encoder; a null executor selects LangChain4j's default. */
+  private static final class SingleThreadedModel extends AbstractInProcessEmbeddingModel {
+    private final OnnxBertBiEncoder encoder;
+    private final int dimension;
+
+    SingleThreadedModel(OnnxBertBiEncoder encoder, int dimension) {
+      super(null);
+      this.encoder = encoder;
+      this.dimension = dimension;
+    }
+
+    @Override
+    protected OnnxBertBiEncoder model() {
+      return encoder;
+    }
+
+    @Override
+    protected Integer knownDimension() {
+      return dimension;
+    }
+  }
+}

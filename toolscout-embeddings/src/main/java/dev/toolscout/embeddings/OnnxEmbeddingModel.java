@@ -1,0 +1,143 @@
+package dev.toolscout.embeddings;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.toolscout.embedding.EmbeddingModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An {@link EmbeddingModel} over one of LangChain4j's in-process ONNX models (the model and its tokenizer
+ * ship inside a jar: nothing is downloaded, no network is used). Create one through {@link
+ * LocalEmbeddingModels#create(String)}.
+ *
+ * <p>Queries get the model's query prefix (BGE's retrieval instruction, when configured); documents never
+ * do. {@link #modelId()} names the weights and that recipe, so vectors cached under one id never mix with
+ * vectors made another way.
+ *
+ * <p>Input: a {@code null} or blank text is an {@link IllegalArgumentException}, not a vector. A blank text
+ * has no meaning to rank by, and the only unit vector we could return for it would be arbitrary yet score
+ * like a real one; LangChain4j also refuses it. Text longer than the model's 512-token window is embedded in
+ * 510-token windows whose vectors are averaged, weighted by window length (LangChain4j's behaviour).
+ *
+ * <p>Every vector has length {@link #dimension()} and unit L2 norm (normalized again here, so a change in
+ * LangChain4j cannot break the contract silently). Thread-safe: the ONNX session and tokenizer are, and this
+ * class holds no mutable state.
+ */
+public final class OnnxEmbeddingModel implements EmbeddingModel {
+  private final String modelId;
+  private final int dimension;
+  private final String queryPrefix;
+  private final dev.langchain4j.model.embedding.EmbeddingModel delegate;
+
+  /**
+   * @param modelId names the weights and the query recipe; change it whenever either changes
+   * @param dimension the vector length the model produces
+   * @param queryPrefix prepended to every query ({@code ""} for none)
+   * @param delegate the LangChain4j model that does the work
+   */
+  OnnxEmbeddingModel(
+      String modelId, int dimension, String queryPrefix, dev.langchain4j.model.embedding.EmbeddingModel delegate) {
+    this.modelId = Objects.requireNonNull(modelId, "modelId");
+    if (dimension < 1) {
+      throw new IllegalArgumentException("dimension must be >= 1, got: " + dimension);
+    }
+    this.dimension = dimension;
+    this.queryPrefix = Objects.requireNonNull(queryPrefix, "queryPrefix");
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  @Override
+  public String modelId() {
+    return modelId;
+  }
+
+  @Override
+  public int dimension() {
+    return dimension;
+  }
+
+  /** The text put before every query ({@code ""} for none). */
+  public String queryPrefix() {
+    return queryPrefix;
+  }
+
+  /**
+   * Embeds one query on the calling thread.
+   *
+   * @throws IllegalArgumentException when {@code text} is null or blank
+   */
+  @Override
+  public float[] embedQuery(String text) {
+    requireText(text, "text");
+    Embedding e = delegate.embed(queryPrefix + text).content();
+    return unit(e.vector(), "query");
+  }
+
+  /**
+   * Embeds documents as one LangChain4j {@code embedAll} batch; the result is in input order. An empty list
+   * gives an empty list.
+   *
+   * @throws IllegalArgumentException when a text is null or blank (naming its index); nothing is embedded
+   */
+  @Override
+  public List<float[]> embedDocuments(List<String> texts) {
+    Objects.requireNonNull(texts, "texts");
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    List<TextSegment> segments = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      String t = texts.get(i);
+      requireText(t, "texts[" + i + "]");
+      segments.add(TextSegment.from(t));
+    }
+    List<Embedding> embeddings = delegate.embedAll(segments).content();
+    if (embeddings.size() != texts.size()) {
+      throw new IllegalStateException(
+          modelId + " returned " + embeddings.size() + " vectors for " + texts.size() + " texts");
+    }
+    List<float[]> out = new ArrayList<>(embeddings.size());
+    for (int i = 0; i < embeddings.size(); i++) {
+      out.add(unit(embeddings.get(i).vector(), "texts[" + i + "]"));
+    }
+    return out;
+  }
+
+  private static void requireText(String text, String what) {
+    if (text == null) {
+      throw new IllegalArgumentException(what + " must not be null");
+    }
+    if (text.isBlank()) {
+      throw new IllegalArgumentException(
+          what + " must not be blank (a blank text has nothing to embed), got: '" + text + "'");
+    }
+  }
+
+  /** A unit-length copy of {@code v}; fails loudly on a wrong length or a zero or non-finite vector. */
+  private float[] unit(float[] v, String what) {
+    if (v.length != dimension) {
+      throw new IllegalStateException(
+          modelId + " returned a vector of length " + v.length + " for " + what + ", expected " + dimension);
+    }
+    double sum = 0;
+    for (float x : v) {
+      sum += (double) x * x;
+    }
+    double norm = Math.sqrt(sum);
+    if (!(norm > 0) || Double.isInfinite(norm)) {
+      throw new IllegalStateException(modelId + " returned a vector with norm " + norm + " for " + what);
+    }
+    float[] out = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = (float) (v[i] / norm);
+    }
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return "OnnxEmbeddingModel[" + modelId + "]";
+  }
+}

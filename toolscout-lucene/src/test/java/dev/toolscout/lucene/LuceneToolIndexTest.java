@@ -1,0 +1,262 @@
+package dev.toolscout.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.index.ToolDocument;
+import dev.toolscout.index.ToolIndex;
+import dev.toolscout.index.ToolIndexContract;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LuceneToolIndexTest {
+  private static final int DIM = 8;
+
+  @Nested
+  class InMemory extends ToolIndexContract {
+    @Override
+    protected ToolIndex newIndex(int dimension) {
+      return LuceneToolIndex.inMemory(dimension);
+    }
+  }
+
+  @Nested
+  class OnDisk extends ToolIndexContract {
+    @TempDir Path dir;
+    private int opened;
+
+    @Override
+    protected ToolIndex newIndex(int dimension) {
+      return LuceneToolIndex.open(dir.resolve("index-" + opened++), dimension);
+    }
+  }
+
+  @TempDir Path dir;
+
+  private static AllowedSet all(int universe) {
+    BitSet bits = new BitSet();
+    bits.set(0, universe);
+    return AllowedSet.of(bits, universe);
+  }
+
+  private static float[] unit(int dimension, int axis) {
+    float[] v = new float[dimension];
+    v[axis] = 1;
+    return v;
+  }
+
+  private static ToolDocument tool(int ord, String name, String description, String params) {
+    return new ToolDocument(
+        ord, name, dev.toolscout.index.ToolText.splitIdentifier(name), description, params, "",
+        unit(DIM, ord % DIM));
+  }
+
+  private static List<Integer> ords(List<Hit> hits) {
+    return hits.stream().map(Hit::ord).toList();
+  }
+
+  @Test
+  void persisted_index_reopens_with_the_same_docs_and_version() {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "calendar__create_event", "Create a calendar event", ""),
+              tool(1, "gmail__send_email", "Send an email", "")));
+      index.commit(42);
+    }
+
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      assertThat(index.committedVersion()).isEqualTo(42);
+      assertThat(index.size()).isEqualTo(2);
+      assertThat(ords(index.lexical("send email", all(2), 5))).containsExactly(1);
+      assertThat(ords(index.dense(unit(DIM, 0), all(2), 1))).containsExactly(0);
+    }
+  }
+
+  @Test
+  void writes_not_committed_before_close_are_discarded() {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      index.upsert(List.of(tool(0, "calendar__create_event", "Create a calendar event", "")));
+      index.commit(1);
+      index.upsert(List.of(tool(1, "gmail__send_email", "Send an email", "")));
+    }
+
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      assertThat(index.committedVersion()).isEqualTo(1);
+      assertThat(index.size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void reopening_with_another_dimension_is_a_clear_error() {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      index.upsert(List.of(tool(0, "calendar__create_event", "Create a calendar event", "")));
+      index.commit(1);
+    }
+
+    assertThatThrownBy(() -> LuceneToolIndex.open(path, 16))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dimension " + DIM)
+        .hasMessageContaining("16");
+  }
+
+  @Test
+  void writes_are_invisible_until_commit() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(List.of(tool(0, "calendar__create_event", "Create a calendar event", "")));
+
+      assertThat(index.size()).isZero();
+      assertThat(index.lexical("calendar", all(1), 5)).isEmpty();
+
+      index.commit(1);
+      assertThat(index.size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void name_words_are_searchable() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "calendar__create_event", "Adds an entry to a schedule", ""),
+              tool(1, "gmail__send_email", "Send an email", "")));
+      index.commit(1);
+
+      assertThat(ords(index.lexical("create event", all(2), 5))).containsExactly(0);
+      // a query naming the tool as an identifier is split the same way
+      assertThat(ords(index.lexical("use calendar__create_event", all(2), 5))).containsExactly(0);
+    }
+  }
+
+  @Test
+  void a_name_match_outranks_a_params_only_match() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "files__upload", "Store a document", "invoice: the invoice to attach"),
+              tool(1, "billing__invoice", "Store a document", "file: the file to attach")));
+      index.commit(1);
+
+      assertThat(ords(index.lexical("invoice", all(2), 5))).containsExactly(1, 0);
+    }
+  }
+
+  @Test
+  void field_weights_can_be_changed() {
+    LexicalWeights paramsFirst = new LexicalWeights(0.1f, 1.0f, 5.0f, 0.8f);
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM, paramsFirst)) {
+      index.upsert(
+          List.of(
+              tool(0, "files__upload", "Store a document", "invoice: the invoice to attach"),
+              tool(1, "billing__invoice", "Store a document", "file: the file to attach")));
+      index.commit(1);
+
+      assertThat(ords(index.lexical("invoice", all(2), 5))).containsExactly(0, 1);
+    }
+  }
+
+  @Test
+  void invalid_lexical_weights_are_rejected() {
+    assertThatThrownBy(() -> new LexicalWeights(-1, 1, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nameWords")
+        .hasMessageContaining("-1");
+    assertThatThrownBy(() -> new LexicalWeights(0, 0, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void stop_words_only_query_returns_nothing() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(List.of(tool(0, "web__search", "Search the web for a page", "")));
+      index.commit(1);
+
+      assertThat(index.lexical("the of a to and", all(1), 5)).isEmpty();
+    }
+  }
+
+  @Test
+  void word_forms_match_through_stemming() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "gmail__send_email", "Sends emails to recipients", ""),
+              tool(1, "web__search", "Search the web", "")));
+      index.commit(1);
+
+      assertThat(ords(index.lexical("sending an email", all(2), 5))).containsExactly(0);
+      assertThat(ords(index.lexical("searches", all(2), 5))).containsExactly(1);
+    }
+  }
+
+  @Test
+  void vectors_wider_than_lucenes_default_limit_are_indexed() {
+    int wide = 1536; // OpenAI text-embedding-3-small
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(wide)) {
+      index.upsert(
+          List.of(
+              new ToolDocument(0, "a__x", "a x", "", "", "", unit(wide, 3)),
+              new ToolDocument(1, "b__x", "b x", "", "", "", unit(wide, 1000))));
+      index.commit(1);
+
+      List<Hit> hits = index.dense(unit(wide, 1000), all(2), 1);
+      assertThat(ords(hits)).containsExactly(1);
+      assertThat(hits.get(0).score()).isCloseTo(1f, within(1e-6f));
+    }
+  }
+
+  @Test
+  void dimension_out_of_range_is_a_clear_error() {
+    assertThatThrownBy(() -> LuceneToolIndex.inMemory(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dimension")
+        .hasMessageContaining("0");
+  }
+
+  @Test
+  void dense_search_over_many_documents_finds_the_exact_match() {
+    // enough documents that Lucene walks the HNSW graph instead of scoring every document
+    int dim = 32;
+    Random random = new Random(7);
+    List<ToolDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      float[] v = new float[dim];
+      double norm = 0;
+      for (int j = 0; j < dim; j++) {
+        v[j] = (float) random.nextGaussian();
+        norm += v[j] * v[j];
+      }
+      for (int j = 0; j < dim; j++) {
+        v[j] /= (float) Math.sqrt(norm);
+      }
+      docs.add(new ToolDocument(i, "t__" + i, "t " + i, "", "", "", v));
+    }
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(dim)) {
+      index.upsert(docs);
+      index.commit(1);
+      BitSet odd = new BitSet();
+      for (int i = 1; i < 3000; i += 2) {
+        odd.set(i);
+      }
+
+      List<Hit> hits = index.dense(docs.get(1234).vector(), all(3000), 5);
+      List<Hit> filtered = index.dense(docs.get(1235).vector(), AllowedSet.of(odd, 3000), 5);
+
+      assertThat(hits.get(0).ord()).isEqualTo(1234);
+      assertThat(filtered.get(0).ord()).isEqualTo(1235);
+      assertThat(filtered).allMatch(h -> h.ord() % 2 == 1);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package dev.toolscout.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessPolicyJson;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.events.EventBus;
+import dev.toolscout.events.ToolIndexer;
+import dev.toolscout.lucene.LuceneToolIndex;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.TokenCounter;
+import dev.toolscout.selection.Selector;
+import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.server.catalog.CatalogFiles;
+import dev.toolscout.store.SqliteStateStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * The composition root: opens a data directory and wires the store, the embedding model, the search index,
+ * the indexer, the access control, the selector and the discovery tools. The only place that chooses
+ * implementations.
+ *
+ * <p>Data directory layout: {@code state.db} (SQLite: catalog, vectors, policy) and {@code index/<model>/}
+ * (Lucene; a cache rebuilt from the store when behind). Opening with a current index embeds nothing.
+ */
+public final class Engine implements AutoCloseable {
+  private final SqliteStateStore store;
+  private final LazyEmbeddingModel model;
+  private final LuceneToolIndex index;
+  private final Catalog catalog;
+  private final ToolIndexer indexer;
+  private final AccessControl access;
+  private final TokenCounter tokens;
+  private final Selector selector;
+  private final DiscoveryTools discovery;
+
+  /**
+   * How to open an engine.
+   *
+   * @param dataDir the data directory (created if missing)
+   * @param catalogs catalog files the catalog must hold exactly, or {@code null} to keep what the data
+   *     directory holds (a new one starts with the bundled demo catalog)
+   * @param tools tools the catalog must hold exactly (instead of files; for evaluation and benchmarks), or
+   *     {@code null}
+   * @param policyFile an access policy file that replaces the stored one, or {@code null}
+   * @param modelId the embedding model, or {@code null} for the default
+   * @param progress told how many tools were embedded so far during long indexing runs; may be null
+   */
+  public record Options(
+      Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
+      SelectorConfig selector, IntConsumer progress) {
+    public Options {
+      if (catalogs != null && tools != null) {
+        throw new IllegalArgumentException("give catalog files or tools, not both");
+      }
+      if (selector == null) {
+        selector = SelectorConfig.DEFAULT;
+      }
+    }
+
+    public static Options of(Path dataDir) {
+      return new Options(dataDir, null, null, null, null, null, null);
+    }
+
+    public Options withCatalogs(List<Path> files) {
+      return new Options(dataDir, files, null, policyFile, modelId, selector, progress);
+    }
+
+    public Options withTools(List<ToolSpec> specs) {
+      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress);
+    }
+
+    public Options withPolicy(Path file) {
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress);
+    }
+
+    public Options withModel(String id) {
+      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress);
+    }
+
+    public Options withSelector(SelectorConfig config) {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress);
+    }
+
+    public Options withProgress(IntConsumer p) {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p);
+    }
+  }
+
+  private Engine(Options o) throws IOException {
+    Files.createDirectories(o.dataDir());
+    String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
+    this.model = new LazyEmbeddingModel(
+        modelId, LocalEmbeddingModels.dimension(modelId), () -> LocalEmbeddingModels.create(modelId));
+    // the model load (about a second) overlaps opening the store and the index; on two cores this roughly
+    // halves the time to a first selection
+    model.preload();
+    SqliteStateStore s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+    LuceneToolIndex idx = null;
+    try {
+      idx = LuceneToolIndex.open(o.dataDir().resolve("index").resolve(modelId), model.dimension());
+      EventBus bus = new EventBus();
+      // keep the persisted index's ordinals when it is current, so it can be used as it is
+      Map<String, Integer> hints =
+          idx.committedVersion() == s.catalogVersion() ? idx.ordinals() : Map.of();
+      this.catalog = Catalog.load(s, bus, hints);
+      this.indexer = new ToolIndexer(s, idx, model).attach(bus);
+      indexer.onProgress(o.progress());
+      indexer.rebuildIfStale(catalog.snapshot());
+      if (o.catalogs() != null) {
+        catalog.sync(CatalogFiles.loadAll(o.catalogs()));
+      } else if (o.tools() != null) {
+        catalog.sync(o.tools());
+      } else if (catalog.size() == 0) {
+        catalog.sync(CatalogFiles.demo());
+      }
+      if (o.policyFile() != null) {
+        s.savePolicy(readPolicy(o.policyFile()));
+      }
+      this.access = new AccessControl(s.loadPolicy().orElse(AccessPolicy.ALLOW_ALL));
+      this.tokens = new TokenCounter();
+      this.selector = new Selector(catalog, idx, model, access, tokens, o.selector());
+      this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
+      this.store = s;
+      this.index = idx;
+    } catch (RuntimeException | IOException e) {
+      if (idx != null) {
+        idx.close();
+      }
+      s.close();
+      throw e;
+    }
+  }
+
+  public static Engine open(Options options) throws IOException {
+    return new Engine(options);
+  }
+
+  /** Reads an access policy file (JSON, or YAML by extension); errors name the file. */
+  public static AccessPolicy readPolicy(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(file + ": policy file not found");
+    }
+    String n = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    ObjectMapper mapper = n.endsWith(".yaml") || n.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+        : new ObjectMapper();
+    JsonNode root;
+    try {
+      root = mapper.readTree(file.toFile());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(file + ": malformed policy at line " + e.getLocation().getLineNr()
+          + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+    }
+    return AccessPolicyJson.fromJson(root, file.toString());
+  }
+
+  /** Adds or updates the tools of catalog files (no removals). */
+  public Catalog.Change index(List<ToolSpec> tools) {
+    return catalog.apply(tools, List.of());
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public Selector selector() {
+    return selector;
+  }
+
+  public DiscoveryTools discovery() {
+    return discovery;
+  }
+
+  public AccessControl access() {
+    return access;
+  }
+
+  public TokenCounter tokens() {
+    return tokens;
+  }
+
+  public EmbeddingModel model() {
+    return model;
+  }
+
+  public LuceneToolIndex index() {
+    return index;
+  }
+
+  /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */
+  public long embeddedCount() {
+    return indexer.embeddedCount();
+  }
+
+  @Override
+  public void close() {
+    try {
+      index.close();
+    } finally {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.toolscout.server.bench;
+
+import dev.toolscout.model.Principal;
+import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.Selector;
+import dev.toolscout.server.Engine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Runs in a fresh JVM, started by {@link SelectBench}: opens a data directory, makes one selection (or
+ * {@code queries} of them), and prints one JSON line: how long the open and the first selection took, how
+ * many tools were embedded (0 expected), and the process's resident memory after a GC. A separate process,
+ * so the cold start includes JVM start, class loading and the model load, as a user's first call does.
+ */
+public final class BenchProbe {
+  private BenchProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    int queries = Integer.parseInt(args[1]);
+    long t0 = System.nanoTime();
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      long t1 = System.nanoTime();
+      Selection s = e.selector().select(Selector.Request.of("Schedule a meeting with the team", Principal.ANONYMOUS));
+      long t2 = System.nanoTime();
+      // from the OS process start (JVM boot included) to the first selection in hand
+      long sinceStart = java.time.Duration.between(
+          ProcessHandle.current().info().startInstant().orElseThrow(), java.time.Instant.now()).toMillis();
+      for (String q : dev.toolscout.bench.SyntheticCatalog.queries(queries, 99)) {
+        e.selector().select(Selector.Request.of(q, Principal.ANONYMOUS));
+      }
+      System.gc();
+      Thread.sleep(200);
+      System.gc();
+      Runtime rt = Runtime.getRuntime();
+      System.out.printf(Locale.ROOT,
+          "{\"process_start_to_first_select_ms\":%d,\"open_ms\":%.1f,\"first_select_ms\":%.1f,\"selected\":%d,\"tools\":%d,\"reembedded\":%d,"
+              + "\"rss_kb\":%d,\"heap_used_kb\":%d}%n",
+          sinceStart, (t1 - t0) / 1e6, (t2 - t1) / 1e6, s.selected().size(), e.catalog().size(), e.embeddedCount(), rssKb(),
+          (rt.totalMemory() - rt.freeMemory()) / 1024);
+    }
+  }
+
+  /** VmRSS from /proc (Linux); -1 elsewhere. */
+  static long rssKb() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (Exception e) {
+      return -1;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,270 @@
+package dev.toolscout.server.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.bench.SyntheticCatalog;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.model.Hashing;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Selector;
+import dev.toolscout.server.Engine;
+import dev.toolscout.store.SqliteStateStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The {@code toolscout bench} measurements, all in one run on one machine:
+ *
+ * <ul>
+ *   <li>select latency p50/p99 at each catalog size, including the query embedding, with the
+ *       embedding-only latency of the same queries measured interleaved beside it;
+ *   <li>indexing throughput (tools/s: embed, store, index) of the largest really-embedded size;
+ *   <li>cold start: a fresh JVM opens the data directory at 10k tools and makes a first selection;
+ *   <li>memory: resident memory of a fresh JVM holding the largest catalog, minus one holding an empty one.
+ * </ul>
+ *
+ * Sizes up to {@link Options#embedLimit()} tools are embedded for real. Larger catalogs reuse those real
+ * vectors with small random perturbations (stored ahead, keyed by each tool's text hash), because embedding
+ * 100k texts on two cores takes many minutes and would measure nothing new; their lexical text is all
+ * distinct.
+ */
+public final class SelectBench {
+  /**
+   * @param sizes catalog sizes, ascending
+   * @param queries measured queries per size
+   * @param warmup warm-up queries per size
+   * @param embedLimit sizes up to this are embedded for real
+   * @param workDir where the data directories go
+   */
+  public record Options(List<Integer> sizes, int queries, int warmup, int embedLimit, Path workDir, long seed) {
+    public Options {
+      sizes = sizes.stream().sorted().toList();
+      if (sizes.isEmpty() || sizes.get(0) < 1) {
+        throw new IllegalArgumentException("sizes must be positive tool counts, got: " + sizes);
+      }
+      if (queries < 10) {
+        throw new IllegalArgumentException("queries must be at least 10, got: " + queries);
+      }
+    }
+  }
+
+  public record SizeResult(int tools, double selectP50, double selectP99, double embedP50, double embedP99) {
+    public double p50Ratio() {
+      return selectP50 / embedP50;
+    }
+
+    public double p99Ratio() {
+      return selectP99 / embedP99;
+    }
+  }
+
+  public record Result(
+      List<SizeResult> sizes,
+      double indexToolsPerS,
+      int indexedForThroughput,
+      int coldStartTools,
+      double coldStartS,
+      double coldOpenMs,
+      double coldFirstSelectMs,
+      long reembeddedOnRestart,
+      double rssMbPer10k,
+      int memoryTools) {}
+
+  private final Options o;
+  private final PrintWriter log;
+
+  public SelectBench(Options o, PrintWriter log) {
+    this.o = o;
+    this.log = log;
+  }
+
+  public Result run() throws Exception {
+    int max = o.sizes().get(o.sizes().size() - 1);
+    List<ToolSpec> all = SyntheticCatalog.tools(max, o.seed());
+    List<String> queries = SyntheticCatalog.queries(o.queries() + o.warmup(), o.seed() + 1);
+
+    // 1. the largest really-embedded size, from scratch: indexing throughput
+    int real = o.sizes().stream().filter(s -> s <= o.embedLimit()).reduce((a, b) -> b).orElse(o.sizes().get(0));
+    real = Math.min(real, o.embedLimit());
+    Path realDir = dir(real);
+    double throughput;
+    try (Engine e = Engine.open(Engine.Options.of(realDir).withTools(List.of()))) {
+      long t0 = System.nanoTime();
+      e.index(all.subList(0, real));
+      throughput = real / ((System.nanoTime() - t0) / 1e9);
+      log.printf(Locale.ROOT, "indexed %,d tools (embedded for real) at %.0f tools/s%n", real, throughput);
+      log.flush();
+    }
+    Map<String, float[]> realVectors = vectors(realDir, all.subList(0, real));
+
+    // 2. latency at each size
+    List<SizeResult> results = new ArrayList<>();
+    for (int size : o.sizes()) {
+      Path d = size == real ? realDir : dir(size);
+      if (size != real) {
+        seedVectors(d, all.subList(0, size), realVectors, all.subList(0, real));
+        try (Engine e = Engine.open(Engine.Options.of(d).withTools(List.of()))) {
+          long t0 = System.nanoTime();
+          e.index(all.subList(0, size));
+          log.printf(Locale.ROOT, "built %,d tools in %.1f s (%d embedded)%n", size,
+              (System.nanoTime() - t0) / 1e9, e.embeddedCount());
+        }
+      }
+      try (Engine e = Engine.open(Engine.Options.of(d))) {
+        results.add(latency(e, size, queries));
+      }
+    }
+
+    // 3. cold start and memory in fresh JVMs
+    int coldSize = o.sizes().contains(10_000) ? 10_000 : real;
+    JsonNode cold = probe(coldSize == real ? realDir : dir(coldSize), 0);
+    double coldS = cold.path("process_start_to_first_select_ms").asDouble() / 1000.0;
+    log.printf(Locale.ROOT, "cold start at %,d tools: %.2f s (open %.0f ms, first select %.0f ms), %d re-embedded%n",
+        coldSize, coldS, cold.path("open_ms").asDouble(), cold.path("first_select_ms").asDouble(),
+        cold.path("reembedded").asLong());
+    Path empty = o.workDir().resolve("empty");
+    try (Engine e = Engine.open(Engine.Options.of(empty).withTools(List.of()))) {
+      e.index(all.subList(0, 1));
+    }
+    JsonNode base = probe(empty, 20);
+    JsonNode big = probe(max == real ? realDir : dir(max), 20);
+    double rssPer10k = (big.path("rss_kb").asDouble() - base.path("rss_kb").asDouble()) / 1024.0 / (max / 10_000.0);
+    log.printf(Locale.ROOT, "memory: %.0f MB RSS with %,d tools, %.0f MB with 1 tool: %.1f MB per 10k tools%n",
+        big.path("rss_kb").asDouble() / 1024, max, base.path("rss_kb").asDouble() / 1024, rssPer10k);
+    log.flush();
+    return new Result(results, throughput, real, coldSize, coldS, cold.path("open_ms").asDouble(),
+        cold.path("first_select_ms").asDouble(), cold.path("reembedded").asLong(), rssPer10k, max);
+  }
+
+  private Path dir(int size) {
+    return o.workDir().resolve("tools-" + size);
+  }
+
+  private SizeResult latency(Engine e, int size, List<String> queries) {
+    Principal p = Principal.ANONYMOUS;
+    for (String q : queries.subList(0, o.warmup())) {
+      e.model().embedQuery(q);
+      e.selector().select(Selector.Request.of(q, p));
+    }
+    List<String> measured = queries.subList(o.warmup(), queries.size());
+    double[] sel = new double[measured.size()];
+    double[] emb = new double[measured.size()];
+    for (int i = 0; i < measured.size(); i++) {
+      // interleaved, so both see the same machine noise; "embed" of a query is a separate call from the
+      // select's own embedding (there is no query cache)
+      String q = measured.get(i);
+      long t0 = System.nanoTime();
+      e.model().embedQuery(q);
+      long t1 = System.nanoTime();
+      e.selector().select(Selector.Request.of(q, p));
+      long t2 = System.nanoTime();
+      emb[i] = (t1 - t0) / 1e6;
+      sel[i] = (t2 - t1) / 1e6;
+    }
+    SizeResult r = new SizeResult(size, pct(sel, 50), pct(sel, 99), pct(emb, 50), pct(emb, 99));
+    log.printf(Locale.ROOT, "%,8d tools: select p50 %.2f ms p99 %.2f ms | embed p50 %.2f ms p99 %.2f ms | "
+        + "ratio p50 %.2f p99 %.2f%n", size, r.selectP50(), r.selectP99(), r.embedP50(), r.embedP99(), r.p50Ratio(),
+        r.p99Ratio());
+    log.flush();
+    return r;
+  }
+
+  static double pct(double[] v, int p) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
+    return Math.round(s[Math.max(0, Math.min(s.length - 1, i))] * 1000) / 1000.0;
+  }
+
+  private static String textHash(ToolSpec t) {
+    return Hashing.sha256Hex(ToolText.embeddingText(t));
+  }
+
+  private static Map<String, float[]> vectors(Path dir, List<ToolSpec> tools) {
+    List<String> hashes = tools.stream().map(SelectBench::textHash).toList();
+    try (SqliteStateStore s = SqliteStateStore.open(dir.resolve("state.db"))) {
+      return s.loadVectors(modelId(dir), hashes);
+    }
+  }
+
+  /** Stores a vector for every tool: the real one where there is one, else a perturbed copy of one. */
+  private void seedVectors(Path dir, List<ToolSpec> tools, Map<String, float[]> real, List<ToolSpec> realTools)
+      throws IOException {
+    Files.createDirectories(dir);
+    Random r = new Random(o.seed() + tools.size());
+    List<float[]> pool = realTools.stream().map(t -> real.get(textHash(t))).toList();
+    Map<String, float[]> out = new HashMap<>();
+    try (SqliteStateStore s = SqliteStateStore.open(dir.resolve("state.db"))) {
+      for (int i = 0; i < tools.size(); i++) {
+        String h = textHash(tools.get(i));
+        float[] v = real.get(h);
+        if (v == null) {
+          float[] b = pool.get(i % pool.size());
+          v = new float[b.length];
+          double norm = 0;
+          for (int j = 0; j < b.length; j++) {
+            v[j] = (float) (b[j] + r.nextGaussian() * 0.02);
+            norm += v[j] * v[j];
+          }
+          float inv = (float) (1 / Math.sqrt(norm));
+          for (int j = 0; j < v.length; j++) {
+            v[j] *= inv;
+          }
+        }
+        out.put(h, v);
+        if (out.size() == 10_000) {
+          s.saveVectors(modelId(dir), out);
+          out.clear();
+        }
+      }
+      s.saveVectors(modelId(dir), out);
+    }
+  }
+
+  private static String modelId(Path dir) {
+    return dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
+  }
+
+  /** Runs {@link BenchProbe} in a fresh JVM and returns its JSON line plus {@code wall_s}. */
+  private JsonNode probe(Path dir, int queries) throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
+    String xmx = System.getProperty("toolscout.bench.probe.xmx");
+    if (xmx != null) {
+      cmd.add("-Xmx" + xmx);
+    }
+    cmd.addAll(List.of(BenchProbe.class.getName(), dir.toString(), Integer.toString(queries)));
+    long t0 = System.nanoTime();
+    Process pr = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String last = null;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(pr.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = in.readLine()) != null; ) {
+        if (line.startsWith("{")) {
+          last = line;
+        }
+      }
+    }
+    int code = pr.waitFor();
+    double wall = (System.nanoTime() - t0) / 1e9;
+    if (code != 0 || last == null) {
+      throw new IllegalStateException("bench probe on " + dir + " failed with exit code " + code);
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
+        new ObjectMapper().readTree(last);
+    n.put("wall_s", Math.round(wall * 1000) / 1000.0);
+    return n;
+  }
+}

@@ -1,0 +1,491 @@
+package dev.toolscout.server.catalog;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.model.InvalidSpecException;
+import dev.toolscout.model.ToolName;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.model.ToolSpecJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads catalog files (JSON or YAML, see {@code docs/CATALOG_FORMAT.md}) into {@link ToolSpec}s.
+ *
+ * <p>A file is an object with {@code tools} (complete tools) and/or {@code sources} (a source's
+ * actions, named {@code <source>__<action>}, inheriting the source's category, tags, source kind,
+ * AI access and side effect unless they set their own), or a bare array of tools. Tools come back
+ * in file order.
+ *
+ * <p>Strict on meaning, lenient on spelling: every broken rule is a {@link CatalogFileException}
+ * naming the file, the position, the tool, the field and the problem; a key this format does not
+ * know inside a tool, action or source is skipped with a warning on the {@code
+ * dev.toolscout.server.catalog} logger. Unknown top-level keys are an error, since they usually
+ * mean tools the author expected to load.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class CatalogFiles {
+  /** The largest catalog file read, in bytes (32 MiB). */
+  public static final long MAX_FILE_BYTES = 32L * 1024 * 1024;
+
+  /** The classpath resource {@link #demo()} reads. */
+  public static final String DEMO_RESOURCE = "/dev/toolscout/server/demo-catalog.json";
+
+  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.server.catalog");
+
+  private static final List<String> TOP_LEVEL_KEYS = List.of("tools", "sources");
+  private static final Set<String> TOOL_KEYS =
+      Set.of(
+          "name",
+          "description",
+          "category",
+          "tags",
+          "parameters",
+          "input_schema",
+          "inputSchema",
+          "ai_access",
+          "side_effect",
+          "source_kind",
+          "depends_on",
+          "original_name");
+  private static final Set<String> SOURCE_KEYS =
+      Set.of(
+          "name",
+          "description",
+          "kind",
+          "source_kind",
+          "category",
+          "tags",
+          "ai_access",
+          "side_effect",
+          "actions");
+
+  /** Source fields an action inherits when it leaves them out. */
+  private static final List<String> INHERITED =
+      List.of("source_kind", "category", "tags", "ai_access", "side_effect");
+
+  private static final int SHOWN = 80;
+
+  /** The longest source name that leaves room for {@code __} and a one-character action. */
+  private static final int MAX_SOURCE = 64 - ToolName.SEPARATOR.length() - 1;
+
+  private static final List<String> SCHEMA_KEYS =
+      List.of("parameters", "input_schema", "inputSchema");
+
+  private CatalogFiles() {}
+
+  /**
+   * Loads one catalog file; the format follows the extension ({@code .json}, {@code .yaml}, {@code
+   * .yml}).
+   *
+   * @throws CatalogFileException when the file is missing, unreadable, too large, malformed or
+   *     breaks a rule
+   */
+  public static List<ToolSpec> load(Path file) {
+    return specs(read(file));
+  }
+
+  /**
+   * Loads several files in order. A tool name defined in two files is an error naming both files.
+   *
+   * @throws CatalogFileException for the first problem found
+   */
+  public static List<ToolSpec> loadAll(List<Path> files) {
+    Map<String, String> seen = new HashMap<>();
+    List<ToolSpec> out = new ArrayList<>();
+    for (Path file : files) {
+      for (Entry e : read(file)) {
+        String name = e.spec().fullName();
+        String here = file + " at " + e.where();
+        String first = seen.putIfAbsent(name, here);
+        if (first != null) {
+          throw new CatalogFileException(
+              file.toString(),
+              e.where() + " (" + name + "): duplicate tool name, already defined in " + first);
+        }
+        out.add(e.spec());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** The demo catalog bundled with the server: the core integrations of the product design. */
+  public static List<ToolSpec> demo() {
+    String label = "classpath:" + DEMO_RESOURCE;
+    try (InputStream in = CatalogFiles.class.getResourceAsStream(DEMO_RESOURCE)) {
+      if (in == null) {
+        throw new CatalogFileException(label, "resource is missing from the classpath");
+      }
+      return specs(parse(label, in.readAllBytes(), CatalogFormat.JSON));
+    } catch (IOException e) {
+      throw new CatalogFileException(label, "could not be read: " + e, e);
+    }
+  }
+
+  /**
+   * One tool read from a file and where it was (a JSON path such as {@code sources[0].actions[2]}).
+   */
+  record Entry(ToolSpec spec, String where) {}
+
+  private static List<ToolSpec> specs(List<Entry> entries) {
+    return entries.stream().map(Entry::spec).toList();
+  }
+
+  private static List<Entry> read(Path file) {
+    String label = file.toString();
+    CatalogFormat format = CatalogFormat.of(file);
+    if (format == null) {
+      throw new CatalogFileException(
+          label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
+    }
+    byte[] bytes;
+    try {
+      if (Files.isDirectory(file)) {
+        throw new CatalogFileException(label, "is a directory, expected a catalog file");
+      }
+      checkSize(label, Files.size(file));
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new CatalogFileException(label, "file not found", e);
+    } catch (AccessDeniedException e) {
+      throw new CatalogFileException(label, "file is not readable (permission denied)", e);
+    } catch (IOException e) {
+      throw new CatalogFileException(label, "file could not be read: " + e, e);
+    }
+    return parse(label, bytes, format);
+  }
+
+  /** Parses a whole file's content; {@code label} names the file in messages. */
+  static List<Entry> parse(String label, byte[] content, CatalogFormat format) {
+    checkSize(label, content.length);
+    return new FileReader(label).read(tree(label, content, format));
+  }
+
+  private static void checkSize(String label, long size) {
+    if (size > MAX_FILE_BYTES) {
+      throw new CatalogFileException(
+          label, "file is " + size + " bytes, more than the limit of " + MAX_FILE_BYTES + " bytes");
+    }
+  }
+
+  private static JsonNode tree(String label, byte[] content, CatalogFormat format) {
+    try {
+      return format.read(content);
+    } catch (JsonProcessingException e) {
+      throw new CatalogFileException(label, syntaxError(format, e), e);
+    } catch (IOException e) {
+      throw new CatalogFileException(label, "could not be parsed as " + format.label + ": " + e, e);
+    }
+  }
+
+  /** "malformed YAML at line 4, column 4: expected ..., but found ... (while parsing ...)". */
+  private static String syntaxError(CatalogFormat format, JsonProcessingException e) {
+    String prefix = "malformed " + format.label;
+    // SnakeYAML's message spans lines with source excerpts; its parts read better on one line.
+    if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+      Mark problem = y.getProblemMark();
+      Mark context = y.getContextMark();
+      String where =
+          " at line " + (problem.getLine() + 1) + ", column " + (problem.getColumn() + 1);
+      String text = y.getProblem() == null ? "syntax error" : y.getProblem().strip();
+      if (y.getContext() != null && context != null) {
+        text +=
+            " ("
+                + y.getContext().strip()
+                + " that starts at line "
+                + (context.getLine() + 1)
+                + ", column "
+                + (context.getColumn() + 1)
+                + ")";
+      }
+      return prefix + where + ": " + text;
+    }
+    JsonLocation loc = e.getLocation();
+    String where = "";
+    if (loc != null && loc.getLineNr() > 0) {
+      where =
+          " at line "
+              + loc.getLineNr()
+              + (loc.getColumnNr() > 0 ? ", column " + loc.getColumnNr() : "");
+    }
+    String m = e.getOriginalMessage();
+    if (m != null && m.startsWith("Trailing token")) {
+      m = "a catalog file holds one document, found more content after it";
+    }
+    if (m == null || m.isBlank()) {
+      m = e.getClass().getSimpleName();
+    }
+    int nl = m.strip().indexOf('\n');
+    return prefix + where + ": " + (nl < 0 ? m.strip() : m.strip().substring(0, nl).strip());
+  }
+
+  /** The state of reading one file: its label and the positions of the names seen so far. */
+  private static final class FileReader {
+    private final String file;
+    private final Map<String, String> seen = new HashMap<>();
+    private final List<Entry> out = new ArrayList<>();
+
+    FileReader(String file) {
+      this.file = file;
+    }
+
+    List<Entry> read(JsonNode root) {
+      if (root == null || root.isMissingNode() || root.isNull()) {
+        throw new CatalogFileException(
+            file, "file is empty, expected an object with " + keys() + " or an array of tools");
+      }
+      if (root.isArray()) {
+        tools(root, "");
+      } else if (root.isObject()) {
+        List<String> unknown = new ArrayList<>();
+        root.fieldNames()
+            .forEachRemaining(
+                k -> {
+                  if (!TOP_LEVEL_KEYS.contains(k)) {
+                    unknown.add("'" + shown(k) + "'");
+                  }
+                });
+        if (!unknown.isEmpty()) {
+          throw new CatalogFileException(
+              file,
+              "unknown top-level key"
+                  + (unknown.size() > 1 ? "s " : " ")
+                  + String.join(", ", unknown)
+                  + " (allowed: "
+                  + keys()
+                  + ")");
+        }
+        // Document order, so a file that lists sources first loads them first.
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
+          if (e.getKey().equals("tools")) {
+            tools(e.getValue(), "tools");
+          } else {
+            sources(e.getValue());
+          }
+        }
+      } else {
+        throw new CatalogFileException(
+            file,
+            "expected an object with " + keys() + " or an array of tools, got: " + kind(root));
+      }
+      return List.copyOf(out);
+    }
+
+    private void tools(JsonNode tools, String key) {
+      if (tools.isNull()) {
+        return;
+      }
+      if (!tools.isArray()) {
+        throw new CatalogFileException(
+            file, key + " must be an array of tools, got: " + kind(tools));
+      }
+      for (int i = 0; i < tools.size(); i++) {
+        String where = key + "[" + i + "]";
+        JsonNode tool = tools.get(i);
+        if (!tool.isObject()) {
+          throw new CatalogFileException(
+              file, where + ": must be a tool object, got: " + kind(tool));
+        }
+        String name = tool.path("name").isTextual() ? tool.get("name").asText() : null;
+        add(where, name, tool, null);
+      }
+    }
+
+    private void sources(JsonNode sources) {
+      if (sources.isNull()) {
+        return;
+      }
+      if (!sources.isArray()) {
+        throw new CatalogFileException(
+            file, "sources must be an array of sources, got: " + kind(sources));
+      }
+      for (int i = 0; i < sources.size(); i++) {
+        source(sources.get(i), "sources[" + i + "]");
+      }
+    }
+
+    private void source(JsonNode src, String where) {
+      if (!src.isObject()) {
+        throw new CatalogFileException(
+            file, where + ": must be a source object, got: " + kind(src));
+      }
+      JsonNode nameNode = src.get("name");
+      if (nameNode == null || !nameNode.isTextual()) {
+        throw new CatalogFileException(
+            file,
+            where
+                + ": name is required and must be a string (e.g. \"gmail\"), got: "
+                + brief(nameNode));
+      }
+      String source = nameNode.asText();
+      String label = where + " (" + shown(source) + ")";
+      warnUnknown(src, SOURCE_KEYS, label);
+      // "<source>__a" is the shortest tool the source can hold: if it is no valid name, none is.
+      try {
+        new ToolName(source, "a");
+      } catch (InvalidSpecException e) {
+        String detail =
+            source.length() > MAX_SOURCE
+                ? "name must be at most "
+                    + MAX_SOURCE
+                    + " characters so that <source>__<action> fits in 64, got: "
+                    + source.length()
+                : detail(e);
+        throw new CatalogFileException(file, label + ": " + detail, e);
+      }
+      ObjectNode defaults = JsonNodeFactory.instance.objectNode();
+      if (src.hasNonNull("kind") && src.hasNonNull("source_kind")) {
+        throw new CatalogFileException(file, label + ": give either kind or source_kind, not both");
+      }
+      JsonNode kind = src.hasNonNull("kind") ? src.get("kind") : src.get("source_kind");
+      if (kind != null) {
+        defaults.set("source_kind", kind);
+      }
+      for (String k : INHERITED) {
+        if (!k.equals("source_kind") && src.hasNonNull(k)) {
+          defaults.set(k, src.get(k));
+        }
+      }
+      // Check the defaults once, against the source, rather than against whichever action meets
+      // them first.
+      ObjectNode probe = JsonNodeFactory.instance.objectNode();
+      probe.put("name", source + "__a");
+      probe.put("description", "probe");
+      try {
+        ToolSpecJson.fromJson(probe, defaults);
+      } catch (InvalidSpecException e) {
+        throw new CatalogFileException(file, label + ": " + detail(e), e);
+      }
+      JsonNode actions = src.get("actions");
+      if (actions == null || !actions.isArray()) {
+        throw new CatalogFileException(
+            file,
+            label + ": actions is required and must be an array of actions, got: " + kind(actions));
+      }
+      for (int j = 0; j < actions.size(); j++) {
+        JsonNode action = actions.get(j);
+        String at = where + ".actions[" + j + "]";
+        if (!action.isObject()) {
+          throw new CatalogFileException(
+              file, at + ": must be an action object, got: " + kind(action));
+        }
+        JsonNode actionName = action.get("name");
+        if (actionName == null || !actionName.isTextual()) {
+          throw new CatalogFileException(
+              file,
+              at
+                  + ": name is required and must be a string (e.g. \"send_email\"), got: "
+                  + brief(actionName));
+        }
+        String a = actionName.asText();
+        if (a.startsWith(source + ToolName.SEPARATOR)) {
+          throw new CatalogFileException(
+              file,
+              at
+                  + " ("
+                  + shown(a)
+                  + "): name must be the action alone (the source adds its prefix), got: '"
+                  + shown(a)
+                  + "', expected: '"
+                  + shown(a.substring(source.length() + ToolName.SEPARATOR.length()))
+                  + "'");
+        }
+        ObjectNode tool = ((ObjectNode) action).deepCopy();
+        String full = source + ToolName.SEPARATOR + a;
+        tool.put("name", full);
+        add(at, full, tool, defaults);
+      }
+    }
+
+    private void add(String where, String name, JsonNode tool, JsonNode defaults) {
+      String label = where + (name == null ? "" : " (" + shown(name) + ")");
+      warnUnknown(tool, TOOL_KEYS, label);
+      List<String> schemas = SCHEMA_KEYS.stream().filter(tool::has).toList();
+      if (schemas.size() > 1) {
+        throw new CatalogFileException(
+            file,
+            label + ": give the input schema once, found both " + String.join(" and ", schemas));
+      }
+      ToolSpec spec;
+      try {
+        spec = ToolSpecJson.fromJson(tool, defaults);
+      } catch (InvalidSpecException e) {
+        throw new CatalogFileException(file, label + ": " + detail(e), e);
+      }
+      String first = seen.putIfAbsent(spec.fullName(), where);
+      if (first != null) {
+        throw new CatalogFileException(
+            file, label + ": duplicate tool name, already defined at " + first);
+      }
+      out.add(new Entry(spec, where));
+    }
+
+    private void warnUnknown(JsonNode node, Set<String> known, String label) {
+      node.fieldNames()
+          .forEachRemaining(
+              k -> {
+                if (!known.contains(k)) {
+                  LOG.warn("{}: {}: ignoring unknown key '{}'", file, label, shown(k));
+                }
+              });
+    }
+  }
+
+  /** The message of an {@link InvalidSpecException} without its {@code tool 'x': } prefix. */
+  private static String detail(InvalidSpecException e) {
+    String m = e.getMessage();
+    String prefix = "tool '" + e.tool() + "': ";
+    return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+  }
+
+  private static String keys() {
+    return String.join(" and/or ", TOP_LEVEL_KEYS.stream().map(k -> "'" + k + "'").toList());
+  }
+
+  /**
+   * A name or key as it may appear in a message or log line: control characters escaped (a key with
+   * a line break must not forge a log line) and at most {@value #SHOWN} characters.
+   */
+  static String shown(String s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length() && i < SHOWN; i++) {
+      char c = s.charAt(i);
+      if (Character.isISOControl(c)) {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return s.length() > SHOWN ? b + "... (" + s.length() + " characters)" : b.toString();
+  }
+
+  /** A value for a "got: " clause: short scalars as JSON, long ones and containers cut short. */
+  private static String brief(JsonNode n) {
+    if (n == null) {
+      return "nothing";
+    }
+    return n.isContainerNode() ? kind(n) : shown(n.toString());
+  }
+
+  private static String kind(JsonNode n) {
+    return n == null ? "nothing" : n.getNodeType().name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.toolscout.server.cli;
+
+import dev.toolscout.model.Hashing;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The options every engine-backed command shares: where the data lives and what catalog and policy to use. */
+final class EngineOptions {
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description = "Data directory (catalog, vectors, index). Default: $TOOLSCOUT_DATA_DIR, else ~/.toolscout; "
+          + "with --catalog, a folder per catalog set under it.")
+  Path dataDir;
+
+  @Option(
+      names = "--catalog",
+      paramLabel = "FILE",
+      arity = "1..*",
+      description = "Catalog files (JSON or YAML, see docs/CATALOG_FORMAT.md) to use instead of the demo catalog.")
+  List<Path> catalogs;
+
+  @Option(names = "--policy", paramLabel = "FILE", description = "Access policy file (see docs/ACCESS_POLICY.md); "
+      + "replaces the stored policy.")
+  Path policy;
+
+  @Option(names = "--model", paramLabel = "ID", description = "Embedding model id (default: ${DEFAULT-VALUE}).")
+  String model;
+
+  Engine.Options options() {
+    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null);
+  }
+
+  Path resolveDataDir() {
+    if (dataDir != null) {
+      return dataDir;
+    }
+    String env = System.getenv("TOOLSCOUT_DATA_DIR");
+    Path base = env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".toolscout");
+    if (catalogs == null || catalogs.isEmpty()) {
+      return base;
+    }
+    // one data directory per catalog set, so switching catalogs never re-embeds the demo or another set
+    List<String> names = new ArrayList<>();
+    for (Path p : absolute(catalogs)) {
+      names.add(p.toString());
+    }
+    names.sort(null);
+    return base.resolve("catalogs").resolve(Hashing.sha256Hex(String.join("\n", names)).substring(0, 16));
+  }
+
+  private static List<Path> absolute(List<Path> files) {
+    return files == null ? null : files.stream().map(p -> p.toAbsolutePath().normalize()).toList();
+  }
+}

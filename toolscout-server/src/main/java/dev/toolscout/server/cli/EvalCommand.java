@@ -1,0 +1,98 @@
+package dev.toolscout.server.cli;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.server.eval.EvalRunner;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code toolscout eval}: retrieval quality on a dataset in the normalized layout. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+    description = "Evaluate retrieval on a dataset in the normalized layout (tools.jsonl, queries.jsonl, "
+        + "qrels*.tsv) through the product's catalog, index and selector. Progress goes to stderr.")
+final class EvalCommand implements Callable<Integer> {
+  enum Format { table, json }
+
+  @Option(names = "--dataset", required = true, paramLabel = "DIR",
+      description = "Dataset folder (holding normalized/, or the normalized folder itself).")
+  Path dataset;
+
+  @Option(names = "--qrels", paramLabel = "FILE",
+      description = "qrels file (default: the only one, else qrels.test.tsv).")
+  String qrels;
+
+  @Option(names = "--k", split = ",", paramLabel = "K,K", defaultValue = "5,10",
+      description = "Cut-offs for recall and completeness (default: ${DEFAULT-VALUE}).")
+  List<Integer> ks;
+
+  @Option(names = "--retriever", defaultValue = "hybrid",
+      description = "bm25, dense or hybrid (default: ${DEFAULT-VALUE}, the product's configuration).")
+  EvalRunner.Retriever retriever;
+
+  @Option(names = "--by-name", description = "Collapse ranked and gold ids to tool names (first occurrence).")
+  boolean byName;
+
+  @Option(names = "--model", paramLabel = "ID", description = "Embedding model id (default: the product default).")
+  String model;
+
+  @Option(names = "--limit", paramLabel = "N", description = "Score only the first N queries.")
+  Integer limit;
+
+  @Option(names = "--work-dir", paramLabel = "DIR",
+      description = "Where the per-dataset data directories go (default: <data dir>/eval).")
+  Path workDir;
+
+  @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    for (int k : ks) {
+      if (k < 1 || k > EvalRunner.DEPTH) {
+        throw new IllegalArgumentException("--k values must be between 1 and " + EvalRunner.DEPTH + ", got: " + k);
+      }
+    }
+    if (limit != null && limit < 1) {
+      throw new IllegalArgumentException("--limit must be at least 1, got: " + limit);
+    }
+    Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
+    String modelId = model != null ? model : dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
+    EvalRunner.Result r = new EvalRunner(new EvalRunner.Options(dataset, qrels, ks, retriever, byName, modelId, work,
+        limit), spec.commandLine().getErr()).run();
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.json) {
+      out.println(Json.pretty(json(r)));
+    } else {
+      out.printf(Locale.ROOT, "%s (%s), %s, %d queries%n", r.dataset(), r.qrels(), r.retriever(), r.queries());
+      r.recall().forEach((k, v) -> out.printf(Locale.ROOT, "  R@%-3d %6.1f   C@%-3d %6.1f%n", k, v, k,
+          r.complete().get(k)));
+      out.printf(Locale.ROOT, "  NDCG@10 %5.1f   MRR %5.1f%n", r.ndcg10(), r.mrr());
+      out.printf(Locale.ROOT, "  tokens saved by the top 10: %.1f%%   latency p50 %.2f ms, p99 %.2f ms%n",
+          r.tokensSavedPct(), r.latencyP50(), r.latencyP99());
+    }
+    out.flush();
+    return 0;
+  }
+
+  static ObjectNode json(EvalRunner.Result r) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("queries", r.queries());
+    r.recall().forEach((k, v) -> n.put("recall@" + k, v));
+    n.put("ndcg@10", r.ndcg10());
+    r.complete().forEach((k, v) -> n.put("complete@" + k, v));
+    n.put("mrr", r.mrr());
+    n.put("tokens_saved_pct", r.tokensSavedPct());
+    n.put("latency_ms_p50", r.latencyP50());
+    n.put("latency_ms_p99", r.latencyP99());
+    return n;
+  }
+}

@@ -1,0 +1,55 @@
+package dev.toolscout.server.cli;
+
+import dev.toolscout.model.InvalidSpecException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code toolscout} command line. */
+@Command(
+    name = "toolscout",
+    mixinStandardHelpOptions = true,
+    version = "toolscout 0.1.0",
+    description = "Selects the few tools an LLM agent should see for each message, out of thousands.",
+    subcommands = {
+      SelectCommand.class,
+      FindCommand.class,
+      DescribeCommand.class,
+      ListCommand.class,
+      IndexCommand.class,
+      BenchCommand.class,
+      EvalCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class ToolScoutCli {
+  /** Exit code for bad input (options, files, values). */
+  public static final int BAD_INPUT = 2;
+
+  public static void main(String[] args) {
+    // Lucene logs through java.util.logging; its start-up notes (vectorization) are not for CLI users
+    java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new ToolScoutCli());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      Throwable t = e;
+      if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+        t = u.getCause();
+      }
+      boolean badInput = t instanceof IllegalArgumentException || t instanceof InvalidSpecException
+          || t instanceof java.nio.file.NoSuchFileException;
+      cmd.getErr().println("toolscout " + cmd.getCommandName() + ": error: " + t.getMessage());
+      if (!badInput) {
+        t.printStackTrace(cmd.getErr());
+      }
+      cmd.getErr().flush();
+      return badInput ? BAD_INPUT : 1;
+    });
+    return cl.execute(args);
+  }
+}

@@ -1,0 +1,200 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.DatasetTool;
+import dev.toolscout.bench.dataset.NormalizedDataset;
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.model.Hashing;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.Selector;
+import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.server.Engine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Evaluates retrieval on a dataset in the normalized layout, through the product's own catalog, index and
+ * selector (an isolated data directory per dataset and model, so a rerun embeds nothing). Scores use the
+ * dataset's tool ids, never the sanitized wire names.
+ */
+public final class EvalRunner {
+  /** Every query is ranked this deep (the selector's maximum K); MRR looks this far. */
+  public static final int DEPTH = SelectorConfig.MAX_K;
+
+  public enum Retriever {
+    bm25(Fusion.Method.LEXICAL),
+    dense(Fusion.Method.DENSE),
+    hybrid(null);
+
+    final Fusion.Method method;
+
+    Retriever(Fusion.Method method) {
+      this.method = method;
+    }
+  }
+
+  /**
+   * @param dataset the dataset folder (holding {@code normalized/}, or the normalized folder itself)
+   * @param qrels a qrels file (a path, or a name inside the normalized folder), or null to pick the only
+   *     one / {@code qrels.test.tsv}
+   * @param ks the cut-offs for recall and completeness
+   * @param byName collapse ranked and gold ids to tool names (first occurrence) before scoring
+   * @param workDir where the isolated data directories go
+   */
+  public record Options(
+      Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
+      Path workDir, Integer limit) {}
+
+  /** Results, metrics in percent. */
+  public record Result(
+      String dataset, String qrels, String retriever, int queries, Map<Integer, Double> recall,
+      Map<Integer, Double> complete, double ndcg10, double mrr, double tokensSavedPct, double latencyP50,
+      double latencyP99) {}
+
+  private final Options o;
+  private final PrintWriter log;
+
+  public EvalRunner(Options o, PrintWriter log) {
+    this.o = o;
+    this.log = log;
+  }
+
+  public Result run() throws IOException {
+    Path dir = Files.isDirectory(o.dataset().resolve("normalized")) ? o.dataset().resolve("normalized") : o.dataset();
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("--dataset " + o.dataset() + ": not a folder");
+    }
+    NormalizedDataset ds = NormalizedDataset.read(dir);
+    String qrelsName = qrelsFile(ds, dir);
+    List<ScoredQuery> queries = ds.scoredQueries(qrelsName);
+    if (o.limit() != null && o.limit() < queries.size()) {
+      queries = queries.subList(0, o.limit());
+    }
+    List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+    Map<String, String> idOf = new HashMap<>();
+    Map<String, String> nameOf = new HashMap<>();
+    for (DatasetTool t : ds.tools()) {
+      idOf.put(t.spec().fullName(), t.id());
+      nameOf.put(t.id(), t.displayName());
+    }
+    Fusion fusion = o.retriever().method == null ? Fusion.DEFAULT : Fusion.DEFAULT.withMethod(o.retriever().method);
+    SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10);
+    Path data = o.workDir().resolve(Hashing.sha256Hex(dir.toAbsolutePath().normalize() + "\n" + o.modelId()).substring(0, 16));
+    log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
+        + data);
+    log.flush();
+    try (Engine e = Engine.open(Engine.Options.of(data).withTools(specs).withModel(o.modelId()).withSelector(config))) {
+      Map<Integer, double[]> recall = new LinkedHashMap<>();
+      Map<Integer, double[]> complete = new LinkedHashMap<>();
+      for (int k : o.ks()) {
+        recall.put(k, new double[1]);
+        complete.put(k, new double[1]);
+      }
+      double ndcg = 0;
+      double mrr = 0;
+      double[] latency = new double[queries.size()];
+      Catalog.Snapshot snap = e.catalog().snapshot();
+      long allTokens = 0;
+      for (ToolSpec s : specs) {
+        allTokens += e.tokens().definitionTokens(s);
+      }
+      double top10Tokens = 0;
+      int qi = 0;
+      for (ScoredQuery q : queries) {
+        long t0 = System.nanoTime();
+        Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+        latency[qi++] = (System.nanoTime() - t0) / 1e6;
+        List<String> ranked = new ArrayList<>(sel.selected().size());
+        sel.selected().forEach(t -> ranked.add(idOf.get(t.name())));
+        List<ToolSpec> top10 = sel.specs().subList(0, Math.min(10, sel.selected().size()));
+        top10Tokens += e.tokens().definitionTokens(top10);
+        List<String> r = ranked;
+        Set<String> gold = q.gold();
+        if (o.byName()) {
+          r = collapse(ranked, nameOf);
+          gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
+        }
+        for (int k : o.ks()) {
+          recall.get(k)[0] += Metrics.recallAt(k, r, gold);
+          complete.get(k)[0] += Metrics.completeAt(k, r, gold);
+        }
+        ndcg += Metrics.ndcgAt(10, r, gold);
+        for (int i = 0; i < r.size(); i++) {
+          if (gold.contains(r.get(i))) {
+            mrr += 1.0 / (i + 1);
+            break;
+          }
+        }
+      }
+      int n = Math.max(1, queries.size());
+      Map<Integer, Double> rec = new LinkedHashMap<>();
+      Map<Integer, Double> com = new LinkedHashMap<>();
+      recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
+      complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
+      double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
+      Arrays.sort(latency);
+      return new Result(o.dataset().toString(), qrelsName, o.retriever().name(), queries.size(), rec, com,
+          pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
+    }
+  }
+
+  private String qrelsFile(NormalizedDataset ds, Path dir) {
+    if (o.qrels() != null) {
+      Path p = Path.of(o.qrels());
+      if (p.isAbsolute() || Files.exists(p)) {
+        if (!Files.isRegularFile(p)) {
+          throw new IllegalArgumentException("--qrels " + o.qrels() + ": file not found");
+        }
+        if (!p.toAbsolutePath().normalize().getParent().equals(dir.toAbsolutePath().normalize())) {
+          throw new IllegalArgumentException("--qrels " + o.qrels() + ": must be in the dataset's folder " + dir);
+        }
+        return p.getFileName().toString();
+      }
+      return o.qrels();
+    }
+    List<String> files = ds.qrelsFiles();
+    if (files.size() == 1) {
+      return files.get(0);
+    }
+    if (files.contains("qrels.test.tsv")) {
+      return "qrels.test.tsv";
+    }
+    throw new IllegalArgumentException("--dataset " + o.dataset() + " has " + files.size()
+        + " qrels files; choose one with --qrels: " + files);
+  }
+
+  /** Ids to names, keeping the first occurrence of each name. */
+  static List<String> collapse(List<String> ids, Map<String, String> nameOf) {
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String id : ids) {
+      out.add(nameOf.getOrDefault(id, id));
+    }
+    return new ArrayList<>(out);
+  }
+
+  private static double pct(double v) {
+    return Math.round(v * 1000) / 10.0;
+  }
+
+  private static double at(double[] sorted, int p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return Math.round(sorted[Math.max(0, Math.min(sorted.length - 1, i))] * 100) / 100.0;
+  }
+}

@@ -1,0 +1,295 @@
+package dev.toolscout.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessRule;
+import dev.toolscout.access.AccessRule.Effect;
+import dev.toolscout.access.AccessRule.Subject;
+import dev.toolscout.access.AccessRule.Target;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.discovery.DiscoveryResult;
+import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.events.EventBus;
+import dev.toolscout.events.ToolIndexer;
+import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.lucene.LuceneToolIndex;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.SystemPrompt;
+import dev.toolscout.render.TokenCounter;
+import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.Selector;
+import dev.toolscout.selection.SelectorConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Invariant 1 of the architecture, randomized: for random catalogs, policies, principals and queries, no
+ * denied or BLOCKED tool appears in any select, find, list_all or describe output, nor in any count. Runs the
+ * real Lucene index (in memory) and the real selector; the embedding is a hashing fake so 10,000 cases stay
+ * fast. The expected allowed set comes from a separate, deliberately naive reading of the policy rules.
+ * Reproduce a failure with {@code -Dtests.seed=<printed seed>}.
+ */
+class AccessInvariantTest {
+  private static final String[] SOURCES = {"gmail", "calendar", "files", "crm", "admin", "memory"};
+  private static final String[] CATEGORIES = {"communication", "planning", "files", "admin"};
+  private static final String[] WORDS = {
+    "send", "email", "meeting", "schedule", "file", "delete", "contact", "invoice", "search", "list", "create",
+    "update", "note", "remember", "reset", "password", "report", "share"
+  };
+  private static final String[] USERS = {"ann", "bob", "cy"};
+  private static final String[] GROUPS = {"kids", "staff", "admins"};
+  private static final String[] SPACES = {"root", "home", "kitchen", "office", "lab"};
+
+  private static final int CATALOGS = 200;
+  private static final int CASES_PER_CATALOG = 50;
+
+  @Test
+  void denied_and_blocked_tools_never_appear_in_any_output_or_count() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("AccessInvariantTest seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
+    Random r = new Random(seed);
+    int cases = 0;
+    for (int c = 0; c < CATALOGS; c++) {
+      List<ToolSpec> tools = randomCatalog(r);
+      HashingEmbeddingModel model = new HashingEmbeddingModel(64);
+      InMemoryStateStore store = new InMemoryStateStore();
+      EventBus bus = new EventBus();
+      try (LuceneToolIndex index = LuceneToolIndex.inMemory(64)) {
+        Catalog catalog = Catalog.load(store, bus, Map.of());
+        new ToolIndexer(store, index, model).attach(bus);
+        catalog.sync(tools);
+        AccessControl access = new AccessControl(AccessPolicy.ALLOW_ALL);
+        TokenCounter tokens = new TokenCounter();
+        SelectorConfig config = SelectorConfig.DEFAULT.withCoreTools(List.of(
+            "memory__search", "gmail__send", "tool_discovery__find"));
+        Selector selector = new Selector(catalog, index, model, access, tokens, config);
+        DiscoveryTools discovery = new DiscoveryTools(catalog, index, model, access, config.fusion());
+        for (int i = 0; i < CASES_PER_CATALOG; i++, cases++) {
+          AccessPolicy policy = randomPolicy(r);
+          access.setPolicy(policy);
+          Principal p = new Principal(pick(r, USERS, 0.2), pick(r, GROUPS, 0.2), pick(r, SPACES, 0.2));
+          Set<String> allowed = expectedAllowed(tools, policy, p);
+          Set<String> denied = new HashSet<>();
+          tools.forEach(t -> denied.add(t.fullName()));
+          denied.removeAll(allowed);
+          String query = words(r, 1 + r.nextInt(4));
+          String ctx = "seed " + seed + ", catalog " + c + ", case " + i + ", principal " + p + ", query '" + query
+              + "', policy " + policy;
+          checkCase(catalog, selector, discovery, tokens, access, p, query, 1 + r.nextInt(15), allowed, denied, ctx,
+              r);
+        }
+      }
+    }
+    assertThat(cases).isGreaterThanOrEqualTo(10_000);
+  }
+
+  private static void checkCase(
+      Catalog catalog, Selector selector, DiscoveryTools discovery, TokenCounter tokens, AccessControl access,
+      Principal p, String query, int k, Set<String> allowed, Set<String> denied, String ctx, Random r) {
+    // select
+    Selection s = selector.select(new Selector.Request(query, p, k, null));
+    List<String> names = s.selected().stream().map(Selection.SelectedTool::name).toList();
+    assertThat(allowed).as(ctx).containsAll(names);
+    assertThat(s.visibleCount()).as(ctx).isEqualTo(allowed.size());
+    assertThat(s.excludedCount()).as(ctx).isEqualTo(allowed.size() - names.size());
+    assertThat(names.size()).as(ctx).isEqualTo(Math.min(k, allowed.size()));
+    assertNoDenied(s.reason() + SystemPrompt.section(s) + s.coreIncluded(), denied, ctx);
+    Catalog.Snapshot snap = catalog.snapshot();
+    long expectedTokens = 0;
+    for (String a : allowed) {
+      expectedTokens += tokens.definitionTokens(snap.get(a).spec());
+    }
+    assertThat(tokens.allowedTokens(snap, access.allowed(snap, p))).as(ctx).isEqualTo(expectedTokens);
+
+    // find
+    JsonNode found = ok(discovery.find(p, query, 1 + r.nextInt(20)), ctx);
+    for (JsonNode t : found.get("tools")) {
+      assertThat(allowed).as(ctx).contains(t.get("name").asText());
+    }
+    assertThat(found.get("count").asInt()).as(ctx).isLessThanOrEqualTo(allowed.size());
+    assertNoDenied(found.toString(), denied, ctx);
+
+    // list_all, with and without a category
+    JsonNode all = ok(discovery.listAll(p, null), ctx);
+    Set<String> listed = new HashSet<>();
+    all.get("tools").forEach(t -> listed.add(t.get("name").asText()));
+    assertThat(listed).as(ctx).isEqualTo(allowed);
+    assertThat(all.get("total").asInt()).as(ctx).isEqualTo(allowed.size());
+    int categorySum = 0;
+    for (JsonNode n : all.get("categories")) {
+      categorySum += n.asInt();
+    }
+    assertThat(categorySum).as(ctx).isEqualTo(allowed.size());
+    assertNoDenied(all.toString(), denied, ctx);
+    String cat = CATEGORIES[r.nextInt(CATEGORIES.length)];
+    JsonNode byCat = ok(discovery.listAll(p, cat), ctx);
+    byCat.get("tools").forEach(t -> assertThat(allowed).as(ctx).contains(t.get("name").asText()));
+    assertNoDenied(byCat.toString(), denied, ctx);
+
+    // describe: a denied tool reads exactly like a missing one
+    for (String d : denied) {
+      DiscoveryResult res = discovery.describe(p, d);
+      assertThat(res).as(ctx).isEqualTo(new DiscoveryResult.Error("Tool not found: " + d));
+    }
+    for (String a : allowed) {
+      JsonNode desc = ok(discovery.describe(p, a), ctx);
+      assertNoDenied(desc.toString().replace(a, ""), denied, ctx);
+    }
+  }
+
+  private static JsonNode ok(DiscoveryResult r, String ctx) {
+    assertThat(r).as(ctx).isInstanceOf(DiscoveryResult.Ok.class);
+    return ((DiscoveryResult.Ok) r).output();
+  }
+
+  /** No denied name appears as a whole token (names are [A-Za-z0-9_-]). */
+  private static void assertNoDenied(String text, Set<String> denied, String ctx) {
+    for (String d : denied) {
+      boolean present = Pattern.compile("(?<![A-Za-z0-9_-])" + Pattern.quote(d) + "(?![A-Za-z0-9_-])")
+          .matcher(text).find();
+      assertThat(present).as("denied tool %s appears in output; %s", d, ctx).isFalse();
+    }
+  }
+
+  private static List<ToolSpec> randomCatalog(Random r) {
+    int n = 5 + r.nextInt(40);
+    Map<String, ToolSpec> tools = new HashMap<>();
+    // some fixed names so core tools exist in some catalogs
+    if (r.nextBoolean()) {
+      tools.put("memory__search", tool(r, "memory__search"));
+    }
+    if (r.nextBoolean()) {
+      tools.put("gmail__send", tool(r, "gmail__send"));
+    }
+    while (tools.size() < n) {
+      String name = SOURCES[r.nextInt(SOURCES.length)] + "__" + WORDS[r.nextInt(WORDS.length)] + "_"
+          + WORDS[r.nextInt(WORDS.length)];
+      tools.putIfAbsent(name, tool(r, name));
+    }
+    List<String> names = new ArrayList<>(tools.keySet());
+    List<ToolSpec> out = new ArrayList<>();
+    for (ToolSpec t : tools.values()) {
+      // dependencies may point at tools the principal cannot see
+      List<String> deps = r.nextInt(4) == 0 ? List.of(names.get(r.nextInt(names.size()))) : List.of();
+      out.add(deps.contains(t.fullName()) ? t : t.toBuilder().dependsOn(deps).build());
+    }
+    return out;
+  }
+
+  private static ToolSpec tool(Random r, String name) {
+    AiAccess access = r.nextInt(10) == 0 ? AiAccess.BLOCKED : r.nextInt(5) == 0 ? AiAccess.PROPOSE : AiAccess.EXECUTE;
+    return ToolSpec.builder(name, words(r, 4 + r.nextInt(8)) + ".")
+        .category(CATEGORIES[r.nextInt(CATEGORIES.length)])
+        .tags(List.of(WORDS[r.nextInt(WORDS.length)]))
+        .aiAccess(access)
+        .build();
+  }
+
+  private static AccessPolicy randomPolicy(Random r) {
+    Map<String, String> parents = new HashMap<>();
+    parents.put("home", "root");
+    parents.put("kitchen", "home");
+    parents.put("office", "root");
+    List<AccessRule> rules = new ArrayList<>();
+    int n = r.nextInt(7);
+    for (int i = 0; i < n; i++) {
+      Target target = Target.values()[r.nextInt(3)];
+      String value = switch (target) {
+        case TOOL -> SOURCES[r.nextInt(SOURCES.length)] + "__" + WORDS[r.nextInt(WORDS.length)] + "_"
+            + WORDS[r.nextInt(WORDS.length)];
+        case SOURCE -> SOURCES[r.nextInt(SOURCES.length)];
+        case CATEGORY -> CATEGORIES[r.nextInt(CATEGORIES.length)];
+      };
+      Subject subject = Subject.values()[r.nextInt(4)];
+      String sv = switch (subject) {
+        case USER -> USERS[r.nextInt(USERS.length)];
+        case GROUP -> GROUPS[r.nextInt(GROUPS.length)];
+        case SPACE -> SPACES[r.nextInt(SPACES.length)];
+        case EVERYONE -> null;
+      };
+      rules.add(new AccessRule(r.nextBoolean() ? Effect.ALLOW : Effect.DENY, target, value, subject, sv));
+    }
+    return new AccessPolicy(r.nextInt(4) == 0 ? Effect.DENY : Effect.ALLOW, parents, rules);
+  }
+
+  /**
+   * The reference reading of the policy, written independently of AccessControl: collect every rule that
+   * applies, keep the most specific ones (subject first, then target), deny if any of those denies.
+   */
+  static Set<String> expectedAllowed(List<ToolSpec> tools, AccessPolicy policy, Principal p) {
+    List<String> chain = new ArrayList<>();
+    for (String s = p.space(); s != null; s = policy.spaceParents().get(s)) {
+      chain.add(s);
+    }
+    Set<String> out = new HashSet<>();
+    for (ToolSpec t : tools) {
+      if (t.aiAccess() == AiAccess.BLOCKED) {
+        continue;
+      }
+      int bestSubject = Integer.MAX_VALUE;
+      int bestTarget = Integer.MAX_VALUE;
+      List<AccessRule> best = new ArrayList<>();
+      for (AccessRule rule : policy.rules()) {
+        int subj;
+        if (rule.subject() == Subject.USER) {
+          subj = rule.subjectValue().equals(p.user()) ? 0 : -1;
+        } else if (rule.subject() == Subject.GROUP) {
+          subj = rule.subjectValue().equals(p.group()) ? 1 : -1;
+        } else if (rule.subject() == Subject.SPACE) {
+          subj = chain.contains(rule.subjectValue()) ? 2 + chain.indexOf(rule.subjectValue()) : -1;
+        } else {
+          subj = 2 + chain.size();
+        }
+        boolean matches = switch (rule.target()) {
+          case TOOL -> rule.targetValue().equals(t.fullName());
+          case SOURCE -> rule.targetValue().equals(t.name().source());
+          case CATEGORY -> rule.targetValue().equals(t.category());
+        };
+        if (subj < 0 || !matches) {
+          continue;
+        }
+        int tgt = rule.target().ordinal();
+        if (subj < bestSubject || (subj == bestSubject && tgt < bestTarget)) {
+          bestSubject = subj;
+          bestTarget = tgt;
+          best.clear();
+        }
+        if (subj == bestSubject && tgt == bestTarget) {
+          best.add(rule);
+        }
+      }
+      boolean allow = best.isEmpty()
+          ? policy.defaultEffect() == Effect.ALLOW
+          : best.stream().noneMatch(x -> x.effect() == Effect.DENY);
+      if (allow) {
+        out.add(t.fullName());
+      }
+    }
+    return out;
+  }
+
+  private static String words(Random r, int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "" : " ").append(WORDS[r.nextInt(WORDS.length)]);
+    }
+    return b.toString();
+  }
+
+  private static String pick(Random r, String[] values, double nullChance) {
+    return r.nextDouble() < nullChance ? null : values[r.nextInt(values.length)];
+  }
+}

@@ -1,0 +1,75 @@
+package dev.toolscout.store;
+
+import java.util.List;
+
+/**
+ * The state store's schema, as an ordered list of migrations. Migration {@code n} (1-based) takes a store
+ * from schema version {@code n - 1} to {@code n}; each runs in its own transaction together with the row it
+ * adds to {@code schema_version}. Append new migrations; never edit one that has shipped.
+ *
+ * <p>The SQL is kept portable so that the PostgreSQL store can run the same scripts: only TEXT, BIGINT,
+ * INTEGER and a binary type, which is the one thing a {@link Dialect} rewrites. Stateless and thread-safe.
+ */
+public final class Migrations {
+  /** The placeholder for the binary column type in the scripts below. */
+  private static final String BINARY = "${BINARY}";
+
+  /**
+   * Created before the migrations run (so it is not itself a migration): one row per applied migration.
+   */
+  static final String SCHEMA_VERSION_TABLE =
+      "CREATE TABLE IF NOT EXISTS schema_version ("
+          + "version INTEGER PRIMARY KEY, "
+          + "applied_at_millis BIGINT NOT NULL)";
+
+  private static final List<List<String>> SCRIPTS =
+      List.of(
+          // 1: the catalog, the vectors keyed by (text hash, model), the catalog version, the policy.
+          List.of(
+              "CREATE TABLE tools ("
+                  + "name TEXT PRIMARY KEY, "
+                  + "spec_json TEXT NOT NULL, "
+                  + "content_hash TEXT NOT NULL, "
+                  + "updated_version BIGINT NOT NULL)",
+              "CREATE TABLE vectors ("
+                  + "text_hash TEXT NOT NULL, "
+                  + "model_id TEXT NOT NULL, "
+                  + "dimension INTEGER NOT NULL, "
+                  + "vector " + BINARY + " NOT NULL, "
+                  + "PRIMARY KEY (text_hash, model_id))",
+              "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+              "INSERT INTO meta (key, value) VALUES ('catalog_version', '0')",
+              "CREATE TABLE policy (id INTEGER PRIMARY KEY, policy_json TEXT NOT NULL)"));
+
+  /** The SQL dialects the scripts are rendered for. */
+  public enum Dialect {
+    SQLITE("BLOB"),
+    POSTGRESQL("BYTEA");
+
+    private final String binaryType;
+
+    Dialect(String binaryType) {
+      this.binaryType = binaryType;
+    }
+  }
+
+  private Migrations() {}
+
+  /** The newest schema version this code knows. */
+  public static int latestVersion() {
+    return SCRIPTS.size();
+  }
+
+  /**
+   * The statements of migration {@code version} (1 to {@link #latestVersion()}) for {@code dialect}.
+   *
+   * @throws IllegalArgumentException when there is no such migration
+   */
+  public static List<String> statements(int version, Dialect dialect) {
+    if (version < 1 || version > SCRIPTS.size()) {
+      throw new IllegalArgumentException(
+          "migration version must be between 1 and " + SCRIPTS.size() + ", got: " + version);
+    }
+    return SCRIPTS.get(version - 1).stream().map(s -> s.replace(BINARY, dialect.binaryType)).toList();
+  }
+}

@@ -1,0 +1,579 @@
+package dev.toolscout.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessPolicyJson;
+import dev.toolscout.catalog.StateStore;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.model.ToolSpecJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link StateStore} in one SQLite file: the embedded default, no server needed.
+ *
+ * <p>The file runs in WAL mode with {@code synchronous=FULL}, so a change is on disk when its method returns
+ * (the WAL is synced on every commit). The schema is created and upgraded by {@link Migrations} when the
+ * store opens; a file written by a newer ToolScout is refused rather than guessed at.
+ *
+ * <p>Thread-safe: one JDBC connection, used under a lock; every write is one transaction. Other processes
+ * may open the same file (SQLite locks it); they wait up to {@value #BUSY_TIMEOUT_MILLIS} ms for a lock.
+ * JSON is serialized and parsed outside the lock.
+ */
+public final class SqliteStateStore implements StateStore {
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteStateStore.class);
+
+  /** How long a statement waits for another connection's lock before failing. */
+  public static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+  /** Hashes per {@code IN (...)} list: well under SQLite's and PostgreSQL's bound-parameter limits. */
+  static final int IN_BATCH = 500;
+
+  /** Catalogs at least this large are parsed on several threads. */
+  private static final int PARALLEL_PARSE_MIN = 1_000;
+
+  private static final String CATALOG_VERSION_KEY = "catalog_version";
+  private static final int POLICY_ID = 1;
+
+  private final Path file;
+  private final Connection conn;
+  private final ReentrantLock lock = new ReentrantLock();
+  private boolean closed;
+
+  private SqliteStateStore(Path file, Connection conn) {
+    this.file = file;
+    this.conn = conn;
+  }
+
+  /**
+   * Opens the store in {@code file}, creating the file and its parent directories when absent, and brings
+   * its schema up to date.
+   *
+   * @throws IllegalStateException when the file was written by a newer schema version than this code knows
+   * @throws StoreException when the file cannot be created or is not an SQLite database
+   */
+  public static SqliteStateStore open(Path file) {
+    Path path = file.toAbsolutePath().normalize();
+    try {
+      Path dir = path.getParent();
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+    } catch (IOException e) {
+      throw new StoreException(path, "create the directory " + path.getParent(), e);
+    }
+    Connection c;
+    try {
+      c = DriverManager.getConnection("jdbc:sqlite:" + path);
+    } catch (SQLException e) {
+      throw new StoreException(path, "open the database", e);
+    }
+    try {
+      configure(c, path);
+      migrate(c, path);
+      return new SqliteStateStore(path, c);
+    } catch (SQLException e) {
+      closeQuietly(c, path);
+      throw new StoreException(path, "open the database", e);
+    } catch (RuntimeException e) {
+      closeQuietly(c, path);
+      throw e;
+    }
+  }
+
+  /** The store file (absolute). */
+  public Path file() {
+    return file;
+  }
+
+  @Override
+  public StoredCatalog loadCatalog() {
+    // Version and rows come from one read transaction, so they describe the same snapshot.
+    CatalogRows rows =
+        read(
+            "load the catalog",
+            () -> {
+              long version = readCatalogVersion();
+              List<SpecRow> specs = new ArrayList<>();
+              try (PreparedStatement ps =
+                      conn.prepareStatement("SELECT name, spec_json FROM tools ORDER BY name");
+                  ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  specs.add(new SpecRow(rs.getString(1), rs.getString(2)));
+                }
+              }
+              return new CatalogRows(version, specs);
+            });
+    // Parsing is most of the cost of a cold start (10k specs), and each row parses on its own; the rows are
+    // already read, so parallel parsing holds no lock and no connection.
+    Stream<SpecRow> stream = rows.specs().stream();
+    if (rows.specs().size() >= PARALLEL_PARSE_MIN) {
+      stream = stream.parallel();
+    }
+    // Errors are collected, not thrown from the workers: a fork-join pool rethrows a copy that wraps the
+    // original message, and the first bad row in name order should be the one reported, every time.
+    List<Parsed> parsed = stream.map(r -> parseSpec(r.name(), r.json())).toList();
+    List<ToolSpec> tools = new ArrayList<>(parsed.size());
+    for (Parsed p : parsed) {
+      if (p.error() != null) {
+        throw p.error();
+      }
+      tools.add(p.spec());
+    }
+    // Name order as Java compares strings, whatever collation the database sorted by.
+    tools.sort(Comparator.comparing(ToolSpec::fullName));
+    return new StoredCatalog(rows.version(), tools);
+  }
+
+  @Override
+  public long catalogVersion() {
+    return locked("read the catalog version", this::readCatalogVersion);
+  }
+
+  @Override
+  public long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals) {
+    Objects.requireNonNull(upserts, "upserts");
+    Objects.requireNonNull(removals, "removals");
+    Set<String> removed = new LinkedHashSet<>();
+    for (String name : removals) {
+      removed.add(Objects.requireNonNull(name, "removals must not hold null names"));
+    }
+    // Serialized before taking the lock; a rejected change writes nothing.
+    List<ToolRow> rows = new ArrayList<>(upserts.size());
+    Set<String> seen = new HashSet<>();
+    for (ToolSpec spec : upserts) {
+      Objects.requireNonNull(spec, "upserts must not hold null specs");
+      String name = spec.fullName();
+      if (!seen.add(name)) {
+        throw new IllegalArgumentException(
+            "a catalog change must upsert each tool at most once, got '" + name + "' twice");
+      }
+      if (removed.contains(name)) {
+        throw new IllegalArgumentException(
+            "a catalog change must not both upsert and remove a tool, got both for '" + name + "'");
+      }
+      // toJson, not canonical(): the parameters' property order is meaningful and must survive a reload.
+      rows.add(new ToolRow(name, ToolSpecJson.toJson(spec).toString(), spec.contentHash()));
+    }
+    return write(
+        "apply a catalog change",
+        () -> {
+          long next = readCatalogVersion() + 1;
+          if (!rows.isEmpty()) {
+            try (PreparedStatement ps =
+                conn.prepareStatement(
+                    "INSERT INTO tools (name, spec_json, content_hash, updated_version) "
+                        + "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+                        + "spec_json = excluded.spec_json, content_hash = excluded.content_hash, "
+                        + "updated_version = excluded.updated_version")) {
+              for (ToolRow r : rows) {
+                ps.setString(1, r.name());
+                ps.setString(2, r.json());
+                ps.setString(3, r.contentHash());
+                ps.setLong(4, next);
+                ps.addBatch();
+              }
+              ps.executeBatch();
+            }
+          }
+          if (!removed.isEmpty()) {
+            try (PreparedStatement ps = conn.prepareStatement("DELETE FROM tools WHERE name = ?")) {
+              for (String name : removed) {
+                ps.setString(1, name);
+                ps.addBatch();
+              }
+              ps.executeBatch();
+            }
+          }
+          try (PreparedStatement ps = conn.prepareStatement("UPDATE meta SET value = ? WHERE key = ?")) {
+            ps.setString(1, Long.toString(next));
+            ps.setString(2, CATALOG_VERSION_KEY);
+            ps.executeUpdate();
+          }
+          return next;
+        });
+  }
+
+  @Override
+  public Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
+    requireModelId(modelId);
+    Objects.requireNonNull(textHashes, "textHashes");
+    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(textHashes));
+    if (hashes.contains(null)) {
+      throw new NullPointerException("textHashes must not hold null");
+    }
+    if (hashes.isEmpty()) {
+      return new HashMap<>();
+    }
+    return read(
+        "load vectors of model '" + modelId + "'",
+        () -> {
+          Map<String, float[]> out = HashMap.newHashMap(hashes.size());
+          // Full chunks share one statement; only the last, shorter chunk needs its own.
+          try (PreparedStatement full = conn.prepareStatement(selectVectorsSql(IN_BATCH))) {
+            for (int from = 0; from < hashes.size(); from += IN_BATCH) {
+              List<String> chunk = hashes.subList(from, Math.min(hashes.size(), from + IN_BATCH));
+              if (chunk.size() == IN_BATCH) {
+                readVectors(full, modelId, chunk, out);
+              } else {
+                try (PreparedStatement last = conn.prepareStatement(selectVectorsSql(chunk.size()))) {
+                  readVectors(last, modelId, chunk, out);
+                }
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public void saveVectors(String modelId, Map<String, float[]> byTextHash) {
+    requireModelId(modelId);
+    Objects.requireNonNull(byTextHash, "byTextHash");
+    List<VectorRow> rows = new ArrayList<>(byTextHash.size());
+    for (Map.Entry<String, float[]> e : byTextHash.entrySet()) {
+      String hash = Objects.requireNonNull(e.getKey(), "byTextHash must not hold null hashes");
+      float[] v = e.getValue();
+      if (v == null || v.length == 0) {
+        throw new IllegalArgumentException(
+            "vector for text hash '" + hash + "' must hold at least one value, got: "
+                + (v == null ? "null" : "an empty vector"));
+      }
+      rows.add(new VectorRow(hash, v.length, VectorCodec.encode(v)));
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    write(
+        "save vectors of model '" + modelId + "'",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "INSERT INTO vectors (text_hash, model_id, dimension, vector) VALUES (?, ?, ?, ?) "
+                      + "ON CONFLICT (text_hash, model_id) DO UPDATE SET "
+                      + "dimension = excluded.dimension, vector = excluded.vector")) {
+            for (VectorRow r : rows) {
+              ps.setString(1, r.hash());
+              ps.setString(2, modelId);
+              ps.setInt(3, r.dimension());
+              ps.setBytes(4, r.bytes());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public Optional<AccessPolicy> loadPolicy() {
+    String json =
+        locked(
+            "load the access policy",
+            () -> {
+              try (PreparedStatement ps =
+                  conn.prepareStatement("SELECT policy_json FROM policy WHERE id = ?")) {
+                ps.setInt(1, POLICY_ID);
+                try (ResultSet rs = ps.executeQuery()) {
+                  return rs.next() ? rs.getString(1) : null;
+                }
+              }
+            });
+    if (json == null) {
+      return Optional.empty();
+    }
+    String where = "state store " + file + ", stored policy";
+    try {
+      return Optional.of(AccessPolicyJson.fromJson(ToolSpecJson.MAPPER.readTree(json), where));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(
+          where + ": policy_json is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void savePolicy(AccessPolicy policy) {
+    Objects.requireNonNull(policy, "policy");
+    String json = AccessPolicyJson.toJson(policy).toString();
+    write(
+        "save the access policy",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "INSERT INTO policy (id, policy_json) VALUES (?, ?) "
+                      + "ON CONFLICT (id) DO UPDATE SET policy_json = excluded.policy_json")) {
+            ps.setInt(1, POLICY_ID);
+            ps.setString(2, json);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /** Closes the connection; SQLite checkpoints the WAL into the main file. Idempotent. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      conn.close();
+    } catch (SQLException e) {
+      throw new StoreException(file, "close the database", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteStateStore[" + file + "]";
+  }
+
+  // --- internals ---
+
+  private static void configure(Connection c, Path path) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      // First, so that the statements below already wait for another process's lock.
+      st.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MILLIS);
+      String mode;
+      try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
+        mode = rs.next() ? rs.getString(1) : "?";
+      }
+      if (!"wal".equalsIgnoreCase(mode)) {
+        // Some file systems (network shares) cannot do WAL; synchronous=FULL keeps changes durable anyway.
+        LOG.warn(
+            "state store {}: journal_mode stays '{}' (WAL unavailable here); readers will wait for writers",
+            path,
+            mode);
+      }
+      st.execute("PRAGMA synchronous = FULL");
+      st.execute("PRAGMA foreign_keys = ON");
+    }
+  }
+
+  private static void migrate(Connection c, Path path) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(Migrations.SCHEMA_VERSION_TABLE);
+    }
+    int latest = Migrations.latestVersion();
+    boolean more = true;
+    while (more) {
+      // Each step re-reads the version inside its write transaction: another process may be migrating too.
+      more =
+          inTransaction(
+              c,
+              "BEGIN IMMEDIATE",
+              () -> {
+                int found = schemaVersion(c);
+                if (found > latest) {
+                  throw new IllegalStateException(
+                      "state store " + path + " has schema version " + found
+                          + ", newer than this ToolScout supports (up to " + latest
+                          + "); run a newer ToolScout or point it at another data directory");
+                }
+                if (found == latest) {
+                  return false;
+                }
+                int next = found + 1;
+                try (Statement st = c.createStatement()) {
+                  for (String sql : Migrations.statements(next, Migrations.Dialect.SQLITE)) {
+                    st.execute(sql);
+                  }
+                }
+                try (PreparedStatement ps =
+                    c.prepareStatement(
+                        "INSERT INTO schema_version (version, applied_at_millis) VALUES (?, ?)")) {
+                  ps.setInt(1, next);
+                  ps.setLong(2, System.currentTimeMillis());
+                  ps.executeUpdate();
+                }
+                LOG.info("state store {}: migrated schema to version {}", path, next);
+                return true;
+              });
+    }
+  }
+
+  private static int schemaVersion(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
+      return rs.next() ? rs.getInt(1) : 0; // MAX of no rows is NULL, which getInt reads as 0
+    }
+  }
+
+  private long readCatalogVersion() throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
+      ps.setString(1, CATALOG_VERSION_KEY);
+      try (ResultSet rs = ps.executeQuery()) {
+        String v = rs.next() ? rs.getString(1) : null;
+        try {
+          return Long.parseLong(v);
+        } catch (NumberFormatException e) { // also thrown for a missing row (null)
+          throw new IllegalStateException(
+              "state store " + file + ": meta." + CATALOG_VERSION_KEY + " must be a number, got: " + v, e);
+        }
+      }
+    }
+  }
+
+  private static String selectVectorsSql(int n) {
+    StringBuilder sql =
+        new StringBuilder(
+            "SELECT text_hash, dimension, vector FROM vectors WHERE model_id = ? AND text_hash IN (");
+    for (int i = 0; i < n; i++) {
+      sql.append(i == 0 ? "?" : ", ?");
+    }
+    return sql.append(')').toString();
+  }
+
+  private void readVectors(PreparedStatement ps, String modelId, List<String> chunk, Map<String, float[]> out)
+      throws SQLException {
+    ps.setString(1, modelId);
+    for (int i = 0; i < chunk.size(); i++) {
+      ps.setString(i + 2, chunk.get(i));
+    }
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        String hash = rs.getString(1);
+        int dimension = rs.getInt(2);
+        byte[] bytes = rs.getBytes(3);
+        try {
+          out.put(hash, VectorCodec.decode(bytes == null ? new byte[0] : bytes, dimension));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalStateException(
+              "state store " + file + ": stored vector of model '" + modelId + "' for text hash '" + hash
+                  + "' is corrupt: " + e.getMessage(),
+              e);
+        }
+      }
+    }
+  }
+
+  private Parsed parseSpec(String name, String json) {
+    ToolSpec spec;
+    try {
+      spec = ToolSpecJson.fromJson(ToolSpecJson.MAPPER.readTree(json), null);
+    } catch (JsonProcessingException e) {
+      return new Parsed(null, corruptTool(name, "is not valid JSON: " + e.getOriginalMessage(), e));
+    } catch (IllegalArgumentException e) {
+      return new Parsed(null, corruptTool(name, "is not a valid tool: " + e.getMessage(), e));
+    }
+    if (!spec.fullName().equals(name)) {
+      return new Parsed(null, corruptTool(name, "holds a different tool: '" + spec.fullName() + "'", null));
+    }
+    return new Parsed(spec, null);
+  }
+
+  private IllegalStateException corruptTool(String name, String problem, Exception cause) {
+    return new IllegalStateException(
+        "state store " + file + ": the stored spec_json of tool '" + name + "' " + problem
+            + " (restore the store from a backup, or remove the tool and register it again)",
+        cause);
+  }
+
+  private static void requireModelId(String modelId) {
+    if (modelId == null || modelId.isBlank()) {
+      throw new IllegalArgumentException("modelId must not be blank, got: '" + modelId + "'");
+    }
+  }
+
+  /** Runs {@code work} in one read transaction: its queries all see the same snapshot. */
+  private <T> T read(String operation, SqlWork<T> work) {
+    return locked(operation, () -> inTransaction(conn, "BEGIN", work));
+  }
+
+  private <T> T write(String operation, SqlWork<T> work) {
+    return locked(operation, () -> inTransaction(conn, "BEGIN IMMEDIATE", work));
+  }
+
+  private <T> T locked(String operation, SqlWork<T> work) {
+    lock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("state store " + file + " is closed; cannot " + operation);
+      }
+      return work.run();
+    } catch (SQLException e) {
+      throw new StoreException(file, operation, e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Runs {@code work} between {@code begin} and COMMIT, rolling back on any failure. The connection stays in
+   * JDBC auto-commit mode and transactions are explicit SQL: the driver's own auto-commit-off mode keeps a
+   * transaction open between calls, which would pin an old WAL snapshot and stop checkpoints.
+   * {@code BEGIN IMMEDIATE} takes the write lock up front, so a writer never fails half-way upgrading a read
+   * lock that another process also holds.
+   */
+  private static <T> T inTransaction(Connection c, String begin, SqlWork<T> work) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(begin);
+    }
+    try {
+      T result = work.run();
+      try (Statement st = c.createStatement()) {
+        st.execute("COMMIT");
+      }
+      return result;
+    } catch (Throwable t) {
+      try (Statement st = c.createStatement()) {
+        st.execute("ROLLBACK");
+      } catch (SQLException rollbackFailure) {
+        t.addSuppressed(rollbackFailure);
+      }
+      throw t;
+    }
+  }
+
+  private static void closeQuietly(Connection c, Path path) {
+    try {
+      c.close();
+    } catch (SQLException e) {
+      LOG.warn("state store {}: closing after a failed open also failed", path, e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface SqlWork<T> {
+    T run() throws SQLException;
+  }
+
+  private record CatalogRows(long version, List<SpecRow> specs) {}
+
+  private record SpecRow(String name, String json) {}
+
+  /** A parsed row: the spec, or the error that names the tool. */
+  private record Parsed(ToolSpec spec, IllegalStateException error) {}
+
+  private record ToolRow(String name, String json, String contentHash) {}
+
+  private record VectorRow(String hash, int dimension, byte[] bytes) {}
+}

@@ -1,0 +1,261 @@
+package dev.toolscout.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.StateStoreContract;
+import dev.toolscout.model.ToolSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SqliteStateStoreTest extends StateStoreContract {
+  @TempDir Path dir;
+
+  private Path file() {
+    return dir.resolve("data").resolve("state.db");
+  }
+
+  @Override
+  protected StateStore newStore() {
+    return SqliteStateStore.open(file());
+  }
+
+  @Override
+  protected StateStore reopen() {
+    return SqliteStateStore.open(file());
+  }
+
+  @Test
+  void open_creates_missing_parent_directories_and_the_file() {
+    Path deep = dir.resolve("a").resolve("b").resolve("c").resolve("state.db");
+
+    try (SqliteStateStore s = SqliteStateStore.open(deep)) {
+      assertThat(deep).isRegularFile();
+      assertThat(s.file()).isEqualTo(deep.toAbsolutePath());
+    }
+  }
+
+  @Test
+  void store_file_uses_write_ahead_logging() throws SQLException {
+    try (Connection c = connect(file());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualToIgnoringCase("wal");
+    }
+  }
+
+  @Test
+  void acknowledged_change_and_vectors_survive_a_halt_right_after_the_ack() throws Exception {
+    Path crashed = dir.resolve("crash").resolve("state.db");
+    try (SqliteStateStore seed = SqliteStateStore.open(crashed)) {
+      seed.applyCatalogChange(
+          List.of(tool(CrashingWriter.SEED_KEPT), tool(CrashingWriter.SEED_REMOVED)), List.of());
+    }
+    Path output = dir.resolve("child-output.txt");
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashingWriter.class.getName(),
+                crashed.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    // A bound on waiting for a hung child, not a timing assertion.
+    if (!child.waitFor(2, TimeUnit.MINUTES)) {
+      child.destroyForcibly();
+      throw new AssertionError("the child JVM did not finish; output: " + Files.readString(output));
+    }
+    String out = Files.readString(output);
+    assertThat(child.exitValue()).as(out).isZero();
+    assertThat(out).contains("ACK 2");
+    // The store was never closed, so the change is only in the write-ahead log: reopening must recover it.
+    assertThat(Path.of(crashed + "-wal")).isNotEmptyFile();
+
+    try (SqliteStateStore after = SqliteStateStore.open(crashed)) {
+      assertThat(after.loadCatalog().version()).isEqualTo(2);
+      assertThat(after.loadCatalog().tools())
+          .containsExactlyInAnyOrderElementsOf(CrashingWriter.newTools());
+      Map<String, float[]> vectors = after.loadVectors(CrashingWriter.MODEL, List.of("h1", "h2"));
+      assertThat(vectors).containsOnlyKeys("h1", "h2");
+      CrashingWriter.vectors()
+          .forEach((hash, v) -> assertThat(rawBits(vectors.get(hash))).as(hash).containsExactly(rawBits(v)));
+    }
+  }
+
+  @Test
+  void store_written_by_a_newer_schema_is_refused_naming_the_file_and_both_versions() throws SQLException {
+    Path newer = dir.resolve("newer.db");
+    SqliteStateStore.open(newer).close();
+    int future = Migrations.latestVersion() + 5;
+    try (Connection c = connect(newer);
+        PreparedStatement ps =
+            c.prepareStatement("INSERT INTO schema_version (version, applied_at_millis) VALUES (?, 0)")) {
+      ps.setInt(1, future);
+      ps.executeUpdate();
+    }
+
+    assertThatThrownBy(() -> SqliteStateStore.open(newer))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(newer.toAbsolutePath().toString())
+        .hasMessageContaining("schema version " + future)
+        .hasMessageContaining("up to " + Migrations.latestVersion());
+  }
+
+  @Test
+  void each_migration_runs_once() throws SQLException {
+    store.close();
+    SqliteStateStore.open(file()).close();
+    SqliteStateStore.open(file()).close();
+
+    List<Integer> versions = new ArrayList<>();
+    try (Connection c = connect(file());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT version FROM schema_version ORDER BY version")) {
+      while (rs.next()) {
+        versions.add(rs.getInt(1));
+      }
+    }
+    assertThat(versions).hasSize(Migrations.latestVersion()).doesNotHaveDuplicates();
+    assertThat(versions.getLast()).isEqualTo(Migrations.latestVersion());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{not json",
+        "[]",
+        "{\"name\": \"crm__broken\", \"description\": \"  \"}",
+        "{\"name\": \"crm__broken\", \"description\": \"d\", \"ai_access\": \"sometimes\"}",
+        "{\"name\": \"crm__other\", \"description\": \"belongs to another row\"}"
+      })
+  void unreadable_stored_spec_is_an_error_naming_the_store_and_the_tool(String badJson) throws SQLException {
+    store.applyCatalogChange(List.of(tool("crm__broken"), tool("crm__fine")), List.of());
+    try (Connection c = connect(file());
+        PreparedStatement ps = c.prepareStatement("UPDATE tools SET spec_json = ? WHERE name = ?")) {
+      ps.setString(1, badJson);
+      ps.setString(2, "crm__broken");
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+
+    assertThatThrownBy(() -> store.loadCatalog())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(file().toAbsolutePath().toString())
+        .hasMessageContaining("tool 'crm__broken'");
+  }
+
+  @Test
+  void first_unreadable_spec_in_name_order_is_reported_in_a_catalog_parsed_in_parallel()
+      throws SQLException {
+    List<ToolSpec> many = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      many.add(tool(String.format(Locale.ROOT, "bulk__t%04d", i)));
+    }
+    store.applyCatalogChange(many, List.of());
+    try (Connection c = connect(file());
+        PreparedStatement ps = c.prepareStatement("UPDATE tools SET spec_json = '{' WHERE name = ?")) {
+      for (String name : List.of("bulk__t2999", "bulk__t1234", "bulk__t2000")) {
+        ps.setString(1, name);
+        ps.executeUpdate();
+      }
+    }
+
+    assertThatThrownBy(() -> store.loadCatalog())
+        .isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("state store " + file().toAbsolutePath())
+        .hasMessageContaining("tool 'bulk__t1234'");
+  }
+
+  @Test
+  void stored_vector_whose_bytes_do_not_match_its_dimension_is_an_error_naming_the_hash()
+      throws SQLException {
+    store.saveVectors(MODEL, Map.of("good", new float[] {1f, 2f}, "bad", new float[] {1f, 2f, 3f}));
+    try (Connection c = connect(file());
+        PreparedStatement ps =
+            c.prepareStatement("UPDATE vectors SET dimension = 4 WHERE text_hash = 'bad'")) {
+      ps.executeUpdate();
+    }
+
+    assertThatThrownBy(() -> store.loadVectors(MODEL, List.of("good", "bad")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(file().toAbsolutePath().toString())
+        .hasMessageContaining("'bad'")
+        .hasMessageContaining("got: 12");
+  }
+
+  @Test
+  void vectors_are_stored_as_little_endian_float32() throws SQLException {
+    store.saveVectors(MODEL, Map.of("h", new float[] {1f, -2f}));
+
+    try (Connection c = connect(file());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT dimension, vector FROM vectors WHERE text_hash = 'h'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(2);
+      // 1.0f = 0x3F800000, -2.0f = 0xC0000000, least significant byte first
+      assertThat(rs.getBytes(2)).containsExactly(0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0);
+    }
+  }
+
+  @Test
+  void file_that_is_not_a_database_is_refused_naming_it() throws IOException {
+    Path notDb = dir.resolve("notes.db");
+    Files.writeString(notDb, "these are my notes, not a database\n".repeat(100), StandardCharsets.UTF_8);
+
+    assertThatThrownBy(() -> SqliteStateStore.open(notDb))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining(notDb.toAbsolutePath().toString());
+  }
+
+  @Test
+  void closed_store_refuses_calls_naming_the_file() {
+    store.close();
+
+    assertThatThrownBy(() -> store.catalogVersion())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(file().toAbsolutePath().toString())
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  void tool_row_records_content_hash_and_the_version_that_wrote_it() throws SQLException {
+    ToolSpec a = tool("crm__a");
+    store.applyCatalogChange(List.of(a, tool("crm__b")), List.of());
+    store.applyCatalogChange(List.of(tool("crm__b")), List.of());
+
+    try (Connection c = connect(file());
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT name, content_hash, updated_version FROM tools ORDER BY name")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(2)).isEqualTo(a.contentHash());
+      assertThat(rs.getLong(3)).isEqualTo(1);
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(3)).isEqualTo(2);
+    }
+  }
+
+  private static Connection connect(Path file) throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+  }
+}
