@@ -44,7 +44,12 @@ public final class Catalog {
    *     current); other tools get fresh ordinals in name order
    */
   public static Catalog load(StateStore store, EventBus events, Map<String, Integer> ordinalHints) {
-    StateStore.StoredCatalog stored = store.loadCatalog();
+    return of(store, store.loadCatalog(), events, ordinalHints);
+  }
+
+  /** Builds the catalog from {@code stored}, already read from {@code store} (which takes the later writes). */
+  public static Catalog of(
+      StateStore store, StateStore.StoredCatalog stored, EventBus events, Map<String, Integer> ordinalHints) {
     int max = -1;
     Set<Integer> used = new HashSet<>();
     Map<String, Integer> ords = new HashMap<>();
@@ -57,12 +62,13 @@ public final class Catalog {
     }
     int next = max + 1;
     List<CatalogEntry> entries = new ArrayList<>(stored.tools().size());
-    for (ToolSpec t : stored.tools()) {
+    for (int i = 0; i < stored.tools().size(); i++) {
+      ToolSpec t = stored.tools().get(i);
       Integer ord = ords.get(t.fullName());
       if (ord == null) {
         ord = next++;
       }
-      entries.add(new CatalogEntry(ord, t, t.contentHash()));
+      entries.add(new CatalogEntry(ord, t, stored.contentHashes().get(i)));
     }
     return new Catalog(store, events, Snapshot.of(stored.version(), entries, next));
   }

@@ -45,10 +45,25 @@ public interface StateStore extends AutoCloseable {
   @Override
   void close();
 
-  /** The catalog as stored. */
-  record StoredCatalog(long version, List<ToolSpec> tools) {
+  /**
+   * The catalog as stored.
+   *
+   * @param contentHashes each tool's {@link ToolSpec#contentHash()}, in the order of {@code tools}, as stored
+   *     with it (so a start need not hash every spec again)
+   */
+  record StoredCatalog(long version, List<ToolSpec> tools, List<String> contentHashes) {
     public StoredCatalog {
       tools = List.copyOf(tools);
+      contentHashes = List.copyOf(contentHashes);
+      if (contentHashes.size() != tools.size()) {
+        throw new IllegalArgumentException(
+            "need one content hash per tool, got " + contentHashes.size() + " for " + tools.size() + " tools");
+      }
+    }
+
+    /** Hashes each spec. */
+    public StoredCatalog(long version, List<ToolSpec> tools) {
+      this(version, tools, tools.stream().map(ToolSpec::contentHash).toList());
     }
   }
 }

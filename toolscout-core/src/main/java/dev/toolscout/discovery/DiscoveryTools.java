@@ -93,9 +93,8 @@ public final class DiscoveryTools {
     }
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = access.allowed(snap, principal);
-    float[] vector = fusion.method() == Fusion.Method.LEXICAL ? null : model.embedQuery(query);
-    List<Ranked> ranked =
-        ranker.rank(query, vector, allowed, fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
+    List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), allowed,
+        fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
     ObjectNode out = F.objectNode();
     out.put("query", query);
     ArrayNode tools = F.arrayNode();

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * rule of the Anthropic and OpenAI APIs, {@code ^[a-zA-Z0-9_-]{1,64}$}. The source holds no double
  * underscore, so the first {@code __} splits the name unambiguously.
  */
-public record ToolName(String source, String action) implements Comparable<ToolName> {
+public final class ToolName implements Comparable<ToolName> {
   /** The wire rule every full name obeys. */
   public static final Pattern WIRE = Pattern.compile("^[a-zA-Z0-9_-]{1,64}$");
 
@@ -15,7 +15,12 @@ public record ToolName(String source, String action) implements Comparable<ToolN
   private static final Pattern ACTION = Pattern.compile("^[a-zA-Z0-9_-]+$");
   public static final String SEPARATOR = "__";
 
-  public ToolName {
+  private final String source;
+  private final String action;
+  /** Built once: names are compared and hashed on every selection's hot path. */
+  private final String full;
+
+  public ToolName(String source, String action) {
     String full = source + SEPARATOR + action;
     if (source == null || !SOURCE.matcher(source).matches()) {
       throw new InvalidSpecException(
@@ -29,6 +34,29 @@ public record ToolName(String source, String action) implements Comparable<ToolN
       throw new InvalidSpecException(
           full, "name", "must be at most 64 characters (the Anthropic/OpenAI wire rule), got: " + full.length());
     }
+    this.source = source;
+    this.action = action;
+    this.full = full;
+  }
+
+  /** The part before the first {@code __}: the integration, skill or server the tool belongs to. */
+  public String source() {
+    return source;
+  }
+
+  /** The part after the first {@code __}. */
+  public String action() {
+    return action;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ToolName n && n.full.equals(full);
+  }
+
+  @Override
+  public int hashCode() {
+    return full.hashCode();
   }
 
   /** Parses {@code source__action}; the first double underscore separates the two. */
@@ -55,16 +83,16 @@ public record ToolName(String source, String action) implements Comparable<ToolN
   }
 
   public String full() {
-    return source + SEPARATOR + action;
+    return full;
   }
 
   @Override
   public int compareTo(ToolName o) {
-    return full().compareTo(o.full());
+    return full.compareTo(o.full);
   }
 
   @Override
   public String toString() {
-    return full();
+    return full;
   }
 }

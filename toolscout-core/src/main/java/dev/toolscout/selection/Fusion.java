@@ -20,7 +20,7 @@ public record Fusion(Method method, double alpha, int rrfK, int depth) {
   }
 
   /** The product default; chosen on the development sets (docs/EVALUATION.md). */
-  public static final Fusion DEFAULT = new Fusion(Method.CONVEX, 0.5, 60, 50);
+  public static final Fusion DEFAULT = new Fusion(Method.CONVEX, 0.5, 60, 30);
 
   public Fusion {
     if (method == null) {

@@ -7,13 +7,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
- * Runs the lexical and the dense retriever inside an allowed set and fuses their lists. Pure apart from the
- * index calls; thread-safe.
+ * Runs the lexical and the dense retriever inside an allowed set and fuses their lists. The lexical search
+ * needs no query vector, so it runs on another thread while the caller embeds the query: the request then
+ * costs about the embedding plus the dense search, not the sum of all three. Thread-safe.
  */
 public final class HybridRanker {
+  /** Virtual threads: one short task per request, no pool to size. */
+  private static final Executor LEXICAL = Executors.newVirtualThreadPerTaskExecutor();
+
   private final ToolIndex index;
 
   public HybridRanker(ToolIndex index) {
@@ -27,15 +36,57 @@ public final class HybridRanker {
    * @return the union of both retrievers' top {@code fusion.depth()}, best first, ties by name
    */
   public List<Ranked> rank(String query, float[] vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
+    return rank(query, () -> vector, allowed, fusion, nameOf);
+  }
+
+  /**
+   * Ranks the allowed tools, computing the query vector (usually the embedding call) while the lexical search
+   * runs. {@code vector} is not called when the fusion uses the lexical list alone.
+   */
+  public List<Ranked> rank(
+      String query, Supplier<float[]> vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
     if (allowed.isEmpty()) {
       return List.of();
     }
     int depth = fusion.depth();
-    List<Hit> lexical =
-        fusion.method() == Fusion.Method.DENSE ? List.of() : index.lexical(query, allowed, depth);
-    List<Hit> dense =
-        fusion.method() == Fusion.Method.LEXICAL || vector == null ? List.of() : index.dense(vector, allowed, depth);
-    return fuse(lexical, dense, fusion, nameOf);
+    switch (fusion.method()) {
+      case LEXICAL -> {
+        return fuse(index.lexical(query, allowed, depth), List.of(), fusion, nameOf);
+      }
+      case DENSE -> {
+        return fuse(List.of(), dense(vector.get(), allowed, depth), fusion, nameOf);
+      }
+      default -> {
+        CompletableFuture<List<Hit>> lexical =
+            CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), LEXICAL);
+        List<Hit> dense;
+        try {
+          dense = dense(vector.get(), allowed, depth);
+        } catch (RuntimeException e) {
+          lexical.cancel(false);
+          throw e;
+        }
+        return fuse(join(lexical), dense, fusion, nameOf);
+      }
+    }
+  }
+
+  private List<Hit> dense(float[] vector, AllowedSet allowed, int depth) {
+    return vector == null ? List.of() : index.dense(vector, allowed, depth);
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 
   /** Fuses two ranked lists (exposed for tests and evaluation). */

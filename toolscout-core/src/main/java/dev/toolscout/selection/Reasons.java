@@ -20,14 +20,25 @@ final class Reasons {
 
   private Reasons() {}
 
-  static String of(ToolSpec spec, Ranked r, boolean core, String message) {
+  /** The message's content words (stop words and words under 3 letters dropped), in order, once per request. */
+  static List<String> queryWords(String message) {
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String w : words(message)) {
+      if (w.length() > 2 && !STOP.contains(w)) {
+        out.add(w);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  static String of(ToolSpec spec, Ranked r, boolean core, List<String> queryWords) {
     List<String> parts = new ArrayList<>();
     if (core) {
       parts.add("core tool");
     }
     if (r != null) {
-      List<String> words = matchedWords(spec, message);
-      if (r.lexicalRank() > 0 && !words.isEmpty()) {
+      List<String> words = r.lexicalRank() > 0 ? matchedWords(spec, queryWords) : List.of();
+      if (!words.isEmpty()) {
         parts.add("matches " + String.join(", ", words.stream().map(w -> "'" + w + "'").toList())
             + " (keyword rank " + r.lexicalRank() + ")");
       } else if (r.lexicalRank() > 0) {
@@ -43,31 +54,45 @@ final class Reasons {
     return String.join("; ", parts);
   }
 
-  /** Message words (stop words dropped) that also occur in the tool's text, comparing 5-letter stems. */
-  static List<String> matchedWords(ToolSpec spec, String message) {
-    Set<String> toolStems = new HashSet<>();
-    String text = ToolText.nameWords(spec) + " " + spec.description() + " " + ToolText.labels(spec) + " "
-        + ToolText.parameterText(spec);
-    for (String w : words(text)) {
-      toolStems.add(stem(w));
+  /** Query words that also occur in the tool's text, comparing 5-letter stems; at most three. */
+  static List<String> matchedWords(ToolSpec spec, List<String> queryWords) {
+    if (queryWords.isEmpty()) {
+      return List.of();
     }
-    LinkedHashSet<String> out = new LinkedHashSet<>();
-    for (String w : words(message)) {
-      if (w.length() > 2 && !STOP.contains(w) && toolStems.contains(stem(w))) {
+    Set<String> toolStems = new HashSet<>();
+    for (String text : List.of(ToolText.nameWords(spec), spec.description(), ToolText.labels(spec),
+        ToolText.parameterText(spec))) {
+      for (String w : words(text)) {
+        toolStems.add(stem(w));
+      }
+    }
+    List<String> out = new ArrayList<>(MAX_WORDS);
+    for (String w : queryWords) {
+      if (toolStems.contains(stem(w))) {
         out.add(w);
         if (out.size() == MAX_WORDS) {
           break;
         }
       }
     }
-    return List.copyOf(out);
+    return out;
   }
 
+  /** Lower-case runs of letters and digits (a plain scan: this runs for every selected tool). */
   private static List<String> words(String text) {
     List<String> out = new ArrayList<>();
-    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-      if (!w.isEmpty()) {
-        out.add(w);
+    int n = text.length();
+    int i = 0;
+    while (i < n) {
+      while (i < n && !Character.isLetterOrDigit(text.charAt(i))) {
+        i++;
+      }
+      int start = i;
+      while (i < n && Character.isLetterOrDigit(text.charAt(i))) {
+        i++;
+      }
+      if (i > start) {
+        out.add(text.substring(start, i).toLowerCase(Locale.ROOT));
       }
     }
     return out;

@@ -79,12 +79,15 @@ public final class Selector {
 
   public Selection select(Request req) {
     String message = truncate(req.message());
-    float[] vector = config.fusion().method() == Fusion.Method.LEXICAL ? null : model.embedQuery(message);
-    return select(req, message, vector);
+    return select(req, message, () -> model.embedQuery(message));
   }
 
   /** Selection with a query vector computed elsewhere (the router embeds a message once for all indexers). */
   public Selection select(Request req, String message, float[] vector) {
+    return select(req, message, () -> vector);
+  }
+
+  private Selection select(Request req, String message, java.util.function.Supplier<float[]> vector) {
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = access.allowed(snap, req.principal());
     int k = req.k() == null ? config.defaultK() : req.k();
@@ -114,11 +117,12 @@ public final class Selector {
             .thenComparingInt(e -> config.coreTools().indexOf(e.name()));
     core.sort(coreOrder);
 
+    List<String> words = Reasons.queryWords(message);
     LinkedHashMap<Integer, SelectedTool> chosen = new LinkedHashMap<>();
     int coreSlots = Math.min(core.size(), Math.min(k, config.coreSlots(k)));
     for (int i = 0; i < coreSlots; i++) {
       CatalogEntry e = core.get(i);
-      chosen.put(e.ord(), selected(e, rankOf.get(e.ord()), true, message));
+      chosen.put(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
     }
     for (Ranked r : ranked) {
       if (chosen.size() >= k) {
@@ -126,13 +130,13 @@ public final class Selector {
       }
       if (!chosen.containsKey(r.ord())) {
         CatalogEntry e = snap.byOrd(r.ord());
-        chosen.put(r.ord(), selected(e, r, coreSet.contains(e.name()), message));
+        chosen.put(r.ord(), selected(e, r, coreSet.contains(e.name()), words));
       }
     }
     // nothing more matched: the remaining core tools are the most generally useful
     for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
-      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, message));
+      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
     }
 
     List<SelectedTool> list = new ArrayList<>(chosen.values());
@@ -169,8 +173,8 @@ public final class Selector {
     return r == null ? 0 : r.score();
   }
 
-  private static SelectedTool selected(CatalogEntry e, Ranked r, boolean core, String message) {
-    return new SelectedTool(e.spec(), round(score(r)), Reasons.of(e.spec(), r, core, message), core);
+  private static SelectedTool selected(CatalogEntry e, Ranked r, boolean core, List<String> queryWords) {
+    return new SelectedTool(e.spec(), round(score(r)), Reasons.of(e.spec(), r, core, queryWords), core);
   }
 
   private static double round(double v) {

@@ -81,7 +81,7 @@ public final class ExactToolIndex implements ToolIndex {
 
   @Override
   public Map<String, Integer> ordinals() {
-    Map<String, Integer> out = new java.util.HashMap<>();
+    Map<String, Integer> out = new HashMap<>();
     for (Indexed d : snapshot.docs()) {
       out.put(d.doc().name(), d.doc().ord());
     }

@@ -130,13 +130,14 @@ public abstract class ToolIndexContract {
 
   @Test
   void allowed_ordinals_past_the_universe_do_not_stand_in_for_missing_ones() {
-    // as many ordinals as the universe, but 3 and 4 are missing: this must not read as "everything"
+    // as many ordinals as the universe, but 8 and 9 are missing: this must not read as "everything"
     ToolIndex index = loadTen(index());
-    AllowedSet odd = allowed(5, 0, 1, 2, 7, 8);
+    AllowedSet set = allowed(10, 0, 1, 2, 3, 4, 5, 6, 7, 12, 13);
 
-    assertThat(ords(index.lexical("email weather", odd, 10))).containsExactlyInAnyOrder(0, 1, 2, 7, 8);
-    assertThat(ords(index.dense(EMBEDDER.embedQuery("email"), odd, 10)))
-        .containsExactlyInAnyOrder(0, 1, 2, 7, 8);
+    assertThat(ords(index.lexical("email weather", set, 10)))
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
+    assertThat(ords(index.dense(EMBEDDER.embedQuery("email"), set, 10)))
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
   }
 
   @Test
@@ -353,10 +354,30 @@ public abstract class ToolIndexContract {
   }
 
   @Test
+  void ordinals_map_every_committed_tool_to_its_ordinal() {
+    ToolIndex index = index();
+    // names out of alphabetical order, so name order and insertion order differ
+    index.upsert(
+        List.of(
+            doc(4, "zoom__create_meeting", "Create a meeting"),
+            doc(0, "asana__create_task", "Create a task"),
+            doc(7, "mail__send", "Send mail"),
+            doc(2, "box__upload", "Upload a file")));
+    index.commit(1);
+    index.remove(List.of("mail__send"));
+    index.upsert(List.of(doc(9, "box__upload", "Upload a file")));
+    index.commit(2);
+
+    assertThat(index.ordinals())
+        .isEqualTo(Map.of("zoom__create_meeting", 4, "asana__create_task", 0, "box__upload", 9));
+  }
+
+  @Test
   void new_index_is_empty() {
     ToolIndex index = index();
 
     assertThat(index.size()).isZero();
+    assertThat(index.ordinals()).isEmpty();
     assertThat(index.lexical("weather", all(10), 10)).isEmpty();
     assertThat(index.dense(unit(DIM, 0), all(10), 10)).isEmpty();
   }

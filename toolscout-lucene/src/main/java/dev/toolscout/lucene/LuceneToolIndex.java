@@ -1,14 +1,5 @@
 package dev.toolscout.lucene;
 
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.index.DocValues;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.index.Terms;
-import java.util.HashMap;
 import static org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH;
 import static org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN;
 
@@ -23,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,12 +41,16 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -66,6 +62,8 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -102,7 +100,8 @@ import org.apache.lucene.util.IOUtils;
  * <p><b>Cost</b> (2 shared cores, 384 dimensions, random vectors, CPU time per search, limit 10): at 10k
  * tools a short query (metatool) takes 0.6 to 0.9 ms lexical and 0.1 to 0.4 ms dense; at 100k, 1 to 2.4
  * ms and 0.2 to 1.5 ms (the upper ends with half of the tools allowed). Lexical cost grows with the
- * distinct query terms: seal-tools requests (32 on average) take 1.5 ms at 10k and 2.6 to 5.5 ms at 100k. Indexing is dominated by the HNSW graph: about 1 ms per document per core at 384 dimensions.
+ * distinct query terms: seal-tools requests (32 on average) take 1.5 ms at 10k and 2.6 to 5.5 ms at 100k.
+ * Indexing is dominated by the HNSW graph: about 1 ms per document per core at 384 dimensions.
  *
  * <p><b>Writes.</b> One {@link IndexWriter} with a {@value #RAM_BUFFER_MB} MB buffer (bulk loads flush
  * rarely). Writes become visible and durable at {@link #commit(long)}, which records {@code
@@ -394,26 +393,28 @@ public final class LuceneToolIndex implements ToolIndex {
 
   @Override
   public Map<String, Integer> ordinals() {
-    // walk the name terms (one per live tool) rather than stored fields: no document decoding
+    // walk the name terms (one per live tool) rather than stored fields: no document decoding; postings
+    // visit documents out of order across names, so the ordinal comes from the segment's array
     try {
-      IndexSearcher searcher = searchers.acquire();
+      ToolSearcher searcher = (ToolSearcher) searchers.acquire();
       try {
         Map<String, Integer> out = new HashMap<>();
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-          LeafReader reader = leaf.reader();
-          Terms terms = reader.terms(NAME);
+          Terms terms = leaf.reader().terms(NAME);
           if (terms == null) {
             continue;
           }
-          Bits live = reader.getLiveDocs();
-          NumericDocValues ords = DocValues.getNumeric(reader, ORD);
+          Bits live = leaf.reader().getLiveDocs();
+          int[] docToOrd = searcher.segmentOrds(leaf).docToOrd;
           TermsEnum te = terms.iterator();
           PostingsEnum postings = null;
           for (BytesRef term = te.next(); term != null; term = te.next()) {
             postings = te.postings(postings, PostingsEnum.NONE);
-            for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-              if ((live == null || live.get(doc)) && ords.advanceExact(doc)) {
-                out.put(term.utf8ToString(), (int) ords.longValue());
+            for (int doc = postings.nextDoc();
+                doc != DocIdSetIterator.NO_MORE_DOCS;
+                doc = postings.nextDoc()) {
+              if ((live == null || live.get(doc)) && docToOrd[doc] >= 0) {
+                out.put(term.utf8ToString(), docToOrd[doc]);
               }
             }
           }

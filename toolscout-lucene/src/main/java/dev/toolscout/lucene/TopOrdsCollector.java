@@ -1,11 +1,11 @@
 package dev.toolscout.lucene;
 
 import dev.toolscout.index.Hit;
+import dev.toolscout.lucene.LuceneToolIndex.ToolSearcher;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import dev.toolscout.lucene.LuceneToolIndex.ToolSearcher;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;

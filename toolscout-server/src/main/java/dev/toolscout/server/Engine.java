@@ -24,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import dev.toolscout.catalog.StateStore;
 import java.util.function.IntConsumer;
 
 /**
@@ -35,6 +37,7 @@ import java.util.function.IntConsumer;
  * (Lucene; a cache rebuilt from the store when behind). Opening with a current index embeds nothing.
  */
 public final class Engine implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Engine.class);
   private final SqliteStateStore store;
   private final LazyEmbeddingModel model;
   private final LuceneToolIndex index;
@@ -99,6 +102,10 @@ public final class Engine implements AutoCloseable {
   }
 
   private Engine(Options o) throws IOException {
+    long t0 = System.nanoTime();
+    // read and check every input file before anything is opened: bad input changes nothing
+    List<ToolSpec> fromFiles = o.catalogs() == null ? null : CatalogFiles.loadAll(o.catalogs());
+    AccessPolicy policy = o.policyFile() == null ? null : readPolicy(o.policyFile());
     Files.createDirectories(o.dataDir());
     String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
     this.model = new LazyEmbeddingModel(
@@ -106,27 +113,41 @@ public final class Engine implements AutoCloseable {
     // the model load (about a second) overlaps opening the store and the index; on two cores this roughly
     // halves the time to a first selection
     model.preload();
-    SqliteStateStore s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+    // The store (native library, then 10k specs parsed) and the index (Lucene start-up) open in parallel;
+    // neither needs the other until the ordinals are matched.
+    CompletableFuture<LuceneToolIndex> indexOpen = CompletableFuture.supplyAsync(
+        () -> LuceneToolIndex.open(o.dataDir().resolve("index").resolve(modelId), model.dimension()),
+        r -> Thread.ofVirtual().name("index-open").start(r));
+    SqliteStateStore s = null;
     LuceneToolIndex idx = null;
     try {
-      idx = LuceneToolIndex.open(o.dataDir().resolve("index").resolve(modelId), model.dimension());
+      s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+      long tStore = System.nanoTime();
+      StateStore.StoredCatalog stored = s.loadCatalog();
+      long tCatalog = System.nanoTime();
+      idx = join(indexOpen);
+      long tIndex = System.nanoTime();
       EventBus bus = new EventBus();
       // keep the persisted index's ordinals when it is current, so it can be used as it is
-      Map<String, Integer> hints =
-          idx.committedVersion() == s.catalogVersion() ? idx.ordinals() : Map.of();
-      this.catalog = Catalog.load(s, bus, hints);
+      Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
+      this.catalog = Catalog.of(s, stored, bus, hints);
       this.indexer = new ToolIndexer(s, idx, model).attach(bus);
       indexer.onProgress(o.progress());
       indexer.rebuildIfStale(catalog.snapshot());
-      if (o.catalogs() != null) {
-        catalog.sync(CatalogFiles.loadAll(o.catalogs()));
+      long tRebuild = System.nanoTime();
+      LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
+              + "index check {} ms",
+          o.dataDir(), ms(t0, tRebuild), ms(t0, tStore), catalog.size(), ms(tStore, tCatalog), ms(tCatalog, tIndex),
+          ms(tIndex, tRebuild));
+      if (fromFiles != null) {
+        catalog.sync(fromFiles);
       } else if (o.tools() != null) {
         catalog.sync(o.tools());
       } else if (catalog.size() == 0) {
         catalog.sync(CatalogFiles.demo());
       }
-      if (o.policyFile() != null) {
-        s.savePolicy(readPolicy(o.policyFile()));
+      if (policy != null) {
+        s.savePolicy(policy);
       }
       this.access = new AccessControl(s.loadPolicy().orElse(AccessPolicy.ALLOW_ALL));
       this.tokens = new TokenCounter();
@@ -134,13 +155,32 @@ public final class Engine implements AutoCloseable {
       this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
       this.store = s;
       this.index = idx;
-    } catch (RuntimeException | IOException e) {
-      if (idx != null) {
+    } catch (RuntimeException | Error e) {
+      if (idx == null) {
+        indexOpen.thenAccept(LuceneToolIndex::close);
+      } else {
         idx.close();
       }
-      s.close();
+      if (s != null) {
+        s.close();
+      }
       throw e;
     }
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  private static long ms(long from, long to) {
+    return (to - from) / 1_000_000;
   }
 
   public static Engine open(Options options) throws IOException {

@@ -118,10 +118,10 @@ public final class SqliteStateStore implements StateStore {
               long version = readCatalogVersion();
               List<SpecRow> specs = new ArrayList<>();
               try (PreparedStatement ps =
-                      conn.prepareStatement("SELECT name, spec_json FROM tools ORDER BY name");
+                      conn.prepareStatement("SELECT name, spec_json, content_hash FROM tools ORDER BY name");
                   ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                  specs.add(new SpecRow(rs.getString(1), rs.getString(2)));
+                  specs.add(new SpecRow(rs.getString(1), rs.getString(2), rs.getString(3)));
                 }
               }
               return new CatalogRows(version, specs);
@@ -134,17 +134,23 @@ public final class SqliteStateStore implements StateStore {
     }
     // Errors are collected, not thrown from the workers: a fork-join pool rethrows a copy that wraps the
     // original message, and the first bad row in name order should be the one reported, every time.
-    List<Parsed> parsed = stream.map(r -> parseSpec(r.name(), r.json())).toList();
-    List<ToolSpec> tools = new ArrayList<>(parsed.size());
+    List<Parsed> parsed = stream.map(r -> parseSpec(r.name(), r.json(), r.contentHash())).toList();
+    List<Parsed> ordered = new ArrayList<>(parsed.size());
     for (Parsed p : parsed) {
       if (p.error() != null) {
         throw p.error();
       }
-      tools.add(p.spec());
+      ordered.add(p);
     }
     // Name order as Java compares strings, whatever collation the database sorted by.
-    tools.sort(Comparator.comparing(ToolSpec::fullName));
-    return new StoredCatalog(rows.version(), tools);
+    ordered.sort(Comparator.comparing(p -> p.spec().fullName()));
+    List<ToolSpec> tools = new ArrayList<>(ordered.size());
+    List<String> hashes = new ArrayList<>(ordered.size());
+    for (Parsed p : ordered) {
+      tools.add(p.spec());
+      hashes.add(p.contentHash());
+    }
+    return new StoredCatalog(rows.version(), tools, hashes);
   }
 
   @Override
@@ -475,19 +481,20 @@ public final class SqliteStateStore implements StateStore {
     }
   }
 
-  private Parsed parseSpec(String name, String json) {
+  private Parsed parseSpec(String name, String json, String contentHash) {
     ToolSpec spec;
     try {
       spec = ToolSpecJson.fromJson(ToolSpecJson.MAPPER.readTree(json), null);
     } catch (JsonProcessingException e) {
-      return new Parsed(null, corruptTool(name, "is not valid JSON: " + e.getOriginalMessage(), e));
+      return new Parsed(null, null, corruptTool(name, "is not valid JSON: " + e.getOriginalMessage(), e));
     } catch (IllegalArgumentException e) {
-      return new Parsed(null, corruptTool(name, "is not a valid tool: " + e.getMessage(), e));
+      return new Parsed(null, null, corruptTool(name, "is not a valid tool: " + e.getMessage(), e));
     }
     if (!spec.fullName().equals(name)) {
-      return new Parsed(null, corruptTool(name, "holds a different tool: '" + spec.fullName() + "'", null));
+      return new Parsed(null, null, corruptTool(name, "holds a different tool: '" + spec.fullName() + "'", null));
     }
-    return new Parsed(spec, null);
+    // a row written by an older hashing recipe (or by hand) is hashed afresh rather than trusted blindly
+    return new Parsed(spec, contentHash == null || contentHash.isEmpty() ? spec.contentHash() : contentHash, null);
   }
 
   private IllegalStateException corruptTool(String name, String problem, Exception cause) {
@@ -568,10 +575,10 @@ public final class SqliteStateStore implements StateStore {
 
   private record CatalogRows(long version, List<SpecRow> specs) {}
 
-  private record SpecRow(String name, String json) {}
+  private record SpecRow(String name, String json, String contentHash) {}
 
   /** A parsed row: the spec, or the error that names the tool. */
-  private record Parsed(ToolSpec spec, IllegalStateException error) {}
+  private record Parsed(ToolSpec spec, String contentHash, IllegalStateException error) {}
 
   private record ToolRow(String name, String json, String contentHash) {}
 

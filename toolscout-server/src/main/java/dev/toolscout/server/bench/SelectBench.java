@@ -14,6 +14,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -241,11 +242,11 @@ public final class SelectBench {
   /** Runs {@link BenchProbe} in a fresh JVM and returns its JSON line plus {@code wall_s}. */
   private JsonNode probe(Path dir, int queries) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-    String xmx = System.getProperty("toolscout.bench.probe.xmx");
-    if (xmx != null) {
-      cmd.add("-Xmx" + xmx);
-    }
+    List<String> cmd = new ArrayList<>(List.of(java));
+    // the same JVM flags as this run (the launcher's: class-data sharing, vector module), so the probe starts
+    // as a user's command does
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     cmd.addAll(List.of(BenchProbe.class.getName(), dir.toString(), Integer.toString(queries)));
     long t0 = System.nanoTime();
     Process pr = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();

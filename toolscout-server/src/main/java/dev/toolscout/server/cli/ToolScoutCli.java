@@ -22,12 +22,17 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class ToolScoutCli {
+  /**
+   * Lucene logs through java.util.logging; its start-up notes (vectorization) are not for CLI users. Held in a
+   * field because JUL keeps loggers only weakly: a level set on an unreferenced logger is lost at the next GC.
+   */
+  private static final java.util.logging.Logger LUCENE_LOG = java.util.logging.Logger.getLogger("org.apache.lucene");
+
   /** Exit code for bad input (options, files, values). */
   public static final int BAD_INPUT = 2;
 
   public static void main(String[] args) {
-    // Lucene logs through java.util.logging; its start-up notes (vectorization) are not for CLI users
-    java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
+    LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
