@@ -14,7 +14,7 @@ import java.util.Locale;
  * <p>Not retriable: the file has to change (or, for a missing or unreadable file, the path or its
  * permissions).
  */
-public final class CatalogFileException extends RuntimeException {
+public final class CatalogFileException extends IllegalArgumentException {
   private final String file;
 
   CatalogFileException(String file, String detail) {

@@ -15,21 +15,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class DemoCatalogTest {
-  /** The pinned core tools of the product design (seed 000, SmartToolSelector.core_tools). */
-  private static final List<String> CORE_TOOLS =
-      List.of(
-          "memory__search",
-          "memory__store",
-          "memory__recall",
-          "memory__forget",
-          "tasks__list",
-          "tasks__create",
-          "tasks__update_status",
-          "frontend__show_card",
-          "frontend__show_form",
-          "frontend__show_choices",
-          "notifications__send",
-          "tool_discovery__find");
+  /** The pinned core tools the selector uses (the seed's set): the demo catalog must have them all. */
+  private static final List<String> CORE_TOOLS = dev.toolscout.selection.SelectorConfig.SEED_CORE_TOOLS;
 
   private static final List<ToolSpec> DEMO = CatalogFiles.demo();
   private static final Map<String, ToolSpec> BY_NAME =

@@ -1,0 +1,96 @@
+package dev.toolscout.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.Selector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The composed engine over the real store, index and embedding model, across restarts. */
+class EngineTest {
+  @TempDir Path dir;
+
+  private static List<String> names(Selection s) {
+    return s.selected().stream().map(Selection.SelectedTool::name).toList();
+  }
+
+  private static Selection meeting(Engine e) {
+    return e.selector().select(Selector.Request.of("Schedule a meeting for tomorrow at 2pm", Principal.ANONYMOUS));
+  }
+
+  @Test
+  void a_new_data_directory_holds_the_demo_catalog_and_selects_calendar_tools() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.catalog().size()).isGreaterThanOrEqualTo(60);
+      assertThat(names(meeting(e))).contains("calendar__create_event", "calendar__list_events",
+          "tool_discovery__find");
+    }
+  }
+
+  @Test
+  void a_restart_embeds_nothing_and_selects_the_same() throws Exception {
+    List<String> first;
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.embeddedCount()).isPositive();
+      first = names(meeting(e));
+    }
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(names(meeting(e))).isEqualTo(first);
+      assertThat(e.embeddedCount()).isZero();
+    }
+  }
+
+  @Test
+  void a_lost_index_is_rebuilt_from_the_store_without_embedding() throws Exception {
+    List<String> first;
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      first = names(meeting(e));
+    }
+    try (Stream<Path> files = Files.walk(dir.resolve("index"))) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.index().size()).isEqualTo(e.catalog().size());
+      assertThat(e.embeddedCount()).isZero();
+      assertThat(names(meeting(e))).isEqualTo(first);
+    }
+  }
+
+  @Test
+  void an_updated_tool_is_embedded_again_and_the_others_are_not() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      ToolSpec t = e.catalog().get("echo__echo").orElseThrow().spec();
+      long before = e.embeddedCount();
+      e.index(List.of(t.toBuilder().build(), ToolSpec.builder("echo__shout", "Repeats a message loudly.").build()));
+      assertThat(e.embeddedCount() - before).isEqualTo(1);
+      e.index(List.of(ToolSpec.builder("echo__echo", "Returns the message, reversed.").build()));
+      assertThat(e.embeddedCount() - before).isEqualTo(2);
+      assertThat(e.discovery().describe(Principal.ANONYMOUS, "echo__shout"))
+          .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
+    }
+  }
+
+  @Test
+  void a_bad_policy_file_is_refused_before_anything_changes() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.catalog().size()).isPositive();
+    }
+    Path bad = dir.resolve("policy.json");
+    Files.writeString(bad, "{\"rules\":[{\"effect\":\"maybe\",\"tool\":\"gmail__send_email\"}]}");
+    assertThatThrownBy(() -> Engine.open(Engine.Options.of(dir).withPolicy(bad)))
+        .hasMessageContaining("policy.json").hasMessageContaining("rules[0].effect");
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.access().policy().rules()).isEmpty();
+      assertThat(e.catalog().size()).isPositive();
+    }
+  }
+}
