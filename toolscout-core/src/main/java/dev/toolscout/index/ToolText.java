@@ -50,16 +50,35 @@ public final class ToolText {
     return out.toString();
   }
 
-  /** The tool's name as words, and its original name's words when it had one. */
+  /**
+   * The tool's name as words, then the words of its original name (the name at the source) that the name
+   * does not already hold. An original name with a word that is only digits is taken for an opaque id
+   * ({@code apigen_tool_17}, {@code 0}) and left out whole: on the development sets, dense retrieval without
+   * the dataset ids and repeated names gained 1.2 points of mean nDCG@10 (docs/EMBEDDINGS.md). A sanitized
+   * upstream name ({@code Update Contact ✓} behind {@code crm__Update_Contact}) adds nothing new.
+   */
   public static String nameWords(ToolSpec spec) {
     String words = splitIdentifier(spec.fullName());
-    if (spec.originalName() != null) {
-      String orig = splitIdentifier(spec.originalName());
-      if (!orig.equals(words)) {
-        words = words + " " + orig;
+    if (spec.originalName() == null) {
+      return words;
+    }
+    String orig = splitIdentifier(spec.originalName());
+    if (orig.isEmpty()) {
+      return words;
+    }
+    java.util.Set<String> have = new java.util.HashSet<>(List.of(words.split(" ")));
+    StringBuilder b = new StringBuilder(words);
+    for (String w : orig.split(" ")) {
+      if (w.chars().allMatch(Character::isDigit)) {
+        return words; // an opaque id
       }
     }
-    return words;
+    for (String w : orig.split(" ")) {
+      if (have.add(w)) {
+        b.append(' ').append(w);
+      }
+    }
+    return b.toString();
   }
 
   /** Parameter names (as words), descriptions and enum values, depth first. */

@@ -91,60 +91,127 @@ public final class HybridRanker {
 
   /** Fuses two ranked lists (exposed for tests and evaluation). */
   public static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
-    Map<Integer, double[]> acc = new HashMap<>(); // ord -> {score, lexRank, denseRank, similarity}
-    double lexMax = 0;
-    for (Hit h : lexical) {
-      lexMax = Math.max(lexMax, h.score());
-    }
-    double dMin = Double.POSITIVE_INFINITY;
-    double dMax = Double.NEGATIVE_INFINITY;
-    for (Hit h : dense) {
-      dMin = Math.min(dMin, h.score());
-      dMax = Math.max(dMax, h.score());
-    }
-    double dRange = dMax - dMin;
-    boolean lexOnly = fusion.method() == Fusion.Method.LEXICAL;
-    boolean denseOnly = fusion.method() == Fusion.Method.DENSE;
+    Fusion.Method method = fusion.method();
+    double[] ln = normalize(lexical, method, true);
+    double[] dn = normalize(dense, method, false);
+    double alpha = method == Fusion.Method.ZSCORE ? adaptiveAlpha(fusion.alpha(), ln, dn) : fusion.alpha();
+    // ZSCORE: a tool one retriever did not return scores as that retriever's lowest (it ranks below its
+    // list), and never above 0, the standardized score of a list whose scores were all equal
+    double lMiss = method == Fusion.Method.ZSCORE ? minOrZero(ln) : 0;
+    double dMiss = method == Fusion.Method.ZSCORE ? minOrZero(dn) : 0;
+    Map<Integer, double[]> acc = new HashMap<>(); // ord -> {lexNorm, denseNorm, lexRank, denseRank, similarity}
     for (int i = 0; i < lexical.size(); i++) {
-      Hit h = lexical.get(i);
-      double[] a = acc.computeIfAbsent(h.ord(), k -> new double[] {0, 0, 0, Double.NaN});
-      a[1] = i + 1;
-      a[0] += switch (fusion.method()) {
-        case RRF -> 1.0 / (fusion.rrfK() + i + 1);
-        case CONVEX -> (1 - fusion.alpha()) * (lexMax > 0 ? h.score() / lexMax : 0);
-        case LEXICAL -> lexMax > 0 ? h.score() / lexMax : 0;
-        case DENSE -> 0;
-      };
+      double[] a = acc.computeIfAbsent(lexical.get(i).ord(), k -> new double[] {0, 0, 0, 0, Double.NaN});
+      a[0] = ln[i];
+      a[2] = i + 1;
     }
     for (int i = 0; i < dense.size(); i++) {
       Hit h = dense.get(i);
-      double[] a = acc.computeIfAbsent(h.ord(), k -> new double[] {0, 0, 0, Double.NaN});
-      a[2] = i + 1;
-      a[3] = h.score();
-      double norm = dRange > 1e-9 ? (h.score() - dMin) / dRange : 1.0;
-      a[0] += switch (fusion.method()) {
-        case RRF -> 1.0 / (fusion.rrfK() + i + 1);
-        case CONVEX -> fusion.alpha() * norm;
-        case DENSE -> Math.max(0, h.score());
-        case LEXICAL -> 0;
-      };
+      double[] a = acc.computeIfAbsent(h.ord(), k -> new double[] {0, 0, 0, 0, Double.NaN});
+      a[1] = dn[i];
+      a[3] = i + 1;
+      a[4] = h.score();
     }
-    if (fusion.method() == Fusion.Method.RRF) {
-      // scale to 0-1: the best possible RRF score is first in both lists
-      double best = 2.0 / (fusion.rrfK() + 1);
-      acc.values().forEach(a -> a[0] = a[0] / best);
-    }
+    int rrfK = fusion.rrfK();
     List<Ranked> out = new ArrayList<>(acc.size());
     acc.forEach((ord, a) -> {
-      if ((lexOnly && a[1] == 0) || (denseOnly && a[2] == 0)) {
-        return;
+      boolean inLex = a[2] > 0;
+      boolean inDense = a[3] > 0;
+      double score;
+      switch (method) {
+        case LEXICAL -> {
+          if (!inLex) {
+            return;
+          }
+          score = a[0];
+        }
+        case DENSE -> {
+          if (!inDense) {
+            return;
+          }
+          score = Math.max(0, a[4]);
+        }
+        // scaled to 0-1: the best possible RRF score is first in both lists
+        case RRF -> score = ((inLex ? 1.0 / (rrfK + a[2]) : 0) + (inDense ? 1.0 / (rrfK + a[3]) : 0))
+            / (2.0 / (rrfK + 1));
+        case CONVEX -> score = (1 - alpha) * a[0] + alpha * a[1];
+        // logistic: any real sum to 0-1, order kept
+        case ZSCORE -> score = 1 / (1 + Math.exp(-((1 - alpha) * (inLex ? a[0] : lMiss) + alpha * (inDense ? a[1] : dMiss))));
+        default -> throw new IllegalStateException("unknown fusion method " + method);
       }
-      out.add(new Ranked(ord, a[0], (int) a[1], (int) a[2], a[3]));
+      out.add(new Ranked(ord, score, (int) a[2], (int) a[3], a[4]));
     });
     out.sort((x, y) -> {
       int c = Double.compare(y.score(), x.score());
       return c != 0 ? c : nameOf.apply(x.ord()).compareTo(nameOf.apply(y.ord()));
     });
+    return out;
+  }
+
+  /**
+   * ZSCORE's per-query dense weight: {@code alpha} scaled by how far each list's best hit stands out (its
+   * standardized score, floored at 0). With one list empty or both confidences 0, {@code alpha} itself.
+   */
+  static double adaptiveAlpha(double alpha, double[] lexicalZ, double[] denseZ) {
+    if (lexicalZ.length < 2 || denseZ.length < 2) {
+      return alpha;
+    }
+    double cl = Math.max(0, lexicalZ[0]);
+    double cd = Math.max(0, denseZ[0]);
+    double w = alpha * cd + (1 - alpha) * cl;
+    return w > 1e-9 ? alpha * cd / w : alpha;
+  }
+
+  /** The smallest value, or 0 if none is below 0. */
+  private static double minOrZero(double[] v) {
+    double m = 0;
+    for (double x : v) {
+      m = Math.min(m, x);
+    }
+    return m;
+  }
+
+  /**
+   * One list's scores, normalized for {@code method}, in list order. ZSCORE: standardized by the mean and
+   * (population) standard deviation of the first {@link Fusion#Z_WINDOW} scores, so fetching a longer list
+   * for a larger K leaves the scores of the top tools unchanged; a list whose window scores are all equal
+   * says only which tools matched, and they get 1. CONVEX: lexical divided by its maximum, dense min-max.
+   * LEXICAL: divided by the maximum.
+   */
+  static double[] normalize(List<Hit> hits, Fusion.Method method, boolean lexical) {
+    int n = hits.size();
+    double[] out = new double[n];
+    if (n == 0) {
+      return out;
+    }
+    int w = method == Fusion.Method.ZSCORE ? Math.min(n, Fusion.Z_WINDOW) : n;
+    double max = Double.NEGATIVE_INFINITY;
+    double min = Double.POSITIVE_INFINITY;
+    double sum = 0;
+    for (int i = 0; i < w; i++) {
+      double s = hits.get(i).score();
+      max = Math.max(max, s);
+      min = Math.min(min, s);
+      sum += s;
+    }
+    double mean = sum / w;
+    double var = 0;
+    for (int i = 0; i < w; i++) {
+      double d = hits.get(i).score() - mean;
+      var += d * d;
+    }
+    double sd = Math.sqrt(var / w);
+    boolean byMax = lexical && (method == Fusion.Method.CONVEX || method == Fusion.Method.LEXICAL);
+    for (int i = 0; i < n; i++) {
+      double s = hits.get(i).score();
+      if (method == Fusion.Method.ZSCORE) {
+        out[i] = sd > 1e-9 ? (s - mean) / sd : 1;
+      } else if (byMax) {
+        out[i] = max > 0 ? s / max : 0;
+      } else {
+        out[i] = max - min > 1e-9 ? (s - min) / (max - min) : 1;
+      }
+    }
     return out;
   }
 }

@@ -124,13 +124,17 @@ public final class Selector {
       CatalogEntry e = core.get(i);
       chosen.put(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
     }
+    // tie keys for the final order: a dependency brought by a tool sorts right after it
+    Map<String, String> tieKey = new HashMap<>();
     for (Ranked r : ranked) {
       if (chosen.size() >= k) {
         break;
       }
       if (!chosen.containsKey(r.ord())) {
         CatalogEntry e = snap.byOrd(r.ord());
-        chosen.put(r.ord(), selected(e, r, coreSet.contains(e.name()), words));
+        SelectedTool t = selected(e, r, coreSet.contains(e.name()), words);
+        chosen.put(r.ord(), t);
+        addDependencies(t, snap, allowed, k, chosen, tieKey);
       }
     }
     // nothing more matched: the remaining core tools are the most generally useful
@@ -143,11 +147,38 @@ public final class Selector {
     if (req.tokenBudget() != null) {
       list = fitBudget(list, req.tokenBudget());
     }
-    list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score()).thenComparing(SelectedTool::name));
+    list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score())
+        .thenComparing(t -> tieKey.getOrDefault(t.name(), t.name())));
     List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
     int excluded = visible - list.size();
     return new Selection(list, coreIncluded, excluded, visible, explain(list, coreIncluded, excluded, visible),
         excluded > 0);
+  }
+
+  /**
+   * Dependency expansion: the tools {@code parent} declares in {@code depends_on} that exist, that the
+   * principal may see and that are not chosen yet join the selection while slots remain, in declared order,
+   * with the parent's score so they sort right after it. Only direct dependencies: a chain would let one
+   * tool fill the page. A tool that needs another is unusable without it, so it is better to carry both
+   * than two unrelated tools; unknown or denied names are skipped (never revealed).
+   */
+  private void addDependencies(
+      SelectedTool parent, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
+      Map<String, String> tieKey) {
+    String parentKey = tieKey.getOrDefault(parent.name(), parent.name());
+    for (String dep : parent.spec().dependsOn()) {
+      if (chosen.size() >= k) {
+        return;
+      }
+      CatalogEntry d = snap.get(dep);
+      if (d == null || !allowed.contains(d.ord()) || chosen.containsKey(d.ord())) {
+        continue;
+      }
+      String reason = "needed by " + parent.name();
+      boolean core = coreSet.contains(d.name());
+      chosen.put(d.ord(), new SelectedTool(d.spec(), parent.score(), core ? "core tool; " + reason : reason, core));
+      tieKey.put(d.name(), parentKey + '\u0001' + d.name());
+    }
   }
 
   /** Drops the lowest-scored tools, ranked ones before core ones, until the definitions fit the budget. */

@@ -27,4 +27,16 @@ class ToolTextTest {
     assertThat(ToolText.parameterText(s)).isEqualTo("start time When it starts morning evening");
     assertThat(ToolText.embeddingText(s)).isEqualTo("calendar create event: d Parameters: start time.");
   }
+
+  @Test
+  void original_name_adds_only_new_words_and_opaque_ids_are_left_out() {
+    ToolSpec renamed = ToolSpec.builder("crm__update", "d").originalName("updateContactRecord").build();
+    assertThat(ToolText.nameWords(renamed)).isEqualTo("crm update contact record");
+    ToolSpec same = ToolSpec.builder("t__timeport", "d").originalName("timeport").build();
+    assertThat(ToolText.nameWords(same)).isEqualTo("t timeport");
+    ToolSpec id = ToolSpec.builder("t__live_giveaways", "d").originalName("apigen_tool_17").build();
+    assertThat(ToolText.nameWords(id)).isEqualTo("t live giveaways");
+    ToolSpec numeric = ToolSpec.builder("t__Weather_Forecast", "d").originalName("7").build();
+    assertThat(ToolText.nameWords(numeric)).isEqualTo("t weather forecast");
+  }
 }

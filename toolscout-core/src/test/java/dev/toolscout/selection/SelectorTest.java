@@ -106,4 +106,39 @@ class SelectorTest {
     assertThat(email.reason()).contains("'send'", "'email'").contains("keyword rank");
     assertThat(s.selected()).allSatisfy(t -> assertThat(t.reason()).isNotBlank());
   }
+
+  private static List<dev.toolscout.model.ToolSpec> filesCatalog() {
+    return List.of(
+        dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive.")
+            .dependsOn(List.of("auth__login", "auth__missing", "admin__audit")).build(),
+        Fixture.tool("auth__login", "Log in and get a session token."),
+        Fixture.tool("admin__audit", "Write an entry to the audit log."),
+        Fixture.tool("weather__forecast", "Weather forecast for a city."),
+        Fixture.tool("files__download", "Download a file from the shared drive."));
+  }
+
+  @Test
+  void a_selected_tool_brings_its_allowed_dependencies_right_after_it() {
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of()));
+    f.catalog.sync(filesCatalog());
+    f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "admin", AccessRule.Subject.EVERYONE,
+            null))));
+    Selection s = select(f, "upload a file to the drive", 3);
+    assertThat(s.selected()).extracting(SelectedTool::name)
+        .containsExactly("files__upload", "auth__login", "files__download");
+    assertThat(s.selected().get(1).reason()).isEqualTo("needed by files__upload");
+    assertThat(s.selected().get(1).score()).isEqualTo(s.selected().get(0).score());
+    // the denied dependency never appears, whatever K
+    assertThat(select(f, "upload a file to the drive", 5).selected()).extracting(SelectedTool::name)
+        .doesNotContain("admin__audit");
+  }
+
+  @Test
+  void dependencies_only_fill_slots_that_remain() {
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of()));
+    f.catalog.sync(filesCatalog());
+    Selection s = select(f, "upload a file to the drive", 1);
+    assertThat(s.selected()).extracting(SelectedTool::name).containsExactly("files__upload");
+  }
 }

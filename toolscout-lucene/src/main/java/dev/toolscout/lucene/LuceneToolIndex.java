@@ -71,8 +71,8 @@ import org.apache.lucene.util.IOUtils;
  * searched inside the caller's {@link AllowedSet}.
  *
  * <p><b>Documents.</b> {@code name} (keyword, stored; upserts replace by it), {@code ord} (doc values and
- * stored), the analyzed text fields {@code name_words}, {@code description}, {@code params} and {@code
- * labels}, and {@code vector} ({@link VectorSimilarityFunction#DOT_PRODUCT}; vectors must be unit length).
+ * stored), the analyzed text fields {@code name_words}, {@code description}, {@code params}, {@code
+ * labels} and {@code all} (the four as one, for plain BM25 over the whole tool text), and {@code vector} ({@link VectorSimilarityFunction#DOT_PRODUCT}; vectors must be unit length).
  *
  * <p><b>Lexical.</b> The query is run through the same analyzer as the documents (never a query parser, so
  * user text cannot be syntax) and becomes, per term and field, a BM25 term query (k1 1.2, b 0.75) boosted
@@ -117,8 +117,17 @@ public final class LuceneToolIndex implements ToolIndex {
   static final String DESCRIPTION = "description";
   static final String PARAMS = "params";
   static final String LABELS = "labels";
+  static final String ALL = "all";
   static final String VECTOR = "vector";
   static final String VERSION_KEY = "catalog_version";
+  static final String FORMAT_KEY = "index_format";
+
+  /**
+   * The document layout and tool text this code writes. An index committed with another (or none) reports
+   * catalog version -1, so the indexer rebuilds it from the store: 2 added the combined {@code all} field
+   * and changed {@code ToolText.nameWords}.
+   */
+  static final String FORMAT = "2";
 
   /** Distinct query terms used at most (each becomes up to four clauses; Lucene allows 1024). */
   static final int MAX_QUERY_TERMS = 64;
@@ -166,6 +175,7 @@ public final class LuceneToolIndex implements ToolIndex {
     addField(names, values, DESCRIPTION, weights.description());
     addField(names, values, PARAMS, weights.params());
     addField(names, values, LABELS, weights.labels());
+    addField(names, values, ALL, weights.all());
     this.fields = names.toArray(String[]::new);
     this.fieldWeights = new float[values.size()];
     for (int i = 0; i < fieldWeights.length; i++) {
@@ -227,8 +237,9 @@ public final class LuceneToolIndex implements ToolIndex {
     try {
       long version = -1;
       if (DirectoryReader.indexExists(directory)) {
-        String v = SegmentInfos.readLatestCommit(directory).getUserData().get(VERSION_KEY);
-        version = v == null ? -1 : Long.parseLong(v);
+        Map<String, String> user = SegmentInfos.readLatestCommit(directory).getUserData();
+        String v = user.get(VERSION_KEY);
+        version = v == null || !FORMAT.equals(user.get(FORMAT_KEY)) ? -1 : Long.parseLong(v);
       }
       IndexWriterConfig config =
           new IndexWriterConfig(analyzer)
@@ -328,8 +339,14 @@ public final class LuceneToolIndex implements ToolIndex {
     addText(d, DESCRIPTION, doc.description());
     addText(d, PARAMS, doc.parameterText());
     addText(d, LABELS, doc.labels());
+    addText(d, ALL, String.join(" ", nonNull(doc.nameWords()), nonNull(doc.description()),
+        nonNull(doc.parameterText()), nonNull(doc.labels())).strip());
     d.add(new KnnFloatVectorField(VECTOR, doc.vector(), vectorType));
     return d;
+  }
+
+  private static String nonNull(String s) {
+    return s == null ? "" : s;
   }
 
   private static void addText(Document d, String field, String text) {
@@ -363,7 +380,7 @@ public final class LuceneToolIndex implements ToolIndex {
       throw new IllegalArgumentException("catalogVersion must be >= 0, got: " + catalogVersion);
     }
     try {
-      writer.setLiveCommitData(Map.of(VERSION_KEY, Long.toString(catalogVersion)).entrySet());
+      writer.setLiveCommitData(Map.of(VERSION_KEY, Long.toString(catalogVersion), FORMAT_KEY, FORMAT).entrySet());
       writer.commit();
       committedVersion = catalogVersion;
       searchers.maybeRefreshBlocking();

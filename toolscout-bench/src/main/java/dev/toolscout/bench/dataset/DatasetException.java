@@ -4,9 +4,10 @@ import java.nio.file.Path;
 
 /**
  * A dataset file that is missing or cannot be understood. The message starts with {@code file:line:} (line
- * 0 when the problem is the whole file), then says what is wrong and with which value.
+ * 0 when the problem is the whole file), then says what is wrong and with which value. Bad input, so an
+ * {@link IllegalArgumentException}: the command line reports it as such (exit code 2, no stack trace).
  */
-public final class DatasetException extends RuntimeException {
+public final class DatasetException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path file;

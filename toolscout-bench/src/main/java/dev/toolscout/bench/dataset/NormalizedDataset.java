@@ -19,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -51,6 +52,9 @@ import java.util.stream.Stream;
  *   <li>The description is {@code description}; a {@code text} field (a source's flattened tool text) is
  *       used instead when it contains the description, else appended. With neither, the name is used.
  *       Descriptions longer than {@link ToolSpec#MAX_DESCRIPTION} are cut.
+ *   <li>{@code depends_on} (a list of tool ids or names, or of objects with a {@code name}) becomes the
+ *       spec's declared dependencies, mapped to wire names (ids first, then names); unknown names are
+ *       dropped with a warning.
  * </ul>
  *
  * Immutable once read.
@@ -236,6 +240,8 @@ public final class NormalizedDataset {
     List<DatasetTool> out = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     Set<String> takenNames = new HashSet<>();
+    Map<Integer, List<String>> declared = new LinkedHashMap<>();
+    Map<Integer, String> depWhere = new HashMap<>();
     List<String> lines = readLines(file);
     for (int i = 0; i < lines.size(); i++) {
       int lineNo = i + 1;
@@ -263,7 +269,74 @@ public final class NormalizedDataset {
       } catch (InvalidSpecException e) {
         throw new DatasetException(file, lineNo, "tool '" + id + "' is not a valid tool: " + e.getMessage(), e);
       }
+      List<String> deps = dependencyNames(n.get("depends_on"), where, warnings);
+      if (!deps.isEmpty()) {
+        declared.put(out.size() - 1, deps);
+        depWhere.put(out.size() - 1, where);
+      }
     }
+    return resolveDependencies(out, declared, depWhere, warnings);
+  }
+
+  /**
+   * {@code depends_on}: a list of tool names or ids, or of objects with a {@code name} (or {@code id}).
+   * Entries of another shape are dropped with a warning.
+   */
+  private static List<String> dependencyNames(JsonNode deps, String where, List<String> warnings) {
+    if (deps == null || deps.isNull()) {
+      return List.of();
+    }
+    if (!deps.isArray()) {
+      warnings.add(where + "depends_on is not a list (" + deps.getNodeType() + "); dropped");
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode d : deps) {
+      JsonNode ref = d.isObject() ? (d.hasNonNull("name") ? d.get("name") : d.get("id")) : d;
+      if (ref != null && (ref.isTextual() || ref.isIntegralNumber()) && !ref.asText().isBlank()) {
+        out.add(ref.asText().strip());
+      } else {
+        warnings.add(where + "depends_on entry " + d + " is neither a name nor an object with a name; dropped");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Maps each declared dependency to the wire name of the tool it names: by dataset id first, then by the
+   * dataset name (the first tool of that name). Unknown names and a tool naming itself are dropped with a
+   * warning.
+   */
+  private static List<DatasetTool> resolveDependencies(
+      List<DatasetTool> tools, Map<Integer, List<String>> declared, Map<Integer, String> where,
+      List<String> warnings) {
+    if (declared.isEmpty()) {
+      return tools;
+    }
+    Map<String, String> byId = new HashMap<>();
+    Map<String, String> byName = new HashMap<>();
+    for (DatasetTool t : tools) {
+      byId.put(t.id(), t.spec().fullName());
+      byName.putIfAbsent(t.displayName(), t.spec().fullName());
+    }
+    List<DatasetTool> out = new ArrayList<>(tools);
+    declared.forEach((i, deps) -> {
+      DatasetTool t = tools.get(i);
+      List<String> wire = new ArrayList<>();
+      for (String d : deps) {
+        String w = byId.containsKey(d) ? byId.get(d) : byName.get(d);
+        if (w == null) {
+          warnings.add(where.get(i) + "depends_on names an unknown tool '" + d + "'; dropped");
+        } else if (w.equals(t.spec().fullName())) {
+          warnings.add(where.get(i) + "depends_on names the tool itself; dropped");
+        } else {
+          wire.add(w);
+        }
+      }
+      if (!wire.isEmpty()) {
+        out.set(i, new DatasetTool(t.id(), t.displayName(), t.spec().toBuilder().dependsOn(wire).build()));
+      }
+    });
     return out;
   }
 

@@ -247,4 +247,24 @@ class NormalizedDatasetTest {
         .isInstanceOf(DatasetException.class)
         .hasMessageContaining("qrels.c.tsv:2: score must be a number, got: 'high'");
   }
+
+  @Test
+  void depends_on_maps_ids_and_names_to_wire_names_and_drops_unknown_ones_with_a_warning() throws IOException {
+    write(
+        "tools.jsonl",
+        """
+        {"id": "a", "name": "Login", "description": "Logs in."}
+        {"id": "b", "name": "List Files", "description": "Lists files.", "depends_on": ["a", "ghost", "b"]}
+        {"id": "c", "name": "Upload", "description": "Uploads.", "depends_on": [{"name": "List Files"}, 7]}
+        """);
+    write("queries.jsonl", QUERIES);
+    NormalizedDataset d = NormalizedDataset.read(dir);
+    assertThat(spec(d, "a").dependsOn()).isEmpty();
+    assertThat(spec(d, "b").dependsOn()).containsExactly("t__Login");
+    assertThat(spec(d, "c").dependsOn()).containsExactly("t__List_Files");
+    assertThat(d.warnings())
+        .anyMatch(w -> w.contains("tools.jsonl:2: tool 'b': depends_on names an unknown tool 'ghost'"))
+        .anyMatch(w -> w.contains("tools.jsonl:2: tool 'b': depends_on names the tool itself"))
+        .anyMatch(w -> w.contains("tools.jsonl:3: tool 'c': depends_on names an unknown tool '7'"));
+  }
 }

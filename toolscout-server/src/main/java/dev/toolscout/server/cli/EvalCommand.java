@@ -33,7 +33,8 @@ final class EvalCommand implements Callable<Integer> {
   List<Integer> ks;
 
   @Option(names = "--retriever", defaultValue = "hybrid",
-      description = "bm25, dense or hybrid (default: ${DEFAULT-VALUE}, the product's configuration).")
+      description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), or "
+          + "langchain4j (LangChain4j's VectorToolSearchStrategy: cosine over name: description, same model).")
   EvalRunner.Retriever retriever;
 
   @Option(names = "--by-name", description = "Collapse ranked and gold ids to tool names (first occurrence).")

@@ -35,10 +35,17 @@ public final class EvalRunner {
   /** Every query is ranked this deep (the selector's maximum K); MRR looks this far. */
   public static final int DEPTH = SelectorConfig.MAX_K;
 
+  /**
+   * What ranks the tools: {@code hybrid} is the product ({@link Fusion#DEFAULT}); {@code bm25} and {@code
+   * dense} are its two retrievers alone; {@code langchain4j} reproduces LangChain4j's {@code
+   * VectorToolSearchStrategy} with the same embedding model: exact cosine between the query and each tool's
+   * {@code name + ": " + description} (the name alone when the description is blank), no BM25.
+   */
   public enum Retriever {
     bm25(Fusion.Method.LEXICAL),
     dense(Fusion.Method.DENSE),
-    hybrid(null);
+    hybrid(null),
+    langchain4j(null);
 
     final Fusion.Method method;
 
@@ -93,7 +100,7 @@ public final class EvalRunner {
     }
     Fusion fusion = o.retriever().method == null ? Fusion.DEFAULT : Fusion.DEFAULT.withMethod(o.retriever().method);
     SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10);
-    Path data = o.workDir().resolve(Hashing.sha256Hex(dir.toAbsolutePath().normalize() + "\n" + o.modelId()).substring(0, 16));
+    Path data = dataDir(o.workDir(), dir, o.modelId());
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
         + data);
     log.flush();
@@ -114,13 +121,22 @@ public final class EvalRunner {
       }
       double top10Tokens = 0;
       int qi = 0;
+      VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j ? VectorToolSearch.open(e.model(), specs, data) : null;
+      Map<String, ToolSpec> specOf = new HashMap<>();
+      specs.forEach(s -> specOf.put(s.fullName(), s));
       for (ScoredQuery q : queries) {
         long t0 = System.nanoTime();
-        Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+        List<String> names;
+        if (lc4j != null) {
+          names = lc4j.search(q.text(), DEPTH);
+        } else {
+          Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+          names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
+        }
         latency[qi++] = (System.nanoTime() - t0) / 1e6;
-        List<String> ranked = new ArrayList<>(sel.selected().size());
-        sel.selected().forEach(t -> ranked.add(idOf.get(t.name())));
-        List<ToolSpec> top10 = sel.specs().subList(0, Math.min(10, sel.selected().size()));
+        List<String> ranked = new ArrayList<>(names.size());
+        names.forEach(nm -> ranked.add(idOf.get(nm)));
+        List<ToolSpec> top10 = names.subList(0, Math.min(10, names.size())).stream().map(specOf::get).toList();
         top10Tokens += e.tokens().definitionTokens(top10);
         List<String> r = ranked;
         Set<String> gold = q.gold();
@@ -150,6 +166,11 @@ public final class EvalRunner {
       return new Result(o.dataset().toString(), qrelsName, o.retriever().name(), queries.size(), rec, com,
           pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
     }
+  }
+
+  /** The isolated data directory of one dataset folder and model under {@code workDir}. */
+  static Path dataDir(Path workDir, Path normalizedDir, String modelId) {
+    return workDir.resolve(Hashing.sha256Hex(normalizedDir.toAbsolutePath().normalize() + "\n" + modelId).substring(0, 16));
   }
 
   private String qrelsFile(NormalizedDataset ds, Path dir) {

@@ -1,0 +1,134 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.DatasetTool;
+import dev.toolscout.bench.dataset.NormalizedDataset;
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Tuning tool: ranks every query of the eight development sets once per retriever (BM25 and dense lists,
+ * {@value #LIST_DEPTH} deep, as the evaluation's K of 50 makes the selector fetch), then scores many fusion
+ * settings on those lists in memory, so a sweep takes seconds instead of one evaluation run per setting. Uses
+ * the evaluation's data directories (run {@code toolscout eval} on each set first, or let it embed).
+ *
+ * <p>{@code java -cp toolscout-server/target/toolscout.jar dev.toolscout.server.eval.FusionSweep DATASETS WORK
+ * METATOOL_LIMIT CONFIG...}, each CONFIG a comma-separated list of {@code method=ZSCORE|CONVEX|RRF|LEXICAL|DENSE}
+ * and {@code alpha=0.5}, starting from {@link Fusion#DEFAULT}. WORK is the eval work directory ({@code
+ * <data dir>/eval}); METATOOL_LIMIT caps metatool single (0 for all). Prints one line per config: mean R@5,
+ * nDCG@10 and C@10 over the eight sets, then nDCG@10/C@10 per set. Evaluation tooling, not API.
+ */
+public final class FusionSweep {
+  static final int LIST_DEPTH = 150;
+
+  record Q(List<Hit> lex, List<Hit> dense, java.util.Set<String> gold) {}
+
+  record Set8(String label, List<Q> queries, Map<Integer, String> idOfOrd) {}
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    String model = LocalEmbeddingModels.DEFAULT_ID;
+    String[][] sets = {
+      {"toollens", "toollens", "qrels.test.tsv"},
+      {"mt-single", "metatool-toole", "qrels.single.tsv"},
+      {"mt-multi", "metatool-toole", "qrels.multi.tsv"},
+      {"seal-ood", "seal-tools", "qrels.test_out_domain.tsv"},
+      {"apibank", "toolret-subsets-via-mftr/apibank", "qrels.tsv"},
+      {"apigen", "toolret-subsets-via-mftr/apigen", "qrels.tsv"},
+      {"gorilla", "toolret-subsets-via-mftr/gorilla-huggingface", "qrels.tsv"},
+      {"toolink", "toolret-subsets-via-mftr/toolink", "qrels.tsv"},
+    };
+    List<Set8> loaded = new ArrayList<>();
+    for (String[] s : sets) {
+      Path dir = datasets.resolve(s[1]).resolve("normalized");
+      NormalizedDataset ds = NormalizedDataset.read(dir);
+      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
+      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
+        qs = qs.subList(0, mlimit);
+      }
+      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+      Map<String, String> idOf = new HashMap<>();
+      for (DatasetTool t : ds.tools()) {
+        idOf.put(t.spec().fullName(), t.id());
+      }
+      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs)
+          .withModel(model))) {
+        Catalog.Snapshot snap = e.catalog().snapshot();
+        AllowedSet all = e.access().allowed(snap, Principal.ANONYMOUS);
+        Map<Integer, String> idOfOrd = new HashMap<>();
+        snap.entries().forEach(c -> idOfOrd.put(c.ord(), idOf.get(c.name())));
+        List<Q> out = new ArrayList<>();
+        for (ScoredQuery q : qs) {
+          List<Hit> lex = e.index().lexical(q.text(), all, LIST_DEPTH);
+          List<Hit> dense = e.index().dense(e.model().embedQuery(q.text()), all, LIST_DEPTH);
+          out.add(new Q(lex, dense, q.gold()));
+        }
+        loaded.add(new Set8(s[0], out, idOfOrd));
+      }
+      System.err.println("loaded " + s[0]);
+    }
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-60s %5s %5s %5s |", "config", "R@5",
+        "N@10", "C@10"));
+    for (Set8 s : loaded) {
+      head.append(String.format(Locale.ROOT, " %-11s", s.label()));
+    }
+    System.out.println(head + "   (per set: N@10/C@10)");
+    for (int c = 3; c < args.length; c++) {
+      System.out.println(run(args[c], loaded));
+    }
+  }
+
+  static String run(String config, List<Set8> sets) {
+    Fusion f = Fusion.DEFAULT;
+    for (String kv : config.split(",")) {
+      String[] p = kv.split("=", 2);
+      switch (p[0]) {
+        case "method" -> f = f.withMethod(Fusion.Method.valueOf(p[1]));
+        case "alpha" -> f = f.withAlpha(Double.parseDouble(p[1]));
+        default -> throw new IllegalArgumentException("unknown sweep key '" + p[0] + "' in: " + config);
+      }
+    }
+    double r5 = 0;
+    double n10 = 0;
+    double c10 = 0;
+    StringBuilder per = new StringBuilder();
+    for (Set8 s : sets) {
+      double sr5 = 0;
+      double sn = 0;
+      double sc = 0;
+      for (Q q : s.queries()) {
+        List<Ranked> ranked = HybridRanker.fuse(q.lex(), q.dense(), f, ord -> s.idOfOrd().get(ord));
+        List<String> ids = new ArrayList<>(Math.min(50, ranked.size()));
+        for (int i = 0; i < ranked.size() && i < 50; i++) {
+          ids.add(s.idOfOrd().get(ranked.get(i).ord()));
+        }
+        sr5 += Metrics.recallAt(5, ids, q.gold());
+        sn += Metrics.ndcgAt(10, ids, q.gold());
+        sc += Metrics.completeAt(10, ids, q.gold());
+      }
+      int n = s.queries().size();
+      r5 += 100 * sr5 / n / sets.size();
+      n10 += 100 * sn / n / sets.size();
+      c10 += 100 * sc / n / sets.size();
+      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", 100 * sn / n, 100 * sc / n));
+    }
+    return String.format(Locale.ROOT, "%-60s %5.1f %5.1f %5.1f |", config, r5, n10, c10) + per;
+  }
+}
