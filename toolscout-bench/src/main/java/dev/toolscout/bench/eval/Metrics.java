@@ -40,6 +40,23 @@ public final class Metrics {
     return dcg / ideal;
   }
 
+  /**
+   * The nearest-rank percentile of {@code values} (not modified): the smallest value with at least {@code p}
+   * percent of the values at or below it; 0 for no values.
+   */
+  public static double percentile(double[] values, int p) {
+    if (p < 1 || p > 100) {
+      throw new IllegalArgumentException("percentile must be between 1 and 100, got: " + p);
+    }
+    if (values.length == 0) {
+      return 0;
+    }
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+
   /** Completeness: 1 when every gold tool is in the first {@code k} of {@code ranked}, else 0. */
   public static double completeAt(int k, List<String> ranked, Set<String> gold) {
     checkArgs(k, ranked, gold);

@@ -100,4 +100,14 @@ class MetricsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("k must be >= 1, got: 0");
   }
+
+  @Test
+  void percentile_is_nearest_rank_and_leaves_the_input_alone() {
+    double[] v = {5, 1, 4, 2, 3, 10, 9, 8, 7, 6};
+    org.assertj.core.api.Assertions.assertThat(Metrics.percentile(v, 50)).isEqualTo(5.0);
+    org.assertj.core.api.Assertions.assertThat(Metrics.percentile(v, 99)).isEqualTo(10.0);
+    org.assertj.core.api.Assertions.assertThat(Metrics.percentile(v, 1)).isEqualTo(1.0);
+    org.assertj.core.api.Assertions.assertThat(v[0]).isEqualTo(5.0);
+    org.assertj.core.api.Assertions.assertThat(Metrics.percentile(new double[0], 50)).isZero();
+  }
 }

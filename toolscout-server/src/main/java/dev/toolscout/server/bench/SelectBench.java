@@ -3,6 +3,7 @@ package dev.toolscout.server.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.bench.SyntheticCatalog;
+import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -192,10 +192,7 @@ public final class SelectBench {
   }
 
   static double pct(double[] v, int p) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-    return Math.round(s[Math.max(0, Math.min(s.length - 1, i))] * 1000) / 1000.0;
+    return Math.round(Metrics.percentile(v, p) * 1000) / 1000.0;
   }
 
   private static String textHash(ToolSpec t) {

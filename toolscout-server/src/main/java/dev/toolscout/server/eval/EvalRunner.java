@@ -18,7 +18,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -162,7 +161,6 @@ public final class EvalRunner {
       recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
       complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
       double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
-      Arrays.sort(latency);
       return new Result(o.dataset().toString(), qrelsName, o.retriever().name(), queries.size(), rec, com,
           pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
     }
@@ -211,11 +209,7 @@ public final class EvalRunner {
     return Math.round(v * 1000) / 10.0;
   }
 
-  private static double at(double[] sorted, int p) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return Math.round(sorted[Math.max(0, Math.min(sorted.length - 1, i))] * 100) / 100.0;
+  private static double at(double[] values, int p) {
+    return Math.round(Metrics.percentile(values, p) * 100) / 100.0;
   }
 }
