@@ -214,8 +214,13 @@ public final class NormalizedDataset {
         && cols[2].strip().equalsIgnoreCase("score");
   }
 
-  private static Map<String, String> readQueries(Path file) {
-    Map<String, String> out = new LinkedHashMap<>();
+  /** One non-blank line of a JSONL file: its number, its object and its required id. */
+  private interface ObjectLine {
+    void accept(int lineNo, JsonNode node, String id);
+  }
+
+  /** Reads a JSONL file line by line: blank lines skipped, every other line an object with an id. */
+  private static void forEachObject(Path file, ObjectLine action) {
     List<String> lines = readLines(file);
     for (int i = 0; i < lines.size(); i++) {
       int lineNo = i + 1;
@@ -223,7 +228,13 @@ public final class NormalizedDataset {
         continue;
       }
       JsonNode n = parseObject(file, lineNo, lines.get(i));
-      String id = requireId(file, lineNo, n);
+      action.accept(lineNo, n, requireId(file, lineNo, n));
+    }
+  }
+
+  private static Map<String, String> readQueries(Path file) {
+    Map<String, String> out = new LinkedHashMap<>();
+    forEachObject(file, (lineNo, n, id) -> {
       JsonNode text = n.get("text");
       if (text == null || !text.isTextual() || text.asText().isBlank()) {
         throw new DatasetException(
@@ -232,7 +243,7 @@ public final class NormalizedDataset {
       if (out.putIfAbsent(id, text.asText()) != null) {
         throw new DatasetException(file, lineNo, "query id '" + id + "' appears twice");
       }
-    }
+    });
     return out;
   }
 
@@ -242,14 +253,7 @@ public final class NormalizedDataset {
     Set<String> takenNames = new HashSet<>();
     Map<Integer, List<String>> declared = new LinkedHashMap<>();
     Map<Integer, String> depWhere = new HashMap<>();
-    List<String> lines = readLines(file);
-    for (int i = 0; i < lines.size(); i++) {
-      int lineNo = i + 1;
-      if (lines.get(i).isBlank()) {
-        continue;
-      }
-      JsonNode n = parseObject(file, lineNo, lines.get(i));
-      String id = requireId(file, lineNo, n);
+    forEachObject(file, (lineNo, n, id) -> {
       if (!ids.add(id)) {
         throw new DatasetException(file, lineNo, "tool id '" + id + "' appears twice");
       }
@@ -274,7 +278,7 @@ public final class NormalizedDataset {
         declared.put(out.size() - 1, deps);
         depWhere.put(out.size() - 1, where);
       }
-    }
+    });
     return resolveDependencies(out, declared, depWhere, warnings);
   }
 
