@@ -2,7 +2,6 @@ package dev.toolscout.access;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,12 +54,5 @@ public record AccessPolicy(AccessRule.Effect defaultEffect, Map<String, String> 
       chain.add(s);
     }
     return chain;
-  }
-
-  /** A copy with {@code rule} added. */
-  public AccessPolicy with(AccessRule rule) {
-    List<AccessRule> r = new ArrayList<>(rules);
-    r.add(rule);
-    return new AccessPolicy(defaultEffect, new LinkedHashMap<>(spaceParents), r);
   }
 }

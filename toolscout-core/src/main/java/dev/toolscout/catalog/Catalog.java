@@ -4,7 +4,6 @@ import dev.toolscout.events.CatalogEvent;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -283,7 +282,7 @@ public final class Catalog {
 
     @Override
     public String toString() {
-      return "Snapshot[version=" + version + ", tools=" + byName.size() + ", ords=" + Arrays.asList(nextOrd) + "]";
+      return "Snapshot[version=" + version + ", tools=" + byName.size() + ", universe=" + nextOrd + "]";
     }
   }
 }

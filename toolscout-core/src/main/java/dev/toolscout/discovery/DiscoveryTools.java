@@ -151,7 +151,8 @@ public final class DiscoveryTools {
     }
     Catalog.Snapshot snap = catalog.snapshot();
     CatalogEntry e = snap.get(toolName.strip());
-    if (e == null || !access.allowed(snap, principal).contains(e.ord())) {
+    AllowedSet allowed = access.allowed(snap, principal);
+    if (e == null || !allowed.contains(e.ord())) {
       return new DiscoveryResult.Error(notFound(toolName));
     }
     ToolSpec s = e.spec();
@@ -168,7 +169,6 @@ public final class DiscoveryTools {
     out.set("parameters", s.parameters().deepCopy());
     // only declared dependencies the principal may also see
     ArrayNode deps = out.putArray("depends_on");
-    AllowedSet allowed = access.allowed(snap, principal);
     for (String d : s.dependsOn()) {
       CatalogEntry de = snap.get(d);
       if (de != null && allowed.contains(de.ord())) {

@@ -54,10 +54,6 @@ final class LazyEmbeddingModel implements EmbeddingModel {
     }
   }
 
-  boolean isLoaded() {
-    return model != null;
-  }
-
   @Override
   public String modelId() {
     return modelId;
