@@ -1,0 +1,329 @@
+package dev.toolscout.mcp.upstream;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stdio transport for an upstream server: a child process speaking newline-delimited JSON-RPC.
+ *
+ * <p>Written here rather than taken from the SDK because the gateway needs three things the SDK's stdio
+ * transport does not give: a working directory, the child's exit (so a crash is seen at once, not when the
+ * next call times out) and a per-line size cap that answers the request it belongs to. A line over the cap
+ * is skipped without being held in memory; when its request id can be read from the first or last bytes
+ * (servers put {@code "id"} at either end) the caller gets an error response naming the cap instead of a
+ * timeout. A line that is not JSON-RPC is reported to {@code problems} and skipped.
+ *
+ * <p>Thread safety: {@link #sendMessage} may be called from any thread (writes are serialized); inbound
+ * messages are handed to the session in order on one reader thread.
+ */
+final class ProcessTransport implements McpClientTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessTransport.class);
+  private static final int EDGE = 512;
+  private static final int STDERR_TAIL = 2048;
+  private static final Pattern ID_AT_END = Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*}\\s*$");
+  private static final Pattern ID_AT_START =
+      Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*,");
+
+  private final ServerConfig config;
+  private final McpJsonMapper json;
+  private final int maxLineBytes;
+  private final Consumer<String> problems;
+  private final Consumer<String> exited;
+  private final StringBuilder stderrTail = new StringBuilder();
+  private final Object writeLock = new Object();
+  private volatile Process process;
+  private volatile Thread stderrReader;
+  private volatile boolean closing;
+
+  /**
+   * @param problems told about protocol problems (a line that is not JSON-RPC, a line over the cap)
+   * @param exited told once, with a description, when the process ends without {@link #closeGracefully}
+   */
+  ProcessTransport(
+      ServerConfig config, McpJsonMapper json, int maxLineBytes, Consumer<String> problems, Consumer<String> exited) {
+    this.config = config;
+    this.json = json;
+    this.maxLineBytes = maxLineBytes;
+    this.problems = problems;
+    this.exited = exited;
+  }
+
+  @Override
+  public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    return Mono.fromRunnable(() -> {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(config.command());
+      cmd.addAll(config.args());
+      ProcessBuilder pb = new ProcessBuilder(cmd);
+      if (config.cwd() != null) {
+        pb.directory(config.cwd().toFile());
+      }
+      pb.environment().putAll(config.env());
+      Process p;
+      try {
+        p = pb.start();
+      } catch (IOException e) {
+        throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
+            "cannot start '" + config.command() + "': " + e.getMessage(), e);
+      }
+      process = p;
+      Thread.ofPlatform().daemon().name("mcp-" + config.prefix() + "-out").start(() -> readLoop(p, handler));
+      stderrReader = Thread.ofPlatform().daemon().name("mcp-" + config.prefix() + "-err").start(() -> drainStderr(p));
+      p.onExit().thenAccept(this::onExit);
+    });
+  }
+
+  /** The child's process id, or -1 before it started. */
+  long pid() {
+    Process p = process;
+    return p == null ? -1 : p.pid();
+  }
+
+  /** The last lines the server wrote to stderr (at most 2 KiB). */
+  String stderrTail() {
+    synchronized (stderrTail) {
+      return stderrTail.toString().strip();
+    }
+  }
+
+  private void onExit(Process p) {
+    if (closing) {
+      return;
+    }
+    int code = p.exitValue();
+    try {
+      Thread t = stderrReader;
+      if (t != null) {
+        t.join(300); // its last words usually explain the exit
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    String tail = stderrTail();
+    String why = "process exited with code " + code + (code > 128 ? " (signal " + (code - 128) + ")" : "")
+        + (tail.isEmpty() ? "" : "; stderr: " + abbreviate(tail.substring(tail.lastIndexOf('\n') + 1), 300));
+    exited.accept(why);
+  }
+
+  private void readLoop(Process p, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    try (InputStream in = p.getInputStream()) {
+      byte[] buf = new byte[64 * 1024];
+      ByteArrayOutputStream line = new ByteArrayOutputStream(8 * 1024);
+      long lineBytes = 0;
+      byte[] head = null;
+      byte[] tail = new byte[EDGE];
+      int tailLen = 0;
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+          if (buf[i] != '\n') {
+            continue;
+          }
+          int len = i - start;
+          if (head == null && lineBytes + len <= maxLineBytes) {
+            line.write(buf, start, len);
+            deliver(line.toString(StandardCharsets.UTF_8), handler);
+          } else if (head == null) {
+            // a line that ends here and is over the cap: the buffered start plus this piece
+            line.write(buf, start, len);
+            byte[] all = line.toByteArray();
+            tailLen = keepTail(tail, 0, all, 0, all.length);
+            oversized(java.util.Arrays.copyOf(all, Math.min(EDGE, all.length)), tail, tailLen, all.length, handler);
+          } else {
+            // the end of a line already over the cap
+            tailLen = keepTail(tail, tailLen, buf, start, len);
+            lineBytes += len;
+            oversized(head, tail, tailLen, lineBytes, handler);
+          }
+          line.reset();
+          lineBytes = 0;
+          head = null;
+          tailLen = 0;
+          start = i + 1;
+        }
+        int len = n - start;
+        if (len > 0) {
+          if (head == null && lineBytes + len > maxLineBytes) {
+            line.write(buf, start, len);
+            byte[] all = line.toByteArray();
+            head = java.util.Arrays.copyOf(all, Math.min(EDGE, all.length));
+            tailLen = keepTail(tail, 0, all, 0, all.length);
+            line.reset();
+          } else if (head == null) {
+            line.write(buf, start, len);
+          } else {
+            tailLen = keepTail(tail, tailLen, buf, start, len);
+          }
+          lineBytes += len;
+        }
+      }
+    } catch (IOException e) {
+      if (!closing) {
+        LOG.debug("MCP server '{}': reading stdout failed: {}", config.name(), e.toString());
+      }
+    }
+  }
+
+  private static int keepTail(byte[] tail, int tailLen, byte[] src, int off, int len) {
+    if (len >= tail.length) {
+      System.arraycopy(src, off + len - tail.length, tail, 0, tail.length);
+      return tail.length;
+    }
+    int keep = Math.min(tailLen, tail.length - len);
+    System.arraycopy(tail, tailLen - keep, tail, 0, keep);
+    System.arraycopy(src, off, tail, keep, len);
+    return keep + len;
+  }
+
+  private void oversized(
+      byte[] head, byte[] tail, int tailLen, long bytes,
+      Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    String message = "sent a message of " + bytes + " bytes, over the cap of " + maxLineBytes
+        + " bytes (mcp.max-response-bytes); it was dropped";
+    problems.accept(message);
+    Object id = null;
+    Matcher end = ID_AT_END.matcher(new String(tail, 0, tailLen, StandardCharsets.UTF_8));
+    if (end.find()) {
+      id = idValue(end.group(1));
+    } else if (head != null) {
+      Matcher m = ID_AT_START.matcher(new String(head, StandardCharsets.UTF_8));
+      if (m.find()) {
+        id = idValue(m.group(1));
+      }
+    }
+    if (id != null) {
+      McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
+          new McpSchema.JSONRPCResponse.JSONRPCError(UpstreamException.TOO_LARGE_CODE, "upstream '" + config.name()
+              + "' " + message, null));
+      handler.apply(Mono.just(error)).subscribe(x -> {}, e -> LOG.debug("handling a capped response failed", e));
+    }
+  }
+
+  private static Object idValue(String raw) {
+    if (raw.startsWith("\"")) {
+      return raw.substring(1, raw.length() - 1);
+    }
+    try {
+      return Integer.valueOf(raw);
+    } catch (NumberFormatException e) {
+      return Long.valueOf(raw);
+    }
+  }
+
+  private void deliver(String line, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    if (line.isBlank()) {
+      return;
+    }
+    McpSchema.JSONRPCMessage msg;
+    try {
+      msg = McpSchema.deserializeJsonRpcMessage(json, line);
+    } catch (IOException | RuntimeException e) {
+      problems.accept("sent a line that is not JSON-RPC: '" + abbreviate(line.strip(), 120) + "'");
+      return;
+    }
+    handler.apply(Mono.just(msg)).subscribe(x -> {}, e -> LOG.debug("MCP server '{}': handling a message failed",
+        config.name(), e));
+  }
+
+  private void drainStderr(Process p) {
+    try (InputStream err = p.getErrorStream()) {
+      byte[] buf = new byte[4096];
+      int n;
+      while ((n = err.read(buf)) > 0) {
+        String s = new String(buf, 0, n, StandardCharsets.UTF_8);
+        LOG.debug("MCP server '{}' stderr: {}", config.name(), s.stripTrailing());
+        synchronized (stderrTail) {
+          stderrTail.append(s);
+          if (stderrTail.length() > STDERR_TAIL) {
+            stderrTail.delete(0, stderrTail.length() - STDERR_TAIL);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // the process is gone; its exit is reported by onExit
+    }
+  }
+
+  @Override
+  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+    return Mono.fromRunnable(() -> {
+      Process p = process;
+      if (p == null || !p.isAlive()) {
+        throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "the server process is not running",
+            null);
+      }
+      try {
+        byte[] bytes = json.writeValueAsBytes(message);
+        synchronized (writeLock) {
+          OutputStream out = p.getOutputStream();
+          out.write(bytes);
+          out.write('\n');
+          out.flush();
+        }
+      } catch (IOException e) {
+        throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
+            "writing to the server process failed: " + e.getMessage(), e);
+      }
+    });
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(this::close);
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    Process p = process;
+    if (p == null) {
+      return;
+    }
+    List<ProcessHandle> children = p.descendants().toList();
+    try {
+      p.getOutputStream().close();
+    } catch (IOException e) {
+      // already closed
+    }
+    try {
+      if (!p.waitFor(500, TimeUnit.MILLISECONDS)) {
+        p.destroy();
+        if (!p.waitFor(2, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    // npx and shell wrappers leave their node child behind when only they are stopped
+    children.forEach(ProcessHandle::destroy);
+  }
+
+  @Override
+  public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+    return json.convertValue(data, typeRef);
+  }
+
+  static String abbreviate(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max) + "...";
+  }
+}

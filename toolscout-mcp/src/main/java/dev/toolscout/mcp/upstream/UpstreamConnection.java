@@ -1,0 +1,524 @@
+package dev.toolscout.mcp.upstream;
+
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * One upstream server: its connection, its state and its reconnects. Each connect is a new generation;
+ * anything an older generation reports (a late exit, a late tool list) is ignored. Thread-safe.
+ */
+final class UpstreamConnection {
+  private static final Logger LOG = LoggerFactory.getLogger(UpstreamConnection.class);
+  /** Pages of tools/list followed before a server is taken to be looping. */
+  static final int MAX_PAGES = 1000;
+
+  /** Told about new tool lists and state changes; called on the manager's threads, never under a lock. */
+  interface Listener {
+    void toolsListed(UpstreamConnection connection, List<McpSchema.Tool> tools);
+
+    void stateChanged(UpstreamConnection connection);
+  }
+
+  private final ServerConfig config;
+  private final UpstreamLimits limits;
+  private final ScheduledExecutorService scheduler;
+  private final Listener listener;
+  private final McpJsonMapper json;
+  private final Set<CompletableFuture<?>> inflight = ConcurrentHashMap.newKeySet();
+  private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+  private final AtomicBoolean relistPending = new AtomicBoolean();
+
+  private volatile McpAsyncClient client;
+  private volatile McpClientTransport transport;
+  private volatile ServerStatus.State state = ServerStatus.State.CONNECTING;
+  private volatile String lastError;
+  private volatile String lastProblem;
+  private volatile Instant since = Instant.now();
+  private volatile Instant nextRetry;
+  private volatile int toolCount;
+  private int generation;
+  private int failures;
+  private int restarts;
+  private ScheduledFuture<?> retry;
+
+  UpstreamConnection(
+      ServerConfig config, UpstreamLimits limits, ScheduledExecutorService scheduler, McpJsonMapper json,
+      Listener listener) {
+    this.config = config;
+    this.limits = limits;
+    this.scheduler = scheduler;
+    this.json = json;
+    this.listener = listener;
+  }
+
+  ServerConfig config() {
+    return config;
+  }
+
+  void start() {
+    int gen;
+    synchronized (this) {
+      gen = ++generation;
+    }
+    scheduler.execute(() -> connect(gen));
+  }
+
+  /** Completes when the first connect attempt has succeeded or failed. */
+  CompletableFuture<Void> firstAttempt() {
+    return firstAttempt;
+  }
+
+  void toolCount(int n) {
+    toolCount = n;
+  }
+
+  ServerStatus status() {
+    return new ServerStatus(config.name(), config.prefix(), config.transport().wire(), config.endpoint(), state,
+        toolCount, lastError, restarts, since, state == ServerStatus.State.DOWN ? nextRetry : null);
+  }
+
+  /** The pid of a stdio server's process, or -1. For tests and status pages. */
+  long pid() {
+    return transport instanceof ProcessTransport p ? p.pid() : -1;
+  }
+
+  private void connect(int gen) {
+    synchronized (this) {
+      if (gen != generation || state == ServerStatus.State.STOPPED) {
+        return;
+      }
+    }
+    setState(ServerStatus.State.CONNECTING, null);
+    McpAsyncClient c = null;
+    try {
+      c = open(gen);
+      List<McpSchema.Tool> tools = listAll(c);
+      synchronized (this) {
+        if (gen != generation || state == ServerStatus.State.STOPPED) {
+          closeQuietly(c);
+          return;
+        }
+        failures = 0;
+        lastProblem = null;
+      }
+      listener.toolsListed(this, tools);
+      setState(ServerStatus.State.READY, null);
+      LOG.info("MCP server '{}' ready: {} tools over {}", config.name(), tools.size(), config.transport().wire());
+    } catch (RuntimeException e) {
+      closeQuietly(c);
+      failed(gen, "cannot connect: " + describe(e));
+    } finally {
+      firstAttempt.complete(null);
+    }
+  }
+
+  private McpAsyncClient open(int gen) {
+    if (config.transport() == ServerConfig.Transport.HTTP) {
+      try {
+        return initialize(gen, streamableHttp());
+      } catch (RuntimeException streamable) {
+        // servers that only speak the legacy transport refuse the POST; try the SSE handshake on the same URL
+        try {
+          McpAsyncClient c = initialize(gen, sse());
+          LOG.info("MCP server '{}' speaks only the legacy SSE transport; using it", config.name());
+          return c;
+        } catch (RuntimeException legacy) {
+          throw new UpstreamException(UpstreamException.Kind.DOWN, null,
+              "Streamable HTTP failed (" + describe(streamable) + "), and so did SSE (" + describe(legacy) + ")",
+              streamable);
+        }
+      }
+    }
+    return initialize(gen, config.transport() == ServerConfig.Transport.SSE ? sse() : process(gen));
+  }
+
+  private McpAsyncClient initialize(int gen, McpClientTransport t) {
+    McpAsyncClient c = McpClient.async(t)
+        .requestTimeout(config.timeout())
+        .initializationTimeout(config.timeout())
+        .clientInfo(McpSchema.Implementation.builder("toolscout", "0.1.0").title("ToolScout").build())
+        .toolsChangeConsumer(ignored -> {
+          relistSoon(gen);
+          return Mono.empty();
+        })
+        .build();
+    try {
+      await(c.initialize(), "initialize");
+    } catch (RuntimeException e) {
+      closeQuietly(c);
+      throw e;
+    }
+    synchronized (this) {
+      client = c;
+      transport = t;
+    }
+    return c;
+  }
+
+  private McpClientTransport process(int gen) {
+    return new ProcessTransport(config, json, limits.maxResponseBytes(), problem -> problem(gen, problem),
+        why -> exited(gen, why));
+  }
+
+  private McpClientTransport streamableHttp() {
+    URI u = config.url();
+    return HttpClientStreamableHttpTransport.builder(origin(u))
+        .endpoint(pathAndQuery(u))
+        .jsonMapper(json)
+        .requestBuilder(headers())
+        .connectTimeout(config.timeout())
+        .maxResponseSize(limits.maxResponseBytes())
+        .build();
+  }
+
+  // the legacy transport is deprecated in the SDK, and still what some deployed servers speak
+  @SuppressWarnings("deprecation")
+  private McpClientTransport sse() {
+    URI u = config.url();
+    return HttpClientSseClientTransport.builder(origin(u))
+        .sseEndpoint(pathAndQuery(u))
+        .jsonMapper(json)
+        .requestBuilder(headers())
+        .connectTimeout(config.timeout())
+        .maxResponseSize(limits.maxResponseBytes())
+        .build();
+  }
+
+  private HttpRequest.Builder headers() {
+    HttpRequest.Builder b = HttpRequest.newBuilder();
+    boolean auth = false;
+    for (Map.Entry<String, String> h : config.headers().entrySet()) {
+      b.header(h.getKey(), h.getValue());
+      auth |= h.getKey().equalsIgnoreCase("authorization");
+    }
+    if (config.apiKey() != null && !auth) {
+      b.header("Authorization", "Bearer " + config.apiKey());
+    }
+    return b;
+  }
+
+  private static String origin(URI u) {
+    return u.getScheme() + "://" + u.getRawAuthority();
+  }
+
+  private static String pathAndQuery(URI u) {
+    String p = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+    return u.getRawQuery() == null ? p : p + "?" + u.getRawQuery();
+  }
+
+  /** Lists every tool, following {@code nextCursor}. */
+  private List<McpSchema.Tool> listAll(McpAsyncClient c) {
+    List<McpSchema.Tool> out = new ArrayList<>();
+    Set<String> cursors = new HashSet<>();
+    String cursor = null;
+    for (int page = 0; page < MAX_PAGES; page++) {
+      McpSchema.ListToolsResult r = await(c.listTools(cursor), "tools/list");
+      if (r == null) {
+        throw new UpstreamException(UpstreamException.Kind.PROTOCOL, null, "tools/list returned nothing", null);
+      }
+      if (r.tools() != null) {
+        out.addAll(r.tools());
+      }
+      cursor = r.nextCursor();
+      if (cursor == null || cursor.isEmpty()) {
+        return out;
+      }
+      if (!cursors.add(cursor)) {
+        throw new UpstreamException(UpstreamException.Kind.PROTOCOL, null,
+            "tools/list returned cursor '" + ProcessTransport.abbreviate(cursor, 60) + "' twice", null);
+      }
+    }
+    throw new UpstreamException(UpstreamException.Kind.PROTOCOL, null,
+        "tools/list did not end after " + MAX_PAGES + " pages", null);
+  }
+
+  /**
+   * Waits for one request, at most the server's timeout; a process exit fails it at once instead of leaving
+   * it to time out.
+   */
+  private <T> T await(Mono<T> request, String what) {
+    CompletableFuture<T> f = request.toFuture();
+    inflight.add(f);
+    try {
+      return f.get(config.timeout().toMillis() + 500, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      String problem = lastProblem;
+      throw new UpstreamException(UpstreamException.Kind.TIMEOUT, null, what + " got no answer within "
+          + config.timeout().toMillis() + " ms" + (problem == null ? "" : "; the server " + problem), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UpstreamException(UpstreamException.Kind.DOWN, null, what + " was interrupted", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r
+          : new UpstreamException(UpstreamException.Kind.PROTOCOL, null, what + " failed: " + describe(e.getCause()),
+              e.getCause());
+    } finally {
+      inflight.remove(f);
+    }
+  }
+
+  /** Lists the tools again (on {@code list_changed} or the periodic re-sync), at most one at a time. */
+  void relistSoon(int gen) {
+    if (!relistPending.compareAndSet(false, true)) {
+      return;
+    }
+    scheduler.execute(() -> {
+      relistPending.set(false);
+      McpAsyncClient c;
+      synchronized (this) {
+        if (gen != generation) {
+          return;
+        }
+        c = client;
+      }
+      if (c == null || !(state == ServerStatus.State.READY || state == ServerStatus.State.DEGRADED)) {
+        return;
+      }
+      try {
+        List<McpSchema.Tool> tools = listAll(c);
+        synchronized (this) {
+          if (gen != generation) {
+            return;
+          }
+        }
+        listener.toolsListed(this, tools);
+      } catch (RuntimeException e) {
+        failed(gen, "re-listing tools failed: " + describe(e));
+      }
+    });
+  }
+
+  /** The periodic re-sync: lists the tools of a ready server again. */
+  void resync() {
+    int gen;
+    synchronized (this) {
+      gen = generation;
+    }
+    relistSoon(gen);
+  }
+
+  /**
+   * Calls one tool by its upstream name, waiting at most the server's timeout.
+   *
+   * @throws UpstreamException naming the server and what went wrong
+   */
+  McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    McpAsyncClient c = client;
+    ServerStatus.State s = state;
+    if (c == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
+      Instant next = nextRetry;
+      throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
+          "is " + s.name().toLowerCase(java.util.Locale.ROOT) + (lastError == null ? "" : " (" + lastError + ")")
+              + (s == ServerStatus.State.DOWN && next != null
+                  ? "; next reconnect in " + Math.max(0, Duration.between(Instant.now(), next).toMillis()) + " ms"
+                  : ""),
+          null);
+    }
+    CompletableFuture<McpSchema.CallToolResult> f =
+        c.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments).build())
+            .toFuture();
+    inflight.add(f);
+    try {
+      McpSchema.CallToolResult r = f.get(config.timeout().toMillis() + 500, TimeUnit.MILLISECONDS);
+      if (state == ServerStatus.State.DEGRADED) {
+        setState(ServerStatus.State.READY, null);
+      }
+      return r;
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw timedOut(tool);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "the call was interrupted", e);
+    } catch (ExecutionException e) {
+      throw classify(tool, e.getCause());
+    } finally {
+      inflight.remove(f);
+    }
+  }
+
+  private UpstreamException timedOut(String tool) {
+    String problem = lastProblem;
+    String msg = "did not answer tools/call '" + tool + "' within " + config.timeout().toMillis() + " ms"
+        + (problem == null ? "" : "; it last " + problem);
+    setState(ServerStatus.State.DEGRADED, msg);
+    return new UpstreamException(UpstreamException.Kind.TIMEOUT, config.name(), msg, null);
+  }
+
+  private UpstreamException classify(String tool, Throwable cause) {
+    if (cause instanceof UpstreamException u) {
+      return u;
+    }
+    if (cause instanceof McpError e && e.getJsonRpcError() != null) {
+      Integer code = e.getJsonRpcError().code();
+      if (code != null && code == UpstreamException.TOO_LARGE_CODE) {
+        return new UpstreamException(UpstreamException.Kind.TOO_LARGE, null, e.getJsonRpcError().message(), e);
+      }
+      return new UpstreamException(UpstreamException.Kind.PROTOCOL, config.name(),
+          "tools/call '" + tool + "' failed: " + e.getJsonRpcError().message() + " (JSON-RPC error " + code + ")", e);
+    }
+    Throwable root = McpError.findRootCause(cause);
+    if (root instanceof TimeoutException || cause instanceof TimeoutException) {
+      return timedOut(tool);
+    }
+    if (state == ServerStatus.State.DOWN) {
+      return new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "is down (" + lastError + ")", cause);
+    }
+    return new UpstreamException(UpstreamException.Kind.PROTOCOL, config.name(),
+        "tools/call '" + tool + "' failed: " + describe(cause), cause);
+  }
+
+  private void problem(int gen, String problem) {
+    synchronized (this) {
+      if (gen != generation) {
+        return;
+      }
+    }
+    LOG.warn("MCP server '{}' {}", config.name(), problem);
+    lastProblem = problem;
+    if (state == ServerStatus.State.READY) {
+      setState(ServerStatus.State.DEGRADED, problem);
+    }
+  }
+
+  private void exited(int gen, String why) {
+    failed(gen, why);
+  }
+
+  /** Marks the server down, fails the calls in flight and schedules a reconnect. */
+  private void failed(int gen, String why) {
+    McpAsyncClient old;
+    Duration wait;
+    synchronized (this) {
+      if (gen != generation || state == ServerStatus.State.STOPPED) {
+        return;
+      }
+      old = client;
+      client = null;
+      transport = null;
+      failures++;
+      wait = limits.backoff(failures);
+      nextRetry = Instant.now().plus(wait);
+      int next = ++generation;
+      if (retry != null) {
+        retry.cancel(false);
+      }
+      retry = scheduler.schedule(() -> {
+        synchronized (this) {
+          restarts++;
+        }
+        connect(next);
+      }, wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    LOG.warn("MCP server '{}' is down: {}; reconnecting in {} ms", config.name(), why, wait.toMillis());
+    setState(ServerStatus.State.DOWN, why);
+    UpstreamException down = new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "went down: " + why, null);
+    for (CompletableFuture<?> f : List.copyOf(inflight)) {
+      f.completeExceptionally(down);
+    }
+    if (old != null) {
+      scheduler.execute(() -> closeQuietly(old));
+    }
+  }
+
+  private void setState(ServerStatus.State s, String error) {
+    boolean changed;
+    synchronized (this) {
+      if (state == ServerStatus.State.STOPPED) {
+        return;
+      }
+      changed = state != s || (error != null && !error.equals(lastError));
+      state = s;
+      if (s == ServerStatus.State.READY) {
+        lastError = null;
+      } else if (error != null) {
+        lastError = error;
+      }
+      if (changed) {
+        since = Instant.now();
+      }
+    }
+    if (changed) {
+      listener.stateChanged(this);
+    }
+  }
+
+  void stop() {
+    McpAsyncClient c;
+    synchronized (this) {
+      generation++;
+      state = ServerStatus.State.STOPPED;
+      since = Instant.now();
+      if (retry != null) {
+        retry.cancel(false);
+      }
+      c = client;
+      client = null;
+      transport = null;
+    }
+    UpstreamException stopped = new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "was removed", null);
+    inflight.forEach(f -> f.completeExceptionally(stopped));
+    closeQuietly(c);
+    firstAttempt.complete(null);
+  }
+
+  private static void closeQuietly(McpAsyncClient c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.closeGracefully().block(Duration.ofSeconds(3));
+    } catch (RuntimeException e) {
+      c.close();
+    }
+  }
+
+  static String describe(Throwable e) {
+    Throwable t = e;
+    if (t instanceof UpstreamException u && u.server() == null) {
+      return u.getMessage();
+    }
+    StringBuilder sb = new StringBuilder();
+    Set<String> seen = new HashSet<>();
+    while (t != null && sb.length() < 400) {
+      String m = t.getMessage();
+      if (m != null && !m.isBlank() && seen.add(m)) {
+        if (!sb.isEmpty()) {
+          sb.append(": ");
+        }
+        sb.append(m.strip());
+      } else if (m == null && sb.isEmpty()) {
+        sb.append(t.getClass().getSimpleName());
+      }
+      t = t.getCause();
+    }
+    return ProcessTransport.abbreviate(sb.toString(), 400);
+  }
+}

@@ -1,0 +1,345 @@
+package dev.toolscout.mcp.upstream;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ToolSpec;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the upstream MCP servers connected and their tools in the catalog. Each server's tools are named
+ * {@code <prefix>__<tool>} ({@link ToolNaming}); a new tool list (at connect, on {@code
+ * notifications/tools/list_changed}, on the periodic re-sync) is applied to the catalog as a diff, so
+ * unchanged tools keep their vectors. One server failing, hanging or sending garbage affects only its own
+ * tools: every server has its own connection, timeouts and reconnect schedule, and catalog writes never wait
+ * on a server.
+ *
+ * <p>Access control is not applied here: callers ({@code McpActions}, the gateway) check the principal
+ * first. Thread-safe.
+ */
+public final class UpstreamManager implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UpstreamManager.class);
+
+  private final Catalog catalog;
+  private final UpstreamLimits limits;
+  private final ScheduledExecutorService scheduler;
+  private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+  private final Map<String, UpstreamConnection> byPrefix = new ConcurrentHashMap<>();
+  private final List<Consumer<ServerStatus>> statusListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  public UpstreamManager(Catalog catalog, UpstreamLimits limits) {
+    this.catalog = catalog;
+    this.limits = limits;
+    this.scheduler = Executors.newScheduledThreadPool(2, Thread.ofPlatform().daemon().name("mcp-upstream-", 0).factory());
+    long every = limits.resyncInterval().toMillis();
+    scheduler.scheduleWithFixedDelay(this::resyncAll, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** Told whenever a server's state changes (on a manager thread). */
+  public void onStatus(Consumer<ServerStatus> listener) {
+    statusListeners.add(listener);
+  }
+
+  /** The outcome of registering one server of a batch: one failing server is one {@code Failure}. */
+  public sealed interface Registration {
+    String name();
+
+    record Success(String name, ServerStatus status) implements Registration {}
+
+    record Failure(String name, String error) implements Registration {}
+  }
+
+  /**
+   * Registers (or replaces) a server and connects to it in the background.
+   *
+   * @throws IllegalArgumentException when its prefix belongs to another server or to tools that are not
+   *     this server's (a built-in integration, say)
+   */
+  public ServerStatus register(ServerConfig config) {
+    String prefix = config.prefix();
+    synchronized (this) {
+      UpstreamConnection existing = byPrefix.get(prefix);
+      if (existing != null && !existing.config().name().equals(config.name())) {
+        throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
+            + "', already used by server '" + existing.config().name() + "'");
+      }
+      for (CatalogEntry e : catalog.snapshot().entries()) {
+        if (e.spec().name().source().equals(prefix) && e.spec().sourceKind() != SourceKind.MCP) {
+          throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
+              + "', which belongs to the built-in tools " + prefix + "__*; choose another name");
+        }
+      }
+      if (existing != null) {
+        existing.stop();
+      }
+      UpstreamConnection c = new UpstreamConnection(config, limits, scheduler, json, new Listener());
+      byPrefix.put(prefix, c);
+      c.start();
+      return c.status();
+    }
+  }
+
+  /** Registers servers and waits (at most {@code wait} in all) for each first connect attempt. */
+  public List<Registration> registerAll(List<ServerConfig> configs, Duration wait) {
+    List<Registration> out = new ArrayList<>();
+    List<CompletableFuture<Void>> attempts = new ArrayList<>();
+    for (ServerConfig c : configs) {
+      try {
+        register(c);
+        attempts.add(byPrefix.get(c.prefix()).firstAttempt());
+        out.add(null);
+      } catch (IllegalArgumentException e) {
+        out.add(new Registration.Failure(c.name(), e.getMessage()));
+      }
+    }
+    try {
+      CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      // the slow ones are reported as connecting
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (int i = 0; i < configs.size(); i++) {
+      if (out.get(i) == null) {
+        ServerStatus s = byPrefix.get(configs.get(i).prefix()).status();
+        out.set(i, s.state() == ServerStatus.State.DOWN
+            ? new Registration.Failure(s.name(), s.lastError())
+            : new Registration.Success(s.name(), s));
+      }
+    }
+    return out;
+  }
+
+  /** Waits for a server's first connect attempt, at most {@code wait}; returns its status then. */
+  public Optional<ServerStatus> awaitFirstAttempt(String name, Duration wait) {
+    Optional<UpstreamConnection> c = find(name);
+    c.ifPresent(x -> {
+      try {
+        x.firstAttempt().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // still connecting
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    return c.map(UpstreamConnection::status);
+  }
+
+  /** Stops a server and removes its tools from the catalog; false when there is no such server. */
+  public boolean unregister(String name) {
+    UpstreamConnection c;
+    synchronized (this) {
+      c = find(name).orElse(null);
+      if (c == null) {
+        return false;
+      }
+      byPrefix.remove(c.config().prefix());
+    }
+    c.stop();
+    removeToolsOf(c.config().prefix(), Set.of());
+    return true;
+  }
+
+  /** Every server's status, by name. */
+  public List<ServerStatus> servers() {
+    return byPrefix.values().stream()
+        .map(UpstreamConnection::status)
+        .sorted(java.util.Comparator.comparing(ServerStatus::name))
+        .toList();
+  }
+
+  public Optional<ServerStatus> status(String name) {
+    return find(name).map(UpstreamConnection::status);
+  }
+
+  /** The config a server was registered with (secrets in the clear: never print it). */
+  public Optional<ServerConfig> config(String name) {
+    return find(name).map(UpstreamConnection::config);
+  }
+
+  /** The process id of a stdio server, or -1 (tests kill it to check recovery). */
+  public long pid(String name) {
+    return find(name).map(UpstreamConnection::pid).orElse(-1L);
+  }
+
+  /** A server by its exact name or by its tool prefix. */
+  private Optional<UpstreamConnection> find(String name) {
+    if (name == null) {
+      return Optional.empty();
+    }
+    for (UpstreamConnection c : byPrefix.values()) {
+      if (c.config().name().equals(name)) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.ofNullable(byPrefix.get(ToolNaming.serverPrefix(name)));
+  }
+
+  /** Whether a catalog tool belongs to a registered upstream server. */
+  public boolean isUpstreamTool(String fullName) {
+    CatalogEntry e = catalog.snapshot().get(fullName);
+    return e != null && e.spec().sourceKind() == SourceKind.MCP && byPrefix.containsKey(e.spec().name().source());
+  }
+
+  /**
+   * Calls a catalog tool ({@code <prefix>__<tool>}) on its server, by the server's own name for it.
+   *
+   * @throws UpstreamException when the tool is not an upstream tool or the call fails
+   */
+  public McpSchema.CallToolResult callCatalogTool(String fullName, Map<String, Object> arguments) {
+    CatalogEntry e = catalog.snapshot().get(fullName);
+    UpstreamConnection c = e == null || e.spec().sourceKind() != SourceKind.MCP
+        ? null : byPrefix.get(e.spec().name().source());
+    if (c == null) {
+      throw new UpstreamException(UpstreamException.Kind.NOT_FOUND, null, "Tool not found: " + fullName, null);
+    }
+    return c.call(e.spec().sourceName(), arguments);
+  }
+
+  /**
+   * Calls a tool by server and tool name; the tool name may be the server's own or the catalog's.
+   *
+   * @throws UpstreamException when there is no such server or tool, or the call fails
+   */
+  public McpSchema.CallToolResult call(String server, String tool, Map<String, Object> arguments) {
+    UpstreamConnection c = find(server).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.NOT_FOUND,
+        null, "MCP server not found: " + server, null));
+    return c.call(tool(c, tool).sourceName(), arguments);
+  }
+
+  /** The catalog spec of a server's tool, given by the server's own name for it or the catalog's. */
+  public Optional<ToolSpec> toolOf(String server, String tool) {
+    return find(server).map(c -> {
+      try {
+        return tool(c, tool);
+      } catch (UpstreamException e) {
+        return null;
+      }
+    });
+  }
+
+  private ToolSpec tool(UpstreamConnection c, String tool) {
+    String prefix = c.config().prefix();
+    Catalog.Snapshot snap = catalog.snapshot();
+    CatalogEntry direct = snap.get(tool);
+    if (direct != null && direct.spec().sourceKind() == SourceKind.MCP && direct.spec().name().source().equals(prefix)) {
+      return direct.spec();
+    }
+    for (CatalogEntry e : snap.entries()) {
+      if (e.spec().sourceKind() == SourceKind.MCP && e.spec().name().source().equals(prefix)
+          && e.spec().sourceName().equals(tool)) {
+        return e.spec();
+      }
+    }
+    throw new UpstreamException(UpstreamException.Kind.NOT_FOUND, c.config().name(), "has no tool '" + tool + "'",
+        null);
+  }
+
+  /**
+   * Removes MCP tools from the catalog whose server is not registered (left by a server that was removed
+   * from the config while ToolScout was not running). Their vectors stay stored, so re-adding the server
+   * embeds nothing again.
+   */
+  public int pruneOrphans() {
+    Set<String> gone = new java.util.TreeSet<>();
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (e.spec().sourceKind() == SourceKind.MCP && !byPrefix.containsKey(e.spec().name().source())) {
+        gone.add(e.name());
+      }
+    }
+    if (!gone.isEmpty()) {
+      catalog.apply(List.of(), gone);
+      LOG.info("removed {} tools of MCP servers that are no longer registered", gone.size());
+    }
+    return gone.size();
+  }
+
+  private void resyncAll() {
+    for (UpstreamConnection c : byPrefix.values()) {
+      c.resync();
+    }
+  }
+
+  private void removeToolsOf(String prefix, Set<String> keep) {
+    List<String> removals = new ArrayList<>();
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (e.spec().name().source().equals(prefix) && e.spec().sourceKind() == SourceKind.MCP
+          && !keep.contains(e.name())) {
+        removals.add(e.name());
+      }
+    }
+    if (!removals.isEmpty()) {
+      catalog.apply(List.of(), removals);
+    }
+  }
+
+  private final class Listener implements UpstreamConnection.Listener {
+    @Override
+    public void toolsListed(UpstreamConnection c, List<McpSchema.Tool> tools) {
+      ServerConfig cfg = c.config();
+      List<ToolMapping.Mapped> mapped = ToolMapping.map(cfg.name(), cfg.prefix(), tools);
+      List<ToolSpec> specs = new ArrayList<>();
+      Set<String> keep = new HashSet<>();
+      for (ToolMapping.Mapped m : mapped) {
+        specs.add(m.spec());
+        keep.add(m.spec().fullName());
+      }
+      synchronized (UpstreamManager.this) {
+        if (byPrefix.get(cfg.prefix()) != c) {
+          return; // replaced or removed meanwhile
+        }
+        List<String> removals = new ArrayList<>();
+        for (CatalogEntry e : catalog.snapshot().entries()) {
+          if (e.spec().name().source().equals(cfg.prefix()) && e.spec().sourceKind() == SourceKind.MCP
+              && !keep.contains(e.name())) {
+            removals.add(e.name());
+          }
+        }
+        Catalog.Change change = catalog.apply(specs, removals);
+        c.toolCount(specs.size());
+        if (!change.isEmpty()) {
+          LOG.info("MCP server '{}': {} tools added, {} updated, {} removed", cfg.name(), change.added(),
+              change.updated(), change.removed());
+        }
+      }
+    }
+
+    @Override
+    public void stateChanged(UpstreamConnection c) {
+      ServerStatus s = c.status();
+      for (Consumer<ServerStatus> l : statusListeners) {
+        try {
+          l.accept(s);
+        } catch (RuntimeException e) {
+          LOG.warn("a status listener failed", e);
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    List<UpstreamConnection> all = new ArrayList<>(byPrefix.values());
+    byPrefix.clear();
+    all.parallelStream().forEach(UpstreamConnection::stop);
+    scheduler.shutdownNow();
+  }
+}

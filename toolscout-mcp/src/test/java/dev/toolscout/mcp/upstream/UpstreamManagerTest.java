@@ -1,0 +1,191 @@
+package dev.toolscout.mcp.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.events.EventBus;
+import dev.toolscout.mcp.McpPeers;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.SideEffect;
+import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ToolSpec;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The upstream manager against the real reference servers from npm, over stdio and Streamable HTTP. */
+class UpstreamManagerTest {
+  static final UpstreamLimits FAST = new UpstreamLimits(
+      1024 * 1024, Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofMinutes(5));
+
+  @TempDir Path tmp;
+  InMemoryStateStore store;
+  Catalog catalog;
+  UpstreamManager manager;
+  final List<ServerStatus> transitions = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void open() {
+    McpPeers.requireInstalled();
+    store = new InMemoryStateStore();
+    catalog = Catalog.load(store, new EventBus(), Map.of());
+    manager = new UpstreamManager(catalog, FAST);
+    manager.onStatus(transitions::add);
+  }
+
+  @AfterEach
+  void close() {
+    manager.close();
+  }
+
+  ServerConfig memoryServer() {
+    return McpPeers.node("Memory", McpPeers.memory())
+        .withEnv(Map.of("MEMORY_FILE_PATH", tmp.resolve("memory.jsonl").toString()));
+  }
+
+  static String text(McpSchema.CallToolResult r) {
+    StringBuilder sb = new StringBuilder();
+    for (McpSchema.Content c : r.content()) {
+      if (c instanceof McpSchema.TextContent t) {
+        sb.append(t.text());
+      }
+    }
+    return sb.toString();
+  }
+
+  static void await(String what, Duration max, BooleanSupplier condition) throws InterruptedException {
+    long end = System.nanoTime() + max.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("timed out after " + max + " waiting until " + what);
+      }
+      Thread.sleep(25);
+    }
+  }
+
+  @Test
+  void stdio_server_tools_enter_the_catalog_named_by_server_and_calls_reach_it() {
+    List<UpstreamManager.Registration> r = manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
+
+    assertThat(r).singleElement().isInstanceOf(UpstreamManager.Registration.Success.class);
+    ServerStatus s = manager.status("Memory").orElseThrow();
+    assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
+    assertThat(s.prefix()).isEqualTo("memory");
+    assertThat(s.tools()).isGreaterThanOrEqualTo(9);
+    CatalogEntry create = catalog.get("memory__create_entities").orElseThrow();
+    assertThat(create.spec().sourceKind()).isEqualTo(SourceKind.MCP);
+    assertThat(create.spec().parameters().path("properties").has("entities")).isTrue();
+    assertThat(catalog.get("memory__read_graph").orElseThrow().spec().sideEffect()).isEqualTo(SideEffect.READ);
+
+    manager.callCatalogTool("memory__create_entities", Map.of("entities", List.of(
+        Map.of("name", "Ada", "entityType", "person", "observations", List.of("wrote the first program")))));
+    McpSchema.CallToolResult graph = manager.call("Memory", "read_graph", Map.of());
+
+    assertThat(graph.isError()).isNotEqualTo(Boolean.TRUE);
+    assertThat(text(graph)).contains("Ada").contains("wrote the first program");
+  }
+
+  @Test
+  void killed_stdio_server_goes_down_with_a_clear_error_and_comes_back() throws Exception {
+    manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
+    long pid = manager.pid("Memory");
+    assertThat(pid).isPositive();
+
+    ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+    await("the server is seen down", Duration.ofSeconds(10),
+        () -> manager.status("Memory").orElseThrow().state() != ServerStatus.State.READY);
+
+    ServerStatus down = manager.status("Memory").orElseThrow();
+    assertThat(down.lastError()).contains("process exited with code 137");
+    assertThat(transitions).anySatisfy(t -> assertThat(t.state()).isEqualTo(ServerStatus.State.DOWN));
+    // the tools stay in the catalog while the server restarts
+    assertThat(catalog.get("memory__read_graph")).isPresent();
+
+    await("the server is restarted", Duration.ofSeconds(20),
+        () -> manager.status("Memory").orElseThrow().state() == ServerStatus.State.READY);
+    ServerStatus back = manager.status("Memory").orElseThrow();
+    assertThat(back.restarts()).isGreaterThanOrEqualTo(1);
+    assertThat(manager.pid("Memory")).isNotEqualTo(pid);
+    assertThat(text(manager.call("Memory", "memory__read_graph", Map.of()))).contains("entities");
+  }
+
+  @Test
+  void a_call_while_down_fails_at_once_naming_the_server_and_the_reason() throws Exception {
+    manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
+    ProcessHandle.of(manager.pid("Memory")).orElseThrow().destroyForcibly();
+    await("the server is seen down", Duration.ofSeconds(10),
+        () -> manager.status("Memory").orElseThrow().state() == ServerStatus.State.DOWN);
+
+    assertThatThrownBy(() -> manager.call("Memory", "read_graph", Map.of()))
+        .isInstanceOfSatisfying(UpstreamException.class, e -> {
+          assertThat(e.kind()).isIn(UpstreamException.Kind.DOWN);
+          assertThat(e.retriable()).isTrue();
+        })
+        .hasMessageContaining("MCP server 'Memory'")
+        .hasMessageContaining("process exited with code 137");
+  }
+
+  @Test
+  void streamable_http_server_is_registered_and_called() throws Exception {
+    int port = McpPeers.freePort();
+    ProcessBuilder pb = new ProcessBuilder("node", McpPeers.everything(), "streamableHttp")
+        .directory(McpPeers.DIR.toFile()).redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("everything.log").toFile());
+    pb.environment().put("PORT", Integer.toString(port));
+    Process everything = pb.start();
+    try {
+      ServerConfig http = ServerConfig.http("Everything HTTP", java.net.URI.create("http://127.0.0.1:" + port + "/mcp"));
+      await("the everything server listens", Duration.ofSeconds(15),
+          () -> {
+            try {
+              return Files.readString(tmp.resolve("everything.log")).contains("listening");
+            } catch (java.io.IOException e) {
+              return false;
+            }
+          });
+      manager.registerAll(List.of(http), Duration.ofSeconds(20));
+
+      ServerStatus s = manager.status("Everything HTTP").orElseThrow();
+      assertThat(s.state()).as(String.valueOf(s.lastError())).isEqualTo(ServerStatus.State.READY);
+      assertThat(catalog.get("everything_http__echo")).isPresent();
+      McpSchema.CallToolResult echo = manager.callCatalogTool("everything_http__echo", Map.of("message", "hi there"));
+      assertThat(text(echo)).contains("hi there");
+    } finally {
+      everything.destroy();
+    }
+  }
+
+  @Test
+  void unregister_removes_the_servers_tools_from_the_catalog() {
+    manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
+    assertThat(catalog.snapshot().hasSource("memory")).isTrue();
+
+    assertThat(manager.unregister("Memory")).isTrue();
+
+    assertThat(catalog.snapshot().hasSource("memory")).isFalse();
+    assertThat(manager.servers()).isEmpty();
+    assertThat(manager.unregister("Memory")).isFalse();
+  }
+
+  @Test
+  void a_server_may_not_take_the_prefix_of_built_in_tools() {
+    catalog.upsert(ToolSpec.builder("memory__search", "Search memories").aiAccess(AiAccess.EXECUTE).build());
+
+    assertThatThrownBy(() -> manager.register(memoryServer()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("server name 'Memory' gives tool prefix 'memory'")
+        .hasMessageContaining("built-in tools memory__*");
+  }
+}
