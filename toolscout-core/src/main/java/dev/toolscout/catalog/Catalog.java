@@ -100,13 +100,21 @@ public final class Catalog {
 
   /** Makes the catalog hold exactly {@code desired}: adds, updates (changed hash) and removes the rest. */
   public Change sync(List<ToolSpec> desired) {
+    return sync(desired, e -> true);
+  }
+
+  /**
+   * Makes the part of the catalog that {@code managed} selects hold exactly {@code desired}: tools outside
+   * it (another source's, say an MCP server's) are left alone.
+   */
+  public Change sync(List<ToolSpec> desired, java.util.function.Predicate<CatalogEntry> managed) {
     Set<String> keep = new HashSet<>();
     for (ToolSpec t : desired) {
       keep.add(t.fullName());
     }
     List<String> removals = new ArrayList<>();
     for (CatalogEntry e : snapshot.entries()) {
-      if (!keep.contains(e.name())) {
+      if (!keep.contains(e.name()) && managed.test(e)) {
         removals.add(e.name());
       }
     }

@@ -43,13 +43,43 @@ public final class DiscoveryTools {
   private final AccessControl access;
   private final HybridRanker ranker;
   private final Fusion fusion;
+  private final java.util.function.Predicate<ToolSpec> scope;
 
   public DiscoveryTools(Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, Fusion fusion) {
+    this(catalog, new HybridRanker(index), model, access, fusion, null);
+  }
+
+  private DiscoveryTools(Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access,
+      Fusion fusion, java.util.function.Predicate<ToolSpec> scope) {
     this.catalog = catalog;
     this.model = model;
     this.access = access;
-    this.ranker = new HybridRanker(index);
+    this.ranker = ranker;
     this.fusion = fusion;
+    this.scope = scope;
+  }
+
+  /**
+   * These tools restricted to the catalog tools that also pass {@code scope} (an MCP gateway offers only
+   * the tools it can run). The scope narrows the allowed set before any search, like access control.
+   */
+  public DiscoveryTools scoped(java.util.function.Predicate<ToolSpec> scope) {
+    return new DiscoveryTools(catalog, ranker, model, access, fusion, scope);
+  }
+
+  private AllowedSet allowed(Catalog.Snapshot snap, Principal principal) {
+    AllowedSet allowed = access.allowed(snap, principal);
+    if (scope == null) {
+      return allowed;
+    }
+    java.util.BitSet bits = new java.util.BitSet(allowed.universe());
+    for (int ord = allowed.nextAllowed(0); ord >= 0; ord = allowed.nextAllowed(ord + 1)) {
+      CatalogEntry e = snap.byOrd(ord);
+      if (e != null && scope.test(e.spec())) {
+        bits.set(ord);
+      }
+    }
+    return AllowedSet.of(bits, allowed.universe());
   }
 
   /** Runs a meta-tool by name with JSON arguments (as a model calls it). */
@@ -92,7 +122,7 @@ public final class DiscoveryTools {
       return new DiscoveryResult.Error("limit must be between 1 and " + MAX_LIMIT + ", got: " + n);
     }
     Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = access.allowed(snap, principal);
+    AllowedSet allowed = allowed(snap, principal);
     List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), allowed,
         fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
     ObjectNode out = F.objectNode();
@@ -115,7 +145,7 @@ public final class DiscoveryTools {
   /** Lists the tools the principal may see, optionally of one category, by name. */
   public DiscoveryResult listAll(Principal principal, String category) {
     Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = access.allowed(snap, principal);
+    AllowedSet allowed = allowed(snap, principal);
     String cat = category == null || category.isBlank() ? null : category.strip().toLowerCase(Locale.ROOT);
     ArrayNode tools = F.arrayNode();
     Map<String, Integer> categories = new TreeMap<>();
@@ -151,7 +181,7 @@ public final class DiscoveryTools {
     }
     Catalog.Snapshot snap = catalog.snapshot();
     CatalogEntry e = snap.get(toolName.strip());
-    AllowedSet allowed = access.allowed(snap, principal);
+    AllowedSet allowed = allowed(snap, principal);
     if (e == null || !allowed.contains(e.ord())) {
       return new DiscoveryResult.Error(notFound(toolName));
     }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, ToolSpec> tools = new TreeMap<>();
   private final Map<String, float[]> vectors = new HashMap<>();
+  private final TreeMap<String, StoredServer> servers = new TreeMap<>();
   private long version;
   private AccessPolicy policy;
 
@@ -59,6 +61,23 @@ public final class InMemoryStateStore implements StateStore {
   @Override
   public synchronized void savePolicy(AccessPolicy policy) {
     this.policy = policy;
+  }
+
+  @Override
+  public synchronized List<StoredServer> loadServers() {
+    return List.copyOf(servers.values());
+  }
+
+  @Override
+  public synchronized void saveServer(StoredServer server) {
+    Objects.requireNonNull(server, "server");
+    servers.put(server.name(), server);
+  }
+
+  @Override
+  public synchronized boolean deleteServer(String name) {
+    Objects.requireNonNull(name, "name");
+    return servers.remove(name) != null;
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.toolscout.access.AccessRule.Effect;
 import dev.toolscout.access.AccessRule.Subject;
 import dev.toolscout.access.AccessRule.Target;
 import dev.toolscout.catalog.StateStore.StoredCatalog;
+import dev.toolscout.catalog.StateStore.StoredServer;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
@@ -78,6 +79,7 @@ public abstract class StateStoreContract {
     assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(0, List.of()));
     assertThat(store.loadVectors(MODEL, List.of("h1"))).isEmpty();
     assertThat(store.loadPolicy()).isEmpty();
+    assertThat(store.loadServers()).isEmpty();
   }
 
   @Test
@@ -333,6 +335,91 @@ public abstract class StateStoreContract {
     assertThat(store.loadPolicy()).contains(AccessPolicy.ALLOW_ALL);
   }
 
+  // --- registered servers ---
+
+  @Test
+  void servers_round_trip_exactly_and_survive_reopen() {
+    StoredServer github = server("github", "{\"command\":\"npx\",\"args\":[\"-y\",\"@mcp/github\"]}");
+    // The JSON is opaque: odd spacing, unicode and sealed-looking values come back byte for byte.
+    StoredServer odd =
+        server(
+            "Notizen ✓",
+            "{ \"url\" : \"https://example.com/mcp\",\n  \"apiKey\": \"enc:v1:AAEC+/==\", \"x\": \"中🚀\" }");
+
+    store.saveServer(github);
+    store.saveServer(odd);
+
+    assertThat(store.loadServers()).containsExactly(odd, github);
+    assertThat(reopened().loadServers()).containsExactly(odd, github);
+  }
+
+  @Test
+  void saving_a_server_again_replaces_it() {
+    store.saveServer(server("github", "{\"v\":1}"));
+    store.saveServer(server("slack", "{\"v\":1}"));
+
+    store.saveServer(server("github", "{\"v\":2}"));
+
+    assertThat(store.loadServers()).containsExactly(server("github", "{\"v\":2}"), server("slack", "{\"v\":1}"));
+    assertThat(reopened().loadServers())
+        .containsExactly(server("github", "{\"v\":2}"), server("slack", "{\"v\":1}"));
+  }
+
+  @Test
+  void delete_server_reports_whether_one_was_removed() {
+    store.saveServer(server("github", "{}"));
+    store.saveServer(server("slack", "{}"));
+
+    boolean first = store.deleteServer("github");
+    boolean again = store.deleteServer("github");
+    boolean unknown = store.deleteServer("never-stored");
+
+    assertThat(first).isTrue();
+    assertThat(again).isFalse();
+    assertThat(unknown).isFalse();
+    assertThat(store.loadServers()).containsExactly(server("slack", "{}"));
+    assertThat(reopened().loadServers()).containsExactly(server("slack", "{}"));
+  }
+
+  @Test
+  void servers_load_in_name_order() {
+    // "ｚ" (U+FF5A) sorts after "🚀" in Java's UTF-16 order but before it in UTF-8 byte order.
+    List<String> names =
+        new ArrayList<>(List.of("slack", "github", "Zendesk", "a-b", "a_b", "a", "ä", "ｚ", "🚀", "10", "9"));
+    Collections.shuffle(names, new Random(5));
+
+    names.forEach(n -> store.saveServer(server(n, "{\"name\":\"" + n + "\"}")));
+
+    assertThat(store.loadServers()).extracting(StoredServer::name).containsExactlyElementsOf(new TreeSet<>(names));
+  }
+
+  @Test
+  void servers_are_kept_apart_from_the_catalog_and_the_policy() {
+    store.applyCatalogChange(List.of(tool("github__search")), List.of());
+    store.savePolicy(samplePolicy());
+
+    store.saveServer(server("github", "{}"));
+    store.deleteServer("github");
+
+    assertThat(store.loadServers()).isEmpty();
+    assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(1, List.of(tool("github__search"))));
+    assertThat(store.loadPolicy()).contains(samplePolicy());
+  }
+
+  @Test
+  void stored_server_needs_a_name_and_json() {
+    assertThatThrownBy(() -> new StoredServer("  ", "{}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("name must not be blank, got: '  '");
+    assertThatThrownBy(() -> new StoredServer(null, "{}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("name must not be blank, got: 'null'");
+    assertThatThrownBy(() -> new StoredServer("github", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'github'")
+        .hasMessageContaining("configJson must not be null");
+  }
+
   // --- restart ---
 
   @Test
@@ -342,6 +429,7 @@ public abstract class StateStoreContract {
     float[] v = randomVector(new Random(3), 384);
     store.saveVectors(MODEL, Map.of("h", v));
     store.savePolicy(samplePolicy());
+    store.saveServer(server("github", "{\"command\":\"npx\"}"));
     StoredCatalog before = store.loadCatalog();
 
     StateStore again = reopened();
@@ -350,6 +438,7 @@ public abstract class StateStoreContract {
     assertThat(again.loadCatalog()).isEqualTo(before);
     assertThat(rawBits(again.loadVectors(MODEL, List.of("h")).get("h"))).containsExactly(rawBits(v));
     assertThat(again.loadPolicy()).contains(samplePolicy());
+    assertThat(again.loadServers()).containsExactly(server("github", "{\"command\":\"npx\"}"));
     assertThat(again.applyCatalogChange(List.of(), List.of())).isEqualTo(3);
   }
 
@@ -396,6 +485,10 @@ public abstract class StateStoreContract {
         .dependsOn(List.of("crm__get_contact", "crm__list_contacts"))
         .originalName("Update Contact ✓")
         .build();
+  }
+
+  protected static StoredServer server(String name, String configJson) {
+    return new StoredServer(name, configJson);
   }
 
   protected static AccessPolicy samplePolicy() {

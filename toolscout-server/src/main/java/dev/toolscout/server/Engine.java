@@ -7,6 +7,13 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.catalog.Catalog;
+import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.ServerRegistry;
+import dev.toolscout.mcp.secret.SecretBox;
+import dev.toolscout.mcp.upstream.ServerConfig;
+import dev.toolscout.mcp.upstream.UpstreamLimits;
+import dev.toolscout.mcp.upstream.UpstreamManager;
+import java.time.Duration;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -47,6 +54,11 @@ public final class Engine implements AutoCloseable {
   private final TokenCounter tokens;
   private final Selector selector;
   private final DiscoveryTools discovery;
+  private final EventBus bus;
+  private final SelectorConfig selectorConfig;
+  private final Path dataDir;
+  private ServerRegistry mcp;
+  private McpActions mcpActions;
 
   /**
    * How to open an engine.
@@ -131,6 +143,7 @@ public final class Engine implements AutoCloseable {
       // keep the persisted index's ordinals when it is current, so it can be used as it is
       Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
       this.catalog = Catalog.of(s, stored, bus, hints);
+      this.bus = bus;
       this.indexer = new ToolIndexer(s, idx, model).attach(bus);
       indexer.onProgress(o.progress());
       indexer.rebuildIfStale(catalog.snapshot());
@@ -139,12 +152,15 @@ public final class Engine implements AutoCloseable {
               + "index check {} ms",
           o.dataDir(), ms(t0, tRebuild), ms(t0, tStore), catalog.size(), ms(tStore, tCatalog), ms(tCatalog, tIndex),
           ms(tIndex, tRebuild));
+      // catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps
+      java.util.function.Predicate<dev.toolscout.catalog.CatalogEntry> notMcp =
+          e -> e.spec().sourceKind() != dev.toolscout.model.SourceKind.MCP;
       if (fromFiles != null) {
-        catalog.sync(fromFiles);
+        catalog.sync(fromFiles, notMcp);
       } else if (o.tools() != null) {
-        catalog.sync(o.tools());
-      } else if (catalog.size() == 0) {
-        catalog.sync(CatalogFiles.demo());
+        catalog.sync(o.tools(), notMcp);
+      } else if (catalog.snapshot().entries().stream().noneMatch(notMcp)) {
+        catalog.sync(CatalogFiles.demo(), notMcp);
       }
       if (policy != null) {
         s.savePolicy(policy);
@@ -152,9 +168,11 @@ public final class Engine implements AutoCloseable {
       this.access = new AccessControl(s.loadPolicy().orElse(AccessPolicy.ALLOW_ALL));
       this.tokens = new TokenCounter();
       this.selector = new Selector(catalog, idx, model, access, tokens, o.selector());
+      this.selectorConfig = o.selector();
       this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
       this.store = s;
       this.index = idx;
+      this.dataDir = o.dataDir();
     } catch (RuntimeException | Error e) {
       if (idx == null) {
         indexOpen.thenAccept(LuceneToolIndex::close);
@@ -238,6 +256,47 @@ public final class Engine implements AutoCloseable {
     return index;
   }
 
+  /**
+   * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
+   * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent per
+   * engine: a second call adds nothing.
+   */
+  public synchronized List<UpstreamManager.Registration> startMcp(List<ServerConfig> declared, Duration wait) {
+    if (mcp != null) {
+      return List.of();
+    }
+    SecretBox secrets = SecretBox.open(dataDir, System.getenv());
+    mcp = new ServerRegistry(store, secrets, new UpstreamManager(catalog, UpstreamLimits.DEFAULT));
+    mcpActions = new McpActions(mcp, catalog, access, ServerConfig.DEFAULT_TIMEOUT);
+    return mcp.start(declared, wait);
+  }
+
+  /** How many MCP servers are registered in the store. */
+  public int storedServerCount() {
+    return store.loadServers().size();
+  }
+
+  /** The MCP server registry, once {@link #startMcp} ran. */
+  public ServerRegistry mcp() {
+    if (mcp == null) {
+      throw new IllegalStateException("startMcp was not called");
+    }
+    return mcp;
+  }
+
+  public McpActions mcpActions() {
+    mcp();
+    return mcpActions;
+  }
+
+  public EventBus events() {
+    return bus;
+  }
+
+  public SelectorConfig selectorConfig() {
+    return selectorConfig;
+  }
+
   /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */
   public long embeddedCount() {
     return indexer.embeddedCount();
@@ -245,6 +304,13 @@ public final class Engine implements AutoCloseable {
 
   @Override
   public void close() {
+    ServerRegistry m;
+    synchronized (this) {
+      m = mcp;
+    }
+    if (m != null) {
+      m.close();
+    }
     try {
       index.close();
     } finally {

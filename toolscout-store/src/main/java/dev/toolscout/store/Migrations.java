@@ -39,7 +39,9 @@ public final class Migrations {
                   + "PRIMARY KEY (text_hash, model_id))",
               "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
               "INSERT INTO meta (key, value) VALUES ('catalog_version', '0')",
-              "CREATE TABLE policy (id INTEGER PRIMARY KEY, policy_json TEXT NOT NULL)"));
+              "CREATE TABLE policy (id INTEGER PRIMARY KEY, policy_json TEXT NOT NULL)"),
+          // 2: registered upstream MCP servers, keyed by name; config_json is opaque here (secrets sealed).
+          List.of("CREATE TABLE mcp_servers (name TEXT PRIMARY KEY, config_json TEXT NOT NULL)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

@@ -340,6 +340,58 @@ public final class SqliteStateStore implements StateStore {
         });
   }
 
+  @Override
+  public List<StoredServer> loadServers() {
+    List<StoredServer> servers =
+        locked(
+            "load the registered servers",
+            () -> {
+              List<StoredServer> out = new ArrayList<>();
+              try (PreparedStatement ps =
+                      conn.prepareStatement("SELECT name, config_json FROM mcp_servers ORDER BY name");
+                  ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  out.add(storedServer(rs.getString(1), rs.getString(2)));
+                }
+              }
+              return out;
+            });
+    // Name order as Java compares strings, whatever collation the database sorted by.
+    servers.sort(Comparator.comparing(StoredServer::name));
+    return List.copyOf(servers);
+  }
+
+  @Override
+  public void saveServer(StoredServer server) {
+    Objects.requireNonNull(server, "server");
+    write(
+        "save server '" + server.name() + "'",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "INSERT INTO mcp_servers (name, config_json) VALUES (?, ?) "
+                      + "ON CONFLICT (name) DO UPDATE SET config_json = excluded.config_json")) {
+            ps.setString(1, server.name());
+            ps.setString(2, server.configJson());
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public boolean deleteServer(String name) {
+    Objects.requireNonNull(name, "name");
+    return write(
+        "delete server '" + name + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM mcp_servers WHERE name = ?")) {
+            ps.setString(1, name);
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
   /** Closes the connection; SQLite checkpoints the WAL into the main file. Idempotent. */
   @Override
   public void close() {
@@ -495,6 +547,16 @@ public final class SqliteStateStore implements StateStore {
     }
     // a row written by an older hashing recipe (or by hand) is hashed afresh rather than trusted blindly
     return new Parsed(spec, contentHash == null || contentHash.isEmpty() ? spec.contentHash() : contentHash, null);
+  }
+
+  private StoredServer storedServer(String name, String json) {
+    try {
+      return new StoredServer(name, json);
+    } catch (IllegalArgumentException e) {
+      // Only a row edited by hand can get here: the columns are NOT NULL and saveServer validates.
+      throw new IllegalStateException(
+          "state store " + file + ": the stored row of server '" + name + "' is invalid: " + e.getMessage(), e);
+    }
   }
 
   private IllegalStateException corruptTool(String name, String problem, Exception cause) {

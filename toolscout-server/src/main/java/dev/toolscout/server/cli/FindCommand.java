@@ -22,11 +22,14 @@ final class FindCommand implements Callable<Integer> {
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
+  @Mixin ServersOptions servers;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
+    var declared = servers.declared();
     try (Engine e = Engine.open(engine.options())) {
+      servers.start(e, declared, spec.commandLine().getErr(), false);
       return Results.print(spec, e.discovery().find(who.principal(), query, limit));
     }
   }

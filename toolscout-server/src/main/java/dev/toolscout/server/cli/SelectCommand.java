@@ -31,6 +31,7 @@ final class SelectCommand implements Callable<Integer> {
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
+  @Mixin ServersOptions servers;
 
   @Option(names = "--k", paramLabel = "K", description = "How many tools, 1-50 (default 10).")
   Integer k;
@@ -47,7 +48,9 @@ final class SelectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Selector.Request req = new Selector.Request(message, who.principal(), k, tokenBudget);
+    var declared = servers.declared();
     try (Engine e = Engine.open(engine.options())) {
+      servers.start(e, declared, spec.commandLine().getErr(), false);
       Selection s = e.selector().select(req);
       PrintWriter out = spec.commandLine().getOut();
       switch (format) {

@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
       IndexCommand.class,
       BenchCommand.class,
       EvalCommand.class,
+      McpCommand.class,
+      ServeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class ToolScoutCli {

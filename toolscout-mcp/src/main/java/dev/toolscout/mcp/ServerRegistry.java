@@ -1,0 +1,94 @@
+package dev.toolscout.mcp;
+
+import dev.toolscout.catalog.StateStore;
+import dev.toolscout.mcp.config.ServerConfigJson;
+import dev.toolscout.mcp.secret.SecretBox;
+import dev.toolscout.mcp.upstream.ServerConfig;
+import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.mcp.upstream.UpstreamManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The registered upstream servers: those stored in the state store (registered by {@code
+ * mcp__register_server} or {@code toolscout mcp add}; they survive restarts, secrets sealed) and those
+ * declared in a {@code --servers} file for this run (not stored: the file is their home). A registration is
+ * durable in the store before it is acknowledged.
+ */
+public final class ServerRegistry implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerRegistry.class);
+
+  private final StateStore store;
+  private final SecretBox secrets;
+  private final UpstreamManager manager;
+
+  public ServerRegistry(StateStore store, SecretBox secrets, UpstreamManager manager) {
+    this.store = store;
+    this.secrets = secrets;
+    this.manager = manager;
+  }
+
+  public UpstreamManager manager() {
+    return manager;
+  }
+
+  /**
+   * Connects every stored server and every declared one (a declared server replaces a stored one of the
+   * same name for this run), prunes the tools of servers no longer registered, and waits at most {@code
+   * wait} for the first connect attempts. A stored registration that cannot be read (say, sealed with
+   * another key) is reported as a failure and left stored.
+   */
+  public List<UpstreamManager.Registration> start(List<ServerConfig> declared, Duration wait) {
+    Map<String, ServerConfig> all = new LinkedHashMap<>();
+    List<UpstreamManager.Registration> unreadable = new ArrayList<>();
+    for (StateStore.StoredServer s : store.loadServers()) {
+      try {
+        all.put(s.name(), ServerConfigJson.read(s.configJson(), secrets));
+      } catch (RuntimeException e) {
+        LOG.warn("stored MCP server '{}' cannot be read: {}", s.name(), e.getMessage());
+        unreadable.add(new UpstreamManager.Registration.Failure(s.name(), e.getMessage()));
+      }
+    }
+    for (ServerConfig c : declared) {
+      all.put(c.name(), c);
+    }
+    List<UpstreamManager.Registration> out = new ArrayList<>(unreadable);
+    out.addAll(manager.registerAll(List.copyOf(all.values()), wait));
+    manager.pruneOrphans();
+    return out;
+  }
+
+  /**
+   * Stores a registration (secrets sealed), then connects it; waits at most {@code wait} for the first
+   * connect attempt.
+   *
+   * @throws IllegalArgumentException when the name's tool prefix is taken
+   */
+  public ServerStatus add(ServerConfig config, Duration wait) {
+    if (manager.config(config.name()).isEmpty() && manager.status(config.prefix()).isPresent()) {
+      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '"
+          + config.prefix() + "', already used by server '" + manager.status(config.prefix()).get().name() + "'");
+    }
+    store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+    manager.register(config);
+    return manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
+  }
+
+  /** Removes a registration from the store and disconnects it; false when there was none. */
+  public boolean remove(String name) {
+    String stored = manager.config(name).map(ServerConfig::name).orElse(name);
+    boolean deleted = store.deleteServer(stored);
+    boolean stopped = manager.unregister(stored);
+    return deleted || stopped;
+  }
+
+  @Override
+  public void close() {
+    manager.close();
+  }
+}

@@ -1,0 +1,142 @@
+package dev.toolscout.mcp.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.model.Principal;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Who an HTTP client is. With no API keys configured every client is the local single-user default (the
+ * gateway binds to 127.0.0.1 unless told otherwise). With keys, each request must carry one, as {@code
+ * Authorization: Bearer <key>} or {@code X-API-Key: <key>}, and runs as the principal the key maps to; a
+ * request without a known key gets 401 and reaches nothing.
+ *
+ * <p>Keys file: {@code {"keys": [{"key": "...", "user": "alice", "group": "eng", "space": "team-a"}]}}.
+ * Keys are compared in constant time and never logged.
+ */
+public final class GatewayAuth implements Filter {
+  public static final String PRINCIPAL_ATTRIBUTE = "toolscout.principal";
+  public static final int MIN_KEY_LENGTH = 16;
+
+  private final Map<String, Principal> byKey;
+  private final Principal local;
+
+  private GatewayAuth(Map<String, Principal> byKey, Principal local) {
+    this.byKey = Map.copyOf(byKey);
+    this.local = local;
+  }
+
+  /** No keys: every client is {@code local}. */
+  public static GatewayAuth local(Principal local) {
+    return new GatewayAuth(Map.of(), local);
+  }
+
+  public static GatewayAuth of(Map<String, Principal> keys) {
+    keys.keySet().forEach(GatewayAuth::checkKey);
+    return new GatewayAuth(keys, null);
+  }
+
+  /** Reads a keys file; errors name the file, the entry and the rule. */
+  public static GatewayAuth load(Path file) throws IOException {
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(Files.readString(file));
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("API keys file not found: " + file);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("API keys file " + file + " is not JSON: " + e.getOriginalMessage());
+    }
+    JsonNode keys = root == null ? null : root.get("keys");
+    if (keys == null || !keys.isArray() || keys.isEmpty()) {
+      throw new IllegalArgumentException("API keys file " + file + ": \"keys\" must be a non-empty array of "
+          + "{\"key\", \"user\", \"group\", \"space\"} objects");
+    }
+    Map<String, Principal> out = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      JsonNode k = keys.get(i);
+      String key = k.path("key").asText("");
+      try {
+        checkKey(key);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("API keys file " + file + ": keys[" + i + "]: " + e.getMessage());
+      }
+      if (out.put(key, new Principal(text(k, "user"), text(k, "group"), text(k, "space"))) != null) {
+        throw new IllegalArgumentException("API keys file " + file + ": keys[" + i + "] repeats an earlier key");
+      }
+    }
+    return new GatewayAuth(out, null);
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static void checkKey(String key) {
+    if (key == null || key.length() < MIN_KEY_LENGTH) {
+      throw new IllegalArgumentException("key must be at least " + MIN_KEY_LENGTH + " characters, got: "
+          + (key == null ? 0 : key.length()));
+    }
+  }
+
+  /** Whether clients must present a key. */
+  public boolean requiresKey() {
+    return local == null;
+  }
+
+  /** The principal for a presented key (or the local default when no keys are configured), else null. */
+  public Principal principal(String presentedKey) {
+    if (local != null) {
+      return local;
+    }
+    if (presentedKey == null) {
+      return null;
+    }
+    byte[] given = presentedKey.getBytes(StandardCharsets.UTF_8);
+    Principal found = null;
+    for (Map.Entry<String, Principal> e : byKey.entrySet()) {
+      if (MessageDigest.isEqual(given, e.getKey().getBytes(StandardCharsets.UTF_8))) {
+        found = e.getValue();
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest req = (HttpServletRequest) request;
+    String key = req.getHeader("X-API-Key");
+    String auth = req.getHeader("Authorization");
+    if (key == null && auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      key = auth.substring(7).strip();
+    }
+    Principal p = principal(key);
+    if (p == null) {
+      HttpServletResponse resp = (HttpServletResponse) response;
+      resp.setStatus(401);
+      resp.setHeader("WWW-Authenticate", "Bearer");
+      resp.setContentType("application/json");
+      resp.getWriter().write("{\"error\":\"" + (key == null
+          ? "an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>"
+          : "unknown API key") + "\"}");
+      return;
+    }
+    req.setAttribute(PRINCIPAL_ATTRIBUTE, p);
+    chain.doFilter(request, response);
+  }
+}

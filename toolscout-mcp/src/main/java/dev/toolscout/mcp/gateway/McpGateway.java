@@ -1,0 +1,334 @@
+package dev.toolscout.mcp.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.discovery.DiscoveryResult;
+import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.events.CatalogEvent;
+import dev.toolscout.events.EventBus;
+import dev.toolscout.mcp.McpActions;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.ToolRenderer;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * ToolScout as an MCP server. Every session starts with a short tool list: the discovery meta-tools, the
+ * MCP actions (including the {@code mcp__call_tool} call-through) and the pinned core tools among the
+ * upstream tools. The upstream tools that {@code tool_discovery__find} returns are added to that session's
+ * list and the session gets {@code notifications/tools/list_changed} (progressive disclosure per session);
+ * a client that follows it calls them directly, one that does not uses {@code mcp__call_tool}. Both reach
+ * the upstream server.
+ *
+ * <p>Each request runs as a principal: over HTTP the one its API key maps to (see {@link GatewayAuth}),
+ * over stdio the one the gateway was started for. Access control and {@code AiAccess} apply to listing,
+ * finding and calling alike; a tool the principal may not see is never listed and calling it gives the
+ * same "Tool not found" as a missing one.
+ *
+ * <p>Only tools the gateway can run are offered: upstream MCP tools and its own. Thread-safe.
+ */
+public final class McpGateway implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(McpGateway.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Transport context keys set by the HTTP context extractor. */
+  static final String CTX_PRINCIPAL = "toolscout.principal";
+  static final String CTX_SESSION = "toolscout.session";
+  private static final String STDIO_SESSION = "stdio";
+
+  private final Catalog catalog;
+  private final AccessControl access;
+  private final DiscoveryTools discovery;
+  private final McpActions actions;
+  private final Set<String> coreTools;
+  private final Principal localPrincipal;
+  private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+  private final Map<String, Set<String>> disclosed = new ConcurrentHashMap<>();
+  private final Set<String> registered = ConcurrentHashMap.newKeySet();
+  private final Object syncLock = new Object();
+  private final List<Runnable> closers = new ArrayList<>();
+  private volatile McpSyncServer server;
+  private volatile Function<String, Boolean> notifier;
+  private volatile boolean stdio;
+
+  /**
+   * @param discovery the discovery tools (scoped here to the tools the gateway can run)
+   * @param coreTools tool names pinned into every session's list when they are upstream tools the
+   *     principal may see
+   * @param localPrincipal who a stdio client is, and an HTTP client when no API keys are configured
+   */
+  public McpGateway(
+      Catalog catalog, EventBus events, AccessControl access, DiscoveryTools discovery, McpActions actions,
+      List<String> coreTools, Principal localPrincipal) {
+    this.catalog = catalog;
+    this.access = access;
+    this.discovery = discovery.scoped(this::runnable);
+    this.actions = actions;
+    this.coreTools = new LinkedHashSet<>(coreTools);
+    this.localPrincipal = localPrincipal;
+    events.subscribe(this::onCatalogEvents);
+  }
+
+  /** Whether the gateway can run this catalog tool: an upstream tool that is not blocked. */
+  private boolean runnable(ToolSpec spec) {
+    return spec.sourceKind() == SourceKind.MCP && spec.aiAccess() != AiAccess.BLOCKED;
+  }
+
+  /** Serves one client over stdin/stdout until the input ends. */
+  public McpSyncServer serveStdio(InputStream in, OutputStream out) {
+    StdioServerTransportProvider provider = new StdioServerTransportProvider(json, in, out);
+    stdio = true;
+    notifier = session -> {
+      provider.notifyClient(session, McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED, null).block();
+      return true;
+    };
+    McpSyncServer s = build(McpServer.sync(provider));
+    server = s;
+    return s;
+  }
+
+  /**
+   * The Streamable HTTP transport, a servlet to mount at {@code /mcp} (behind {@link GatewayAuth}'s
+   * filter, which puts the principal on the request).
+   */
+  public HttpServletStreamableServerTransportProvider httpTransport(String endpoint) {
+    HttpServletStreamableServerTransportProvider provider = HttpServletStreamableServerTransportProvider.builder()
+        .jsonMapper(json)
+        .mcpEndpoint(endpoint)
+        .contextExtractor(req -> {
+          Object p = req.getAttribute(GatewayAuth.PRINCIPAL_ATTRIBUTE);
+          String session = req.getHeader("mcp-session-id");
+          Map<String, Object> ctx = new java.util.HashMap<>();
+          ctx.put(CTX_PRINCIPAL, p instanceof Principal pr ? pr : localPrincipal);
+          if (session != null) {
+            ctx.put(CTX_SESSION, session);
+          }
+          return McpTransportContext.create(ctx);
+        })
+        .build();
+    notifier = session -> {
+      provider.notifyClient(session, McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED, null).block();
+      return true;
+    };
+    server = build(McpServer.sync(provider));
+    closers.add(provider::closeGracefully);
+    return provider;
+  }
+
+  private McpSyncServer build(McpServer.SyncSpecification<?> spec) {
+    List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
+    for (ToolSpec s : baseTools()) {
+      tools.add(new McpServerFeatures.SyncToolSpecification(wire(s), this::callBase));
+    }
+    for (ToolSpec s : upstreamTools()) {
+      tools.add(upstreamSpec(s));
+      registered.add(s.fullName());
+    }
+    return spec
+        .serverInfo(McpSchema.Implementation.builder("toolscout", "0.1.0").title("ToolScout gateway").build())
+        .instructions("ToolScout brokers many MCP servers. Call tool_discovery__find with what you need; the "
+            + "tools it finds are added to your tool list. mcp__call_tool calls any found tool by server and name.")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .tools(tools)
+        .addToolFilter(this::isVisible)
+        .build();
+  }
+
+  /** The tools every session starts with (before access control). */
+  private List<ToolSpec> baseTools() {
+    List<ToolSpec> out = new ArrayList<>(DiscoverySpecs.ALL);
+    out.addAll(McpActions.specs());
+    return out;
+  }
+
+  private List<ToolSpec> upstreamTools() {
+    List<ToolSpec> out = new ArrayList<>();
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (runnable(e.spec())) {
+        out.add(e.spec());
+      }
+    }
+    return out;
+  }
+
+  private boolean isBase(String name) {
+    return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name);
+  }
+
+  private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
+    Principal p = principal(ctx);
+    String name = tool.name();
+    if (isBase(name)) {
+      ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+      return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own));
+    }
+    ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+    if (spec == null || !runnable(spec) || !access.allows(p, spec)) {
+      return false;
+    }
+    return coreTools.contains(name) || disclosed.getOrDefault(session(ctx), Set.of()).contains(name);
+  }
+
+  private Principal principal(McpTransportContext ctx) {
+    Object p = ctx == null ? null : ctx.get(CTX_PRINCIPAL);
+    return p instanceof Principal pr ? pr : localPrincipal;
+  }
+
+  private String session(McpTransportContext ctx) {
+    if (stdio) {
+      return STDIO_SESSION;
+    }
+    Object s = ctx == null ? null : ctx.get(CTX_SESSION);
+    return s == null ? "" : s.toString();
+  }
+
+  private String session(McpSyncServerExchange exchange) {
+    return stdio ? STDIO_SESSION : exchange.sessionId();
+  }
+
+  private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
+    Principal p = principal(exchange.transportContext());
+    String name = req.name();
+    Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
+    if (McpActions.isAction(name)) {
+      // the gateway records no approvals: a PROPOSE action or tool answers with how to approve it
+      return actions.call(p, name, args, false);
+    }
+    ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+    if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
+      return error("Tool not found: " + name);
+    }
+    DiscoveryResult r = discovery.call(p, name, JSON.valueToTree(args));
+    return switch (r) {
+      case DiscoveryResult.Error e -> error(e.message());
+      case DiscoveryResult.Ok ok -> {
+        if (DiscoverySpecs.FIND.equals(name)) {
+          disclose(exchange, ok.output());
+        }
+        yield McpSchema.CallToolResult.builder().addTextContent(ok.output().toString()).isError(false).build();
+      }
+    };
+  }
+
+  /** Adds the found tools to the session's list and tells the client when the list grew. */
+  private void disclose(McpSyncServerExchange exchange, JsonNode findOutput) {
+    String session = session(exchange);
+    Set<String> mine = disclosed.computeIfAbsent(session, k -> ConcurrentHashMap.newKeySet());
+    boolean grew = false;
+    for (JsonNode t : findOutput.path("tools")) {
+      String name = t.path("name").asText();
+      if (registered.contains(name) && !coreTools.contains(name)) {
+        grew |= mine.add(name);
+      }
+    }
+    Function<String, Boolean> n = notifier;
+    if (grew && n != null) {
+      try {
+        n.apply(exchange.sessionId());
+      } catch (RuntimeException e) {
+        LOG.debug("could not send tools/list_changed to session {}: {}", session, e.toString());
+      }
+    }
+  }
+
+  private McpServerFeatures.SyncToolSpecification upstreamSpec(ToolSpec s) {
+    BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> handler = (ex, req) -> {
+      Principal p = principal(ex.transportContext());
+      ToolSpec now = catalog.get(req.name()).map(CatalogEntry::spec).orElse(null);
+      if (now == null || !runnable(now) || !access.allows(p, now)) {
+        return error("Tool not found: " + req.name());
+      }
+      return actions.callUpstream(now, req.arguments(), false);
+    };
+    return new McpServerFeatures.SyncToolSpecification(wire(s), handler);
+  }
+
+  /** Keeps the server's tools in step with the catalog (upstream servers added, changed or removed). */
+  private void onCatalogEvents(List<CatalogEvent> batch) {
+    McpSyncServer s = server;
+    if (s == null) {
+      return;
+    }
+    synchronized (syncLock) {
+      Set<String> want = new HashSet<>();
+      boolean changed = false;
+      for (ToolSpec spec : upstreamTools()) {
+        want.add(spec.fullName());
+        boolean updated = batch.stream().anyMatch(ev -> ev instanceof CatalogEvent.ActionUpdated u
+            && u.after().name().equals(spec.fullName()));
+        if (registered.add(spec.fullName()) || updated) {
+          if (updated) {
+            s.removeTool(spec.fullName());
+          }
+          s.addTool(upstreamSpec(spec));
+          changed = true;
+        }
+      }
+      for (String name : List.copyOf(registered)) {
+        if (!want.contains(name)) {
+          s.removeTool(name);
+          registered.remove(name);
+          disclosed.values().forEach(set -> set.remove(name));
+          changed = true;
+        }
+      }
+      if (changed) {
+        s.notifyToolsListChanged();
+      }
+    }
+  }
+
+  private McpSchema.Tool wire(ToolSpec s) {
+    JsonNode schema = ToolRenderer.mcp(s).path("inputSchema");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> input = JSON.convertValue(schema, Map.class);
+    McpSchema.ToolAnnotations ann = new McpSchema.ToolAnnotations(null,
+        s.sideEffect() == dev.toolscout.model.SideEffect.READ,
+        s.sideEffect() == dev.toolscout.model.SideEffect.DELETE, null, null, null);
+    return McpSchema.Tool.builder(s.fullName(), input).description(s.description()).annotations(ann).build();
+  }
+
+  private static McpSchema.CallToolResult error(String message) {
+    return McpSchema.CallToolResult.builder().addTextContent(message).isError(true).build();
+  }
+
+  /** The tools a session can see now (for tests and the status page). */
+  Set<String> disclosedTo(String session) {
+    return Set.copyOf(disclosed.getOrDefault(session, Set.of()));
+  }
+
+  @Override
+  public void close() {
+    McpSyncServer s = server;
+    if (s != null) {
+      s.closeGracefully();
+    }
+    closers.forEach(Runnable::run);
+  }
+}

@@ -1,0 +1,214 @@
+package dev.toolscout.server.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.mcp.upstream.ServerConfig;
+import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.server.Engine;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code toolscout mcp}: the MCP gateway over stdio (what Claude Desktop and Claude Code start), and the
+ * management of upstream servers: {@code mcp list}, {@code mcp add}, {@code mcp remove}.
+ */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+    description = "Run the MCP gateway over stdio; manage upstream MCP servers (see docs/MCP.md).",
+    subcommands = {McpCommand.ListServers.class, McpCommand.Add.class, McpCommand.Remove.class})
+final class McpCommand implements Callable<Integer> {
+  @Mixin PrincipalOptions who;
+  @Mixin EngineOptions engine;
+  @Mixin ServersOptions servers;
+  @Spec CommandSpec spec;
+
+  static McpGateway gateway(Engine e, PrincipalOptions who) {
+    return new McpGateway(e.catalog(), e.events(), e.access(), e.discovery(), e.mcpActions(),
+        e.selectorConfig().coreTools(), who.principal());
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    var declared = servers.declared();
+    CountDownLatch ended = new CountDownLatch(1);
+    InputStream in = new FilterInputStream(System.in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n < 0) {
+          ended.countDown();
+        }
+        return n;
+      }
+
+      @Override
+      public int read() throws IOException {
+        int n = super.read();
+        if (n < 0) {
+          ended.countDown();
+        }
+        return n;
+      }
+    };
+    try (Engine e = Engine.open(engine.options())) {
+      servers.start(e, declared, spec.commandLine().getErr(), true);
+      try (McpGateway gateway = gateway(e, who)) {
+        gateway.serveStdio(in, System.out);
+        ended.await();
+      }
+    }
+    return 0;
+  }
+
+  /** {@code toolscout mcp list}: the servers and their status; never a secret. */
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "Connect the registered servers (and --servers) and show their status. Secrets are never shown.")
+  static final class ListServers implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Mixin ServersOptions servers;
+    @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
+    String format;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!format.equals("table") && !format.equals("json")) {
+        throw new IllegalArgumentException("--format must be table or json, got: '" + format + "'");
+      }
+      var declared = servers.declared();
+      PrintWriter out = spec.commandLine().getOut();
+      try (Engine e = Engine.open(engine.options())) {
+        servers.start(e, declared, spec.commandLine().getErr(), true);
+        List<ServerStatus> all = e.mcp().manager().servers();
+        if (format.equals("json")) {
+          ArrayNode arr = Json.MAPPER.createArrayNode();
+          all.forEach(s -> arr.add(McpActions.statusJson(s, s.tools())));
+          ObjectNode o = Json.MAPPER.createObjectNode();
+          o.put("count", all.size());
+          o.set("servers", arr);
+          out.println(Json.pretty(o));
+        } else if (all.isEmpty()) {
+          out.println("no MCP servers registered: add one with `toolscout mcp add` or pass --servers FILE");
+        } else {
+          out.printf("%-20s %-10s %-6s %5s  %s%n", "NAME", "STATUS", "VIA", "TOOLS", "ENDPOINT / LAST ERROR");
+          for (ServerStatus s : all) {
+            out.printf("%-20s %-10s %-6s %5d  %s%n", s.name(), s.state().name().toLowerCase(Locale.ROOT),
+                s.transport(), s.tools(), s.lastError() == null ? s.endpoint() : s.endpoint() + "  (" + s.lastError() + ")");
+          }
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** {@code toolscout mcp add}: registers a server in the store (secrets sealed). */
+  @Command(name = "add", mixinStandardHelpOptions = true,
+      description = "Register an upstream MCP server; it is kept across restarts. "
+          + "Examples: mcp add memory -- npx -y @modelcontextprotocol/server-memory; "
+          + "mcp add search --url https://example.com/mcp --api-key-env SEARCH_KEY")
+  static final class Add implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME", description = "Server name; its tools are named <name>__<tool>.")
+    String name;
+
+    @Parameters(index = "1..*", paramLabel = "COMMAND", description = "The command line of a stdio server (after --).")
+    List<String> command;
+
+    @Option(names = "--url", paramLabel = "URL", description = "The URL of a Streamable HTTP (or SSE) server.")
+    URI url;
+
+    @Option(names = "--sse", description = "The server speaks only the legacy SSE transport.")
+    boolean sse;
+
+    @Option(names = "--header", paramLabel = "NAME=VALUE", description = "An HTTP header (repeatable).")
+    Map<String, String> headers = new LinkedHashMap<>();
+
+    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "An environment variable of a stdio server.")
+    Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--api-key-env", paramLabel = "VAR",
+        description = "Read the API key from this environment variable (keeps it out of shell history).")
+    String apiKeyEnv;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per-request timeout (default 30).")
+    Integer timeoutSeconds;
+
+    @Mixin EngineOptions engine;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      String key = null;
+      if (apiKeyEnv != null) {
+        key = System.getenv(apiKeyEnv);
+        if (key == null || key.isBlank()) {
+          throw new IllegalArgumentException("--api-key-env " + apiKeyEnv + ": the variable is not set");
+        }
+      }
+      ServerConfig c;
+      boolean hasCommand = command != null && !command.isEmpty();
+      if (url != null && hasCommand) {
+        throw new IllegalArgumentException("give --url or a command, not both");
+      } else if (url != null) {
+        c = new ServerConfig(name, sse ? ServerConfig.Transport.SSE : ServerConfig.Transport.HTTP, null, null, null,
+            null, url, headers, key, null);
+      } else if (hasCommand) {
+        c = new ServerConfig(name, ServerConfig.Transport.STDIO, command.get(0), command.subList(1, command.size()),
+            env, null, null, null, key, null);
+      } else {
+        throw new IllegalArgumentException("give --url URL or a command after --, e.g. "
+            + "`toolscout mcp add memory -- npx -y @modelcontextprotocol/server-memory`");
+      }
+      if (timeoutSeconds != null) {
+        c = c.withTimeout(Duration.ofSeconds(timeoutSeconds));
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      try (Engine e = Engine.open(engine.options())) {
+        e.startMcp(List.of(), Duration.ofSeconds(30));
+        ServerStatus s = e.mcp().add(c, c.timeout().plusSeconds(5));
+        out.println("registered '" + s.name() + "' (" + s.transport() + "): "
+            + s.state().name().toLowerCase(Locale.ROOT) + ", " + s.tools() + " tools"
+            + (s.lastError() == null ? "" : "; " + s.lastError()));
+        return s.state() == ServerStatus.State.DOWN ? 1 : 0;
+      }
+    }
+  }
+
+  /** {@code toolscout mcp remove NAME}. */
+  @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove a registered MCP server and its tools.")
+  static final class Remove implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Mixin EngineOptions engine;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      try (Engine e = Engine.open(engine.options())) {
+        e.startMcp(List.of(), Duration.ZERO);
+        if (!e.mcp().remove(name)) {
+          throw new IllegalArgumentException("no MCP server named '" + name + "' is registered");
+        }
+        spec.commandLine().getOut().println("removed '" + name + "'");
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.toolscout.server.cli;
+
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.server.Engine;
+import dev.toolscout.server.http.GatewayHttpServer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code toolscout serve}: the MCP gateway over Streamable HTTP. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Serve the MCP gateway over Streamable HTTP at http://HOST:PORT/mcp (see docs/MCP.md).")
+final class ServeCommand implements Callable<Integer> {
+  @Option(names = "--host", paramLabel = "HOST", defaultValue = GatewayHttpServer.DEFAULT_HOST,
+      description = "Interface to bind (default ${DEFAULT-VALUE}: this machine only).")
+  String host;
+
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + GatewayHttpServer.DEFAULT_PORT,
+      description = "Port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+  int port;
+
+  @Option(names = "--api-keys", paramLabel = "FILE",
+      description = "API keys file mapping each key to a user, group and space; without it every client is the "
+          + "local user given by --user/--group/--space.")
+  Path apiKeys;
+
+  @Mixin PrincipalOptions who;
+  @Mixin EngineOptions engine;
+  @Mixin ServersOptions servers;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    var declared = servers.declared();
+    GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
+    try (Engine e = Engine.open(engine.options())) {
+      servers.start(e, declared, spec.commandLine().getErr(), true);
+      try (McpGateway gateway = McpCommand.gateway(e, who);
+          GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
+        spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()
+            + (auth.requiresKey() ? " (API key required)" : ""));
+        spec.commandLine().getErr().flush();
+        http.join();
+      }
+    }
+    return 0;
+  }
+}

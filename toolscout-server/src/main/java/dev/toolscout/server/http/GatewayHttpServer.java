@@ -1,0 +1,86 @@
+package dev.toolscout.server.http;
+
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import jakarta.servlet.DispatcherType;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee11.servlet.FilterHolder;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, behind the API-key
+ * filter. Binds to 127.0.0.1 unless another host is given.
+ */
+public final class GatewayHttpServer implements AutoCloseable {
+  public static final String ENDPOINT = "/mcp";
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 8765;
+
+  private final Server jetty;
+  private final ServerConnector connector;
+
+  private GatewayHttpServer(Server jetty, ServerConnector connector) {
+    this.jetty = jetty;
+    this.connector = connector;
+  }
+
+  /** Starts serving; port 0 picks a free one. */
+  public static GatewayHttpServer start(McpGateway gateway, GatewayAuth auth, String host, int port) throws Exception {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("--port must be between 0 and 65535, got: " + port);
+    }
+    QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+    threads.setName("gateway-http");
+    Server jetty = new Server(threads);
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setHost(host);
+    connector.setPort(port);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    HttpServletStreamableServerTransportProvider transport = gateway.httpTransport(ENDPOINT);
+    ServletHolder mcp = new ServletHolder("mcp", transport);
+    mcp.setAsyncSupported(true);
+    context.addServlet(mcp, ENDPOINT);
+    FilterHolder filter = new FilterHolder(auth);
+    filter.setAsyncSupported(true);
+    context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    jetty.setHandler(context);
+    jetty.setStopAtShutdown(true);
+    try {
+      jetty.start();
+    } catch (java.io.IOException e) {
+      jetty.stop();
+      throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+    return new GatewayHttpServer(jetty, connector);
+  }
+
+  public InetSocketAddress address() {
+    return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
+  }
+
+  /** The gateway's URL, e.g. {@code http://127.0.0.1:8765/mcp}. */
+  public String url() {
+    return "http://" + connector.getHost() + ":" + connector.getLocalPort() + ENDPOINT;
+  }
+
+  public void join() throws InterruptedException {
+    jetty.join();
+  }
+
+  @Override
+  public void close() {
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping the HTTP server failed: " + e.getMessage(), e);
+    }
+  }
+}
