@@ -1,0 +1,202 @@
+package dev.toolscout.server.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.mcp.config.ServersFile;
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.model.Principal;
+import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.server.Engine;
+import dev.toolscout.server.http.GatewayHttpServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway driven by a real MCP client that is not ours: a script on the official TypeScript SDK client
+ * ({@code toolscout-mcp/src/test/node/gateway-client.mjs}). It initializes, lists tools, calls
+ * tool_discovery__find, waits for tools/list_changed, lists again and calls a found upstream tool, over stdio
+ * (the gateway in its own process, as Claude Desktop runs it) and over Streamable HTTP.
+ */
+class GatewayEndToEndTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final Path PEERS = Path.of("../toolscout-mcp/src/test/node").toAbsolutePath().normalize();
+
+  @TempDir static Path tmp;
+  static Path serversFile;
+  static Engine engine;
+  static McpGateway gateway;
+  static GatewayHttpServer http;
+  static GatewayHttpServer keyed;
+  static final String ALICE_KEY = "alice-key-0123456789abcdef";
+  static final String BOB_KEY = "bob-key-0123456789abcdefgh";
+
+  @BeforeAll
+  static void start() throws Exception {
+    assertThat(PEERS.resolve("node_modules/@modelcontextprotocol/sdk"))
+        .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
+    serversFile = tmp.resolve("servers.json");
+    Files.writeString(serversFile, """
+        {"mcpServers": {
+          "everything": {"command": "node", "args": ["%s", "stdio"]},
+          "kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}
+        }}""".formatted(
+            PEERS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+            PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"),
+            tmp.resolve("kg.jsonl")));
+    Path policy = tmp.resolve("policy.json");
+    Files.writeString(policy, """
+        {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
+    engine = Engine.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
+    engine.startMcp(ServersFile.load(serversFile), Duration.ofSeconds(30));
+    gateway = new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(),
+        engine.mcpActions(), SelectorConfig.DEFAULT.coreTools(), Principal.ANONYMOUS);
+    http = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
+    McpGateway second = new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(),
+        engine.mcpActions(), SelectorConfig.DEFAULT.coreTools(), Principal.ANONYMOUS);
+    keyed = GatewayHttpServer.start(second, GatewayAuth.of(Map.of(
+        ALICE_KEY, new Principal("alice", null, null), BOB_KEY, new Principal("bob", null, null))), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (keyed != null) {
+      keyed.close();
+    }
+    if (http != null) {
+      http.close();
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  static JsonNode client(List<String> transport, String... options) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("gateway-client.mjs").toString()));
+    cmd.addAll(transport);
+    if (transport.get(0).equals("--stdio")) {
+      cmd.add("--"); // ends the gateway's command line
+    }
+    cmd.addAll(List.of(options));
+    Path out = Files.createTempFile(tmp, "client", ".json");
+    Path err = Files.createTempFile(tmp, "client", ".err");
+    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("gateway-client did not finish; stderr:\n" + Files.readString(err));
+    }
+    assertThat(p.exitValue()).as("gateway-client failed; stderr:\n" + Files.readString(err)).isZero();
+    return JSON.readTree(Files.readString(out));
+  }
+
+  static List<String> names(JsonNode arr) {
+    List<String> out = new ArrayList<>();
+    arr.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  static String text(JsonNode callResult) {
+    StringBuilder sb = new StringBuilder();
+    callResult.path("content").forEach(c -> sb.append(c.path("text").asText()));
+    return sb.toString();
+  }
+
+  static List<String> stdioGateway() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return List.of("--stdio", java, "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+        "-cp", System.getProperty("java.class.path"), "dev.toolscout.server.cli.ToolScoutCli", "mcp",
+        "--servers", serversFile.toString(), "--data-dir", tmp.resolve("stdio-data").toString());
+  }
+
+  @Test
+  void stdio_gateway_discloses_found_tools_and_calls_reach_the_upstream() throws Exception {
+    JsonNode r = client(stdioGateway(), "--query", "add two numbers", "--call", "everything__get-sum",
+        "--args", "{\"a\": 2, \"b\": 3}");
+
+    assertThat(r.path("serverInfo").path("name").asText()).isEqualTo("toolscout");
+    assertThat(names(r.path("toolsBefore")))
+        .contains("tool_discovery__find", "tool_discovery__describe", "mcp__call_tool", "mcp__list_servers")
+        .doesNotContain("everything__get-sum");
+    assertThat(text(r.path("findResult"))).contains("everything__get-sum");
+    assertThat(r.path("listChangedAfterFind").asInt()).isPositive();
+    assertThat(names(r.path("toolsAfter"))).contains("everything__get-sum");
+    assertThat(r.path("callResult").path("isError").asBoolean(false)).isFalse();
+    assertThat(text(r.path("callResult"))).contains("The sum of 2 and 3 is 5");
+  }
+
+  @Test
+  void http_gateway_discloses_found_tools_and_calls_reach_the_upstream() throws Exception {
+    JsonNode r = client(List.of("--http", http.url()), "--query", "store entities in a knowledge graph", "--call",
+        "kg__create_entities", "--args", "{\"entities\": [{\"name\": \"Grace\", \"entityType\": \"person\", "
+            + "\"observations\": [\"invented the compiler\"]}]}");
+
+    assertThat(names(r.path("toolsBefore"))).contains("tool_discovery__find").doesNotContain("kg__create_entities");
+    assertThat(r.path("listChangedAfterFind").asInt()).isPositive();
+    assertThat(names(r.path("toolsAfter"))).contains("kg__create_entities");
+    assertThat(r.path("callResult").path("isError").asBoolean(false)).isFalse();
+    assertThat(text(r.path("callResult"))).contains("Grace");
+  }
+
+  @Test
+  void http_call_through_reaches_the_upstream_by_server_and_tool_name() throws Exception {
+    JsonNode r = client(List.of("--http", http.url()), "--query", "echo a message", "--call", "mcp__call_tool",
+        "--args", "{\"server_name\": \"everything\", \"tool_name\": \"echo\", \"params\": {\"message\": \"via gateway\"}}");
+
+    assertThat(text(r.path("callResult"))).contains("via gateway");
+  }
+
+  @Test
+  void each_session_sees_only_what_it_found() throws Exception {
+    client(List.of("--http", http.url()), "--query", "add two numbers");
+
+    JsonNode fresh = client(List.of("--http", http.url()), "--query", "echo a message back");
+    assertThat(names(fresh.path("toolsBefore"))).doesNotContain("everything__get-sum", "everything__echo");
+    assertThat(names(fresh.path("toolsAfter"))).contains("everything__echo");
+  }
+
+  @Test
+  void an_api_key_is_a_principal_and_a_denied_tool_is_never_shown_or_run() throws Exception {
+    JsonNode alice = client(List.of("--http", keyed.url(), "--header", "Authorization: Bearer " + ALICE_KEY),
+        "--query", "add two numbers", "--call", "everything__get-sum", "--args", "{\"a\": 1, \"b\": 1}");
+    assertThat(text(alice.path("callResult"))).contains("The sum of 1 and 1 is 2");
+
+    JsonNode bob = client(List.of("--http", keyed.url(), "--header", "Authorization: Bearer " + BOB_KEY),
+        "--query", "add two numbers", "--call", "mcp__call_tool",
+        "--args", "{\"server_name\": \"everything\", \"tool_name\": \"get-sum\", \"params\": {\"a\": 1, \"b\": 1}}");
+    assertThat(text(bob.path("findResult"))).doesNotContain("get-sum");
+    assertThat(names(bob.path("toolsAfter"))).doesNotContain("everything__get-sum");
+    assertThat(bob.path("callResult").path("isError").asBoolean()).isTrue();
+    assertThat(text(bob.path("callResult"))).isEqualTo("Tool not found: everything/get-sum");
+  }
+
+  @Test
+  void a_request_without_a_known_key_is_refused() throws IOException, InterruptedException {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(keyed.url()))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .header("Authorization", "Bearer not-a-real-key-000000000")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(r.body()).contains("unknown API key").doesNotContain("not-a-real-key");
+  }
+}
