@@ -1,0 +1,123 @@
+package dev.toolscout.server.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.mcp.upstream.ServerConfig;
+import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.server.Engine;
+import dev.toolscout.server.cli.ToolScoutCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Registrations survive restarts, with their secrets sealed at rest and never printed. */
+class McpPersistenceTest {
+  static final Path PEERS = GatewayEndToEndTest.PEERS;
+  static final String TOKEN = "tok-very-secret-7f3a9c";
+  static final String API_KEY = "sk-also-very-secret-19be";
+
+  @TempDir Path dir;
+
+  ServerConfig memory() {
+    return ServerConfig.stdio("Knowledge Graph", "node",
+            List.of(PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js").toString()))
+        .withEnv(Map.of("MEMORY_FILE_PATH", dir.resolve("kg.jsonl").toString(), "GRAPH_API_TOKEN", TOKEN))
+        .withApiKey(API_KEY);
+  }
+
+  static String[] run(String... args) {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    int code = ToolScoutCli.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
+    return new String[] {Integer.toString(code), o.toString(), e.toString()};
+  }
+
+  static String everyFileUnder(Path dir) throws Exception {
+    StringBuilder sb = new StringBuilder();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        sb.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
+      }
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void a_registration_survives_a_restart_with_its_secrets_sealed_and_never_printed() throws Exception {
+    Path data = dir.resolve("data");
+    try (Engine e = Engine.open(Engine.Options.of(data))) {
+      e.startMcp(List.of(), Duration.ofSeconds(5));
+      ServerStatus s = e.mcp().add(memory(), Duration.ofSeconds(30));
+      assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
+      assertThat(e.catalog().get("knowledge_graph__read_graph")).isPresent();
+    }
+
+    String atRest = everyFileUnder(data);
+    assertThat(atRest).contains("Knowledge Graph").doesNotContain(TOKEN).doesNotContain(API_KEY);
+    assertThat(Files.getPosixFilePermissions(data.resolve("secret.key")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+
+    String[] list = run("mcp", "list", "--format", "json", "--data-dir", data.toString());
+    assertThat(list[0]).as(list[2]).isEqualTo("0");
+    JsonNode servers = new ObjectMapper().readTree(list[1]).get("servers");
+    assertThat(servers).hasSize(1);
+    assertThat(servers.get(0).get("name").asText()).isEqualTo("Knowledge Graph");
+    assertThat(servers.get(0).get("status").asText()).isEqualTo("ready");
+    assertThat(servers.get(0).get("tools").asInt()).isPositive();
+    assertThat(list[1] + list[2]).doesNotContain(TOKEN).doesNotContain(API_KEY);
+
+    try (Engine e = Engine.open(Engine.Options.of(data))) {
+      e.startMcp(List.of(), Duration.ofSeconds(30));
+      assertThat(e.mcp().manager().status("Knowledge Graph").orElseThrow().state())
+          .isEqualTo(ServerStatus.State.READY);
+      assertThat(e.mcp().manager().config("Knowledge Graph").orElseThrow().env()).containsEntry("GRAPH_API_TOKEN", TOKEN);
+    }
+
+    String[] removed = run("mcp", "remove", "Knowledge Graph", "--data-dir", data.toString());
+    assertThat(removed[0]).as(removed[2]).isEqualTo("0");
+    try (Engine e = Engine.open(Engine.Options.of(data))) {
+      assertThat(e.storedServerCount()).isZero();
+      assertThat(e.catalog().snapshot().hasSource("knowledge_graph")).isFalse();
+    }
+  }
+
+  @Test
+  void a_wrong_secret_key_reports_the_server_and_keeps_it_stored() throws Exception {
+    Path data = dir.resolve("data");
+    try (Engine e = Engine.open(Engine.Options.of(data))) {
+      e.startMcp(List.of(), Duration.ofSeconds(5));
+      e.mcp().add(memory(), Duration.ofSeconds(30));
+    }
+    Files.write(data.resolve("secret.key"), new byte[32]); // another key
+
+    String[] list = run("mcp", "list", "--data-dir", data.toString());
+
+    assertThat(list[2]).contains("MCP server 'Knowledge Graph' is not available").contains("cannot be decrypted");
+    assertThat(list[1] + list[2]).doesNotContain(TOKEN);
+    try (Engine e = Engine.open(Engine.Options.of(data))) {
+      assertThat(e.storedServerCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void mcp_add_refuses_a_bad_server_clearly_and_stores_nothing() {
+    Path data = dir.resolve("data");
+    String[] r = run("mcp", "add", "bad", "--url", "ftp://example.com/mcp", "--data-dir", data.toString());
+
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("server 'bad': url must be http:// or https://, got: ftp://example.com/mcp");
+    String[] list = run("mcp", "list", "--data-dir", data.toString());
+    assertThat(list[1]).contains("no MCP servers registered");
+  }
+}
