@@ -168,6 +168,28 @@ class UpstreamManagerTest {
   }
 
   @Test
+  void filesystem_server_reads_only_inside_its_allowed_directory() throws Exception {
+    Path root = tmp.resolve("files");
+    Files.createDirectories(root);
+    Files.writeString(root.resolve("notes.txt"), "the quick brown fox");
+    ServerConfig fs = McpPeers.node("Files", McpPeers.filesystem(), root.toString());
+
+    manager.registerAll(List.of(fs), Duration.ofSeconds(20));
+
+    assertThat(manager.status("Files").orElseThrow().state()).isEqualTo(ServerStatus.State.READY);
+    assertThat(catalog.get("files__read_text_file").orElseThrow().spec().sideEffect()).isEqualTo(SideEffect.READ);
+    // write_file says destructiveHint: true, so it is proposed for approval
+    assertThat(catalog.get("files__write_file").orElseThrow().spec().aiAccess()).isEqualTo(AiAccess.PROPOSE);
+    assertThat(catalog.get("files__create_directory").orElseThrow().spec().aiAccess()).isEqualTo(AiAccess.EXECUTE);
+    McpSchema.CallToolResult read = manager.callCatalogTool("files__read_text_file",
+        Map.of("path", root.resolve("notes.txt").toString()));
+    assertThat(text(read)).isEqualTo("the quick brown fox");
+    McpSchema.CallToolResult outside = manager.callCatalogTool("files__read_text_file", Map.of("path", "/etc/hostname"));
+    assertThat(outside.isError()).isTrue();
+    assertThat(text(outside)).containsIgnoringCase("access denied");
+  }
+
+  @Test
   void unregister_removes_the_servers_tools_from_the_catalog() {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
     assertThat(catalog.snapshot().hasSource("memory")).isTrue();
