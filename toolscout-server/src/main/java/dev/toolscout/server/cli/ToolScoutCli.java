@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       ListCommand.class,
       IndexCommand.class,
       BenchCommand.class,
+      BenchGatewayCommand.class,
       EvalCommand.class,
       McpCommand.class,
       ServeCommand.class,
