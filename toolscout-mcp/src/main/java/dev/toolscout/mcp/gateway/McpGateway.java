@@ -136,7 +136,11 @@ public final class McpGateway implements AutoCloseable {
       provider.notifyClient(session, McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED, null).block();
       return true;
     };
-    server = build(McpServer.sync(provider));
+    // The servlet transport blocks the request's own Jetty thread until the answer is written, so the tool
+    // handlers may run on that thread: it saves a hop to Reactor's boundedElastic pool and back on every call
+    // (about 0.05 ms of the HTTP hop, docs/BENCHMARKS.md). Never over stdio: there one thread reads every
+    // message, and a slow tool would hold up the session's other requests.
+    server = build(McpServer.sync(provider).immediateExecution(true));
     closers.add(provider::closeGracefully);
     return provider;
   }
