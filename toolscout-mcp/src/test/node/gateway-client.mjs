@@ -37,7 +37,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+    ElicitRequestSchema,
+    ErrorCode,
+    McpError,
+    ToolListChangedNotificationSchema
+} from '@modelcontextprotocol/sdk/types.js';
 
 const log = (...args) => console.error('gateway-client:', ...args);
 
@@ -51,7 +56,8 @@ const OPTIONS_WITH_VALUE = new Set([
     '--find-tool',
     '--wait-ms',
     '--timeout-ms',
-    '--max-buffer-bytes'
+    '--max-buffer-bytes',
+    '--elicit'
 ]);
 
 function usage(message) {
@@ -59,7 +65,7 @@ function usage(message) {
     console.error(
         'usage: node gateway-client.mjs (--stdio <command> [args...] | --http <url> | --sse <url>) ' +
             "[--header 'Name: value'] [--query <text>] [--find-tool <name>] [--call <tool>] [--args <json>] " +
-            '[--wait-ms <n>] [--timeout-ms <n>] [--max-buffer-bytes <n>]'
+            '[--wait-ms <n>] [--timeout-ms <n>] [--max-buffer-bytes <n>] [--elicit accept|decline]'
     );
     process.exit(2);
 }
@@ -76,7 +82,8 @@ function parseArgs(argv) {
         findTool: 'tool_discovery__find',
         waitMs: 5000,
         timeoutMs: 60000,
-        maxBufferBytes: undefined
+        maxBufferBytes: undefined,
+        elicit: null
     };
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
@@ -130,6 +137,10 @@ function parseArgs(argv) {
                 break;
             case '--timeout-ms':
                 opts.timeoutMs = Number(value);
+                break;
+            case '--elicit':
+                if (value !== 'accept' && value !== 'decline') usage('--elicit must be accept or decline');
+                opts.elicit = value;
                 break;
             case '--max-buffer-bytes':
                 opts.maxBufferBytes = Number(value);
@@ -212,7 +223,19 @@ async function main() {
         setProtocolVersion?.(version);
     };
 
-    const client = new Client({ name: 'toolscout-gateway-client', version: '1.0.0' }, { capabilities: {} });
+    // --elicit: declare elicitation support and answer every request (an approval prompt) as told
+    const client = new Client(
+        { name: 'toolscout-gateway-client', version: '1.0.0' },
+        { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} }
+    );
+    const elicitations = [];
+    if (opts.elicit) {
+        client.setRequestHandler(ElicitRequestSchema, async request => {
+            elicitations.push(request.params.message);
+            log(`elicitation: ${request.params.message} -> ${opts.elicit}`);
+            return opts.elicit === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+        });
+    }
     let listChangedCount = 0;
     let listChangedAfterFind = 0;
     let findSent = false;
@@ -281,7 +304,8 @@ async function main() {
             listChangedAfterFind,
             toolsAfter,
             callResult: call.result,
-            callError: call.error
+            callError: call.error,
+            elicitations
         };
         await close();
         await new Promise(resolve => process.stdout.write(JSON.stringify(report) + '\n', resolve));

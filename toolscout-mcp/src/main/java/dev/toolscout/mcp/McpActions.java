@@ -49,8 +49,14 @@ public final class McpActions {
     this.registerWait = registerWait;
   }
 
+  private static final List<ToolSpec> SPECS = buildSpecs();
+
   /** The catalog tools of the {@code mcp} integration. */
   public static List<ToolSpec> specs() {
+    return SPECS;
+  }
+
+  private static List<ToolSpec> buildSpecs() {
     return List.of(
         ToolSpec.builder(REGISTER, "Register a new MCP (Model Context Protocol) server, local or remote, so its "
                 + "tools become available. Needs the user's approval.")
@@ -120,7 +126,12 @@ public final class McpActions {
     if (e.isPresent()) {
       return e.get().spec();
     }
-    return specs().stream().filter(s -> s.fullName().equals(action)).findFirst().orElse(null);
+    for (ToolSpec s : SPECS) {
+      if (s.fullName().equals(action)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   private boolean visible(Principal principal, ToolSpec spec) {
@@ -231,7 +242,8 @@ public final class McpActions {
   public McpSchema.CallToolResult callUpstream(ToolSpec spec, Map<String, Object> params, boolean approved) {
     if (spec.aiAccess() == AiAccess.PROPOSE && !approved) {
       return error(spec.fullName() + " needs the user's approval before it runs (ai_access: propose, "
-          + "side_effect: " + spec.sideEffect().name().toLowerCase(Locale.ROOT) + ")");
+          + "side_effect: " + spec.sideEffect().name().toLowerCase(Locale.ROOT) + "), and none was given: the "
+          + "client declined or does not support approval requests (MCP elicitation). See docs/MCP.md, Approvals.");
     }
     try {
       return registry.manager().callCatalogTool(spec.fullName(), params == null ? Map.of() : params);

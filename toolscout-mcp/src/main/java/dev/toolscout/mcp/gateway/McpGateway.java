@@ -76,6 +76,32 @@ public final class McpGateway implements AutoCloseable {
   private volatile McpSyncServer server;
   private volatile Function<String, Boolean> notifier;
   private volatile boolean stdio;
+  private volatile Approval approval = Approval.ELICIT;
+
+  /**
+   * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
+   * the user's approval through the gateway, which has no approval queue of its own.
+   */
+  public enum Approval {
+    /**
+     * Ask the user with an MCP elicitation when the client supports it (the default); a client that does
+     * not gets an error saying how to approve instead.
+     */
+    ELICIT,
+    /**
+     * The client's own confirmation is the approval: Claude Desktop and Claude Code ask the user before
+     * every tool call. Choose it only for such clients.
+     */
+    CLIENT,
+    /** Never: PROPOSE tools and actions do not run through the gateway. */
+    NEVER
+  }
+
+  /** Sets how PROPOSE tools are approved (before serving). */
+  public McpGateway approval(Approval mode) {
+    this.approval = mode;
+    return this;
+  }
 
   /**
    * @param discovery the discovery tools (scoped here to the tools the gateway can run)
@@ -221,8 +247,11 @@ public final class McpGateway implements AutoCloseable {
     String name = req.name();
     Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
     if (McpActions.isAction(name)) {
-      // the gateway records no approvals: a PROPOSE action or tool answers with how to approve it
-      return actions.call(p, name, args, false);
+      ToolSpec action = McpActions.specs().stream().filter(s -> s.fullName().equals(name)).findFirst().orElseThrow();
+      ToolSpec effective = catalog.get(name).map(CatalogEntry::spec).orElse(action);
+      boolean approved = effective.aiAccess() == AiAccess.PROPOSE && access.allows(p, effective)
+          && approve(exchange, effective, args);
+      return actions.call(p, name, args, approved);
     }
     ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
@@ -268,9 +297,41 @@ public final class McpGateway implements AutoCloseable {
       if (now == null || !runnable(now) || !access.allows(p, now)) {
         return error("Tool not found: " + req.name());
       }
-      return actions.callUpstream(now, req.arguments(), false);
+      Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
+      boolean approved = now.aiAccess() == AiAccess.PROPOSE && approve(ex, now, args);
+      return actions.callUpstream(now, args, approved);
     };
     return new McpServerFeatures.SyncToolSpecification(wire(s), handler);
+  }
+
+  /** Asks for the user's approval of one PROPOSE call, as {@link #approval} says. */
+  private boolean approve(McpSyncServerExchange exchange, ToolSpec spec, Map<String, Object> args) {
+    return switch (approval) {
+      case NEVER -> false;
+      case CLIENT -> true;
+      case ELICIT -> {
+        McpSchema.ClientCapabilities caps = exchange.getClientCapabilities();
+        if (caps == null || caps.elicitation() == null) {
+          yield false;
+        }
+        String shown = JSON.valueToTree(args).toString();
+        McpSchema.ElicitFormRequest ask = McpSchema.ElicitFormRequest.builder(
+                "Allow " + spec.fullName() + " (" + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT)
+                    + ") to run with " + (shown.length() > 500 ? shown.substring(0, 500) + "..." : shown) + "?",
+                Map.of("type", "object",
+                    "properties", Map.of("approve", Map.of("type", "boolean", "title", "Allow this call")),
+                    "required", List.of("approve")))
+            .build();
+        try {
+          McpSchema.ElicitResult r = exchange.createElicitation(ask);
+          yield r != null && r.action() == McpSchema.ElicitResult.Action.ACCEPT && r.content() != null
+              && Boolean.TRUE.equals(r.content().get("approve"));
+        } catch (RuntimeException e) {
+          LOG.info("approval request for {} failed: {}", spec.fullName(), e.toString());
+          yield false;
+        }
+      }
+    };
   }
 
   /** Keeps the server's tools in step with the catalog (upstream servers added, changed or removed). */

@@ -37,16 +37,29 @@ final class McpCommand implements Callable<Integer> {
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
+  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "elicit",
+      description = "How a tool that needs approval (ai_access propose) is approved: elicit (ask the user through "
+          + "the client, the default), client (the client's own confirmation counts), never.")
+  String approval;
   @Spec CommandSpec spec;
 
-  static McpGateway gateway(Engine e, PrincipalOptions who) {
+  static McpGateway.Approval approvalMode(String approval) {
+    try {
+      return McpGateway.Approval.valueOf(approval.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException x) {
+      throw new IllegalArgumentException("--approval must be elicit, client or never, got: '" + approval + "'");
+    }
+  }
+
+  static McpGateway gateway(Engine e, PrincipalOptions who, McpGateway.Approval mode) {
     return new McpGateway(e.catalog(), e.events(), e.access(), e.discovery(), e.mcpActions(),
-        e.selectorConfig().coreTools(), who.principal());
+        e.selectorConfig().coreTools(), who.principal()).approval(mode);
   }
 
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
+    McpGateway.Approval mode = approvalMode(approval);
     CountDownLatch ended = new CountDownLatch(1);
     InputStream in = new FilterInputStream(System.in) {
       @Override
@@ -69,7 +82,7 @@ final class McpCommand implements Callable<Integer> {
     };
     try (Engine e = Engine.open(engine.options())) {
       servers.start(e, declared, spec.commandLine().getErr(), true);
-      try (McpGateway gateway = gateway(e, who)) {
+      try (McpGateway gateway = gateway(e, who, mode)) {
         gateway.serveStdio(in, System.out);
         ended.await();
       }

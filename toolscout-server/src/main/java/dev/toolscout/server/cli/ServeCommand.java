@@ -29,6 +29,11 @@ final class ServeCommand implements Callable<Integer> {
           + "local user given by --user/--group/--space.")
   Path apiKeys;
 
+  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "elicit",
+      description = "How a tool that needs approval (ai_access propose) is approved: elicit (ask the user through "
+          + "the client, the default), client (the client's own confirmation counts), never.")
+  String approval;
+
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
@@ -37,10 +42,11 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
+    McpGateway.Approval mode = McpCommand.approvalMode(approval);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
       servers.start(e, declared, spec.commandLine().getErr(), true);
-      try (McpGateway gateway = McpCommand.gateway(e, who);
+      try (McpGateway gateway = McpCommand.gateway(e, who, mode);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()
             + (auth.requiresKey() ? " (API key required)" : ""));

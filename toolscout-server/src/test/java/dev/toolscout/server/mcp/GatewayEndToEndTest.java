@@ -189,6 +189,30 @@ class GatewayEndToEndTest {
   }
 
   @Test
+  void a_destructive_upstream_tool_runs_only_after_the_user_approves_it_through_the_client() throws Exception {
+    String entity = "{\"entities\": [{\"name\": \"Temp\", \"entityType\": \"note\", \"observations\": []}]}";
+    client(List.of("--http", http.url()), "--query", "create entities", "--call", "kg__create_entities",
+        "--args", entity);
+    String delete = "{\"entityNames\": [\"Temp\"]}";
+
+    JsonNode noElicitation = client(List.of("--http", http.url()), "--query", "delete entities from the graph",
+        "--call", "kg__delete_entities", "--args", delete);
+    assertThat(noElicitation.path("callResult").path("isError").asBoolean()).isTrue();
+    assertThat(text(noElicitation.path("callResult")))
+        .contains("kg__delete_entities needs the user's approval before it runs (ai_access: propose");
+
+    JsonNode declined = client(List.of("--http", http.url(), "--elicit", "decline"), "--query",
+        "delete entities from the graph", "--call", "kg__delete_entities", "--args", delete);
+    assertThat(names(declined.path("elicitations"))).singleElement().asString().contains("Allow kg__delete_entities");
+    assertThat(declined.path("callResult").path("isError").asBoolean()).isTrue();
+
+    JsonNode approved = client(List.of("--http", http.url(), "--elicit", "accept"), "--query",
+        "delete entities from the graph", "--call", "kg__delete_entities", "--args", delete);
+    assertThat(approved.path("callResult").path("isError").asBoolean(false)).isFalse();
+    assertThat(text(approved.path("callResult"))).containsIgnoringCase("deleted");
+  }
+
+  @Test
   void a_request_without_a_known_key_is_refused() throws IOException, InterruptedException {
     HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(keyed.url()))
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
