@@ -28,7 +28,8 @@ import reactor.core.publisher.Mono;
  * next call times out) and a per-line size cap that answers the request it belongs to. A line over the cap
  * is skipped without being held in memory; when its request id can be read from the first or last bytes
  * (servers put {@code "id"} at either end) the caller gets an error response naming the cap instead of a
- * timeout. A line that is not JSON-RPC is reported to {@code problems} and skipped.
+ * timeout: at once, when the line starts with its top-level id, else when the line ends. A line that is not
+ * JSON-RPC is reported to {@code problems} and skipped.
  *
  * <p>Thread safety: {@link #sendMessage} may be called from any thread (writes are serialized); inbound
  * messages are handed to the session in order on one reader thread.
@@ -40,6 +41,14 @@ final class ProcessTransport implements McpClientTransport {
   private static final Pattern ID_AT_END = Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*}\\s*$");
   private static final Pattern ID_AT_START =
       Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*,");
+  /** The top-level id, as the first member or the one after {@code "jsonrpc"}: safe to act on early. */
+  private static final Pattern ID_FIRST = Pattern.compile(
+      "^\\s*\\{\\s*(?:\"jsonrpc\"\\s*:\\s*\"2\\.0\"\\s*,\\s*)?\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*,");
+  /**
+   * The {@code data} of the error response that stands in for a dropped message, so that it is not taken for
+   * a server's own error with the same code ({@code -32001} is also the TypeScript SDK's request timeout).
+   */
+  static final String TOO_LARGE_DATA = "toolscout: message over mcp.max-response-bytes";
 
   private final ServerConfig config;
   private final McpJsonMapper json;
@@ -107,6 +116,11 @@ final class ProcessTransport implements McpClientTransport {
     if (closing) {
       return;
     }
+    exited.accept(exitDescription(p));
+  }
+
+  /** "process exited with code N; stderr: <its last line>", for a process that has ended. */
+  private String exitDescription(Process p) {
     int code = p.exitValue();
     try {
       Thread t = stderrReader;
@@ -117,9 +131,8 @@ final class ProcessTransport implements McpClientTransport {
       Thread.currentThread().interrupt();
     }
     String tail = stderrTail();
-    String why = "process exited with code " + code + (code > 128 ? " (signal " + (code - 128) + ")" : "")
+    return "process exited with code " + code + (code > 128 ? " (signal " + (code - 128) + ")" : "")
         + (tail.isEmpty() ? "" : "; stderr: " + abbreviate(tail.substring(tail.lastIndexOf('\n') + 1), 300));
-    exited.accept(why);
   }
 
   private void readLoop(Process p, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -127,7 +140,8 @@ final class ProcessTransport implements McpClientTransport {
       byte[] buf = new byte[64 * 1024];
       ByteArrayOutputStream line = new ByteArrayOutputStream(8 * 1024);
       long lineBytes = 0;
-      byte[] head = null;
+      byte[] head = null; // set once the current line is over the cap: its first bytes
+      boolean answered = false; // whether the request of the current over-cap line was already failed
       byte[] tail = new byte[EDGE];
       int tailLen = 0;
       int n;
@@ -146,16 +160,18 @@ final class ProcessTransport implements McpClientTransport {
             line.write(buf, start, len);
             byte[] all = line.toByteArray();
             tailLen = keepTail(tail, 0, all, 0, all.length);
-            oversized(java.util.Arrays.copyOf(all, Math.min(EDGE, all.length)), tail, tailLen, all.length, handler);
+            oversized(java.util.Arrays.copyOf(all, Math.min(EDGE, all.length)), tail, tailLen, all.length, false,
+                handler);
           } else {
             // the end of a line already over the cap
             tailLen = keepTail(tail, tailLen, buf, start, len);
             lineBytes += len;
-            oversized(head, tail, tailLen, lineBytes, handler);
+            oversized(head, tail, tailLen, lineBytes, answered, handler);
           }
           line.reset();
           lineBytes = 0;
           head = null;
+          answered = false;
           tailLen = 0;
           start = i + 1;
         }
@@ -167,6 +183,8 @@ final class ProcessTransport implements McpClientTransport {
             head = java.util.Arrays.copyOf(all, Math.min(EDGE, all.length));
             tailLen = keepTail(tail, 0, all, 0, all.length);
             line.reset();
+            // fail its request now rather than after the rest arrives (which may be slow, or never)
+            answered = overCapEarly(head, handler);
           } else if (head == null) {
             line.write(buf, start, len);
           } else {
@@ -193,12 +211,33 @@ final class ProcessTransport implements McpClientTransport {
     return keep + len;
   }
 
+  /**
+   * A line just went over the cap: when it starts with its top-level id, its request is failed now.
+   *
+   * @return whether it was
+   */
+  private boolean overCapEarly(
+      byte[] head, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    Matcher m = ID_FIRST.matcher(new String(head, StandardCharsets.UTF_8));
+    if (!m.find()) {
+      return false;
+    }
+    String message = "sent a message over the cap of " + maxLineBytes
+        + " bytes (mcp.max-response-bytes); it was dropped";
+    problems.accept(message);
+    answerTooLarge(idValue(m.group(1)), message, handler);
+    return true;
+  }
+
   private void oversized(
-      byte[] head, byte[] tail, int tailLen, long bytes,
+      byte[] head, byte[] tail, int tailLen, long bytes, boolean answered,
       Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
     String message = "sent a message of " + bytes + " bytes, over the cap of " + maxLineBytes
         + " bytes (mcp.max-response-bytes); it was dropped";
     problems.accept(message);
+    if (answered) {
+      return;
+    }
     Object id = null;
     Matcher end = ID_AT_END.matcher(new String(tail, 0, tailLen, StandardCharsets.UTF_8));
     if (end.find()) {
@@ -210,11 +249,16 @@ final class ProcessTransport implements McpClientTransport {
       }
     }
     if (id != null) {
-      McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
-          new McpSchema.JSONRPCResponse.JSONRPCError(UpstreamException.TOO_LARGE_CODE, "upstream '" + config.name()
-              + "' " + message, null));
-      handler.apply(Mono.just(error)).subscribe(x -> {}, e -> LOG.debug("handling a capped response failed", e));
+      answerTooLarge(id, message, handler);
     }
+  }
+
+  /** Fails request {@code id} with an error response standing in for the dropped message. */
+  private void answerTooLarge(
+      Object id, String message, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
+        new McpSchema.JSONRPCResponse.JSONRPCError(UpstreamException.TOO_LARGE_CODE, message, TOO_LARGE_DATA));
+    handler.apply(Mono.just(error)).subscribe(x -> {}, e -> LOG.debug("handling a capped response failed", e));
   }
 
   private static Object idValue(String raw) {
@@ -266,9 +310,14 @@ final class ProcessTransport implements McpClientTransport {
   public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
     return Mono.fromRunnable(() -> {
       Process p = process;
-      if (p == null || !p.isAlive()) {
+      if (p == null) {
         throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "the server process is not running",
             null);
+      }
+      if (!p.isAlive()) {
+        // say why: this may be the first the caller hears of the exit (its own report can come second)
+        throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
+            "the server process is not running: " + exitDescription(p), null);
       }
       try {
         byte[] bytes = json.writeValueAsBytes(message);
@@ -279,10 +328,21 @@ final class ProcessTransport implements McpClientTransport {
           out.flush();
         }
       } catch (IOException e) {
+        String why = exitedSoon(p) ? "; " + exitDescription(p) : "";
         throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
-            "writing to the server process failed: " + e.getMessage(), e);
+            "writing to the server process failed: " + e.getMessage() + why, e);
       }
     });
+  }
+
+  /** Whether the process has ended or ends within a moment (a broken pipe usually means it is exiting). */
+  private static boolean exitedSoon(Process p) {
+    try {
+      return p.waitFor(200, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return !p.isAlive();
+    }
   }
 
   @Override

@@ -81,15 +81,25 @@ public final class ToolMapping {
       effect = SideEffect.DELETE;
       access = AiAccess.PROPOSE;
     }
-    return ToolSpec.builder(wireName, description)
+    ToolSpec.Builder b = ToolSpec.builder(wireName, description)
         .sourceKind(SourceKind.MCP)
         .category("mcp")
         .tags(List.of(ToolNaming.serverPrefix(serverName)))
-        .parameters(schema(serverName, t))
         .aiAccess(access)
         .sideEffect(effect)
-        .originalName(t.name())
-        .build();
+        .originalName(t.name());
+    try {
+      return b.parameters(schema(serverName, t)).build();
+    } catch (InvalidSpecException e) {
+      if (!e.field().startsWith("parameters")) {
+        throw e;
+      }
+      // an object schema with an odd part (a boolean property schema, "required" naming a missing property):
+      // the tool stays usable, and the server still checks the arguments it is called with
+      LOG.warn("MCP server '{}': tool '{}' inputSchema is not usable ({}); an empty one stands in", serverName,
+          t.name(), e.getMessage());
+      return b.parameters(emptySchema()).build();
+    }
   }
 
   private static ObjectNode schema(String serverName, McpSchema.Tool t) {
@@ -101,6 +111,10 @@ public final class ToolMapping {
       LOG.warn("MCP server '{}': tool '{}' inputSchema is not an object schema ({}); an empty one stands in",
           serverName, t.name(), n.getNodeType());
     }
+    return emptySchema();
+  }
+
+  private static ObjectNode emptySchema() {
     ObjectNode o = JSON.createObjectNode();
     o.put("type", "object");
     return o;

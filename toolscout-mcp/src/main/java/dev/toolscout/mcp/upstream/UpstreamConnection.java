@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +50,7 @@ final class UpstreamConnection {
   private final ServerConfig config;
   private final UpstreamLimits limits;
   private final ScheduledExecutorService scheduler;
+  private final Executor io;
   private final Listener listener;
   private final McpJsonMapper json;
   private final Set<CompletableFuture<?>> inflight = ConcurrentHashMap.newKeySet();
@@ -68,11 +71,12 @@ final class UpstreamConnection {
   private ScheduledFuture<?> retry;
 
   UpstreamConnection(
-      ServerConfig config, UpstreamLimits limits, ScheduledExecutorService scheduler, McpJsonMapper json,
-      Listener listener) {
+      ServerConfig config, UpstreamLimits limits, ScheduledExecutorService scheduler, Executor io,
+      McpJsonMapper json, Listener listener) {
     this.config = config;
     this.limits = limits;
     this.scheduler = scheduler;
+    this.io = io;
     this.json = json;
     this.listener = listener;
   }
@@ -86,7 +90,20 @@ final class UpstreamConnection {
     synchronized (this) {
       gen = ++generation;
     }
-    scheduler.execute(() -> connect(gen));
+    run(() -> connect(gen));
+  }
+
+  /**
+   * Runs blocking work (a connect, a re-list, a close: each may wait up to the server's timeout) on the
+   * manager's I/O threads, never on its few scheduler threads, so a server that does not answer holds up
+   * no other server. Work handed in after the manager closed is dropped.
+   */
+  private void run(Runnable work) {
+    try {
+      io.execute(work);
+    } catch (RejectedExecutionException closed) {
+      LOG.debug("MCP server '{}': manager closed, work dropped", config.name());
+    }
   }
 
   /** Completes when the first connect attempt has succeeded or failed. */
@@ -289,7 +306,7 @@ final class UpstreamConnection {
     if (!relistPending.compareAndSet(false, true)) {
       return;
     }
-    scheduler.execute(() -> {
+    run(() -> {
       relistPending.set(false);
       McpAsyncClient c;
       synchronized (this) {
@@ -333,13 +350,7 @@ final class UpstreamConnection {
     McpAsyncClient c = client;
     ServerStatus.State s = state;
     if (c == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
-      Instant next = nextRetry;
-      throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
-          "is " + s.name().toLowerCase(java.util.Locale.ROOT) + (lastError == null ? "" : " (" + lastError + ")")
-              + (s == ServerStatus.State.DOWN && next != null
-                  ? "; next reconnect in " + Math.max(0, Duration.between(Instant.now(), next).toMillis()) + " ms"
-                  : ""),
-          null);
+      throw unavailable(s);
     }
     CompletableFuture<McpSchema.CallToolResult> f =
         c.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments).build())
@@ -364,6 +375,28 @@ final class UpstreamConnection {
     }
   }
 
+  /**
+   * Throws the retriable {@code DOWN} error a call would get when the server cannot take calls now (it is
+   * connecting, down or stopped); returns quietly when it can.
+   */
+  void checkAvailable() {
+    ServerStatus.State s = state;
+    if (client == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
+      throw unavailable(s);
+    }
+  }
+
+  private UpstreamException unavailable(ServerStatus.State s) {
+    Instant next = nextRetry;
+    String error = lastError;
+    return new UpstreamException(UpstreamException.Kind.DOWN, config.name(),
+        "is " + s.name().toLowerCase(java.util.Locale.ROOT) + (error == null ? "" : " (" + error + ")")
+            + (s == ServerStatus.State.DOWN && next != null
+                ? "; next reconnect in " + Math.max(0, Duration.between(Instant.now(), next).toMillis()) + " ms"
+                : ""),
+        null);
+  }
+
   private UpstreamException timedOut(String tool) {
     String problem = lastProblem;
     String msg = "did not answer tools/call '" + tool + "' within " + config.timeout().toMillis() + " ms"
@@ -378,8 +411,10 @@ final class UpstreamConnection {
     }
     if (cause instanceof McpError e && e.getJsonRpcError() != null) {
       Integer code = e.getJsonRpcError().code();
-      if (code != null && code == UpstreamException.TOO_LARGE_CODE) {
-        return new UpstreamException(UpstreamException.Kind.TOO_LARGE, null, e.getJsonRpcError().message(), e);
+      if (code != null && code == UpstreamException.TOO_LARGE_CODE
+          && ProcessTransport.TOO_LARGE_DATA.equals(e.getJsonRpcError().data())) {
+        return new UpstreamException(UpstreamException.Kind.TOO_LARGE, config.name(),
+            "tools/call '" + tool + "' failed: the server " + e.getJsonRpcError().message(), e);
       }
       return new UpstreamException(UpstreamException.Kind.PROTOCOL, config.name(),
           "tools/call '" + tool + "' failed: " + e.getJsonRpcError().message() + " (JSON-RPC error " + code + ")", e);
@@ -430,12 +465,12 @@ final class UpstreamConnection {
       if (retry != null) {
         retry.cancel(false);
       }
-      retry = scheduler.schedule(() -> {
+      retry = scheduler.schedule(() -> run(() -> {
         synchronized (this) {
           restarts++;
         }
         connect(next);
-      }, wait.toMillis(), TimeUnit.MILLISECONDS);
+      }), wait.toMillis(), TimeUnit.MILLISECONDS);
     }
     LOG.warn("MCP server '{}' is down: {}; reconnecting in {} ms", config.name(), why, wait.toMillis());
     setState(ServerStatus.State.DOWN, why);
@@ -444,7 +479,7 @@ final class UpstreamConnection {
       f.completeExceptionally(down);
     }
     if (old != null) {
-      scheduler.execute(() -> closeQuietly(old));
+      run(() -> closeQuietly(old));
     }
   }
 

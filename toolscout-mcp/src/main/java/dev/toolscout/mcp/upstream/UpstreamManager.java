@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,10 @@ public final class UpstreamManager implements AutoCloseable {
 
   private final Catalog catalog;
   private final UpstreamLimits limits;
+  /** Timers only (reconnect backoff, re-sync); the work they start runs on {@link #io}. */
   private final ScheduledExecutorService scheduler;
+  /** Connects, re-lists and closes: blocking work, a thread per task, so no server waits for another. */
+  private final ExecutorService io;
   private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
   private final Map<String, UpstreamConnection> byPrefix = new ConcurrentHashMap<>();
   private final List<Consumer<ServerStatus>> statusListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -48,7 +52,9 @@ public final class UpstreamManager implements AutoCloseable {
   public UpstreamManager(Catalog catalog, UpstreamLimits limits) {
     this.catalog = catalog;
     this.limits = limits;
-    this.scheduler = Executors.newScheduledThreadPool(2, Thread.ofPlatform().daemon().name("mcp-upstream-", 0).factory());
+    this.scheduler =
+        Executors.newScheduledThreadPool(1, Thread.ofPlatform().daemon().name("mcp-upstream-timer-", 0).factory());
+    this.io = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("mcp-upstream-", 0).factory());
     long every = limits.resyncInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::resyncAll, every, every, TimeUnit.MILLISECONDS);
   }
@@ -90,7 +96,7 @@ public final class UpstreamManager implements AutoCloseable {
       if (existing != null) {
         existing.stop();
       }
-      UpstreamConnection c = new UpstreamConnection(config, limits, scheduler, json, new Listener());
+      UpstreamConnection c = new UpstreamConnection(config, limits, scheduler, io, json, new Listener());
       byPrefix.put(prefix, c);
       c.start();
       return c.status();
@@ -222,7 +228,15 @@ public final class UpstreamManager implements AutoCloseable {
   public McpSchema.CallToolResult call(String server, String tool, Map<String, Object> arguments) {
     UpstreamConnection c = find(server).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.NOT_FOUND,
         null, "MCP server not found: " + server, null));
-    return c.call(tool(c, tool).sourceName(), arguments);
+    ToolSpec spec;
+    try {
+      spec = tool(c, tool);
+    } catch (UpstreamException notListed) {
+      // a server that is not up may never have listed its tools: "down" (retriable) says more than "no tool"
+      c.checkAvailable();
+      throw notListed;
+    }
+    return c.call(spec.sourceName(), arguments);
   }
 
   /** The catalog spec of a server's tool, given by the server's own name for it or the catalog's. */
@@ -341,5 +355,6 @@ public final class UpstreamManager implements AutoCloseable {
     byPrefix.clear();
     all.parallelStream().forEach(UpstreamConnection::stop);
     scheduler.shutdownNow();
+    io.shutdownNow();
   }
 }
