@@ -48,6 +48,8 @@ final class UpstreamConnection {
   }
 
   private final ServerConfig config;
+  /** The tool-name prefix in use: the config's, or that plus {@code _mcp} when built-in tools hold it. */
+  private final String prefix;
   private final UpstreamLimits limits;
   private final ScheduledExecutorService scheduler;
   private final Executor io;
@@ -71,9 +73,10 @@ final class UpstreamConnection {
   private ScheduledFuture<?> retry;
 
   UpstreamConnection(
-      ServerConfig config, UpstreamLimits limits, ScheduledExecutorService scheduler, Executor io,
+      ServerConfig config, String prefix, UpstreamLimits limits, ScheduledExecutorService scheduler, Executor io,
       McpJsonMapper json, Listener listener) {
     this.config = config;
+    this.prefix = prefix;
     this.limits = limits;
     this.scheduler = scheduler;
     this.io = io;
@@ -83,6 +86,10 @@ final class UpstreamConnection {
 
   ServerConfig config() {
     return config;
+  }
+
+  String prefix() {
+    return prefix;
   }
 
   void start() {
@@ -116,7 +123,7 @@ final class UpstreamConnection {
   }
 
   ServerStatus status() {
-    return new ServerStatus(config.name(), config.prefix(), config.transport().wire(), config.endpoint(), state,
+    return new ServerStatus(config.name(), prefix, config.transport().wire(), config.endpoint(), state,
         toolCount, lastError, restarts, since, state == ServerStatus.State.DOWN ? nextRetry : null);
   }
 

@@ -76,31 +76,60 @@ public final class UpstreamManager implements AutoCloseable {
   /**
    * Registers (or replaces) a server and connects to it in the background.
    *
-   * @throws IllegalArgumentException when its prefix belongs to another server or to tools that are not
-   *     this server's (a built-in integration, say)
+   * @throws IllegalArgumentException when its prefix belongs to another server (a prefix held by built-in
+   *     tools is not an error: the server's tools get {@code <prefix>_mcp__*})
    */
   public ServerStatus register(ServerConfig config) {
-    String prefix = config.prefix();
     synchronized (this) {
-      UpstreamConnection existing = byPrefix.get(prefix);
-      if (existing != null && !existing.config().name().equals(config.name())) {
-        throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
-            + "', already used by server '" + existing.config().name() + "'");
-      }
-      for (CatalogEntry e : catalog.snapshot().entries()) {
-        if (e.spec().name().source().equals(prefix) && e.spec().sourceKind() != SourceKind.MCP) {
-          throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
-              + "', which belongs to the built-in tools " + prefix + "__*; choose another name");
-        }
-      }
+      UpstreamConnection existing = find(config.name()).filter(c -> c.config().name().equals(config.name()))
+          .orElse(null);
+      String prefix = existing != null ? existing.prefix() : freePrefix(config);
       if (existing != null) {
         existing.stop();
       }
-      UpstreamConnection c = new UpstreamConnection(config, limits, scheduler, io, json, new Listener());
+      UpstreamConnection c = new UpstreamConnection(config, prefix, limits, scheduler, io, json, new Listener());
       byPrefix.put(prefix, c);
       c.start();
       return c.status();
     }
+  }
+
+  /**
+   * The prefix for a new server: its own, unless built-in tools hold it (the demo catalog has {@code
+   * memory__*} and {@code filesystem__*}, and so do the reference MCP servers people paste), then the first
+   * free of {@code <prefix>_mcp}, {@code <prefix>_mcp2}, ... Deterministic for a given catalog.
+   *
+   * @throws IllegalArgumentException when another server already has the prefix
+   */
+  private String freePrefix(ServerConfig config) {
+    String own = config.prefix();
+    UpstreamConnection other = byPrefix.get(own);
+    if (other != null) {
+      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + own
+          + "', already used by server '" + other.config().name() + "'");
+    }
+    Catalog.Snapshot snap = catalog.snapshot();
+    String candidate = own;
+    for (int n = 1; builtIn(snap, candidate) || byPrefix.containsKey(candidate); n++) {
+      candidate = own + "_mcp" + (n == 1 ? "" : Integer.toString(n));
+    }
+    if (!candidate.equals(own)) {
+      LOG.warn("MCP server '{}': its tools are named {}__* because {}__* are built-in tools", config.name(),
+          candidate, own);
+    }
+    return candidate;
+  }
+
+  private static boolean builtIn(Catalog.Snapshot snap, String source) {
+    if (!snap.hasSource(source)) {
+      return false;
+    }
+    for (CatalogEntry e : snap.entries()) {
+      if (e.spec().name().source().equals(source) && e.spec().sourceKind() != SourceKind.MCP) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Registers servers and waits (at most {@code wait} in all) for each first connect attempt. */
@@ -110,7 +139,7 @@ public final class UpstreamManager implements AutoCloseable {
     for (ServerConfig c : configs) {
       try {
         register(c);
-        attempts.add(byPrefix.get(c.prefix()).firstAttempt());
+        attempts.add(find(c.name()).orElseThrow().firstAttempt());
         out.add(null);
       } catch (IllegalArgumentException e) {
         out.add(new Registration.Failure(c.name(), e.getMessage()));
@@ -125,7 +154,7 @@ public final class UpstreamManager implements AutoCloseable {
     }
     for (int i = 0; i < configs.size(); i++) {
       if (out.get(i) == null) {
-        ServerStatus s = byPrefix.get(configs.get(i).prefix()).status();
+        ServerStatus s = find(configs.get(i).name()).orElseThrow().status();
         out.set(i, s.state() == ServerStatus.State.DOWN
             ? new Registration.Failure(s.name(), s.lastError())
             : new Registration.Success(s.name(), s));
@@ -157,10 +186,10 @@ public final class UpstreamManager implements AutoCloseable {
       if (c == null) {
         return false;
       }
-      byPrefix.remove(c.config().prefix());
+      byPrefix.remove(c.prefix());
     }
     c.stop();
-    removeToolsOf(c.config().prefix(), Set.of());
+    removeToolsOf(c.prefix(), Set.of());
     return true;
   }
 
@@ -251,7 +280,7 @@ public final class UpstreamManager implements AutoCloseable {
   }
 
   private ToolSpec tool(UpstreamConnection c, String tool) {
-    String prefix = c.config().prefix();
+    String prefix = c.prefix();
     Catalog.Snapshot snap = catalog.snapshot();
     CatalogEntry direct = snap.get(tool);
     if (direct != null && direct.spec().sourceKind() == SourceKind.MCP && direct.spec().name().source().equals(prefix)) {
@@ -309,7 +338,7 @@ public final class UpstreamManager implements AutoCloseable {
     @Override
     public void toolsListed(UpstreamConnection c, List<McpSchema.Tool> tools) {
       ServerConfig cfg = c.config();
-      List<ToolMapping.Mapped> mapped = ToolMapping.map(cfg.name(), cfg.prefix(), tools);
+      List<ToolMapping.Mapped> mapped = ToolMapping.map(cfg.name(), c.prefix(), tools);
       List<ToolSpec> specs = new ArrayList<>();
       Set<String> keep = new HashSet<>();
       for (ToolMapping.Mapped m : mapped) {
@@ -317,12 +346,12 @@ public final class UpstreamManager implements AutoCloseable {
         keep.add(m.spec().fullName());
       }
       synchronized (UpstreamManager.this) {
-        if (byPrefix.get(cfg.prefix()) != c) {
+        if (byPrefix.get(c.prefix()) != c) {
           return; // replaced or removed meanwhile
         }
         List<String> removals = new ArrayList<>();
         for (CatalogEntry e : catalog.snapshot().entries()) {
-          if (e.spec().name().source().equals(cfg.prefix()) && e.spec().sourceKind() == SourceKind.MCP
+          if (e.spec().name().source().equals(c.prefix()) && e.spec().sourceKind() == SourceKind.MCP
               && !keep.contains(e.name())) {
             removals.add(e.name());
           }

@@ -202,12 +202,24 @@ class UpstreamManagerTest {
   }
 
   @Test
-  void a_server_may_not_take_the_prefix_of_built_in_tools() {
+  void a_server_whose_prefix_built_in_tools_hold_gets_a_distinct_deterministic_one() {
     catalog.upsert(ToolSpec.builder("memory__search", "Search memories").aiAccess(AiAccess.EXECUTE).build());
 
-    assertThatThrownBy(() -> manager.register(memoryServer()))
+    manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
+
+    assertThat(manager.status("Memory").orElseThrow().prefix()).isEqualTo("memory_mcp");
+    assertThat(catalog.get("memory_mcp__read_graph")).isPresent();
+    assertThat(catalog.get("memory__search").orElseThrow().spec().sourceKind()).isEqualTo(SourceKind.INTEGRATION);
+    assertThat(text(manager.call("Memory", "read_graph", Map.of()))).contains("entities");
+    assertThat(text(manager.callCatalogTool("memory_mcp__read_graph", Map.of()))).contains("entities");
+  }
+
+  @Test
+  void two_servers_may_not_share_a_prefix() {
+    manager.register(memoryServer());
+
+    assertThatThrownBy(() -> manager.register(McpPeers.node("memory", McpPeers.memory())))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("server name 'Memory' gives tool prefix 'memory'")
-        .hasMessageContaining("built-in tools memory__*");
+        .hasMessage("server name 'memory' gives tool prefix 'memory', already used by server 'Memory'");
   }
 }
