@@ -286,6 +286,11 @@ public final class UpstreamManager implements AutoCloseable {
     if (direct != null && direct.spec().sourceKind() == SourceKind.MCP && direct.spec().name().source().equals(prefix)) {
       return direct.spec();
     }
+    // most tool names need no sanitizing, so the wire name is the prefix plus the server's own name
+    CatalogEntry plain = snap.get(prefix + "__" + tool);
+    if (plain != null && plain.spec().sourceKind() == SourceKind.MCP && plain.spec().sourceName().equals(tool)) {
+      return plain.spec();
+    }
     for (CatalogEntry e : snap.entries()) {
       if (e.spec().sourceKind() == SourceKind.MCP && e.spec().name().source().equals(prefix)
           && e.spec().sourceName().equals(tool)) {
