@@ -69,7 +69,19 @@ public final class McpGateway implements AutoCloseable {
   private final Set<String> coreTools;
   private final Principal localPrincipal;
   private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-  private final Map<String, Set<String>> disclosed = new ConcurrentHashMap<>();
+  /** The most sessions whose disclosed tools are kept; the least recently active one is forgotten first. */
+  public static final int MAX_SESSIONS = 10_000;
+
+  /** Per session, the tools find disclosed to it; bounded, since HTTP sessions may end without a goodbye. */
+  private final Map<String, Set<String>> disclosed = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<String, Set<String>>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
+          return size() > MAX_SESSIONS;
+        }
+      });
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final Object syncLock = new Object();
   private final List<Runnable> closers = new ArrayList<>();
@@ -359,7 +371,9 @@ public final class McpGateway implements AutoCloseable {
         if (!want.contains(name)) {
           s.removeTool(name);
           registered.remove(name);
-          disclosed.values().forEach(set -> set.remove(name));
+          synchronized (disclosed) {
+            disclosed.values().forEach(set -> set.remove(name));
+          }
           changed = true;
         }
       }

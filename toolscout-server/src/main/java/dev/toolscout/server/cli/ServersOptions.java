@@ -29,11 +29,12 @@ final class ServersOptions {
   }
 
   /**
-   * Connects the declared and the stored servers when there are any; reports the ones that failed on
-   * {@code err}. Returns without connecting anything when no server is declared or stored.
+   * Connects the declared and the stored servers; reports the ones that failed on {@code err}. Unless
+   * {@code always}, nothing is connected when no server is declared: the tools of the stored servers are in
+   * the catalog from their last connection, and ranking them needs no server running.
    */
   void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always) {
-    if (!always && declared.isEmpty() && e.storedServerCount() == 0) {
+    if (!always && declared.isEmpty()) {
       return;
     }
     if (waitSeconds < 0 || waitSeconds > 600) {

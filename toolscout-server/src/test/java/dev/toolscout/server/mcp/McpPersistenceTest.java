@@ -68,6 +68,11 @@ class McpPersistenceTest {
     assertThat(Files.getPosixFilePermissions(data.resolve("secret.key")))
         .isEqualTo(PosixFilePermissions.fromString("rw-------"));
 
+    // its tools stay in the catalog: find ranks them without starting the server
+    String[] find = run("find", "read the whole knowledge graph", "--limit", "3", "--data-dir", data.toString());
+    assertThat(find[0]).as(find[2]).isEqualTo("0");
+    assertThat(find[1]).contains("knowledge_graph__read_graph");
+
     String[] list = run("mcp", "list", "--format", "json", "--data-dir", data.toString());
     assertThat(list[0]).as(list[2]).isEqualTo("0");
     JsonNode servers = new ObjectMapper().readTree(list[1]).get("servers");
