@@ -27,7 +27,8 @@ final class EngineOptions {
       + "replaces the stored policy.")
   Path policy;
 
-  @Option(names = "--model", paramLabel = "ID", description = "Embedding model id (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--model", paramLabel = "ID", description = "Embedding model id: all-minilm-l6-v2-q (the default), bge-small-en-v1.5-q or "
+      + "bge-small-en-v1.5-q-instruct.")
   String model;
 
   Engine.Options options() {
