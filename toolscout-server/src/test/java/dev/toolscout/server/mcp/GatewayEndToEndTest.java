@@ -213,6 +213,28 @@ class GatewayEndToEndTest {
   }
 
   @Test
+  void mcp_register_server_is_proposed_and_registers_once_the_user_approves() throws Exception {
+    String memory = PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js").toString();
+    String args = "{\"name\": \"Notes Graph\", \"endpoint\": \"node " + memory + "\"}";
+
+    JsonNode unapproved = client(List.of("--http", http.url()), "--query", "install an MCP server", "--call",
+        "mcp__register_server", "--args", args);
+    assertThat(unapproved.path("callResult").path("isError").asBoolean()).isTrue();
+    assertThat(text(unapproved.path("callResult"))).contains("needs the user's approval").contains("toolscout mcp add");
+    assertThat(engine.mcp().manager().status("Notes Graph")).isEmpty();
+
+    JsonNode approved = client(List.of("--http", http.url(), "--elicit", "accept"), "--query",
+        "install an MCP server", "--call", "mcp__register_server", "--args", args);
+    assertThat(text(approved.path("callResult"))).contains("\"status\":\"ready\"").contains("notes_graph");
+    assertThat(engine.catalog().get("notes_graph__read_graph")).isPresent();
+
+    JsonNode listed = client(List.of("--http", http.url()), "--query", "which MCP servers are there", "--call",
+        "mcp__list_servers");
+    assertThat(text(listed.path("callResult"))).contains("Notes Graph").contains("everything");
+    assertThat(engine.mcp().remove("Notes Graph")).isTrue();
+  }
+
+  @Test
   void a_request_without_a_known_key_is_refused() throws IOException, InterruptedException {
     HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(keyed.url()))
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
