@@ -163,6 +163,9 @@ final class UpstreamConnection {
   }
 
   private McpAsyncClient open(int gen) {
+    if (config.transport() != ServerConfig.Transport.STDIO) {
+      probe(config.url());
+    }
     if (config.transport() == ServerConfig.Transport.HTTP) {
       try {
         return initialize(gen, streamableHttp());
@@ -180,6 +183,23 @@ final class UpstreamConnection {
       }
     }
     return initialize(gen, config.transport() == ServerConfig.Transport.SSE ? sse() : process(gen));
+  }
+
+  /**
+   * Opens and closes a TCP connection to the server first. The SDK's HTTP transports report a refused
+   * connection to their error handler but leave the request waiting for its timeout, so without this a
+   * server that is down would hold each reconnect for the whole timeout (twice: Streamable HTTP, then SSE).
+   */
+  private void probe(URI u) {
+    int port = u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+    int wait = (int) Math.min(config.timeout().toMillis(), 5_000);
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(u.getHost(), port), wait);
+    } catch (java.io.IOException e) {
+      throw new UpstreamException(UpstreamException.Kind.DOWN, null,
+          "cannot reach " + u.getHost() + ":" + port + " (" + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+    }
   }
 
   private McpAsyncClient initialize(int gen, McpClientTransport t) {
@@ -432,6 +452,16 @@ final class UpstreamConnection {
     }
     if (state == ServerStatus.State.DOWN) {
       return new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "is down (" + lastError + ")", cause);
+    }
+    if (root instanceof java.io.IOException && config.transport() != ServerConfig.Transport.STDIO) {
+      // an HTTP server that stopped answering (refused, reset): down now, not at the next re-sync
+      int gen;
+      synchronized (this) {
+        gen = generation;
+      }
+      String why = "tools/call '" + tool + "' failed: " + describe(cause);
+      failed(gen, why);
+      return new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "went down: " + why, cause);
     }
     return new UpstreamException(UpstreamException.Kind.PROTOCOL, config.name(),
         "tools/call '" + tool + "' failed: " + describe(cause), cause);

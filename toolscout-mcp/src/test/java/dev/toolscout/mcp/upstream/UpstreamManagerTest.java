@@ -66,10 +66,15 @@ class UpstreamManagerTest {
   }
 
   static void await(String what, Duration max, BooleanSupplier condition) throws InterruptedException {
+    await(what, max, condition, () -> "");
+  }
+
+  static void await(String what, Duration max, BooleanSupplier condition, java.util.function.Supplier<String> state)
+      throws InterruptedException {
     long end = System.nanoTime() + max.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > end) {
-        throw new AssertionError("timed out after " + max + " waiting until " + what);
+        throw new AssertionError("timed out after " + max + " waiting until " + what + "; " + state.get());
       }
       Thread.sleep(25);
     }
@@ -187,6 +192,52 @@ class UpstreamManagerTest {
     McpSchema.CallToolResult outside = manager.callCatalogTool("files__read_text_file", Map.of("path", "/etc/hostname"));
     assertThat(outside.isError()).isTrue();
     assertThat(text(outside)).containsIgnoringCase("access denied");
+  }
+
+  Process startEverythingHttp(int port, String log) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("node", McpPeers.everything(), "streamableHttp")
+        .directory(McpPeers.DIR.toFile()).redirectErrorStream(true).redirectOutput(tmp.resolve(log).toFile());
+    pb.environment().put("PORT", Integer.toString(port));
+    Process p = pb.start();
+    await("the everything server listens", Duration.ofSeconds(15), () -> {
+      try {
+        return Files.readString(tmp.resolve(log)).contains("listening");
+      } catch (java.io.IOException e) {
+        return false;
+      }
+    });
+    return p;
+  }
+
+  @Test
+  void an_http_server_that_stops_answering_goes_down_and_comes_back_when_it_returns() throws Exception {
+    int port = McpPeers.freePort();
+    Process first = startEverythingHttp(port, "first.log");
+    Process second = null;
+    try {
+      manager.registerAll(List.of(ServerConfig.http("Remote", java.net.URI.create("http://127.0.0.1:" + port + "/mcp"))),
+          Duration.ofSeconds(20));
+      assertThat(text(manager.call("Remote", "echo", Map.of("message", "one")))).contains("one");
+
+      first.destroyForcibly().waitFor();
+      assertThatThrownBy(() -> manager.call("Remote", "echo", Map.of("message", "two")))
+          .isInstanceOfSatisfying(UpstreamException.class,
+              e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.DOWN))
+          .hasMessageContaining("MCP server 'Remote'");
+      assertThat(manager.status("Remote").orElseThrow().state()).isIn(ServerStatus.State.DOWN,
+          ServerStatus.State.CONNECTING);
+
+      second = startEverythingHttp(port, "second.log");
+      await("the server is reconnected", Duration.ofSeconds(20),
+          () -> manager.status("Remote").orElseThrow().state() == ServerStatus.State.READY,
+          () -> manager.status("Remote").toString());
+      assertThat(text(manager.call("Remote", "echo", Map.of("message", "three")))).contains("three");
+    } finally {
+      first.destroyForcibly();
+      if (second != null) {
+        second.destroyForcibly();
+      }
+    }
   }
 
   @Test
