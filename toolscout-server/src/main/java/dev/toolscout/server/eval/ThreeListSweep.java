@@ -1,0 +1,746 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.DatasetTool;
+import dev.toolscout.bench.dataset.NormalizedDataset;
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Evaluation experiment (not product code): fuses more than two ranked lists, and tries a linear query adapter
+ * learned on the ToolLens train split, on the eight development sets.
+ *
+ * <p>For every query of the eight sets it fetches, once, {@value #DEPTH} deep: the BM25 list ({@code lex}), the
+ * MiniLM dense list ({@code mini}), the bge-small dense list with the query as is ({@code bge}) and with BGE's
+ * query instruction ({@code bgei}; both BGE lists search the same document vectors, which do not depend on the
+ * query recipe, so only the {@code bge-small-en-v1.5-q} data directory is built), and one MiniLM dense list per
+ * adapter (below). It then scores each CONFIG in memory.
+ *
+ * <p>Data directories are EvalRunner's ({@code WORK/<hash of set folder + model>}), so runs of {@code toolscout
+ * eval --model ...} and this tool share their embeddings.
+ *
+ * <p>Adapter: a 384 x 384 matrix W, initialized to the identity, trained on ToolLens {@code qrels.train.tsv}
+ * only (never the test split) with a softmax over all 464 ToolLens tools (temperature {@value #TAU}; a query with
+ * several gold tools contributes one term per gold tool, the other gold tools masked out), mini-batch SGD and a
+ * pull {@code lambda * (W - I)} toward the identity. One query in ten of the train split (by id hash) is held out
+ * and reported per epoch. At search time the MiniLM query vector q becomes {@code normalize(q + beta * (W - I) q)}.
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
+ *   --adapter NAME=LAMBDA:EPOCHS:BETA[:LR]  an adapted MiniLM list named NAME (repeatable; LR default 0.1)
+ *   --latency N                             time embedQuery per model on N ToolLens test queries (after 50 warm-up)
+ *   --train-only                            train the adapters, print the held-out figures, stop
+ * CONFIG: comma-separated LIST=WEIGHT (lists: lex, mini, bge, bgei, adapter names; weights are normalized to sum
+ *   1), plus "fixed" to turn off the top-hit weighting. "lex=1,mini=1" is the product default.
+ * </pre>
+ */
+public final class ThreeListSweep {
+  static final int DEPTH = 150;
+  static final int DIM = 384;
+  static final double TAU = 0.05;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+  static final String BGE = LocalEmbeddingModels.BGE_SMALL_EN_V15_Q;
+  static final String BGEI = LocalEmbeddingModels.BGE_SMALL_EN_V15_Q_INSTRUCT;
+
+  /** One retrieved tool: index into the set's id array, and the retriever's score. */
+  record H(int tool, float score) {}
+
+  record Q(Map<String, List<H>> lists, Set<String> gold) {}
+
+  record SetData(String label, String[] ids, List<Q> queries) {}
+
+  record AdapterSpec(String name, double lambda, int epochs, double beta, double lr) {
+    String trainKey() {
+      return lambda + ":" + epochs + ":" + lr;
+    }
+  }
+
+  static final String[][] SETS = {
+    {"toollens", "toollens", "qrels.test.tsv"},
+    {"mt-single", "metatool-toole", "qrels.single.tsv"},
+    {"mt-multi", "metatool-toole", "qrels.multi.tsv"},
+    {"seal-ood", "seal-tools", "qrels.test_out_domain.tsv"},
+    {"apibank", "toolret-subsets-via-mftr/apibank", "qrels.tsv"},
+    {"apigen", "toolret-subsets-via-mftr/apigen", "qrels.tsv"},
+    {"gorilla", "toolret-subsets-via-mftr/gorilla-huggingface", "qrels.tsv"},
+    {"toolink", "toolret-subsets-via-mftr/toolink", "qrels.tsv"},
+  };
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    List<AdapterSpec> adapters = new ArrayList<>();
+    List<String> configs = new ArrayList<>();
+    int latencyN = 0;
+    boolean trainOnly = false;
+    for (int i = 3; i < args.length; i++) {
+      switch (args[i]) {
+        case "--adapter" -> {
+          String[] nv = args[++i].split("=", 2);
+          String[] p = nv[1].split(":");
+          adapters.add(new AdapterSpec(nv[0], Double.parseDouble(p[0]), Integer.parseInt(p[1]),
+              Double.parseDouble(p[2]), p.length > 3 ? Double.parseDouble(p[3]) : 0.1));
+        }
+        case "--latency" -> latencyN = Integer.parseInt(args[++i]);
+        case "--train-only" -> trainOnly = true;
+        default -> configs.add(args[i]);
+      }
+    }
+    long t0 = System.nanoTime();
+    // adapters first: they need only ToolLens train and the MiniLM model
+    Map<String, float[]> deltaOf = new LinkedHashMap<>(); // adapter name -> W - I
+    if (!adapters.isEmpty()) {
+      Map<String, float[]> trained = new HashMap<>();
+      TrainData td = trainData(datasets, work);
+      for (AdapterSpec a : adapters) {
+        float[] w = trained.get(a.trainKey());
+        if (w == null) {
+          w = train(td, a);
+          trained.put(a.trainKey(), w);
+        }
+        deltaOf.put(a.name(), w);
+      }
+      System.err.printf(Locale.ROOT, "adapters trained in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+    if (trainOnly) {
+      return;
+    }
+    Map<String, Double> betaOf = new HashMap<>();
+    adapters.forEach(a -> betaOf.put(a.name(), a.beta()));
+    EmbeddingModel bgei = LocalEmbeddingModels.create(BGEI);
+    List<SetData> loaded = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    for (String[] s : SETS) {
+      long ts = System.nanoTime();
+      Path dir = datasets.resolve(s[1]).resolve("normalized");
+      NormalizedDataset ds = NormalizedDataset.read(dir);
+      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
+      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
+        qs = qs.subList(0, mlimit);
+      }
+      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+      String[] ids = new String[ds.tools().size()];
+      Map<String, Integer> toolOfName = new HashMap<>();
+      for (int i = 0; i < ids.length; i++) {
+        DatasetTool t = ds.tools().get(i);
+        ids[i] = t.id();
+        toolOfName.put(t.spec().fullName(), i);
+      }
+      List<Map<String, List<H>>> lists = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        lists.add(new HashMap<>());
+      }
+      List<ScoredQuery> fq = qs;
+      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, MINI)).withTools(specs).withModel(MINI))) {
+        int[] toolOfOrd = toolOfOrd(e, toolOfName);
+        AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+        parallel(pool, fq.size(), i -> {
+          String text = fq.get(i).text();
+          Map<String, List<H>> m = lists.get(i);
+          List<H> lex = map(e.index().lexical(text, all, DEPTH), toolOfOrd);
+          float[] q = e.model().embedQuery(text);
+          List<H> mini = map(e.index().dense(q, all, DEPTH), toolOfOrd);
+          Map<String, List<H>> add = new HashMap<>();
+          add.put("lex", lex);
+          add.put("mini", mini);
+          for (Map.Entry<String, float[]> a : deltaOf.entrySet()) {
+            float[] qa = adapt(q, a.getValue(), betaOf.get(a.getKey()));
+            add.put(a.getKey(), map(e.index().dense(qa, all, DEPTH), toolOfOrd));
+          }
+          synchronized (m) {
+            m.putAll(add);
+          }
+        });
+      }
+      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, BGE)).withTools(specs).withModel(BGE))) {
+        int[] toolOfOrd = toolOfOrd(e, toolOfName);
+        AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+        parallel(pool, fq.size(), i -> {
+          String text = fq.get(i).text();
+          Map<String, List<H>> m = lists.get(i);
+          List<H> b = map(e.index().dense(e.model().embedQuery(text), all, DEPTH), toolOfOrd);
+          List<H> bi = map(e.index().dense(bgei.embedQuery(text), all, DEPTH), toolOfOrd);
+          synchronized (m) {
+            m.put("bge", b);
+            m.put("bgei", bi);
+          }
+        });
+      }
+      List<Q> out = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        out.add(new Q(lists.get(i), qs.get(i).gold()));
+      }
+      loaded.add(new SetData(s[0], ids, out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", s[0], qs.size(), (System.nanoTime() - ts) / 1e9);
+    }
+    pool.shutdown();
+    System.out.println(header(loaded));
+    System.out.println(runHybridRanker(loaded)); // sanity: the product's own fusion of lex + mini
+    for (String c : configs) {
+      System.out.println(run(c, loaded));
+    }
+    if (latencyN > 0) {
+      latency(datasets, latencyN, deltaOf.isEmpty() ? null : deltaOf.values().iterator().next());
+    }
+  }
+
+  interface IntTask {
+    void run(int i) throws Exception;
+  }
+
+  /** Runs task(0..n-1) on the pool's two threads, in two interleaved halves. */
+  static void parallel(ExecutorService pool, int n, IntTask task) throws Exception {
+    List<Future<?>> fs = new ArrayList<>();
+    for (int part = 0; part < 2; part++) {
+      int p = part;
+      fs.add(pool.submit(() -> {
+        for (int i = p; i < n; i += 2) {
+          task.run(i);
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+  }
+
+  static int[] toolOfOrd(Engine e, Map<String, Integer> toolOfName) {
+    Catalog.Snapshot snap = e.catalog().snapshot();
+    int max = 0;
+    for (var c : snap.entries()) {
+      max = Math.max(max, c.ord());
+    }
+    int[] out = new int[max + 1];
+    Arrays.fill(out, -1);
+    snap.entries().forEach(c -> out[c.ord()] = toolOfName.get(c.name()));
+    return out;
+  }
+
+  static List<H> map(List<Hit> hits, int[] toolOfOrd) {
+    List<H> out = new ArrayList<>(hits.size());
+    for (Hit h : hits) {
+      out.add(new H(toolOfOrd[h.ord()], h.score()));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------- fusion
+
+  static String header(List<SetData> sets) {
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-44s %5s %5s %5s |", "config", "R@5", "N@10",
+        "C@10"));
+    for (SetData s : sets) {
+      head.append(String.format(Locale.ROOT, " %-11s", s.label()));
+    }
+    return head + " | R@5 toollens / mt-single | N@10/C@10 mean of the 7 sets other than toollens   (per set: N@10/C@10)";
+  }
+
+  /** The product's HybridRanker.fuse on lex + mini with Fusion.DEFAULT, to check {@link #fuse} against. */
+  static String runHybridRanker(List<SetData> sets) {
+    return score("HybridRanker.fuse(lex, mini, DEFAULT)", sets, (s, q) -> {
+      List<Ranked> r = HybridRanker.fuse(hits(q.lists().get("lex")), hits(q.lists().get("mini")), Fusion.DEFAULT,
+          ord -> s.ids()[ord]);
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < r.size() && i < 50; i++) {
+        ids.add(s.ids()[r.get(i).ord()]);
+      }
+      return ids;
+    });
+  }
+
+  static List<Hit> hits(List<H> hs) {
+    return hs.stream().map(h -> new Hit(h.tool(), h.score())).toList();
+  }
+
+  interface Ranker {
+    List<String> rank(SetData s, Q q);
+  }
+
+  static String run(String config, List<SetData> sets) {
+    Map<String, Double> weights = new LinkedHashMap<>();
+    boolean adaptive = true;
+    for (String kv : config.split(",")) {
+      if (kv.equals("fixed")) {
+        adaptive = false;
+        continue;
+      }
+      String[] p = kv.split("=", 2);
+      weights.put(p[0], Double.parseDouble(p[1]));
+    }
+    double sum = weights.values().stream().mapToDouble(Double::doubleValue).sum();
+    List<String> names = new ArrayList<>(weights.keySet());
+    double[] w = new double[names.size()];
+    for (int i = 0; i < w.length; i++) {
+      w[i] = weights.get(names.get(i)) / sum;
+    }
+    boolean ad = adaptive;
+    return score(config, sets, (s, q) -> {
+      List<List<H>> ls = new ArrayList<>();
+      for (String n : names) {
+        List<H> l = q.lists().get(n);
+        if (l == null) {
+          throw new IllegalArgumentException("unknown list '" + n + "' in: " + config);
+        }
+        ls.add(l);
+      }
+      return fuse(ls, w, ad, s.ids());
+    });
+  }
+
+  static String score(String label, List<SetData> sets, Ranker ranker) {
+    double r5 = 0;
+    double n10 = 0;
+    double c10 = 0;
+    StringBuilder per = new StringBuilder();
+    double[] r5Of = new double[sets.size()];
+    double oodN = 0;
+    double oodC = 0;
+    int si = 0;
+    for (SetData s : sets) {
+      double sr5 = 0;
+      double sn = 0;
+      double sc = 0;
+      for (Q q : s.queries()) {
+        List<String> ids = ranker.rank(s, q);
+        sr5 += Metrics.recallAt(5, ids, q.gold());
+        sn += Metrics.ndcgAt(10, ids, q.gold());
+        sc += Metrics.completeAt(10, ids, q.gold());
+      }
+      int n = s.queries().size();
+      r5 += 100 * sr5 / n / sets.size();
+      n10 += 100 * sn / n / sets.size();
+      c10 += 100 * sc / n / sets.size();
+      r5Of[si++] = 100 * sr5 / n;
+      if (!s.label().equals("toollens")) {
+        oodN += 100 * sn / n / (sets.size() - 1);
+        oodC += 100 * sc / n / (sets.size() - 1);
+      }
+      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", 100 * sn / n, 100 * sc / n));
+    }
+    return String.format(Locale.ROOT, "%-44s %5.1f %5.1f %5.1f |", label, r5, n10, c10) + per
+        + String.format(Locale.ROOT, " | %5.1f / %5.1f | %5.1f/%5.1f", r5Of[0], r5Of.length > 1 ? r5Of[1] : 0, oodN,
+            oodC);
+  }
+
+  /**
+   * Z-score fusion of any number of lists, as {@link HybridRanker#fuse} does for two: each list standardized
+   * over its top {@link Fusion#Z_WINDOW}; a tool missing from a list takes that list's lowest standardized
+   * score (at most 0); with {@code adaptive}, weight i becomes {@code w_i c_i / sum_j w_j c_j}, c being the
+   * standardized score of the list's best hit floored at 0 (the weights as given when every list has fewer
+   * than 2 hits or all c are 0). Ties by tool id. Returns the top 50 ids.
+   */
+  static List<String> fuse(List<List<H>> lists, double[] w, boolean adaptive, String[] ids) {
+    int k = lists.size();
+    double[][] z = new double[k][];
+    double[] miss = new double[k];
+    double[] conf = new double[k];
+    boolean allLong = true;
+    for (int i = 0; i < k; i++) {
+      List<H> l = lists.get(i);
+      int n = l.size();
+      z[i] = new double[n];
+      if (n < 2) {
+        allLong = false;
+      }
+      if (n == 0) {
+        continue;
+      }
+      int win = Math.min(n, Fusion.Z_WINDOW);
+      double sum = 0;
+      for (int j = 0; j < win; j++) {
+        sum += l.get(j).score();
+      }
+      double mean = sum / win;
+      double var = 0;
+      for (int j = 0; j < win; j++) {
+        double d = l.get(j).score() - mean;
+        var += d * d;
+      }
+      double sd = Math.sqrt(var / win);
+      double m = 0;
+      for (int j = 0; j < n; j++) {
+        z[i][j] = sd > 1e-9 ? (l.get(j).score() - mean) / sd : 1;
+        m = Math.min(m, z[i][j]);
+      }
+      miss[i] = m;
+      conf[i] = Math.max(0, z[i][0]);
+    }
+    double[] wt = w.clone();
+    if (adaptive && allLong) {
+      double den = 0;
+      for (int i = 0; i < k; i++) {
+        den += w[i] * conf[i];
+      }
+      if (den > 1e-9) {
+        for (int i = 0; i < k; i++) {
+          wt[i] = w[i] * conf[i] / den;
+        }
+      }
+    }
+    Map<Integer, double[]> acc = new HashMap<>();
+    for (int i = 0; i < k; i++) {
+      List<H> l = lists.get(i);
+      for (int j = 0; j < l.size(); j++) {
+        double[] a = acc.computeIfAbsent(l.get(j).tool(), t -> {
+          double[] v = new double[k];
+          Arrays.fill(v, Double.NaN);
+          return v;
+        });
+        a[i] = z[i][j];
+      }
+    }
+    List<double[]> scored = new ArrayList<>(acc.size()); // {tool, score}
+    acc.forEach((tool, a) -> {
+      double sc = 0;
+      for (int i = 0; i < k; i++) {
+        sc += wt[i] * (Double.isNaN(a[i]) ? miss[i] : a[i]);
+      }
+      scored.add(new double[] {tool, sc});
+    });
+    scored.sort((x, y) -> {
+      int c = Double.compare(y[1], x[1]);
+      return c != 0 ? c : ids[(int) x[0]].compareTo(ids[(int) y[0]]);
+    });
+    List<String> out = new ArrayList<>(50);
+    for (int i = 0; i < scored.size() && i < 50; i++) {
+      out.add(ids[(int) scored.get(i)[0]]);
+    }
+    return out;
+  }
+
+  // --------------------------------------------------------------------------------------------- adapter
+
+  /** q + beta * D q (D = W - I), unit length. */
+  static float[] adapt(float[] q, float[] d, double beta) {
+    float[] u = new float[DIM];
+    double norm = 0;
+    for (int i = 0; i < DIM; i++) {
+      double s = 0;
+      int row = i * DIM;
+      for (int j = 0; j < DIM; j++) {
+        s += d[row + j] * q[j];
+      }
+      u[i] = (float) (q[i] + beta * s);
+      norm += u[i] * (double) u[i];
+    }
+    float inv = (float) (1 / Math.sqrt(norm));
+    for (int i = 0; i < DIM; i++) {
+      u[i] *= inv;
+    }
+    return u;
+  }
+
+  record TrainData(float[][] tools, float[][] x, int[][] gold, boolean[] heldOut) {}
+
+  /** ToolLens tool vectors (MiniLM, the index's text) and train-split query vectors (cached under WORK/adapter). */
+  static TrainData trainData(Path datasets, Path work) throws IOException {
+    Path dir = datasets.resolve("toollens").resolve("normalized");
+    NormalizedDataset ds = NormalizedDataset.read(dir);
+    List<ScoredQuery> train = ds.scoredQueries("qrels.train.tsv");
+    List<ScoredQuery> test = ds.scoredQueries("qrels.test.tsv");
+    Set<String> testText = new HashSet<>();
+    test.forEach(q -> testText.add(q.text().strip().toLowerCase(Locale.ROOT)));
+    Set<String> testIds = new HashSet<>();
+    test.forEach(q -> testIds.add(q.id()));
+    long sameText = train.stream().filter(q -> testText.contains(q.text().strip().toLowerCase(Locale.ROOT))).count();
+    long sameId = train.stream().filter(q -> testIds.contains(q.id())).count();
+    System.err.printf(Locale.ROOT, "toollens train: %d queries; %d share their id and %d their text with a test query%n",
+        train.size(), sameId, sameText);
+    EmbeddingModel m = LocalEmbeddingModels.create(MINI);
+    Map<String, Integer> toolOf = new HashMap<>();
+    List<String> texts = new ArrayList<>();
+    for (DatasetTool t : ds.tools()) {
+      toolOf.put(t.id(), texts.size());
+      texts.add(ToolText.embeddingText(t.spec()));
+    }
+    float[][] tools = m.embedDocuments(texts).toArray(new float[0][]);
+    Path cache = work.resolve("adapter").resolve("toollens-train-" + MINI + ".f32");
+    float[][] x = readVectors(cache, train.size());
+    if (x == null) {
+      long t0 = System.nanoTime();
+      float[][] xs = new float[train.size()][];
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        parallel(pool, train.size(), i -> xs[i] = m.embedQuery(train.get(i).text()));
+      } catch (Exception e) {
+        throw new IOException(e);
+      } finally {
+        pool.shutdown();
+      }
+      x = xs;
+      writeVectors(cache, x);
+      System.err.printf(Locale.ROOT, "embedded %d train queries in %.0f s%n", x.length, (System.nanoTime() - t0) / 1e9);
+    }
+    int[][] gold = new int[train.size()][];
+    boolean[] held = new boolean[train.size()];
+    for (int i = 0; i < gold.length; i++) {
+      ScoredQuery q = train.get(i);
+      gold[i] = q.gold().stream().filter(toolOf::containsKey).mapToInt(toolOf::get).toArray();
+      held[i] = Math.floorMod(q.id().hashCode(), 10) == 0;
+    }
+    return new TrainData(tools, x, gold, held);
+  }
+
+  static float[][] readVectors(Path f, int n) throws IOException {
+    if (!Files.isRegularFile(f)) {
+      return null;
+    }
+    try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f)))) {
+      int count = in.readInt();
+      int dim = in.readInt();
+      if (count != n || dim != DIM) {
+        return null;
+      }
+      float[][] x = new float[n][DIM];
+      for (float[] v : x) {
+        for (int j = 0; j < DIM; j++) {
+          v[j] = in.readFloat();
+        }
+      }
+      return x;
+    }
+  }
+
+  static void writeVectors(Path f, float[][] x) throws IOException {
+    Files.createDirectories(f.getParent());
+    try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(f)))) {
+      out.writeInt(x.length);
+      out.writeInt(DIM);
+      for (float[] v : x) {
+        for (float a : v) {
+          out.writeFloat(a);
+        }
+      }
+    }
+  }
+
+  /** Trains W (returned as W - I, row-major) on the non-held-out train queries. */
+  static float[] train(TrainData td, AdapterSpec a) {
+    int nt = td.tools().length;
+    double[] w = new double[DIM * DIM];
+    for (int i = 0; i < DIM; i++) {
+      w[i * DIM + i] = 1;
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < td.x().length; i++) {
+      if (!td.heldOut()[i] && td.gold()[i].length > 0) {
+        order.add(i);
+      }
+    }
+    System.err.printf(Locale.ROOT, "adapter %s (lambda %s, lr %s): %d train / %d held out; epoch 0 held-out %s%n",
+        a.name(), a.lambda(), a.lr(), order.size(), td.x().length - order.size(), heldOut(td, w));
+    Random rnd = new Random(42);
+    int batch = 32;
+    double[] g = new double[DIM * DIM];
+    double[] u = new double[DIM];
+    double[] s = new double[nt];
+    double[] gu = new double[DIM];
+    for (int ep = 1; ep <= a.epochs(); ep++) {
+      long t0 = System.nanoTime();
+      Collections.shuffle(order, rnd);
+      double loss = 0;
+      for (int b0 = 0; b0 < order.size(); b0 += batch) {
+        Arrays.fill(g, 0);
+        int b1 = Math.min(order.size(), b0 + batch);
+        for (int bi = b0; bi < b1; bi++) {
+          int qi = order.get(bi);
+          float[] q = td.x()[qi];
+          mul(w, q, u);
+          for (int j = 0; j < nt; j++) {
+            float[] t = td.tools()[j];
+            double d = 0;
+            for (int c = 0; c < DIM; c++) {
+              d += u[c] * t[c];
+            }
+            s[j] = d / TAU;
+          }
+          int[] gold = td.gold()[qi];
+          Arrays.fill(gu, 0);
+          boolean[] isGold = new boolean[nt];
+          for (int gi : gold) {
+            isGold[gi] = true;
+          }
+          for (int gi : gold) {
+            double max = s[gi];
+            for (int j = 0; j < nt; j++) {
+              if (!isGold[j]) {
+                max = Math.max(max, s[j]);
+              }
+            }
+            double z = 0;
+            for (int j = 0; j < nt; j++) {
+              if (!isGold[j] || j == gi) {
+                z += Math.exp(s[j] - max);
+              }
+            }
+            loss += (Math.log(z) + max - s[gi]) / gold.length;
+            for (int j = 0; j < nt; j++) {
+              if (!isGold[j] || j == gi) {
+                double p = Math.exp(s[j] - max) / z;
+                double coef = (p - (j == gi ? 1 : 0)) / TAU / gold.length;
+                float[] t = td.tools()[j];
+                for (int c = 0; c < DIM; c++) {
+                  gu[c] += coef * t[c];
+                }
+              }
+            }
+          }
+          for (int r = 0; r < DIM; r++) {
+            double gr = gu[r];
+            int row = r * DIM;
+            for (int c = 0; c < DIM; c++) {
+              g[row + c] += gr * q[c];
+            }
+          }
+        }
+        int bs = b1 - b0;
+        for (int r = 0; r < DIM; r++) {
+          for (int c = 0; c < DIM; c++) {
+            int idx = r * DIM + c;
+            double reg = a.lambda() * (w[idx] - (r == c ? 1 : 0));
+            w[idx] -= a.lr() * (g[idx] / bs + reg);
+          }
+        }
+      }
+      System.err.printf(Locale.ROOT, "  epoch %d: train loss %.3f, held-out %s, |W - I|_F %.2f (%.0f s)%n", ep,
+          loss / order.size(), heldOut(td, w), frob(w), (System.nanoTime() - t0) / 1e9);
+    }
+    float[] d = new float[DIM * DIM];
+    for (int r = 0; r < DIM; r++) {
+      for (int c = 0; c < DIM; c++) {
+        d[r * DIM + c] = (float) (w[r * DIM + c] - (r == c ? 1 : 0));
+      }
+    }
+    return d;
+  }
+
+  static double frob(double[] w) {
+    double s = 0;
+    for (int r = 0; r < DIM; r++) {
+      for (int c = 0; c < DIM; c++) {
+        double v = w[r * DIM + c] - (r == c ? 1 : 0);
+        s += v * v;
+      }
+    }
+    return Math.sqrt(s);
+  }
+
+  static void mul(double[] w, float[] q, double[] u) {
+    for (int r = 0; r < DIM; r++) {
+      double s = 0;
+      int row = r * DIM;
+      for (int c = 0; c < DIM; c++) {
+        s += w[row + c] * q[c];
+      }
+      u[r] = s;
+    }
+  }
+
+  /** Dense-only R@5 / C@10 on the held-out train queries. */
+  static String heldOut(TrainData td, double[] w) {
+    int nt = td.tools().length;
+    double r5 = 0;
+    double c10 = 0;
+    int n = 0;
+    double[] u = new double[DIM];
+    for (int qi = 0; qi < td.x().length; qi++) {
+      if (!td.heldOut()[qi] || td.gold()[qi].length == 0) {
+        continue;
+      }
+      mul(w, td.x()[qi], u);
+      Integer[] idx = new Integer[nt];
+      double[] s = new double[nt];
+      for (int j = 0; j < nt; j++) {
+        idx[j] = j;
+        float[] t = td.tools()[j];
+        for (int c = 0; c < DIM; c++) {
+          s[j] += u[c] * t[c];
+        }
+      }
+      Arrays.sort(idx, (x, y) -> Double.compare(s[y], s[x]));
+      List<String> ranked = new ArrayList<>();
+      for (int j = 0; j < 10; j++) {
+        ranked.add(Integer.toString(idx[j]));
+      }
+      Set<String> gold = new HashSet<>();
+      for (int gi : td.gold()[qi]) {
+        gold.add(Integer.toString(gi));
+      }
+      r5 += Metrics.recallAt(5, ranked, gold);
+      c10 += Metrics.completeAt(10, ranked, gold);
+      n++;
+    }
+    return String.format(Locale.ROOT, "dense R@5 %.1f C@10 %.1f", 100 * r5 / n, 100 * c10 / n);
+  }
+
+  // --------------------------------------------------------------------------------------------- latency
+
+  /** embedQuery wall time per model on the first n ToolLens test queries, interleaved, after 50 warm-up. */
+  static void latency(Path datasets, int n, float[] delta) {
+    NormalizedDataset ds = NormalizedDataset.read(datasets.resolve("toollens").resolve("normalized"));
+    List<ScoredQuery> qs = ds.scoredQueries("qrels.test.tsv");
+    String[] ids = {MINI, BGE, BGEI};
+    EmbeddingModel[] models = new EmbeddingModel[ids.length];
+    for (int m = 0; m < ids.length; m++) {
+      models[m] = LocalEmbeddingModels.create(ids[m]);
+    }
+    double[][] t = new double[ids.length + 1][n];
+    for (int i = 0; i < 50 + n; i++) {
+      String text = qs.get(i % qs.size()).text();
+      for (int m = 0; m < ids.length; m++) {
+        long t0 = System.nanoTime();
+        float[] v = models[m].embedQuery(text);
+        if (i >= 50) {
+          t[m][i - 50] = (System.nanoTime() - t0) / 1e6;
+        }
+        if (m == 0 && delta != null) {
+          long t1 = System.nanoTime();
+          adapt(v, delta, 1.0);
+          if (i >= 50) {
+            t[ids.length][i - 50] = (System.nanoTime() - t1) / 1e6;
+          }
+        }
+      }
+    }
+    for (int m = 0; m <= ids.length; m++) {
+      if (m == ids.length && delta == null) {
+        break;
+      }
+      System.out.printf(Locale.ROOT, "latency %-30s p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms (%d queries)%n",
+          m < ids.length ? "embedQuery " + ids[m] : "adapter (384x384 matvec)", Metrics.percentile(t[m], 50),
+          Metrics.percentile(t[m], 90), Metrics.percentile(t[m], 99), n);
+    }
+  }
+}
