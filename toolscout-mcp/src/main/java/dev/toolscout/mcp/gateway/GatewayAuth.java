@@ -57,8 +57,13 @@ public final class GatewayAuth implements Filter {
       root = new ObjectMapper().readTree(Files.readString(file));
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException("API keys file not found: " + file);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException("API keys file " + file + " is not UTF-8 text");
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("API keys file " + file + " is not JSON: " + e.getOriginalMessage());
+      // not the parser's message: it quotes the token it could not read, which may be a key
+      com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+      throw new IllegalArgumentException("API keys file " + file + " is not JSON"
+          + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
     }
     JsonNode keys = root == null ? null : root.get("keys");
     if (keys == null || !keys.isArray() || keys.isEmpty()) {

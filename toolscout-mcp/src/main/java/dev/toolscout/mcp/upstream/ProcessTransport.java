@@ -27,9 +27,11 @@ import reactor.core.publisher.Mono;
  * transport does not give: a working directory, the child's exit (so a crash is seen at once, not when the
  * next call times out) and a per-line size cap that answers the request it belongs to. A line over the cap
  * is skipped without being held in memory; when its request id can be read from the first or last bytes
- * (servers put {@code "id"} at either end) the caller gets an error response naming the cap instead of a
- * timeout: at once, when the line starts with its top-level id, else when the line ends. A line that is not
- * JSON-RPC is reported to {@code problems} and skipped.
+ * (servers put {@code "id"} at either end: the first member, perhaps after {@code "jsonrpc"}, or the last) the
+ * caller gets an error response naming the cap instead of a timeout: at once, when the line starts with its
+ * top-level id, else when the line ends. An {@code "id"} elsewhere may belong to a nested object (a tool's
+ * payload), so it is never taken for the line's own. A line that is not JSON-RPC is reported to {@code
+ * problems} and skipped.
  *
  * <p>Thread safety: {@link #sendMessage} may be called from any thread (writes are serialized); inbound
  * messages are handed to the session in order on one reader thread.
@@ -39,8 +41,6 @@ final class ProcessTransport implements McpClientTransport {
   private static final int EDGE = 512;
   private static final int STDERR_TAIL = 2048;
   private static final Pattern ID_AT_END = Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*}\\s*$");
-  private static final Pattern ID_AT_START =
-      Pattern.compile("\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*,");
   /** The top-level id, as the first member or the one after {@code "jsonrpc"}: safe to act on early. */
   private static final Pattern ID_FIRST = Pattern.compile(
       "^\\s*\\{\\s*(?:\"jsonrpc\"\\s*:\\s*\"2\\.0\"\\s*,\\s*)?\"id\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\"|-?\\d+)\\s*,");
@@ -219,13 +219,14 @@ final class ProcessTransport implements McpClientTransport {
   private boolean overCapEarly(
       byte[] head, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
     Matcher m = ID_FIRST.matcher(new String(head, StandardCharsets.UTF_8));
-    if (!m.find()) {
+    Object id = m.find() ? idValue(m.group(1)) : null;
+    if (id == null) {
       return false;
     }
     String message = "sent a message over the cap of " + maxLineBytes
         + " bytes (mcp.max-response-bytes); it was dropped";
     problems.accept(message);
-    answerTooLarge(idValue(m.group(1)), message, handler);
+    answerTooLarge(id, message, handler);
     return true;
   }
 
@@ -243,7 +244,8 @@ final class ProcessTransport implements McpClientTransport {
     if (end.find()) {
       id = idValue(end.group(1));
     } else if (head != null) {
-      Matcher m = ID_AT_START.matcher(new String(head, StandardCharsets.UTF_8));
+      // anchored at the start: an "id" further in may be a nested object's
+      Matcher m = ID_FIRST.matcher(new String(head, StandardCharsets.UTF_8));
       if (m.find()) {
         id = idValue(m.group(1));
       }
@@ -261,15 +263,19 @@ final class ProcessTransport implements McpClientTransport {
     handler.apply(Mono.just(error)).subscribe(x -> {}, e -> LOG.debug("handling a capped response failed", e));
   }
 
-  private static Object idValue(String raw) {
-    if (raw.startsWith("\"")) {
-      return raw.substring(1, raw.length() - 1);
-    }
+  /**
+   * The id as JSON reads it (escapes decoded: the session compares it with its requests' ids), or null when it
+   * is not an id the SDK's messages can carry (a string, an int or a long; a number beyond long, or one with
+   * leading zeros, is not, and the whole line would have been rejected as well).
+   */
+  private Object idValue(String raw) {
+    Object id;
     try {
-      return Integer.valueOf(raw);
-    } catch (NumberFormatException e) {
-      return Long.valueOf(raw);
+      id = json.readValue(raw, Object.class);
+    } catch (IOException | RuntimeException e) {
+      return null;
     }
+    return id instanceof String || id instanceof Integer || id instanceof Long ? id : null;
   }
 
   private void deliver(String line, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
