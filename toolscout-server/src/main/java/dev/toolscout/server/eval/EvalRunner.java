@@ -5,6 +5,7 @@ import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.catalog.Catalog;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -38,7 +39,9 @@ public final class EvalRunner {
    * What ranks the tools: {@code hybrid} is the product ({@link Fusion#DEFAULT}); {@code bm25} and {@code
    * dense} are its two retrievers alone; {@code langchain4j} reproduces LangChain4j's {@code
    * VectorToolSearchStrategy} with the same embedding model: exact cosine between the query and each tool's
-   * {@code name + ": " + description} (the name alone when the description is blank), no BM25.
+   * {@code name + ": " + description} (the name alone when the description is blank), no BM25, and the model's
+   * plain query vectors ({@link LocalEmbeddingModels#createPlain}: no query adapter, which is ToolScout's).
+   * {@code dense} and {@code hybrid} use the product's model, query adapter included.
    */
   public enum Retriever {
     bm25(Fusion.Method.LEXICAL),
@@ -120,7 +123,10 @@ public final class EvalRunner {
       }
       double top10Tokens = 0;
       int qi = 0;
-      VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j ? VectorToolSearch.open(e.model(), specs, data) : null;
+      // LangChain4j's strategy is an external baseline: it gets the model's plain query vectors, not the
+      // product's query adapter (its document vectors are the same either way)
+      VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
+          ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
       Map<String, ToolSpec> specOf = new HashMap<>();
       specs.forEach(s -> specOf.put(s.fullName(), s));
       for (ScoredQuery q : queries) {

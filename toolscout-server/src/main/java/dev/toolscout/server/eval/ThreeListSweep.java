@@ -7,34 +7,26 @@ import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.embeddings.QueryAdapter;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.server.Engine;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Evaluation experiment (not product code): fuses more than two ranked lists, and tries a linear query adapter
@@ -49,11 +41,11 @@ import java.util.concurrent.Future;
  * <p>Data directories are EvalRunner's ({@code WORK/<hash of set folder + model>}), so runs of {@code toolscout
  * eval --model ...} and this tool share their embeddings.
  *
- * <p>Adapter: a 384 x 384 matrix W, initialized to the identity, trained on ToolLens {@code qrels.train.tsv}
- * only (never the test split) with a softmax over all 464 ToolLens tools (temperature {@value #TAU}; a query with
- * several gold tools contributes one term per gold tool, the other gold tools masked out), mini-batch SGD and a
- * pull {@code lambda * (W - I)} toward the identity. One query in ten of the train split (by id hash) is held out
- * and reported per epoch. At search time the MiniLM query vector q becomes {@code normalize(q + beta * (W - I) q)}.
+ * <p>Adapter: trained by {@link QueryAdapterTrainer}'s code (a 384 x 384 matrix W trained on ToolLens {@code
+ * qrels.train.tsv} only) with the given lambda, epochs and learning rate; at search time the plain MiniLM query
+ * vector q becomes {@code normalize(q + beta * (W - I) q)} ({@link QueryAdapter#apply}). The {@code mini} list
+ * uses the plain MiniLM query vector, not the product's (adapted) one, so the figures of docs/EVALUATION.md's
+ * sweep still reproduce; the product's default is {@code lex=1,b=1} with {@code b=0.1:3:1:0.1}.
  *
  * <pre>
  * java -cp toolscout.jar dev.toolscout.server.eval.ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
@@ -67,7 +59,6 @@ import java.util.concurrent.Future;
 public final class ThreeListSweep {
   static final int DEPTH = 150;
   static final int DIM = 384;
-  static final double TAU = 0.05;
   static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
   static final String BGE = LocalEmbeddingModels.BGE_SMALL_EN_V15_Q;
   static final String BGEI = LocalEmbeddingModels.BGE_SMALL_EN_V15_Q_INSTRUCT;
@@ -80,8 +71,8 @@ public final class ThreeListSweep {
   record SetData(String label, String[] ids, List<Q> queries) {}
 
   record AdapterSpec(String name, double lambda, int epochs, double beta, double lr) {
-    String trainKey() {
-      return lambda + ":" + epochs + ":" + lr;
+    QueryAdapterTrainer.Params params() {
+      return new QueryAdapterTrainer.Params(lambda, epochs, lr, beta);
     }
   }
 
@@ -119,25 +110,26 @@ public final class ThreeListSweep {
     }
     long t0 = System.nanoTime();
     // adapters first: they need only ToolLens train and the MiniLM model
-    Map<String, float[]> deltaOf = new LinkedHashMap<>(); // adapter name -> W - I
+    Map<String, QueryAdapter> adapterOf = new LinkedHashMap<>();
     if (!adapters.isEmpty()) {
-      Map<String, float[]> trained = new HashMap<>();
-      TrainData td = trainData(datasets, work);
+      Map<String, float[]> trained = new HashMap<>(); // train key -> W - I
+      QueryAdapterTrainer.TrainData td = QueryAdapterTrainer.trainData(datasets, work);
       for (AdapterSpec a : adapters) {
-        float[] w = trained.get(a.trainKey());
-        if (w == null) {
-          w = train(td, a);
-          trained.put(a.trainKey(), w);
+        float[] d = trained.get(a.params().trainKey());
+        if (d == null) {
+          d = QueryAdapterTrainer.train(td, a.params(), a.name());
+          trained.put(a.params().trainKey(), d);
         }
-        deltaOf.put(a.name(), w);
+        adapterOf.put(a.name(), QueryAdapter.of(MINI, DIM, a.beta(), d, "ThreeListSweep adapter " + a));
       }
       System.err.printf(Locale.ROOT, "adapters trained in %.0f s%n", (System.nanoTime() - t0) / 1e9);
     }
     if (trainOnly) {
       return;
     }
-    Map<String, Double> betaOf = new HashMap<>();
-    adapters.forEach(a -> betaOf.put(a.name(), a.beta()));
+    // the "mini" list is plain MiniLM (the product's default model before its query adapter); the adapters'
+    // lists apply their own adapter to the same plain vector
+    EmbeddingModel plainMini = LocalEmbeddingModels.createPlain(MINI);
     EmbeddingModel bgei = LocalEmbeddingModels.create(BGEI);
     List<SetData> loaded = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -165,17 +157,17 @@ public final class ThreeListSweep {
       try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, MINI)).withTools(specs).withModel(MINI))) {
         int[] toolOfOrd = toolOfOrd(e, toolOfName);
         AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
-        parallel(pool, fq.size(), i -> {
+        QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
           String text = fq.get(i).text();
           Map<String, List<H>> m = lists.get(i);
           List<H> lex = map(e.index().lexical(text, all, DEPTH), toolOfOrd);
-          float[] q = e.model().embedQuery(text);
+          float[] q = plainMini.embedQuery(text);
           List<H> mini = map(e.index().dense(q, all, DEPTH), toolOfOrd);
           Map<String, List<H>> add = new HashMap<>();
           add.put("lex", lex);
           add.put("mini", mini);
-          for (Map.Entry<String, float[]> a : deltaOf.entrySet()) {
-            float[] qa = adapt(q, a.getValue(), betaOf.get(a.getKey()));
+          for (Map.Entry<String, QueryAdapter> a : adapterOf.entrySet()) {
+            float[] qa = a.getValue().apply(q);
             add.put(a.getKey(), map(e.index().dense(qa, all, DEPTH), toolOfOrd));
           }
           synchronized (m) {
@@ -186,7 +178,7 @@ public final class ThreeListSweep {
       try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, BGE)).withTools(specs).withModel(BGE))) {
         int[] toolOfOrd = toolOfOrd(e, toolOfName);
         AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
-        parallel(pool, fq.size(), i -> {
+        QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
           String text = fq.get(i).text();
           Map<String, List<H>> m = lists.get(i);
           List<H> b = map(e.index().dense(e.model().embedQuery(text), all, DEPTH), toolOfOrd);
@@ -211,28 +203,7 @@ public final class ThreeListSweep {
       System.out.println(run(c, loaded));
     }
     if (latencyN > 0) {
-      latency(datasets, latencyN, deltaOf.isEmpty() ? null : deltaOf.values().iterator().next());
-    }
-  }
-
-  interface IntTask {
-    void run(int i) throws Exception;
-  }
-
-  /** Runs task(0..n-1) on the pool's two threads, in two interleaved halves. */
-  static void parallel(ExecutorService pool, int n, IntTask task) throws Exception {
-    List<Future<?>> fs = new ArrayList<>();
-    for (int part = 0; part < 2; part++) {
-      int p = part;
-      fs.add(pool.submit(() -> {
-        for (int i = p; i < n; i += 2) {
-          task.run(i);
-        }
-        return null;
-      }));
-    }
-    for (Future<?> f : fs) {
-      f.get();
+      latency(datasets, latencyN, adapterOf.isEmpty() ? null : adapterOf.values().iterator().next());
     }
   }
 
@@ -440,281 +411,16 @@ public final class ThreeListSweep {
     return out;
   }
 
-  // --------------------------------------------------------------------------------------------- adapter
-
-  /** q + beta * D q (D = W - I), unit length. */
-  static float[] adapt(float[] q, float[] d, double beta) {
-    float[] u = new float[DIM];
-    double norm = 0;
-    for (int i = 0; i < DIM; i++) {
-      double s = 0;
-      int row = i * DIM;
-      for (int j = 0; j < DIM; j++) {
-        s += d[row + j] * q[j];
-      }
-      u[i] = (float) (q[i] + beta * s);
-      norm += u[i] * (double) u[i];
-    }
-    float inv = (float) (1 / Math.sqrt(norm));
-    for (int i = 0; i < DIM; i++) {
-      u[i] *= inv;
-    }
-    return u;
-  }
-
-  record TrainData(float[][] tools, float[][] x, int[][] gold, boolean[] heldOut) {}
-
-  /** ToolLens tool vectors (MiniLM, the index's text) and train-split query vectors (cached under WORK/adapter). */
-  static TrainData trainData(Path datasets, Path work) throws IOException {
-    Path dir = datasets.resolve("toollens").resolve("normalized");
-    NormalizedDataset ds = NormalizedDataset.read(dir);
-    List<ScoredQuery> train = ds.scoredQueries("qrels.train.tsv");
-    List<ScoredQuery> test = ds.scoredQueries("qrels.test.tsv");
-    Set<String> testText = new HashSet<>();
-    test.forEach(q -> testText.add(q.text().strip().toLowerCase(Locale.ROOT)));
-    Set<String> testIds = new HashSet<>();
-    test.forEach(q -> testIds.add(q.id()));
-    long sameText = train.stream().filter(q -> testText.contains(q.text().strip().toLowerCase(Locale.ROOT))).count();
-    long sameId = train.stream().filter(q -> testIds.contains(q.id())).count();
-    System.err.printf(Locale.ROOT, "toollens train: %d queries; %d share their id and %d their text with a test query%n",
-        train.size(), sameId, sameText);
-    EmbeddingModel m = LocalEmbeddingModels.create(MINI);
-    Map<String, Integer> toolOf = new HashMap<>();
-    List<String> texts = new ArrayList<>();
-    for (DatasetTool t : ds.tools()) {
-      toolOf.put(t.id(), texts.size());
-      texts.add(ToolText.embeddingText(t.spec()));
-    }
-    float[][] tools = m.embedDocuments(texts).toArray(new float[0][]);
-    Path cache = work.resolve("adapter").resolve("toollens-train-" + MINI + ".f32");
-    float[][] x = readVectors(cache, train.size());
-    if (x == null) {
-      long t0 = System.nanoTime();
-      float[][] xs = new float[train.size()][];
-      ExecutorService pool = Executors.newFixedThreadPool(2);
-      try {
-        parallel(pool, train.size(), i -> xs[i] = m.embedQuery(train.get(i).text()));
-      } catch (Exception e) {
-        throw new IOException(e);
-      } finally {
-        pool.shutdown();
-      }
-      x = xs;
-      writeVectors(cache, x);
-      System.err.printf(Locale.ROOT, "embedded %d train queries in %.0f s%n", x.length, (System.nanoTime() - t0) / 1e9);
-    }
-    int[][] gold = new int[train.size()][];
-    boolean[] held = new boolean[train.size()];
-    for (int i = 0; i < gold.length; i++) {
-      ScoredQuery q = train.get(i);
-      gold[i] = q.gold().stream().filter(toolOf::containsKey).mapToInt(toolOf::get).toArray();
-      held[i] = Math.floorMod(q.id().hashCode(), 10) == 0;
-    }
-    return new TrainData(tools, x, gold, held);
-  }
-
-  static float[][] readVectors(Path f, int n) throws IOException {
-    if (!Files.isRegularFile(f)) {
-      return null;
-    }
-    try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f)))) {
-      int count = in.readInt();
-      int dim = in.readInt();
-      if (count != n || dim != DIM) {
-        return null;
-      }
-      float[][] x = new float[n][DIM];
-      for (float[] v : x) {
-        for (int j = 0; j < DIM; j++) {
-          v[j] = in.readFloat();
-        }
-      }
-      return x;
-    }
-  }
-
-  static void writeVectors(Path f, float[][] x) throws IOException {
-    Files.createDirectories(f.getParent());
-    try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(f)))) {
-      out.writeInt(x.length);
-      out.writeInt(DIM);
-      for (float[] v : x) {
-        for (float a : v) {
-          out.writeFloat(a);
-        }
-      }
-    }
-  }
-
-  /** Trains W (returned as W - I, row-major) on the non-held-out train queries. */
-  static float[] train(TrainData td, AdapterSpec a) {
-    int nt = td.tools().length;
-    double[] w = new double[DIM * DIM];
-    for (int i = 0; i < DIM; i++) {
-      w[i * DIM + i] = 1;
-    }
-    List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < td.x().length; i++) {
-      if (!td.heldOut()[i] && td.gold()[i].length > 0) {
-        order.add(i);
-      }
-    }
-    System.err.printf(Locale.ROOT, "adapter %s (lambda %s, lr %s): %d train / %d held out; epoch 0 held-out %s%n",
-        a.name(), a.lambda(), a.lr(), order.size(), td.x().length - order.size(), heldOut(td, w));
-    Random rnd = new Random(42);
-    int batch = 32;
-    double[] g = new double[DIM * DIM];
-    double[] u = new double[DIM];
-    double[] s = new double[nt];
-    double[] gu = new double[DIM];
-    for (int ep = 1; ep <= a.epochs(); ep++) {
-      long t0 = System.nanoTime();
-      Collections.shuffle(order, rnd);
-      double loss = 0;
-      for (int b0 = 0; b0 < order.size(); b0 += batch) {
-        Arrays.fill(g, 0);
-        int b1 = Math.min(order.size(), b0 + batch);
-        for (int bi = b0; bi < b1; bi++) {
-          int qi = order.get(bi);
-          float[] q = td.x()[qi];
-          mul(w, q, u);
-          for (int j = 0; j < nt; j++) {
-            float[] t = td.tools()[j];
-            double d = 0;
-            for (int c = 0; c < DIM; c++) {
-              d += u[c] * t[c];
-            }
-            s[j] = d / TAU;
-          }
-          int[] gold = td.gold()[qi];
-          Arrays.fill(gu, 0);
-          boolean[] isGold = new boolean[nt];
-          for (int gi : gold) {
-            isGold[gi] = true;
-          }
-          for (int gi : gold) {
-            double max = s[gi];
-            for (int j = 0; j < nt; j++) {
-              if (!isGold[j]) {
-                max = Math.max(max, s[j]);
-              }
-            }
-            double z = 0;
-            for (int j = 0; j < nt; j++) {
-              if (!isGold[j] || j == gi) {
-                z += Math.exp(s[j] - max);
-              }
-            }
-            loss += (Math.log(z) + max - s[gi]) / gold.length;
-            for (int j = 0; j < nt; j++) {
-              if (!isGold[j] || j == gi) {
-                double p = Math.exp(s[j] - max) / z;
-                double coef = (p - (j == gi ? 1 : 0)) / TAU / gold.length;
-                float[] t = td.tools()[j];
-                for (int c = 0; c < DIM; c++) {
-                  gu[c] += coef * t[c];
-                }
-              }
-            }
-          }
-          for (int r = 0; r < DIM; r++) {
-            double gr = gu[r];
-            int row = r * DIM;
-            for (int c = 0; c < DIM; c++) {
-              g[row + c] += gr * q[c];
-            }
-          }
-        }
-        int bs = b1 - b0;
-        for (int r = 0; r < DIM; r++) {
-          for (int c = 0; c < DIM; c++) {
-            int idx = r * DIM + c;
-            double reg = a.lambda() * (w[idx] - (r == c ? 1 : 0));
-            w[idx] -= a.lr() * (g[idx] / bs + reg);
-          }
-        }
-      }
-      System.err.printf(Locale.ROOT, "  epoch %d: train loss %.3f, held-out %s, |W - I|_F %.2f (%.0f s)%n", ep,
-          loss / order.size(), heldOut(td, w), frob(w), (System.nanoTime() - t0) / 1e9);
-    }
-    float[] d = new float[DIM * DIM];
-    for (int r = 0; r < DIM; r++) {
-      for (int c = 0; c < DIM; c++) {
-        d[r * DIM + c] = (float) (w[r * DIM + c] - (r == c ? 1 : 0));
-      }
-    }
-    return d;
-  }
-
-  static double frob(double[] w) {
-    double s = 0;
-    for (int r = 0; r < DIM; r++) {
-      for (int c = 0; c < DIM; c++) {
-        double v = w[r * DIM + c] - (r == c ? 1 : 0);
-        s += v * v;
-      }
-    }
-    return Math.sqrt(s);
-  }
-
-  static void mul(double[] w, float[] q, double[] u) {
-    for (int r = 0; r < DIM; r++) {
-      double s = 0;
-      int row = r * DIM;
-      for (int c = 0; c < DIM; c++) {
-        s += w[row + c] * q[c];
-      }
-      u[r] = s;
-    }
-  }
-
-  /** Dense-only R@5 / C@10 on the held-out train queries. */
-  static String heldOut(TrainData td, double[] w) {
-    int nt = td.tools().length;
-    double r5 = 0;
-    double c10 = 0;
-    int n = 0;
-    double[] u = new double[DIM];
-    for (int qi = 0; qi < td.x().length; qi++) {
-      if (!td.heldOut()[qi] || td.gold()[qi].length == 0) {
-        continue;
-      }
-      mul(w, td.x()[qi], u);
-      Integer[] idx = new Integer[nt];
-      double[] s = new double[nt];
-      for (int j = 0; j < nt; j++) {
-        idx[j] = j;
-        float[] t = td.tools()[j];
-        for (int c = 0; c < DIM; c++) {
-          s[j] += u[c] * t[c];
-        }
-      }
-      Arrays.sort(idx, (x, y) -> Double.compare(s[y], s[x]));
-      List<String> ranked = new ArrayList<>();
-      for (int j = 0; j < 10; j++) {
-        ranked.add(Integer.toString(idx[j]));
-      }
-      Set<String> gold = new HashSet<>();
-      for (int gi : td.gold()[qi]) {
-        gold.add(Integer.toString(gi));
-      }
-      r5 += Metrics.recallAt(5, ranked, gold);
-      c10 += Metrics.completeAt(10, ranked, gold);
-      n++;
-    }
-    return String.format(Locale.ROOT, "dense R@5 %.1f C@10 %.1f", 100 * r5 / n, 100 * c10 / n);
-  }
-
   // --------------------------------------------------------------------------------------------- latency
 
   /** embedQuery wall time per model on the first n ToolLens test queries, interleaved, after 50 warm-up. */
-  static void latency(Path datasets, int n, float[] delta) {
+  static void latency(Path datasets, int n, QueryAdapter adapter) {
     NormalizedDataset ds = NormalizedDataset.read(datasets.resolve("toollens").resolve("normalized"));
     List<ScoredQuery> qs = ds.scoredQueries("qrels.test.tsv");
     String[] ids = {MINI, BGE, BGEI};
     EmbeddingModel[] models = new EmbeddingModel[ids.length];
     for (int m = 0; m < ids.length; m++) {
-      models[m] = LocalEmbeddingModels.create(ids[m]);
+      models[m] = LocalEmbeddingModels.createPlain(ids[m]);
     }
     double[][] t = new double[ids.length + 1][n];
     for (int i = 0; i < 50 + n; i++) {
@@ -725,9 +431,9 @@ public final class ThreeListSweep {
         if (i >= 50) {
           t[m][i - 50] = (System.nanoTime() - t0) / 1e6;
         }
-        if (m == 0 && delta != null) {
+        if (m == 0 && adapter != null) {
           long t1 = System.nanoTime();
-          adapt(v, delta, 1.0);
+          adapter.apply(v);
           if (i >= 50) {
             t[ids.length][i - 50] = (System.nanoTime() - t1) / 1e6;
           }
@@ -735,7 +441,7 @@ public final class ThreeListSweep {
       }
     }
     for (int m = 0; m <= ids.length; m++) {
-      if (m == ids.length && delta == null) {
+      if (m == ids.length && adapter == null) {
         break;
       }
       System.out.printf(Locale.ROOT, "latency %-30s p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms (%d queries)%n",

@@ -1,0 +1,56 @@
+package dev.toolscout.embeddings;
+
+import dev.toolscout.embedding.EmbeddingModel;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A model whose query vectors go through a {@link QueryAdapter}; documents, {@link #modelId()} and {@link
+ * #dimension()} are the wrapped model's. Keeping the id is deliberate: the id names the vectors that are
+ * stored (documents), which the adapter does not change, so switching the adapter on or off re-embeds nothing.
+ * Query vectors are never stored. Thread-safe when the wrapped model is.
+ */
+final class AdaptedQueryModel implements EmbeddingModel {
+  private final EmbeddingModel plain;
+  private final QueryAdapter adapter;
+
+  AdaptedQueryModel(EmbeddingModel plain, QueryAdapter adapter) {
+    this.plain = Objects.requireNonNull(plain, "plain");
+    this.adapter = Objects.requireNonNull(adapter, "adapter");
+    if (!adapter.modelId().equals(plain.modelId()) || adapter.dimension() != plain.dimension()) {
+      throw new IllegalArgumentException("query adapter for " + adapter.modelId() + " (" + adapter.dimension()
+          + " dimensions) does not fit model " + plain.modelId() + " (" + plain.dimension() + ")");
+    }
+  }
+
+  QueryAdapter adapter() {
+    return adapter;
+  }
+
+  @Override
+  public String modelId() {
+    return plain.modelId();
+  }
+
+  @Override
+  public int dimension() {
+    return plain.dimension();
+  }
+
+  /** The wrapped model's query vector, adapted and unit length. */
+  @Override
+  public float[] embedQuery(String text) {
+    return adapter.apply(plain.embedQuery(text));
+  }
+
+  /** The wrapped model's document vectors, unchanged. */
+  @Override
+  public List<float[]> embedDocuments(List<String> texts) {
+    return plain.embedDocuments(texts);
+  }
+
+  @Override
+  public String toString() {
+    return plain + " + " + adapter;
+  }
+}
