@@ -137,7 +137,7 @@ public final class Engine implements AutoCloseable {
       long tStore = System.nanoTime();
       StateStore.StoredCatalog stored = s.loadCatalog();
       long tCatalog = System.nanoTime();
-      idx = join(indexOpen);
+      idx = joinIndex(indexOpen, o.dataDir());
       long tIndex = System.nanoTime();
       EventBus bus = new EventBus();
       // keep the persisted index's ordinals when it is current, so it can be used as it is
@@ -181,6 +181,21 @@ public final class Engine implements AutoCloseable {
       }
       if (s != null) {
         s.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The index, or a clear error when another process holds the data directory (Lucene's write lock). */
+  private static LuceneToolIndex joinIndex(CompletableFuture<LuceneToolIndex> f, Path dataDir) {
+    try {
+      return join(f);
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof org.apache.lucene.store.LockObtainFailedException) {
+          throw new IllegalArgumentException("data directory " + dataDir + " is in use by another ToolScout process "
+              + "(its search index is locked); give this one its own --data-dir, or stop the other one", e);
+        }
       }
       throw e;
     }

@@ -37,6 +37,18 @@ class EngineTest {
   }
 
   @Test
+  void a_data_directory_in_use_is_refused_clearly_and_left_working() throws Exception {
+    try (Engine running = Engine.open(Engine.Options.of(dir))) {
+      assertThatThrownBy(() -> Engine.open(Engine.Options.of(dir)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("data directory " + dir + " is in use by another ToolScout process (its search index is "
+              + "locked); give this one its own --data-dir, or stop the other one");
+      assertThat(running.discovery().find(Principal.ANONYMOUS, "send an email", 3)).isNotNull();
+      assertThat(running.catalog().size()).isGreaterThanOrEqualTo(60);
+    }
+  }
+
+  @Test
   void a_restart_embeds_nothing_and_selects_the_same() throws Exception {
     List<String> first;
     try (Engine e = Engine.open(Engine.Options.of(dir))) {
