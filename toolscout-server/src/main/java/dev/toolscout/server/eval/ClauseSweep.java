@@ -1,0 +1,374 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.DatasetTool;
+import dev.toolscout.bench.dataset.NormalizedDataset;
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
+
+/**
+ * Evaluation experiment (not product code): query decomposition for multi-intent messages. Each query is split
+ * into clauses by a simple surface rule; the whole query and every clause are ranked with the product's hybrid
+ * (BM25 list + dense list of the default model with its query adapter, {@link Fusion#DEFAULT} through {@link
+ * HybridRanker#fuse}, lists {@value #DEPTH} deep as {@link FusionSweep} fetches them); the lists are then
+ * combined in memory several ways and scored on the eight development sets.
+ *
+ * <p>Splitters (all case-insensitive; clauses of fewer than {@value #MIN_WORDS} words are dropped; more than
+ * {@value #MAX_CLAUSES} clauses are reduced by merging the adjacent pair with the fewest words; fewer than 2
+ * clauses left means the query is not split):
+ *
+ * <ul>
+ *   <li>{@code sent}: sentence ends ({@code . ! ?} followed by white space) and {@code ;}
+ *   <li>{@code conn}: {@code sent} plus {@code and then}, {@code then}, {@code and also}, {@code also}
+ *   <li>{@code full}: {@code conn} plus {@code , and}, {@code and}, and {@code ,}
+ * </ul>
+ *
+ * <p>Combinations (W the whole query's fused list, C1..Cm the clauses'):
+ *
+ * <ul>
+ *   <li>{@code rr}: round-robin: W[1], C1[1], ..., Cm[1], W[2], C1[2], ..., duplicates skipped
+ *   <li>{@code rrf k=K w=X}: reciprocal rank fusion, {@code X / (K + rank in W) + sum 1 / (K + rank in Ci)}
+ *   <li>{@code reserve}: W's top {@code 10 - m}, then each clause's best tool that is not in W's top 10, then the
+ *       rest of W
+ *   <li>{@code lead}: W's top 3, then round-robin as {@code rr} (an extra variant)
+ * </ul>
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.ClauseSweep DATASETS WORK METATOOL_LIMIT [--show N]
+ * </pre>
+ *
+ * WORK is the eval work directory ({@code <data dir>/eval}, EvalRunner's data directories); METATOOL_LIMIT
+ * caps metatool single (0 for all). {@code --show N} prints the clauses of the first N split queries of every
+ * set (stderr). Evaluation tooling, not API.
+ */
+public final class ClauseSweep {
+  static final int DEPTH = 150;
+  static final int KEEP = 100; // fused list length kept per text
+  static final int MIN_WORDS = 3;
+  static final int MAX_CLAUSES = 4;
+
+  static final String SENT = "(?<=[.!?])\\s+|;";
+  static final String CONN = SENT + "|\\s+and\\s+then\\s+|\\s+then\\s+|\\s+and\\s+also\\s+|\\s+also\\s+";
+  static final String FULL = CONN + "|,\\s*and\\s+|\\s+and\\s+|,";
+  static final Map<String, Pattern> SPLITTERS = new LinkedHashMap<>();
+
+  static {
+    SPLITTERS.put("sent", Pattern.compile(SENT, Pattern.CASE_INSENSITIVE));
+    SPLITTERS.put("conn", Pattern.compile(CONN, Pattern.CASE_INSENSITIVE));
+    SPLITTERS.put("full", Pattern.compile(FULL, Pattern.CASE_INSENSITIVE));
+  }
+
+  static final String[][] SETS = ThreeListSweep.SETS;
+
+  /** One query: the whole query's fused list and, per splitter, the clauses' fused lists (empty: not split). */
+  record Q(int[] whole, Map<String, List<int[]>> clauses, Set<String> gold) {}
+
+  record SetData(String label, String[] ids, List<Q> queries) {}
+
+  /** Splits a query into clauses; an empty list means "not split". */
+  static List<String> split(String text, Pattern p) {
+    List<String> parts = new ArrayList<>();
+    for (String s : p.split(text.strip())) {
+      String c = s.strip().replaceAll("^[,.;:!?\\s]+|[,.;:!?\\s]+$", "");
+      if (words(c) >= MIN_WORDS) {
+        parts.add(c);
+      }
+    }
+    while (parts.size() > MAX_CLAUSES) {
+      int best = 0;
+      for (int i = 1; i + 1 < parts.size(); i++) {
+        if (words(parts.get(i)) + words(parts.get(i + 1)) < words(parts.get(best)) + words(parts.get(best + 1))) {
+          best = i;
+        }
+      }
+      parts.set(best, parts.get(best) + " " + parts.get(best + 1));
+      parts.remove(best + 1);
+    }
+    return parts.size() < 2 ? List.of() : parts;
+  }
+
+  static int words(String s) {
+    String t = s.strip();
+    return t.isEmpty() ? 0 : t.split("\\s+").length;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    int show = 0;
+    for (int i = 3; i < args.length; i++) {
+      if (args[i].equals("--show")) {
+        show = Integer.parseInt(args[++i]);
+      } else {
+        throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    String model = LocalEmbeddingModels.DEFAULT_ID; // Engine builds it with LocalEmbeddingModels.create: adapted
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    List<SetData> loaded = new ArrayList<>();
+    Map<String, double[]> splitStats = new LinkedHashMap<>(); // "set/splitter" -> {split queries, clauses}
+    for (String[] s : SETS) {
+      long ts = System.nanoTime();
+      Path dir = datasets.resolve(s[1]).resolve("normalized");
+      NormalizedDataset ds = NormalizedDataset.read(dir);
+      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
+      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
+        qs = qs.subList(0, mlimit);
+      }
+      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+      String[] ids = new String[ds.tools().size()];
+      Map<String, Integer> toolOfName = new HashMap<>();
+      for (int i = 0; i < ids.length; i++) {
+        DatasetTool t = ds.tools().get(i);
+        ids[i] = t.id();
+        toolOfName.put(t.spec().fullName(), i);
+      }
+      // every distinct text to rank: the queries and all splitters' clauses
+      List<Map<String, List<String>>> clauseTexts = new ArrayList<>();
+      Set<String> texts = new LinkedHashSet<>();
+      int shown = 0;
+      for (ScoredQuery q : qs) {
+        texts.add(q.text());
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Pattern> sp : SPLITTERS.entrySet()) {
+          List<String> cl = split(q.text(), sp.getValue());
+          m.put(sp.getKey(), cl);
+          texts.addAll(cl);
+          double[] st = splitStats.computeIfAbsent(s[0] + "/" + sp.getKey(), k -> new double[3]);
+          st[0] += cl.isEmpty() ? 0 : 1;
+          st[1] += cl.size();
+          st[2] += 1;
+        }
+        clauseTexts.add(m);
+        if (shown < show && !m.get("full").isEmpty()) {
+          shown++;
+          System.err.println(s[0] + " | " + q.text().replace('\n', ' '));
+          m.forEach((k, v) -> System.err.println("   " + k + ": " + v));
+        }
+      }
+      List<String> all = new ArrayList<>(texts);
+      Map<String, int[]> ranked = new ConcurrentHashMap<>();
+      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs)
+          .withModel(model))) {
+        int[] toolOfOrd = ThreeListSweep.toolOfOrd(e, toolOfName);
+        AllowedSet allowed = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+        QueryAdapterTrainer.parallel(pool, all.size(), i -> {
+          String text = all.get(i);
+          List<Hit> lex = e.index().lexical(text, allowed, DEPTH);
+          List<Hit> dense = e.index().dense(e.model().embedQuery(text), allowed, DEPTH);
+          List<Ranked> r = HybridRanker.fuse(lex, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+          int[] out = new int[Math.min(KEEP, r.size())];
+          for (int j = 0; j < out.length; j++) {
+            out[j] = toolOfOrd[r.get(j).ord()];
+          }
+          ranked.put(text, out);
+        });
+      }
+      List<Q> out = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        Map<String, List<int[]>> cl = new LinkedHashMap<>();
+        clauseTexts.get(i).forEach((k, v) -> cl.put(k, v.stream().map(ranked::get).toList()));
+        out.add(new Q(ranked.get(qs.get(i).text()), cl, qs.get(i).gold()));
+      }
+      loaded.add(new SetData(s[0], ids, out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries, %d texts ranked) in %.0f s%n", s[0], qs.size(),
+          all.size(), (System.nanoTime() - ts) / 1e9);
+    }
+    pool.shutdown();
+
+    System.out.println("splitting: share of queries split (%) / extra query embeddings per query (mean over all"
+        + " queries) / clauses per split query");
+    StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-8s", "splitter"));
+    for (SetData s : loaded) {
+      h.append(String.format(Locale.ROOT, " | %-16s", s.label()));
+    }
+    System.out.println(h);
+    for (String sp : SPLITTERS.keySet()) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-8s", sp));
+      for (SetData s : loaded) {
+        double[] st = splitStats.get(s.label() + "/" + sp);
+        line.append(String.format(Locale.ROOT, " | %4.1f %4.2f %4.2f", 100 * st[0] / st[2], st[1] / st[2],
+            st[0] == 0 ? 0 : st[1] / st[0]));
+      }
+      System.out.println(line);
+    }
+    System.out.println();
+    System.out.println(header(loaded));
+    System.out.println(score("default (whole query only)", loaded, null, (q, cl) -> q.whole()));
+    for (String sp : SPLITTERS.keySet()) {
+      System.out.println(score(sp + ": round-robin", loaded, sp, ClauseSweep::roundRobin));
+      for (int k : new int[] {10, 60}) {
+        for (double w : new double[] {1, 2}) {
+          System.out.println(score(String.format(Locale.ROOT, "%s: rrf k=%d w=%.0f", sp, k, w), loaded, sp,
+              (q, cl) -> rrf(q.whole(), cl, k, w)));
+        }
+      }
+      System.out.println(score(sp + ": reserve clause top-1", loaded, sp, (q, cl) -> reserve(q.whole(), cl)));
+      System.out.println(score(sp + ": whole top-3, then round-robin", loaded, sp, (q, cl) -> lead(q, cl, 3)));
+    }
+    System.out.println();
+    System.out.println("split queries only (splitter full): N@10/C@10 per set, default vs reserve vs rr, and n");
+    for (SetData s : loaded) {
+      List<Q> sq = s.queries().stream().filter(q -> !q.clauses().get("full").isEmpty()).toList();
+      if (sq.isEmpty()) {
+        continue;
+      }
+      SetData sub = new SetData(s.label(), s.ids(), sq);
+      double[] d = setScores(sub, null, (q, cl) -> q.whole());
+      double[] r = setScores(sub, "full", (q, cl) -> reserve(q.whole(), cl));
+      double[] rr = setScores(sub, "full", ClauseSweep::roundRobin);
+      System.out.printf(Locale.ROOT, "%-10s n=%4d  default %5.1f/%5.1f  reserve %5.1f/%5.1f  rr %5.1f/%5.1f%n",
+          s.label(), sq.size(), d[1], d[2], r[1], r[2], rr[1], rr[2]);
+    }
+  }
+
+  interface Combiner {
+    int[] combine(Q q, List<int[]> clauses);
+  }
+
+  static int[] roundRobin(Q q, List<int[]> clauses) {
+    List<int[]> lists = new ArrayList<>();
+    lists.add(q.whole());
+    lists.addAll(clauses);
+    LinkedHashSet<Integer> out = new LinkedHashSet<>();
+    for (int r = 0; r < KEEP && out.size() < KEEP; r++) {
+      for (int[] l : lists) {
+        if (r < l.length) {
+          out.add(l[r]);
+        }
+      }
+    }
+    return out.stream().mapToInt(Integer::intValue).limit(KEEP).toArray();
+  }
+
+  /** The whole list's top {@code n}, then round-robin over all lists (extra variant). */
+  static int[] lead(Q q, List<int[]> clauses, int n) {
+    LinkedHashSet<Integer> out = new LinkedHashSet<>();
+    for (int i = 0; i < Math.min(n, q.whole().length); i++) {
+      out.add(q.whole()[i]);
+    }
+    for (int t : roundRobin(q, clauses)) {
+      out.add(t);
+    }
+    return out.stream().mapToInt(Integer::intValue).limit(KEEP).toArray();
+  }
+
+  static int[] rrf(int[] whole, List<int[]> clauses, int k, double w) {
+    Map<Integer, double[]> acc = new HashMap<>(); // tool -> {score, rank in whole (tie-break)}
+    for (int i = 0; i < whole.length; i++) {
+      acc.computeIfAbsent(whole[i], t -> new double[] {0, Integer.MAX_VALUE})[0] += w / (k + i + 1);
+      acc.get(whole[i])[1] = i;
+    }
+    for (int[] c : clauses) {
+      for (int i = 0; i < c.length; i++) {
+        acc.computeIfAbsent(c[i], t -> new double[] {0, Integer.MAX_VALUE})[0] += 1.0 / (k + i + 1);
+      }
+    }
+    List<Map.Entry<Integer, double[]>> es = new ArrayList<>(acc.entrySet());
+    es.sort((a, b) -> {
+      int c = Double.compare(b.getValue()[0], a.getValue()[0]);
+      if (c != 0) {
+        return c;
+      }
+      c = Double.compare(a.getValue()[1], b.getValue()[1]);
+      return c != 0 ? c : Integer.compare(a.getKey(), b.getKey());
+    });
+    return es.stream().mapToInt(Map.Entry::getKey).limit(KEEP).toArray();
+  }
+
+  static int[] reserve(int[] whole, List<int[]> clauses) {
+    int m = clauses.size();
+    Set<Integer> top10 = new LinkedHashSet<>();
+    for (int i = 0; i < Math.min(10, whole.length); i++) {
+      top10.add(whole[i]);
+    }
+    LinkedHashSet<Integer> missing = new LinkedHashSet<>();
+    for (int[] c : clauses) {
+      if (c.length > 0 && !top10.contains(c[0])) {
+        missing.add(c[0]);
+      }
+    }
+    LinkedHashSet<Integer> out = new LinkedHashSet<>();
+    int keep = Math.max(0, 10 - m);
+    for (int i = 0; i < Math.min(keep, whole.length); i++) {
+      out.add(whole[i]);
+    }
+    out.addAll(missing);
+    for (int t : whole) {
+      out.add(t);
+    }
+    return out.stream().mapToInt(Integer::intValue).limit(KEEP).toArray();
+  }
+
+  static String header(List<SetData> sets) {
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-34s %5s %5s %5s |", "config", "R@5",
+        "N@10", "C@10"));
+    for (SetData s : sets) {
+      head.append(String.format(Locale.ROOT, " %-11s", s.label()));
+    }
+    return head + "   (per set: N@10/C@10) | 7 sets but toollens: N@10/C@10";
+  }
+
+  /** R@5, N@10, C@10 in percent for one set; {@code splitter} null: no clauses. */
+  static double[] setScores(SetData s, String splitter, Combiner c) {
+    double r5 = 0;
+    double n10 = 0;
+    double c10 = 0;
+    for (Q q : s.queries()) {
+      List<int[]> cl = splitter == null ? List.of() : q.clauses().get(splitter);
+      int[] r = cl.isEmpty() ? q.whole() : c.combine(q, cl);
+      List<String> ids = new ArrayList<>(50);
+      for (int i = 0; i < r.length && i < 50; i++) {
+        ids.add(s.ids()[r[i]]);
+      }
+      r5 += Metrics.recallAt(5, ids, q.gold());
+      n10 += Metrics.ndcgAt(10, ids, q.gold());
+      c10 += Metrics.completeAt(10, ids, q.gold());
+    }
+    int n = s.queries().size();
+    return new double[] {100 * r5 / n, 100 * n10 / n, 100 * c10 / n};
+  }
+
+  static String score(String label, List<SetData> sets, String splitter, Combiner c) {
+    double[] mean = new double[3];
+    double[] other = new double[2]; // mean N@10, C@10 over the sets other than toollens
+    StringBuilder per = new StringBuilder();
+    for (SetData s : sets) {
+      double[] x = setScores(s, splitter, c);
+      for (int i = 0; i < 3; i++) {
+        mean[i] += x[i] / sets.size();
+      }
+      if (!s.label().equals("toollens")) {
+        other[0] += x[1] / (sets.size() - 1);
+        other[1] += x[2] / (sets.size() - 1);
+      }
+      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", x[1], x[2]));
+    }
+    return String.format(Locale.ROOT, "%-34s %5.1f %5.1f %5.1f |", label, mean[0], mean[1], mean[2]) + per
+        + String.format(Locale.ROOT, " | %5.1f/%5.1f", other[0], other[1]);
+  }
+
+  private ClauseSweep() {}
+}
