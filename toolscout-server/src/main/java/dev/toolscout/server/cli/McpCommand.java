@@ -81,7 +81,7 @@ final class McpCommand implements Callable<Integer> {
       }
     };
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), true);
+      servers.start(e, declared, spec.commandLine().getErr(), true, ServersOptions.WAIT_FOR_GATEWAY);
       try (McpGateway gateway = gateway(e, who, mode)) {
         gateway.serveStdio(in, System.out);
         ended.await();

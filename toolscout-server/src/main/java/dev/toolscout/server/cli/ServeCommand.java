@@ -45,7 +45,7 @@ final class ServeCommand implements Callable<Integer> {
     McpGateway.Approval mode = McpCommand.approvalMode(approval);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), true);
+      servers.start(e, declared, spec.commandLine().getErr(), true, ServersOptions.WAIT_FOR_GATEWAY);
       try (McpGateway gateway = McpCommand.gateway(e, who, mode);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()

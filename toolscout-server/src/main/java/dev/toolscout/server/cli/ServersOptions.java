@@ -19,12 +19,20 @@ final class ServersOptions {
           + "(see docs/MCP.md). Servers registered with `toolscout mcp add` are connected too.")
   Path servers;
 
-  @Option(names = "--servers-wait", paramLabel = "SECONDS", defaultValue = "30",
-      description = "How long to wait for the servers' first connection (default ${DEFAULT-VALUE} s).")
-  int waitSeconds;
+  @Option(names = "--servers-wait", paramLabel = "SECONDS",
+      description = "How long to wait for the servers' first connection: default 30 s for select, find and "
+          + "mcp list; 5 s for the gateways (mcp, serve), whose clients see late servers' tools arrive with "
+          + "tools/list_changed.")
+  Integer waitSeconds;
+
+  /** The default wait of select, find and mcp list: their answer needs the tools now. */
+  static final int WAIT_FOR_ANSWER = 30;
+  /** The default wait of the gateways: a late server's tools reach clients through tools/list_changed. */
+  static final int WAIT_FOR_GATEWAY = 5;
 
   /** Read and checked before the engine opens, so a bad file changes nothing. */
   List<ServerConfig> declared() {
+    check();
     return servers == null ? List.of() : ServersFile.load(servers.toAbsolutePath());
   }
 
@@ -34,17 +42,32 @@ final class ServersOptions {
    * the catalog from their last connection, and ranking them needs no server running.
    */
   void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always) {
+    start(e, declared, err, always, WAIT_FOR_ANSWER);
+  }
+
+  /** As {@link #start(Engine, List, PrintWriter, boolean)}, waiting {@code defaultWait} s unless told. */
+  void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always, int defaultWait) {
     if (!always && declared.isEmpty()) {
       return;
     }
-    if (waitSeconds < 0 || waitSeconds > 600) {
-      throw new IllegalArgumentException("--servers-wait must be between 0 and 600 seconds, got: " + waitSeconds);
-    }
-    for (UpstreamManager.Registration r : e.startMcp(declared, Duration.ofSeconds(waitSeconds))) {
+    int wait = waitSeconds == null ? defaultWait : waitSeconds;
+    for (UpstreamManager.Registration r : e.startMcp(declared, Duration.ofSeconds(wait))) {
       if (r instanceof UpstreamManager.Registration.Failure f) {
         err.println("toolscout: MCP server '" + f.name() + "' is not available: " + f.error());
+      } else if (r instanceof UpstreamManager.Registration.Success s
+          && s.status().state() == dev.toolscout.mcp.upstream.ServerStatus.State.CONNECTING) {
+        err.println("toolscout: MCP server '" + s.name() + "' is still connecting after " + wait + " s"
+            + (defaultWait == WAIT_FOR_GATEWAY ? "; its tools join when it is ready"
+                : "; its tools are not in this answer (--servers-wait to wait longer)"));
       }
     }
     err.flush();
+  }
+
+  /** Checks the option before anything is opened. */
+  void check() {
+    if (waitSeconds != null && (waitSeconds < 0 || waitSeconds > 600)) {
+      throw new IllegalArgumentException("--servers-wait must be between 0 and 600 seconds, got: " + waitSeconds);
+    }
   }
 }

@@ -51,6 +51,20 @@ class ServersOptionTest {
   }
 
   @Test
+  void a_server_that_never_answers_delays_the_answer_only_by_the_wait_and_is_named() throws Exception {
+    Path servers = dir.resolve("slow.json");
+    Files.writeString(servers, """
+        {"mcpServers": {"silent": {"command": "node", "args": ["-e", "setInterval(() => {}, 1000)"]}}}""");
+
+    String[] r = McpPersistenceTest.run("find", "read a file", "--limit", "2", "--servers", servers.toString(),
+        "--servers-wait", "1", "--data-dir", dir.resolve("data").toString());
+
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[2]).contains("MCP server 'silent' is still connecting after 1 s; its tools are not in this answer");
+    assertThat(names(new ObjectMapper().readTree(r[1]).get("tools"))).hasSize(2);
+  }
+
+  @Test
   void a_bad_servers_file_is_refused_before_anything_is_opened() throws Exception {
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"mcpServers\": {\"x\": {\"command\": \"node\", \"url\": \"http://127.0.0.1:1/mcp\"}}}");
