@@ -103,7 +103,7 @@ public final class McpActions {
    */
   public McpSchema.CallToolResult call(Principal principal, String action, Map<String, Object> args, boolean approved) {
     Map<String, Object> a = args == null ? Map.of() : args;
-    ToolSpec spec = actionSpec(action);
+    ToolSpec spec = spec(action);
     if (spec == null || !visible(principal, spec)) {
       return error("Tool not found: " + action);
     }
@@ -121,7 +121,11 @@ public final class McpActions {
     }
   }
 
-  private ToolSpec actionSpec(String action) {
+  /**
+   * The definition an action runs under: the catalog's when it holds one (so its access settings apply),
+   * else the built-in one; {@code null} for a name that is not an action.
+   */
+  public ToolSpec spec(String action) {
     Optional<CatalogEntry> e = catalog.get(action);
     if (e.isPresent()) {
       return e.get().spec();
@@ -173,19 +177,22 @@ public final class McpActions {
   }
 
   private McpSchema.CallToolResult listServers(Principal principal) {
-    Catalog.Snapshot snap = catalog.snapshot();
-    ArrayNode servers = JSON.createArrayNode();
-    for (ServerStatus s : registry.manager().servers()) {
-      int total = 0;
-      int visible = 0;
-      for (CatalogEntry e : snap.entries()) {
-        if (e.spec().sourceKind() == SourceKind.MCP && e.spec().name().source().equals(s.prefix())) {
-          total++;
-          if (visible(principal, e.spec())) {
-            visible++;
-          }
+    // one pass over the catalog: per server prefix, its tools and those the principal may see
+    Map<String, int[]> counts = new java.util.HashMap<>();
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (e.spec().sourceKind() == SourceKind.MCP) {
+        int[] c = counts.computeIfAbsent(e.spec().name().source(), k -> new int[2]);
+        c[0]++;
+        if (visible(principal, e.spec())) {
+          c[1]++;
         }
       }
+    }
+    ArrayNode servers = JSON.createArrayNode();
+    for (ServerStatus s : registry.manager().servers()) {
+      int[] c = counts.getOrDefault(s.prefix(), new int[2]);
+      int total = c[0];
+      int visible = c[1];
       if (total > 0 && visible == 0) {
         continue; // every tool of it is hidden from this principal, so is the server
       }

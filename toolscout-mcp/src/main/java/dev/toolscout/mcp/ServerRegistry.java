@@ -70,10 +70,7 @@ public final class ServerRegistry implements AutoCloseable {
    * @throws IllegalArgumentException when the name's tool prefix is taken
    */
   public ServerStatus add(ServerConfig config, Duration wait) {
-    if (manager.config(config.name()).isEmpty() && manager.status(config.prefix()).isPresent()) {
-      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '"
-          + config.prefix() + "', already used by server '" + manager.status(config.prefix()).get().name() + "'");
-    }
+    manager.checkRegistrable(config); // before anything is stored
     store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
     manager.register(config);
     return manager.awaitFirstAttempt(config.name(), wait).orElseThrow();

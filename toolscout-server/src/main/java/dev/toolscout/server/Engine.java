@@ -286,11 +286,6 @@ public final class Engine implements AutoCloseable {
     return mcp.start(declared, wait);
   }
 
-  /** How many MCP servers are registered in the store. */
-  public int storedServerCount() {
-    return store.loadServers().size();
-  }
-
   /** The MCP server registry, once {@link #startMcp} ran. */
   public ServerRegistry mcp() {
     if (mcp == null) {

@@ -43,7 +43,8 @@ class EngineTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("data directory " + dir + " is in use by another ToolScout process (its search index is "
               + "locked); give this one its own --data-dir, or stop the other one");
-      assertThat(running.discovery().find(Principal.ANONYMOUS, "send an email", 3)).isNotNull();
+      assertThat(running.discovery().find(Principal.ANONYMOUS, "send an email", 3))
+          .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
       assertThat(running.catalog().size()).isGreaterThanOrEqualTo(60);
     }
   }

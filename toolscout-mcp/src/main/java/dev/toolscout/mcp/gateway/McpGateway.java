@@ -227,7 +227,7 @@ public final class McpGateway implements AutoCloseable {
     Principal p = principal(ctx);
     String name = tool.name();
     if (isBase(name)) {
-      ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+      ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
       return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own));
     }
     ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
@@ -259,8 +259,7 @@ public final class McpGateway implements AutoCloseable {
     String name = req.name();
     Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
     if (McpActions.isAction(name)) {
-      ToolSpec action = McpActions.specs().stream().filter(s -> s.fullName().equals(name)).findFirst().orElseThrow();
-      ToolSpec effective = catalog.get(name).map(CatalogEntry::spec).orElse(action);
+      ToolSpec effective = actions.spec(name);
       boolean approved = effective.aiAccess() == AiAccess.PROPOSE && access.allows(p, effective)
           && approve(exchange, effective, args);
       return actions.call(p, name, args, approved);
@@ -395,11 +394,6 @@ public final class McpGateway implements AutoCloseable {
 
   private static McpSchema.CallToolResult error(String message) {
     return McpSchema.CallToolResult.builder().addTextContent(message).isError(true).build();
-  }
-
-  /** The tools a session can see now (for tests and the status page). */
-  Set<String> disclosedTo(String session) {
-    return Set.copyOf(disclosed.getOrDefault(session, Set.of()));
   }
 
   @Override

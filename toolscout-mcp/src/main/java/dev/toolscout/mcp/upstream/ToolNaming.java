@@ -52,21 +52,6 @@ public final class ToolNaming {
    * name has no letter or digit.
    */
   public static String serverPrefix(String serverName) {
-    // asked on every call by server name; server names are few, so the answers are kept
-    String known = PREFIXES.get(serverName);
-    if (known != null) {
-      return known;
-    }
-    String prefix = computePrefix(serverName);
-    if (PREFIXES.size() < 4096) {
-      PREFIXES.put(serverName, prefix);
-    }
-    return prefix;
-  }
-
-  private static final java.util.Map<String, String> PREFIXES = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private static String computePrefix(String serverName) {
     String s = ascii(serverName).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "_");
     s = s.replaceAll("^_+|_+$", "");
     return s.length() > 40 ? s.substring(0, 40).replaceAll("_+$", "") : s;

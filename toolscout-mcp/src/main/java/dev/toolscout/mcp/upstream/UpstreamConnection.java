@@ -227,7 +227,7 @@ final class UpstreamConnection {
 
   private McpClientTransport process(int gen) {
     return new ProcessTransport(config, json, limits.maxResponseBytes(), problem -> problem(gen, problem),
-        why -> exited(gen, why));
+        why -> failed(gen, why));
   }
 
   private McpClientTransport streamableHttp() {
@@ -478,10 +478,6 @@ final class UpstreamConnection {
     if (state == ServerStatus.State.READY) {
       setState(ServerStatus.State.DEGRADED, problem);
     }
-  }
-
-  private void exited(int gen, String why) {
-    failed(gen, why);
   }
 
   /** Marks the server down, fails the calls in flight and schedules a reconnect. */

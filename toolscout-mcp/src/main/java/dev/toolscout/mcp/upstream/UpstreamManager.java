@@ -10,11 +10,9 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -102,12 +100,8 @@ public final class UpstreamManager implements AutoCloseable {
    * @throws IllegalArgumentException when another server already has the prefix
    */
   private String freePrefix(ServerConfig config) {
+    checkRegistrable(config);
     String own = config.prefix();
-    UpstreamConnection other = byPrefix.get(own);
-    if (other != null) {
-      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + own
-          + "', already used by server '" + other.config().name() + "'");
-    }
     Catalog.Snapshot snap = catalog.snapshot();
     String candidate = own;
     for (int n = 1; builtIn(snap, candidate) || byPrefix.containsKey(candidate); n++) {
@@ -118,6 +112,20 @@ public final class UpstreamManager implements AutoCloseable {
           candidate, own);
     }
     return candidate;
+  }
+
+  /**
+   * Checks that {@link #register} would take this config: its name is registered already (a replacement), or
+   * its tool prefix is no other server's.
+   *
+   * @throws IllegalArgumentException naming the server that has the prefix
+   */
+  public synchronized void checkRegistrable(ServerConfig config) {
+    UpstreamConnection other = byPrefix.get(config.prefix());
+    if (other != null && !other.config().name().equals(config.name())) {
+      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '"
+          + config.prefix() + "', already used by server '" + other.config().name() + "'");
+    }
   }
 
   private static boolean builtIn(Catalog.Snapshot snap, String source) {
@@ -189,7 +197,7 @@ public final class UpstreamManager implements AutoCloseable {
       byPrefix.remove(c.prefix());
     }
     c.stop();
-    removeToolsOf(c.prefix(), Set.of());
+    catalog.sync(List.of(), toolsOf(c.prefix()));
     return true;
   }
 
@@ -225,13 +233,9 @@ public final class UpstreamManager implements AutoCloseable {
         return Optional.of(c);
       }
     }
-    return Optional.ofNullable(byPrefix.get(ToolNaming.serverPrefix(name)));
-  }
-
-  /** Whether a catalog tool belongs to a registered upstream server. */
-  public boolean isUpstreamTool(String fullName) {
-    CatalogEntry e = catalog.snapshot().get(fullName);
-    return e != null && e.spec().sourceKind() == SourceKind.MCP && byPrefix.containsKey(e.spec().name().source());
+    UpstreamConnection byOwnPrefix = byPrefix.get(name);
+    return byOwnPrefix != null ? Optional.of(byOwnPrefix)
+        : Optional.ofNullable(byPrefix.get(ToolNaming.serverPrefix(name)));
   }
 
   /**
@@ -307,17 +311,17 @@ public final class UpstreamManager implements AutoCloseable {
    * embeds nothing again.
    */
   public int pruneOrphans() {
-    Set<String> gone = new java.util.TreeSet<>();
-    for (CatalogEntry e : catalog.snapshot().entries()) {
-      if (e.spec().sourceKind() == SourceKind.MCP && !byPrefix.containsKey(e.spec().name().source())) {
-        gone.add(e.name());
-      }
+    Catalog.Change change = catalog.sync(List.of(),
+        e -> e.spec().sourceKind() == SourceKind.MCP && !byPrefix.containsKey(e.spec().name().source()));
+    if (!change.isEmpty()) {
+      LOG.info("removed {} tools of MCP servers that are no longer registered", change.removed());
     }
-    if (!gone.isEmpty()) {
-      catalog.apply(List.of(), gone);
-      LOG.info("removed {} tools of MCP servers that are no longer registered", gone.size());
-    }
-    return gone.size();
+    return change.removed();
+  }
+
+  /** Selects the catalog tools of one server: the MCP tools under its prefix. */
+  private static java.util.function.Predicate<CatalogEntry> toolsOf(String prefix) {
+    return e -> e.spec().sourceKind() == SourceKind.MCP && e.spec().name().source().equals(prefix);
   }
 
   private void resyncAll() {
@@ -326,42 +330,18 @@ public final class UpstreamManager implements AutoCloseable {
     }
   }
 
-  private void removeToolsOf(String prefix, Set<String> keep) {
-    List<String> removals = new ArrayList<>();
-    for (CatalogEntry e : catalog.snapshot().entries()) {
-      if (e.spec().name().source().equals(prefix) && e.spec().sourceKind() == SourceKind.MCP
-          && !keep.contains(e.name())) {
-        removals.add(e.name());
-      }
-    }
-    if (!removals.isEmpty()) {
-      catalog.apply(List.of(), removals);
-    }
-  }
-
   private final class Listener implements UpstreamConnection.Listener {
     @Override
     public void toolsListed(UpstreamConnection c, List<McpSchema.Tool> tools) {
       ServerConfig cfg = c.config();
       List<ToolMapping.Mapped> mapped = ToolMapping.map(cfg.name(), c.prefix(), tools);
-      List<ToolSpec> specs = new ArrayList<>();
-      Set<String> keep = new HashSet<>();
-      for (ToolMapping.Mapped m : mapped) {
-        specs.add(m.spec());
-        keep.add(m.spec().fullName());
-      }
+      List<ToolSpec> specs = mapped.stream().map(ToolMapping.Mapped::spec).toList();
       synchronized (UpstreamManager.this) {
         if (byPrefix.get(c.prefix()) != c) {
           return; // replaced or removed meanwhile
         }
-        List<String> removals = new ArrayList<>();
-        for (CatalogEntry e : catalog.snapshot().entries()) {
-          if (e.spec().name().source().equals(c.prefix()) && e.spec().sourceKind() == SourceKind.MCP
-              && !keep.contains(e.name())) {
-            removals.add(e.name());
-          }
-        }
-        Catalog.Change change = catalog.apply(specs, removals);
+        // a diff by content hash: unchanged tools keep their vectors
+        Catalog.Change change = catalog.sync(specs, toolsOf(c.prefix()));
         c.toolCount(specs.size());
         if (!change.isEmpty()) {
           LOG.info("MCP server '{}': {} tools added, {} updated, {} removed", cfg.name(), change.added(),

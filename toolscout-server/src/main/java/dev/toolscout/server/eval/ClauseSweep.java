@@ -1,9 +1,6 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.DatasetTool;
-import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
@@ -79,7 +76,6 @@ public final class ClauseSweep {
     SPLITTERS.put("full", Pattern.compile(FULL, Pattern.CASE_INSENSITIVE));
   }
 
-  static final String[][] SETS = ThreeListSweep.SETS;
 
   /** One query: the whole query's fused list and, per splitter, the clauses' fused lists (empty: not split). */
   record Q(int[] whole, Map<String, List<int[]>> clauses, Set<String> gold) {}
@@ -129,22 +125,14 @@ public final class ClauseSweep {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     List<SetData> loaded = new ArrayList<>();
     Map<String, double[]> splitStats = new LinkedHashMap<>(); // "set/splitter" -> {split queries, clauses}
-    for (String[] s : SETS) {
+    for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
-      Path dir = datasets.resolve(s[1]).resolve("normalized");
-      NormalizedDataset ds = NormalizedDataset.read(dir);
-      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
-      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
-        qs = qs.subList(0, mlimit);
-      }
-      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
-      String[] ids = new String[ds.tools().size()];
-      Map<String, Integer> toolOfName = new HashMap<>();
-      for (int i = 0; i < ids.length; i++) {
-        DatasetTool t = ds.tools().get(i);
-        ids[i] = t.id();
-        toolOfName.put(t.spec().fullName(), i);
-      }
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      Path dir = set.dir();
+      List<ScoredQuery> qs = set.queries();
+      List<ToolSpec> specs = set.specs();
+      String[] ids = set.ids();
+      Map<String, Integer> toolOfName = set.toolOfName();
       // every distinct text to rank: the queries and all splitters' clauses
       List<Map<String, List<String>>> clauseTexts = new ArrayList<>();
       Set<String> texts = new LinkedHashSet<>();
@@ -156,7 +144,7 @@ public final class ClauseSweep {
           List<String> cl = split(q.text(), sp.getValue());
           m.put(sp.getKey(), cl);
           texts.addAll(cl);
-          double[] st = splitStats.computeIfAbsent(s[0] + "/" + sp.getKey(), k -> new double[3]);
+          double[] st = splitStats.computeIfAbsent(set.label() + "/" + sp.getKey(), k -> new double[3]);
           st[0] += cl.isEmpty() ? 0 : 1;
           st[1] += cl.size();
           st[2] += 1;
@@ -164,7 +152,7 @@ public final class ClauseSweep {
         clauseTexts.add(m);
         if (shown < show && !m.get("full").isEmpty()) {
           shown++;
-          System.err.println(s[0] + " | " + q.text().replace('\n', ' '));
+          System.err.println(set.label() + " | " + q.text().replace('\n', ' '));
           m.forEach((k, v) -> System.err.println("   " + k + ": " + v));
         }
       }
@@ -192,8 +180,8 @@ public final class ClauseSweep {
         clauseTexts.get(i).forEach((k, v) -> cl.put(k, v.stream().map(ranked::get).toList()));
         out.add(new Q(ranked.get(qs.get(i).text()), cl, qs.get(i).gold()));
       }
-      loaded.add(new SetData(s[0], ids, out));
-      System.err.printf(Locale.ROOT, "loaded %s (%d queries, %d texts ranked) in %.0f s%n", s[0], qs.size(),
+      loaded.add(new SetData(set.label(), ids, out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries, %d texts ranked) in %.0f s%n", set.label(), qs.size(),
           all.size(), (System.nanoTime() - ts) / 1e9);
     }
     pool.shutdown();
@@ -333,9 +321,7 @@ public final class ClauseSweep {
 
   /** R@5, N@10, C@10 in percent for one set; {@code splitter} null: no clauses. */
   static double[] setScores(SetData s, String splitter, Combiner c) {
-    double r5 = 0;
-    double n10 = 0;
-    double c10 = 0;
+    SweepSet.Score score = new SweepSet.Score();
     for (Q q : s.queries()) {
       List<int[]> cl = splitter == null ? List.of() : q.clauses().get(splitter);
       int[] r = cl.isEmpty() ? q.whole() : c.combine(q, cl);
@@ -343,12 +329,9 @@ public final class ClauseSweep {
       for (int i = 0; i < r.length && i < 50; i++) {
         ids.add(s.ids()[r[i]]);
       }
-      r5 += Metrics.recallAt(5, ids, q.gold());
-      n10 += Metrics.ndcgAt(10, ids, q.gold());
-      c10 += Metrics.completeAt(10, ids, q.gold());
+      score.add(ids, q.gold());
     }
-    int n = s.queries().size();
-    return new double[] {100 * r5 / n, 100 * n10 / n, 100 * c10 / n};
+    return score.percent();
   }
 
   static String score(String label, List<SetData> sets, String splitter, Combiner c) {

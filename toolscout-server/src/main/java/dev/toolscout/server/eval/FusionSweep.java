@@ -1,15 +1,11 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.DatasetTool;
-import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.model.Principal;
-import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
@@ -45,44 +41,24 @@ public final class FusionSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     String model = LocalEmbeddingModels.DEFAULT_ID;
-    String[][] sets = {
-      {"toollens", "toollens", "qrels.test.tsv"},
-      {"mt-single", "metatool-toole", "qrels.single.tsv"},
-      {"mt-multi", "metatool-toole", "qrels.multi.tsv"},
-      {"seal-ood", "seal-tools", "qrels.test_out_domain.tsv"},
-      {"apibank", "toolret-subsets-via-mftr/apibank", "qrels.tsv"},
-      {"apigen", "toolret-subsets-via-mftr/apigen", "qrels.tsv"},
-      {"gorilla", "toolret-subsets-via-mftr/gorilla-huggingface", "qrels.tsv"},
-      {"toolink", "toolret-subsets-via-mftr/toolink", "qrels.tsv"},
-    };
     List<Set8> loaded = new ArrayList<>();
-    for (String[] s : sets) {
-      Path dir = datasets.resolve(s[1]).resolve("normalized");
-      NormalizedDataset ds = NormalizedDataset.read(dir);
-      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
-      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
-        qs = qs.subList(0, mlimit);
-      }
-      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
-      Map<String, String> idOf = new HashMap<>();
-      for (DatasetTool t : ds.tools()) {
-        idOf.put(t.spec().fullName(), t.id());
-      }
-      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs)
+    for (String[] row : SweepSet.SETS) {
+      SweepSet s = SweepSet.load(datasets, row, mlimit);
+      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, s.dir(), model)).withTools(s.specs())
           .withModel(model))) {
         Catalog.Snapshot snap = e.catalog().snapshot();
         AllowedSet all = e.access().allowed(snap, Principal.ANONYMOUS);
         Map<Integer, String> idOfOrd = new HashMap<>();
-        snap.entries().forEach(c -> idOfOrd.put(c.ord(), idOf.get(c.name())));
+        snap.entries().forEach(c -> idOfOrd.put(c.ord(), s.ids()[s.toolOfName().get(c.name())]));
         List<Q> out = new ArrayList<>();
-        for (ScoredQuery q : qs) {
+        for (ScoredQuery q : s.queries()) {
           List<Hit> lex = e.index().lexical(q.text(), all, LIST_DEPTH);
           List<Hit> dense = e.index().dense(e.model().embedQuery(q.text()), all, LIST_DEPTH);
           out.add(new Q(lex, dense, q.gold()));
         }
-        loaded.add(new Set8(s[0], out, idOfOrd));
+        loaded.add(new Set8(s.label(), out, idOfOrd));
       }
-      System.err.println("loaded " + s[0]);
+      System.err.println("loaded " + s.label());
     }
     StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-60s %5s %5s %5s |", "config", "R@5",
         "N@10", "C@10"));
@@ -110,24 +86,20 @@ public final class FusionSweep {
     double c10 = 0;
     StringBuilder per = new StringBuilder();
     for (Set8 s : sets) {
-      double sr5 = 0;
-      double sn = 0;
-      double sc = 0;
+      SweepSet.Score score = new SweepSet.Score();
       for (Q q : s.queries()) {
         List<Ranked> ranked = HybridRanker.fuse(q.lex(), q.dense(), f, ord -> s.idOfOrd().get(ord));
         List<String> ids = new ArrayList<>(Math.min(50, ranked.size()));
         for (int i = 0; i < ranked.size() && i < 50; i++) {
           ids.add(s.idOfOrd().get(ranked.get(i).ord()));
         }
-        sr5 += Metrics.recallAt(5, ids, q.gold());
-        sn += Metrics.ndcgAt(10, ids, q.gold());
-        sc += Metrics.completeAt(10, ids, q.gold());
+        score.add(ids, q.gold());
       }
-      int n = s.queries().size();
-      r5 += 100 * sr5 / n / sets.size();
-      n10 += 100 * sn / n / sets.size();
-      c10 += 100 * sc / n / sets.size();
-      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", 100 * sn / n, 100 * sc / n));
+      double[] x = score.percent();
+      r5 += x[0] / sets.size();
+      n10 += x[1] / sets.size();
+      c10 += x[2] / sets.size();
+      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", x[1], x[2]));
     }
     return String.format(Locale.ROOT, "%-60s %5.1f %5.1f %5.1f |", config, r5, n10, c10) + per;
   }

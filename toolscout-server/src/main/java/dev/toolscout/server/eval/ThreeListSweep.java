@@ -1,6 +1,5 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
@@ -76,16 +75,6 @@ public final class ThreeListSweep {
     }
   }
 
-  static final String[][] SETS = {
-    {"toollens", "toollens", "qrels.test.tsv"},
-    {"mt-single", "metatool-toole", "qrels.single.tsv"},
-    {"mt-multi", "metatool-toole", "qrels.multi.tsv"},
-    {"seal-ood", "seal-tools", "qrels.test_out_domain.tsv"},
-    {"apibank", "toolret-subsets-via-mftr/apibank", "qrels.tsv"},
-    {"apigen", "toolret-subsets-via-mftr/apigen", "qrels.tsv"},
-    {"gorilla", "toolret-subsets-via-mftr/gorilla-huggingface", "qrels.tsv"},
-    {"toolink", "toolret-subsets-via-mftr/toolink", "qrels.tsv"},
-  };
 
   public static void main(String[] args) throws Exception {
     Path datasets = Path.of(args[0]);
@@ -133,22 +122,14 @@ public final class ThreeListSweep {
     EmbeddingModel bgei = LocalEmbeddingModels.create(BGEI);
     List<SetData> loaded = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(2);
-    for (String[] s : SETS) {
+    for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
-      Path dir = datasets.resolve(s[1]).resolve("normalized");
-      NormalizedDataset ds = NormalizedDataset.read(dir);
-      List<ScoredQuery> qs = ds.scoredQueries(s[2]);
-      if (s[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
-        qs = qs.subList(0, mlimit);
-      }
-      List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
-      String[] ids = new String[ds.tools().size()];
-      Map<String, Integer> toolOfName = new HashMap<>();
-      for (int i = 0; i < ids.length; i++) {
-        DatasetTool t = ds.tools().get(i);
-        ids[i] = t.id();
-        toolOfName.put(t.spec().fullName(), i);
-      }
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      Path dir = set.dir();
+      List<ScoredQuery> qs = set.queries();
+      List<ToolSpec> specs = set.specs();
+      String[] ids = set.ids();
+      Map<String, Integer> toolOfName = set.toolOfName();
       List<Map<String, List<H>>> lists = new ArrayList<>();
       for (int i = 0; i < qs.size(); i++) {
         lists.add(new HashMap<>());
@@ -193,8 +174,8 @@ public final class ThreeListSweep {
       for (int i = 0; i < qs.size(); i++) {
         out.add(new Q(lists.get(i), qs.get(i).gold()));
       }
-      loaded.add(new SetData(s[0], ids, out));
-      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", s[0], qs.size(), (System.nanoTime() - ts) / 1e9);
+      loaded.add(new SetData(set.label(), ids, out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(), (System.nanoTime() - ts) / 1e9);
     }
     pool.shutdown();
     System.out.println(header(loaded));
@@ -300,25 +281,20 @@ public final class ThreeListSweep {
     double oodC = 0;
     int si = 0;
     for (SetData s : sets) {
-      double sr5 = 0;
-      double sn = 0;
-      double sc = 0;
+      SweepSet.Score score = new SweepSet.Score();
       for (Q q : s.queries()) {
-        List<String> ids = ranker.rank(s, q);
-        sr5 += Metrics.recallAt(5, ids, q.gold());
-        sn += Metrics.ndcgAt(10, ids, q.gold());
-        sc += Metrics.completeAt(10, ids, q.gold());
+        score.add(ranker.rank(s, q), q.gold());
       }
-      int n = s.queries().size();
-      r5 += 100 * sr5 / n / sets.size();
-      n10 += 100 * sn / n / sets.size();
-      c10 += 100 * sc / n / sets.size();
-      r5Of[si++] = 100 * sr5 / n;
+      double[] x = score.percent();
+      r5 += x[0] / sets.size();
+      n10 += x[1] / sets.size();
+      c10 += x[2] / sets.size();
+      r5Of[si++] = x[0];
       if (!s.label().equals("toollens")) {
-        oodN += 100 * sn / n / (sets.size() - 1);
-        oodC += 100 * sc / n / (sets.size() - 1);
+        oodN += x[1] / (sets.size() - 1);
+        oodC += x[2] / (sets.size() - 1);
       }
-      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", 100 * sn / n, 100 * sc / n));
+      per.append(String.format(Locale.ROOT, " %5.1f/%5.1f", x[1], x[2]));
     }
     return String.format(Locale.ROOT, "%-44s %5.1f %5.1f %5.1f |", label, r5, n10, c10) + per
         + String.format(Locale.ROOT, " | %5.1f / %5.1f | %5.1f/%5.1f", r5Of[0], r5Of.length > 1 ? r5Of[1] : 0, oodN,

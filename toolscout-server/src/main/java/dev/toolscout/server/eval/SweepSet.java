@@ -1,0 +1,77 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.DatasetTool;
+import dev.toolscout.bench.dataset.NormalizedDataset;
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.model.ToolSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One development set as the sweep tools (FusionSweep, ThreeListSweep, ClauseSweep) read it: its queries
+ * (metatool single capped while tuning), its tools as catalog specs, and the dataset id of each tool.
+ *
+ * @param dir the set's {@code normalized} folder (the eval data directory is keyed by it)
+ * @param ids the dataset id of each tool, in dataset order
+ * @param toolOfName the dataset index of each tool, by catalog name
+ */
+record SweepSet(
+    String label, Path dir, List<ScoredQuery> queries, List<ToolSpec> specs, String[] ids,
+    Map<String, Integer> toolOfName) {
+
+  /** The eight development sets: label, folder under the datasets root, qrels file. */
+  static final String[][] SETS = {
+    {"toollens", "toollens", "qrels.test.tsv"},
+    {"mt-single", "metatool-toole", "qrels.single.tsv"},
+    {"mt-multi", "metatool-toole", "qrels.multi.tsv"},
+    {"seal-ood", "seal-tools", "qrels.test_out_domain.tsv"},
+    {"apibank", "toolret-subsets-via-mftr/apibank", "qrels.tsv"},
+    {"apigen", "toolret-subsets-via-mftr/apigen", "qrels.tsv"},
+    {"gorilla", "toolret-subsets-via-mftr/gorilla-huggingface", "qrels.tsv"},
+    {"toolink", "toolret-subsets-via-mftr/toolink", "qrels.tsv"},
+  };
+
+  /** Reads one row of {@link #SETS}; metatool single keeps its first {@code mlimit} queries when positive. */
+  static SweepSet load(Path datasets, String[] set, int mlimit) throws IOException {
+    Path dir = datasets.resolve(set[1]).resolve("normalized");
+    NormalizedDataset ds = NormalizedDataset.read(dir);
+    List<ScoredQuery> qs = ds.scoredQueries(set[2]);
+    if (set[0].equals("mt-single") && mlimit > 0 && qs.size() > mlimit) {
+      qs = qs.subList(0, mlimit);
+    }
+    List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+    String[] ids = new String[ds.tools().size()];
+    Map<String, Integer> toolOfName = new HashMap<>();
+    for (int i = 0; i < ids.length; i++) {
+      DatasetTool t = ds.tools().get(i);
+      ids[i] = t.id();
+      toolOfName.put(t.spec().fullName(), i);
+    }
+    return new SweepSet(set[0], dir, qs, specs, ids, toolOfName);
+  }
+
+  /** Sums R@5, N@10 and C@10 over a set's queries. Not thread-safe. */
+  static final class Score {
+    private double r5;
+    private double n10;
+    private double c10;
+    private int n;
+
+    void add(List<String> rankedIds, Set<String> gold) {
+      r5 += Metrics.recallAt(5, rankedIds, gold);
+      n10 += Metrics.ndcgAt(10, rankedIds, gold);
+      c10 += Metrics.completeAt(10, rankedIds, gold);
+      n++;
+    }
+
+    /** R@5, N@10, C@10 in percent. */
+    double[] percent() {
+      return new double[] {100 * r5 / n, 100 * n10 / n, 100 * c10 / n};
+    }
+  }
+}
