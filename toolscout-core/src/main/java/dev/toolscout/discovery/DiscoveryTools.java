@@ -123,7 +123,7 @@ public final class DiscoveryTools {
     }
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = allowed(snap, principal);
-    List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), allowed,
+    List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, allowed,
         fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
     ObjectNode out = F.objectNode();
     out.put("query", query);

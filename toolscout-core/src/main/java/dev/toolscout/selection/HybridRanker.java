@@ -11,17 +11,30 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
  * Runs the lexical and the dense retriever inside an allowed set and fuses their lists. The lexical search
  * needs no query vector, so it runs on another thread while the caller embeds the query: the request then
- * costs about the embedding plus the dense search, not the sum of all three. Thread-safe.
+ * costs about the embedding plus the dense search, not the sum of all three. A message of several clauses
+ * ({@link QueryClauses}) is also ranked clause by clause, on other threads while the whole message is, and
+ * the lists are merged by {@link Fusion#clausePenalty()}. Thread-safe.
  */
 public final class HybridRanker {
   /** Virtual threads: one short task per request, no pool to size. */
   private static final Executor LEXICAL = Executors.newVirtualThreadPerTaskExecutor();
+
+  /**
+   * Platform threads for clause rankings: they embed, a native call that would pin a virtual thread's
+   * carrier and hold up the lexical searches. Idle threads end after a minute.
+   */
+  private static final Executor CLAUSES = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "toolscout-clause");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final ToolIndex index;
 
@@ -40,14 +53,54 @@ public final class HybridRanker {
   }
 
   /**
-   * Ranks the allowed tools, computing the query vector (usually the embedding call) while the lexical search
-   * runs. {@code vector} is not called when the fusion uses the lexical list alone.
+   * Ranks the allowed tools for the whole query only, computing the query vector (usually the embedding
+   * call) while the lexical search runs. {@code vector} is not called when the fusion uses the lexical list
+   * alone.
    */
   public List<Ranked> rank(
       String query, Supplier<float[]> vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
+    return rank(query, vector, null, allowed, fusion, nameOf);
+  }
+
+  /**
+   * Ranks the allowed tools; when the fusion {@linkplain Fusion#decomposes() decomposes} and the query has
+   * several clauses, each clause is ranked too (its vector from {@code clauseVector}, on another thread) and
+   * merged as {@link #mergeClauses} says.
+   *
+   * @param clauseVector embeds a clause as a query; null ranks the whole query only
+   */
+  public List<Ranked> rank(
+      String query, Supplier<float[]> vector, Function<String, float[]> clauseVector, AllowedSet allowed,
+      Fusion fusion, IntFunction<String> nameOf) {
     if (allowed.isEmpty()) {
       return List.of();
     }
+    List<String> clauses =
+        clauseVector != null && fusion.decomposes() ? QueryClauses.split(query) : List.of();
+    if (clauses.isEmpty()) {
+      return rankWhole(query, vector, allowed, fusion, nameOf);
+    }
+    List<CompletableFuture<List<Ranked>>> parts = new ArrayList<>(clauses.size());
+    for (String c : clauses) {
+      parts.add(CompletableFuture.supplyAsync(
+          () -> rankWhole(c, () -> clauseVector.apply(c), allowed, fusion, nameOf), CLAUSES));
+    }
+    List<Ranked> whole;
+    try {
+      whole = rankWhole(query, vector, allowed, fusion, nameOf);
+    } catch (RuntimeException e) {
+      parts.forEach(f -> f.cancel(false));
+      throw e;
+    }
+    List<List<Ranked>> lists = new ArrayList<>(parts.size());
+    for (CompletableFuture<List<Ranked>> f : parts) {
+      lists.add(join(f));
+    }
+    return mergeClauses(whole, clauses, lists, fusion.clausePenalty(), nameOf);
+  }
+
+  private List<Ranked> rankWhole(
+      String query, Supplier<float[]> vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
     int depth = fusion.depth();
     switch (fusion.method()) {
       case LEXICAL -> {
@@ -87,6 +140,55 @@ public final class HybridRanker {
       }
       throw e;
     }
+  }
+
+  /**
+   * Merges the whole query's ZSCORE ranking with its clauses' (exposed for tests and evaluation). A tool's
+   * fused value (the score before the logistic) is the best of its value for the whole query and, for each
+   * clause, its value for the clause less {@code penalty} (half of it for the clause's best tool, so each
+   * step of a request has a good chance to bring its own tool); a tool the whole query's list lacks starts from
+   * that list's lowest value. A tool whose best value came from a clause carries the clause, and that
+   * clause's ranks and similarity. Best first, ties by name; ties between the whole query and a clause go to
+   * the whole query.
+   */
+  public static List<Ranked> mergeClauses(
+      List<Ranked> whole, List<String> clauses, List<List<Ranked>> clauseLists, double penalty,
+      IntFunction<String> nameOf) {
+    Map<Integer, Ranked> best = new HashMap<>();
+    Map<Integer, Double> value = new HashMap<>();
+    double floor = Double.NEGATIVE_INFINITY;
+    for (Ranked r : whole) {
+      double v = logit(r.score());
+      best.put(r.ord(), r);
+      value.put(r.ord(), v);
+      floor = floor == Double.NEGATIVE_INFINITY ? v : Math.min(floor, v);
+    }
+    for (int i = 0; i < clauseLists.size(); i++) {
+      String clause = clauses.get(i);
+      List<Ranked> list = clauseLists.get(i);
+      for (int j = 0; j < list.size(); j++) {
+        Ranked r = list.get(j);
+        double v = Math.max(logit(r.score()) - (j == 0 ? penalty / 2 : penalty), floor);
+        Double had = value.get(r.ord());
+        if (had == null || v > had) {
+          value.put(r.ord(), v);
+          best.put(r.ord(),
+              new Ranked(r.ord(), 1 / (1 + Math.exp(-v)), r.lexicalRank(), r.denseRank(), r.similarity(), clause));
+        }
+      }
+    }
+    List<Ranked> out = new ArrayList<>(best.values());
+    out.sort((x, y) -> {
+      int c = Double.compare(value.get(y.ord()), value.get(x.ord()));
+      return c != 0 ? c : nameOf.apply(x.ord()).compareTo(nameOf.apply(y.ord()));
+    });
+    return out;
+  }
+
+  /** The inverse of the logistic that ZSCORE scores go through (clamped: a score of exactly 0 or 1). */
+  private static double logit(double score) {
+    double s = Math.min(1 - 1e-15, Math.max(1e-15, score));
+    return Math.log(s / (1 - s));
   }
 
   /** Fuses two ranked lists (exposed for tests and evaluation). */

@@ -17,6 +17,7 @@ final class Reasons {
           "have", "has", "had", "not", "but", "all", "any", "our", "your", "his", "her", "their", "them", "its",
           "let", "get", "out", "one", "tomorrow", "today", "at", "on", "in", "to", "of", "a", "an", "me", "my");
   private static final int MAX_WORDS = 3;
+  private static final int MAX_CLAUSE_CHARS = 60;
 
   private Reasons() {}
 
@@ -37,7 +38,11 @@ final class Reasons {
       parts.add("core tool");
     }
     if (r != null) {
-      List<String> words = r.lexicalRank() > 0 ? matchedWords(spec, queryWords) : List.of();
+      if (r.clause() != null) {
+        parts.add("for the part '" + abbreviate(r.clause()) + "'");
+      }
+      List<String> asked = r.clause() != null ? queryWords(r.clause()) : queryWords;
+      List<String> words = r.lexicalRank() > 0 ? matchedWords(spec, asked) : List.of();
       if (!words.isEmpty()) {
         parts.add("matches " + String.join(", ", words.stream().map(w -> "'" + w + "'").toList())
             + " (keyword rank " + r.lexicalRank() + ")");
@@ -52,6 +57,15 @@ final class Reasons {
       parts.add("no match for this message");
     }
     return String.join("; ", parts);
+  }
+
+  /** A clause for a reason: at most {@value #MAX_CLAUSE_CHARS} characters, cut at a word. */
+  static String abbreviate(String clause) {
+    if (clause.length() <= MAX_CLAUSE_CHARS) {
+      return clause;
+    }
+    int cut = clause.lastIndexOf(' ', MAX_CLAUSE_CHARS - 3);
+    return clause.substring(0, cut > 20 ? cut : MAX_CLAUSE_CHARS - 3) + "...";
   }
 
   /** Query words that also occur in the tool's text, comparing 5-letter stems; at most three. */

@@ -94,8 +94,8 @@ public final class Selector {
     int visible = allowed.cardinality();
 
     List<Ranked> ranked =
-        ranker.rank(message, vector, allowed, config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)),
-            ord -> snap.byOrd(ord).name());
+        ranker.rank(message, vector, model::embedQuery, allowed,
+            config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
     Map<Integer, Ranked> rankOf = new HashMap<>();
     for (Ranked r : ranked) {
       rankOf.put(r.ord(), r);

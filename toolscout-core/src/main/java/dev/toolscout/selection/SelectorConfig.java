@@ -52,6 +52,10 @@ public record SelectorConfig(List<String> coreTools, double coreShare, Fusion fu
     return new SelectorConfig(tools, coreShare, fusion, defaultK);
   }
 
+  public SelectorConfig withFusion(Fusion f) {
+    return new SelectorConfig(coreTools, coreShare, f, defaultK);
+  }
+
   /** Slots reserved for core tools at {@code k}: {@code round(k * coreShare)}. */
   public int coreSlots(int k) {
     return (int) Math.round(k * coreShare);

@@ -122,4 +122,72 @@ class HybridRankerTest {
     assertThat(HybridRanker.adaptiveAlpha(0.5, new double[0], peaked)).isEqualTo(0.5);
     assertThat(HybridRanker.adaptiveAlpha(0.5, new double[] {0, 0}, new double[] {0, 0})).isEqualTo(0.5);
   }
+
+  /** A ZSCORE-style ranked entry whose value before the logistic is {@code value}. */
+  private static Ranked at(int ord, double value) {
+    return new Ranked(ord, 1 / (1 + Math.exp(-value)), 1, 1, 0.5);
+  }
+
+  private static double valueOf(Ranked r) {
+    return Math.log(r.score() / (1 - r.score()));
+  }
+
+  @Test
+  void a_clause_tool_joins_where_its_clause_value_less_the_penalty_puts_it() {
+    List<Ranked> whole = List.of(at(0, 3.0), at(1, 1.0), at(2, 0.0));
+    List<Ranked> clause = List.of(at(3, 3.0), at(0, 2.5)); // the clause's best tool takes half the penalty
+
+    List<Ranked> p2 = HybridRanker.mergeClauses(whole, List.of("book a room"), List.of(clause), 2.0,
+        HybridRankerTest::name);
+    assertThat(p2).extracting(Ranked::ord).containsExactly(0, 3, 1, 2);
+    assertThat(p2.get(1).clause()).isEqualTo("book a room");
+    assertThat(valueOf(p2.get(1))).isCloseTo(2.0, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(p2.get(0).clause()).isNull(); // 2.5 - 2 does not beat the whole message's 3.0
+
+    List<Ranked> p5 = HybridRanker.mergeClauses(whole, List.of("book a room"), List.of(clause), 5.0,
+        HybridRankerTest::name);
+    assertThat(p5).extracting(Ranked::ord).containsExactly(0, 1, 3, 2); // 3.0 - 2.5 = 0.5
+  }
+
+  @Test
+  void a_tie_between_the_message_and_a_clause_goes_to_the_message() {
+    List<Ranked> whole = List.of(at(0, 3.0), at(1, 1.0));
+    List<Ranked> clause = List.of(at(1, 2.0)); // best of its clause: 2.0 - 1.0
+    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
+    assertThat(r.get(1).ord()).isEqualTo(1);
+    assertThat(r.get(1).clause()).isNull();
+  }
+
+  @Test
+  void a_weak_clause_tool_the_message_lacks_ranks_with_the_messages_lowest() {
+    List<Ranked> whole = List.of(at(0, 3.0), at(4, 0.0));
+    List<Ranked> clause = List.of(at(2, 0.5)); // 0.5 - 1 is below the floor of 0.0
+    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
+    assertThat(r).extracting(Ranked::ord).containsExactly(0, 2, 4); // tied at the floor: by name, t__c < t__e
+    assertThat(valueOf(r.get(1))).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-9));
+  }
+
+  @Test
+  void each_clause_counts_and_the_best_clause_wins() {
+    List<Ranked> whole = List.of(at(0, 2.0), at(1, 1.0));
+    List<Ranked> c1 = List.of(at(2, 3.5)); // 2.5
+    List<Ranked> c2 = List.of(at(2, 4.5), at(3, 3.8)); // 3.5, then 1.8
+    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("one", "two"), List.of(c1, c2), 2.0,
+        HybridRankerTest::name);
+    assertThat(r).extracting(Ranked::ord).containsExactly(2, 0, 3, 1);
+    assertThat(r.get(0).clause()).isEqualTo("two");
+    assertThat(r.get(2).clause()).isEqualTo("two");
+  }
+
+  @Test
+  void only_zscore_fusion_with_a_finite_penalty_decomposes() {
+    assertThat(Fusion.DEFAULT.decomposes()).isTrue();
+    assertThat(Fusion.DEFAULT.withClausePenalty(Double.POSITIVE_INFINITY).decomposes()).isFalse();
+    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL).decomposes()).isFalse();
+    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.CONVEX).decomposes()).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fusion.DEFAULT.withClausePenalty(-1))
+        .hasMessage("fusion clausePenalty must be at least 0 (Infinity: no clause search), got: -1.0");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fusion.DEFAULT.withClausePenalty(Double.NaN))
+        .hasMessageContaining("got: NaN");
+  }
 }

@@ -107,6 +107,37 @@ class SelectorTest {
     assertThat(s.selected()).allSatisfy(t -> assertThat(t.reason()).isNotBlank());
   }
 
+  private static List<dev.toolscout.model.ToolSpec> calendarHeavyCatalog() {
+    List<dev.toolscout.model.ToolSpec> tools = new java.util.ArrayList<>();
+    for (String action : List.of("create_event", "update_event", "move_event", "copy_event", "invite_guests",
+        "book_room", "list_events", "cancel_event")) {
+      tools.add(Fixture.tool("calendar__" + action,
+          "Calendar: " + action.replace('_', ' ') + " for a team meeting event, with room and invitees."));
+    }
+    tools.add(Fixture.tool("weather__forecast", "Weather forecast for a city."));
+    return tools;
+  }
+
+  @Test
+  void each_clause_of_a_multi_step_request_can_bring_its_own_tool() {
+    SelectorConfig noCore = SelectorConfig.DEFAULT.withCoreTools(List.of());
+    String message = "Create a calendar event for the team meeting on Friday, book the meeting room and invite"
+        + " the team to the meeting event. Then check the forecast.";
+    Fixture whole = new Fixture(noCore.withFusion(noCore.fusion().withClausePenalty(Double.POSITIVE_INFINITY)));
+    whole.catalog.sync(calendarHeavyCatalog());
+    Fixture split = new Fixture(noCore);
+    split.catalog.sync(calendarHeavyCatalog());
+
+    Selection w = select(whole, message, 3);
+    Selection s = select(split, message, 3);
+
+    assertThat(w.selected()).extracting(SelectedTool::name).doesNotContain("weather__forecast");
+    SelectedTool forecast = s.selected().stream().filter(t -> t.name().equals("weather__forecast")).findFirst()
+        .orElseThrow();
+    assertThat(forecast.reason()).startsWith("for the part 'check the forecast'").contains("'forecast'");
+    assertThat(s.selected().get(0).name()).isEqualTo(w.selected().get(0).name());
+  }
+
   private static List<dev.toolscout.model.ToolSpec> filesCatalog() {
     return List.of(
         dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive.")

@@ -33,8 +33,9 @@ final class EvalCommand implements Callable<Integer> {
   List<Integer> ks;
 
   @Option(names = "--retriever", defaultValue = "hybrid",
-      description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), or "
-          + "langchain4j (LangChain4j's VectorToolSearchStrategy: cosine over name: description, same model).")
+      description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), whole "
+          + "(hybrid without the clause search: every message ranked whole), or langchain4j (LangChain4j's "
+          + "VectorToolSearchStrategy: cosine over name: description, same model).")
   EvalRunner.Retriever retriever;
 
   @Option(names = "--by-name", description = "Collapse ranked and gold ids to tool names (first occurrence).")

@@ -8,6 +8,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.QueryClauses;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.server.Engine;
 import java.nio.file.Path;
@@ -25,14 +26,15 @@ import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
 
 /**
- * Evaluation experiment (not product code): query decomposition for multi-intent messages. Each query is split
+ * Evaluation experiment: query decomposition for multi-intent messages (the product's clause search came out of
+ * it). Each query is split
  * into clauses by a simple surface rule; the whole query and every clause are ranked with the product's hybrid
  * (BM25 list + dense list of the default model with its query adapter, {@link Fusion#DEFAULT} through {@link
  * HybridRanker#fuse}, lists {@value #DEPTH} deep as {@link FusionSweep} fetches them); the lists are then
  * combined in memory several ways and scored on the eight development sets.
  *
- * <p>Splitters (all case-insensitive; clauses of fewer than {@value #MIN_WORDS} words are dropped; more than
- * {@value #MAX_CLAUSES} clauses are reduced by merging the adjacent pair with the fewest words; fewer than 2
+ * <p>Splitters (all case-insensitive; clauses of fewer than {@value QueryClauses#MIN_WORDS} words are dropped; more than
+ * {@value QueryClauses#MAX_CLAUSES} clauses are reduced by merging the adjacent pair with the fewest words; fewer than 2
  * clauses left means the query is not split):
  *
  * <ul>
@@ -49,6 +51,11 @@ import java.util.regex.Pattern;
  *   <li>{@code reserve}: W's top {@code 10 - m}, then each clause's best tool that is not in W's top 10, then the
  *       rest of W
  *   <li>{@code lead}: W's top 3, then round-robin as {@code rr} (an extra variant)
+ *   <li>gated {@code lead}: only the clauses whose lists pass a gate (their best tool's fused value, its
+ *       distance to W's best, its rank in W, its lead over the clause's second)
+ *   <li>{@code maxfuse}: score level, a tool's value is the best of its value in W and its value in each clause
+ *       less a penalty (its own penalty for each clause's best tool); the product's clause search is {@code
+ *       conn} with 1.0 / 2.0 ({@link HybridRanker#mergeClauses})
  * </ul>
  *
  * <pre>
@@ -62,11 +69,9 @@ import java.util.regex.Pattern;
 public final class ClauseSweep {
   static final int DEPTH = 150;
   static final int KEEP = 100; // fused list length kept per text
-  static final int MIN_WORDS = 3;
-  static final int MAX_CLAUSES = 4;
 
   static final String SENT = "(?<=[.!?])\\s+|;";
-  static final String CONN = SENT + "|\\s+and\\s+then\\s+|\\s+then\\s+|\\s+and\\s+also\\s+|\\s+also\\s+";
+  static final String CONN = QueryClauses.SPLIT_POINTS.pattern(); // the product's rule
   static final String FULL = CONN + "|,\\s*and\\s+|\\s+and\\s+|,";
   static final Map<String, Pattern> SPLITTERS = new LinkedHashMap<>();
 
@@ -78,35 +83,14 @@ public final class ClauseSweep {
 
 
   /** One query: the whole query's fused list and, per splitter, the clauses' fused lists (empty: not split). */
-  record Q(int[] whole, Map<String, List<int[]>> clauses, Set<String> gold) {}
+  record Q(int[] whole, Map<String, List<int[]>> clauses, Set<String> gold, double[] wholeLogit,
+      Map<String, List<double[]>> clauseLogits) {}
 
   record SetData(String label, String[] ids, List<Q> queries) {}
 
-  /** Splits a query into clauses; an empty list means "not split". */
+  /** Splits a query into clauses with the product's rule and other split points; empty: not split. */
   static List<String> split(String text, Pattern p) {
-    List<String> parts = new ArrayList<>();
-    for (String s : p.split(text.strip())) {
-      String c = s.strip().replaceAll("^[,.;:!?\\s]+|[,.;:!?\\s]+$", "");
-      if (words(c) >= MIN_WORDS) {
-        parts.add(c);
-      }
-    }
-    while (parts.size() > MAX_CLAUSES) {
-      int best = 0;
-      for (int i = 1; i + 1 < parts.size(); i++) {
-        if (words(parts.get(i)) + words(parts.get(i + 1)) < words(parts.get(best)) + words(parts.get(best + 1))) {
-          best = i;
-        }
-      }
-      parts.set(best, parts.get(best) + " " + parts.get(best + 1));
-      parts.remove(best + 1);
-    }
-    return parts.size() < 2 ? List.of() : parts;
-  }
-
-  static int words(String s) {
-    String t = s.strip();
-    return t.isEmpty() ? 0 : t.split("\\s+").length;
+    return QueryClauses.split(text, p);
   }
 
   public static void main(String[] args) throws Exception {
@@ -158,6 +142,7 @@ public final class ClauseSweep {
       }
       List<String> all = new ArrayList<>(texts);
       Map<String, int[]> ranked = new ConcurrentHashMap<>();
+      Map<String, double[]> logits = new ConcurrentHashMap<>();
       try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs)
           .withModel(model))) {
         int[] toolOfOrd = ThreeListSweep.toolOfOrd(e, toolOfName);
@@ -168,17 +153,23 @@ public final class ClauseSweep {
           List<Hit> dense = e.index().dense(e.model().embedQuery(text), allowed, DEPTH);
           List<Ranked> r = HybridRanker.fuse(lex, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
           int[] out = new int[Math.min(KEEP, r.size())];
+          double[] lg = new double[out.length];
           for (int j = 0; j < out.length; j++) {
             out[j] = toolOfOrd[r.get(j).ord()];
+            double sc = Math.min(1 - 1e-12, Math.max(1e-12, r.get(j).score()));
+            lg[j] = Math.log(sc / (1 - sc));
           }
           ranked.put(text, out);
+          logits.put(text, lg);
         });
       }
       List<Q> out = new ArrayList<>();
       for (int i = 0; i < qs.size(); i++) {
         Map<String, List<int[]>> cl = new LinkedHashMap<>();
+        Map<String, List<double[]>> cg = new LinkedHashMap<>();
         clauseTexts.get(i).forEach((k, v) -> cl.put(k, v.stream().map(ranked::get).toList()));
-        out.add(new Q(ranked.get(qs.get(i).text()), cl, qs.get(i).gold()));
+        clauseTexts.get(i).forEach((k, v) -> cg.put(k, v.stream().map(logits::get).toList()));
+        out.add(new Q(ranked.get(qs.get(i).text()), cl, qs.get(i).gold(), logits.get(qs.get(i).text()), cg));
       }
       loaded.add(new SetData(set.label(), ids, out));
       System.err.printf(Locale.ROOT, "loaded %s (%d queries, %d texts ranked) in %.0f s%n", set.label(), qs.size(),
@@ -215,6 +206,47 @@ public final class ClauseSweep {
       }
       System.out.println(score(sp + ": reserve clause top-1", loaded, sp, (q, cl) -> reserve(q.whole(), cl)));
       System.out.println(score(sp + ": whole top-3, then round-robin", loaded, sp, (q, cl) -> lead(q, cl, 3)));
+    }
+    System.out.println();
+    System.out.println("gated: a clause counts only when its best tool's fused logit >= T (abs) or its best tool"
+        + " ranks in the whole list's top R (rank)");
+    for (String sp : List.of("conn")) {
+      for (double dt : new double[] {0, 0.5, 1.0, 1.5}) {
+        for (double d : new double[] {2.0, 3.0, 1e9}) {
+          System.out.println(score(String.format(Locale.ROOT, "%s maxfuse top %.1f rest %.0f", sp, dt, d), loaded,
+              sp, (q, cl) -> maxFuse(q, sp, dt, d)));
+        }
+      }
+    }
+    for (String sp : List.of("sent", "conn", "full")) {
+      for (double d : new double[] {0, 0.5, 1.0, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s maxfuse delta %.1f", sp, d), loaded, sp,
+            (q, cl) -> maxFuse(q, sp, d)));
+      }
+      for (int dep : new int[] {1, 2, 3}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s lead3 rr clause depth %d", sp, dep), loaded, sp,
+            (q, cl) -> leadDepth(q, cl, 3, dep)));
+        System.out.println(score(String.format(Locale.ROOT, "%s lead5 rr clause depth %d", sp, dep), loaded, sp,
+            (q, cl) -> leadDepth(q, cl, 5, dep)));
+      }
+    }
+    for (String sp : List.of("conn", "full")) {
+      for (double t : new double[] {1.0, 1.5, 2.0, 2.5, 3.0}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s lead3 abs %.1f", sp, t), loaded, sp,
+            (q, cl) -> lead(q, gate(q, sp, (c, lg) -> lg[0] >= t), 3)));
+      }
+      for (double t : new double[] {0.0, 0.5, 1.0}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s lead3 rel whole-top %.1f", sp, t), loaded, sp,
+            (q, cl) -> lead(q, gate(q, sp, (c, lg) -> lg[0] >= q.wholeLogit()[0] - t), 3)));
+      }
+      for (int rr : new int[] {10, 30}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s lead3 rank %d", sp, rr), loaded, sp,
+            (q, cl) -> lead(q, gate(q, sp, (c, lg) -> rankIn(q.whole(), c[0]) < rr), 3)));
+      }
+      for (double t : new double[] {1.5, 2.0, 2.5}) {
+        System.out.println(score(String.format(Locale.ROOT, "%s margin %.1f", sp, t), loaded, sp,
+            (q, cl) -> lead(q, gate(q, sp, (c, lg) -> lg.length > 1 && lg[0] - lg[1] >= t / 4), 3)));
+      }
     }
     System.out.println();
     System.out.println("split queries only (splitter full): N@10/C@10 per set, default vs reserve vs rr, and n");
@@ -261,6 +293,70 @@ public final class ClauseSweep {
       out.add(t);
     }
     return out.stream().mapToInt(Integer::intValue).limit(KEEP).toArray();
+  }
+
+  interface ClauseGate {
+    boolean keep(int[] clauseTools, double[] clauseLogits);
+  }
+
+  /** The clause lists of {@code splitter} that pass {@code g} (none: the whole list alone). */
+  static List<int[]> gate(Q q, String splitter, ClauseGate g) {
+    List<int[]> cl = q.clauses().get(splitter);
+    List<double[]> lg = q.clauseLogits().get(splitter);
+    List<int[]> out = new ArrayList<>();
+    for (int i = 0; i < cl.size(); i++) {
+      if (cl.get(i).length > 0 && g.keep(cl.get(i), lg.get(i))) {
+        out.add(cl.get(i));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Score-level combination: a tool's score is the best of its whole-query logit and each clause's logit for
+   * it less {@code delta}; a tool absent from the whole list takes the whole list's lowest logit.
+   */
+  static int[] maxFuse(Q q, String splitter, double delta) {
+    return maxFuse(q, splitter, delta, delta);
+  }
+
+  /** {@link #maxFuse(Q, String, double)} with its own penalty for each clause's best tool. */
+  static int[] maxFuse(Q q, String splitter, double deltaTop, double delta) {
+    Map<Integer, Double> best = new HashMap<>();
+    double[] wl = q.wholeLogit();
+    for (int i = 0; i < q.whole().length; i++) {
+      best.put(q.whole()[i], wl[i]);
+    }
+    double floor = wl.length == 0 ? 0 : wl[wl.length - 1];
+    List<int[]> cl = q.clauses().get(splitter);
+    List<double[]> lg = q.clauseLogits().get(splitter);
+    for (int c = 0; c < cl.size(); c++) {
+      for (int i = 0; i < cl.get(c).length; i++) {
+        double v = lg.get(c)[i] - (i == 0 ? deltaTop : delta);
+        best.merge(cl.get(c)[i], Math.max(v, floor), Math::max);
+      }
+    }
+    List<Map.Entry<Integer, Double>> es = new ArrayList<>(best.entrySet());
+    es.sort((a, b) -> {
+      int x = Double.compare(b.getValue(), a.getValue());
+      return x != 0 ? x : Integer.compare(rankIn(q.whole(), a.getKey()), rankIn(q.whole(), b.getKey()));
+    });
+    return es.stream().mapToInt(Map.Entry::getKey).limit(KEEP).toArray();
+  }
+
+  /** The whole list's top {@code n}, then round-robin with each clause list cut to its top {@code depth}. */
+  static int[] leadDepth(Q q, List<int[]> clauses, int n, int depth) {
+    List<int[]> cut = clauses.stream().map(c -> java.util.Arrays.copyOf(c, Math.min(depth, c.length))).toList();
+    return lead(q, cut, n);
+  }
+
+  static int rankIn(int[] list, int tool) {
+    for (int i = 0; i < list.length; i++) {
+      if (list[i] == tool) {
+        return i;
+      }
+    }
+    return Integer.MAX_VALUE;
   }
 
   static int[] rrf(int[] whole, List<int[]> clauses, int k, double w) {

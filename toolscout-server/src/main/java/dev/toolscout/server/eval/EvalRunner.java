@@ -41,12 +41,15 @@ public final class EvalRunner {
    * VectorToolSearchStrategy} with the same embedding model: exact cosine between the query and each tool's
    * {@code name + ": " + description} (the name alone when the description is blank), no BM25, and the model's
    * plain query vectors ({@link LocalEmbeddingModels#createPlain}: no query adapter, which is ToolScout's).
-   * {@code dense} and {@code hybrid} use the product's model, query adapter included.
+   * {@code dense} and {@code hybrid} use the product's model, query adapter included. {@code whole} is the
+   * product without its clause search (every message ranked whole only), to measure what the clause search
+   * adds.
    */
   public enum Retriever {
     bm25(Fusion.Method.LEXICAL),
     dense(Fusion.Method.DENSE),
     hybrid(null),
+    whole(null),
     langchain4j(null);
 
     final Fusion.Method method;
@@ -101,6 +104,9 @@ public final class EvalRunner {
       nameOf.put(t.id(), t.displayName());
     }
     Fusion fusion = o.retriever().method == null ? Fusion.DEFAULT : Fusion.DEFAULT.withMethod(o.retriever().method);
+    if (o.retriever() == Retriever.whole) {
+      fusion = fusion.withClausePenalty(Double.POSITIVE_INFINITY);
+    }
     SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10);
     Path data = dataDir(o.workDir(), dir, o.modelId());
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
