@@ -11,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -28,13 +31,18 @@ public final class HybridRanker {
 
   /**
    * Platform threads for clause rankings: they embed, a native call that would pin a virtual thread's
-   * carrier and hold up the lexical searches. Idle threads end after a minute.
+   * carrier and hold up the lexical searches. At most two per core; when all are busy the request's own
+   * thread ranks the clause (so load slows requests down instead of piling up threads). Idle threads end after
+   * a minute.
    */
-  private static final Executor CLAUSES = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "toolscout-clause");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final Executor CLAUSES = new ThreadPoolExecutor(
+      0, 2 * Runtime.getRuntime().availableProcessors(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+      r -> {
+        Thread t = new Thread(r, "toolscout-clause");
+        t.setDaemon(true);
+        return t;
+      },
+      new ThreadPoolExecutor.CallerRunsPolicy());
 
   private final ToolIndex index;
 
