@@ -35,6 +35,7 @@ public final class Selector {
   private final TokenCounter tokens;
   private final SelectorConfig config;
   private final java.util.Set<String> coreSet;
+  private volatile CredentialDependencies credentials;
 
   public Selector(
       Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, TokenCounter tokens,
@@ -134,7 +135,9 @@ public final class Selector {
         CatalogEntry e = snap.byOrd(r.ord());
         SelectedTool t = selected(e, r, coreSet.contains(e.name()), words);
         chosen.put(r.ord(), t);
-        addDependencies(t, snap, allowed, k, chosen, tieKey);
+        if (config.dependencies()) {
+          addDependencies(t, snap, allowed, k, chosen, tieKey);
+        }
       }
     }
     // nothing more matched: the remaining core tools are the most generally useful
@@ -156,9 +159,10 @@ public final class Selector {
   }
 
   /**
-   * Dependency expansion: the tools {@code parent} declares in {@code depends_on} that exist, that the
-   * principal may see and that are not chosen yet join the selection while slots remain, in declared order,
-   * with the parent's score so they sort right after it. Only direct dependencies: a chain would let one
+   * Dependency expansion: the tools {@code parent} declares in {@code depends_on}, then the issuers of the
+   * credentials it takes ({@link CredentialDependencies}), that exist, that the principal may see and that are
+   * not chosen yet join the selection while slots remain, in that order, with the parent's score so they sort
+   * right after it. Only direct dependencies: a chain would let one
    * tool fill the page. A tool that needs another is unusable without it, so it is better to carry both
    * than two unrelated tools; unknown or denied names are skipped (never revealed).
    */
@@ -167,18 +171,38 @@ public final class Selector {
       Map<String, String> tieKey) {
     String parentKey = tieKey.getOrDefault(parent.name(), parent.name());
     for (String dep : parent.spec().dependsOn()) {
-      if (chosen.size() >= k) {
-        return;
-      }
-      CatalogEntry d = snap.get(dep);
-      if (d == null || !allowed.contains(d.ord()) || chosen.containsKey(d.ord())) {
-        continue;
-      }
-      String reason = "needed by " + parent.name();
-      boolean core = coreSet.contains(d.name());
-      chosen.put(d.ord(), new SelectedTool(d.spec(), parent.score(), core ? "core tool; " + reason : reason, core));
-      tieKey.put(d.name(), parentKey + '\u0001' + d.name());
+      addDependency(parent, parentKey, dep, "needed by " + parent.name(), snap, allowed, k, chosen, tieKey);
     }
+    for (CredentialDependencies.Issuer i : credentials(snap).of(parent.name())) {
+      addDependency(parent, parentKey, i.name(),
+          "needed by " + parent.name() + " (it takes the '" + i.parameter() + "' this tool issues)", snap, allowed,
+          k, chosen, tieKey);
+    }
+  }
+
+  private void addDependency(
+      SelectedTool parent, String parentKey, String dep, String reason, Catalog.Snapshot snap, AllowedSet allowed,
+      int k, Map<Integer, SelectedTool> chosen, Map<String, String> tieKey) {
+    if (chosen.size() >= k) {
+      return;
+    }
+    CatalogEntry d = snap.get(dep);
+    if (d == null || !allowed.contains(d.ord()) || chosen.containsKey(d.ord())) {
+      return;
+    }
+    boolean core = coreSet.contains(d.name());
+    chosen.put(d.ord(), new SelectedTool(d.spec(), parent.score(), core ? "core tool; " + reason : reason, core));
+    tieKey.put(d.name(), parentKey + '\u0001' + d.name());
+  }
+
+  /** The snapshot's inferred credential dependencies, computed once per catalog version. */
+  private CredentialDependencies credentials(Catalog.Snapshot snap) {
+    CredentialDependencies c = credentials;
+    if (c == null || c.version() != snap.version()) {
+      c = CredentialDependencies.of(snap);
+      credentials = c;
+    }
+    return c;
   }
 
   /** Drops the lowest-scored tools, ranked ones before core ones, until the definitions fit the budget. */

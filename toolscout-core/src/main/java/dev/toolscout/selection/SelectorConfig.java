@@ -12,8 +12,12 @@ import java.util.Set;
  *     core tools do not use go to ranked tools
  * @param fusion how lexical and dense results are fused
  * @param defaultK K when the request gives none (10)
+ * @param dependencies whether a selected tool brings the tools it needs (declared {@code depends_on} and
+ *     inferred credential issuers); on by default, off only for evaluation baselines that stand for a retriever
+ *     alone
  */
-public record SelectorConfig(List<String> coreTools, double coreShare, Fusion fusion, int defaultK) {
+public record SelectorConfig(
+    List<String> coreTools, double coreShare, Fusion fusion, int defaultK, boolean dependencies) {
   public static final int MIN_K = 1;
   public static final int MAX_K = 50;
   public static final String DISCOVERY_FIND = "tool_discovery__find";
@@ -34,7 +38,7 @@ public record SelectorConfig(List<String> coreTools, double coreShare, Fusion fu
           "frontend__show_choices",
           "notifications__send");
 
-  public static final SelectorConfig DEFAULT = new SelectorConfig(SEED_CORE_TOOLS, 0.3, Fusion.DEFAULT, 10);
+  public static final SelectorConfig DEFAULT = new SelectorConfig(SEED_CORE_TOOLS, 0.3, Fusion.DEFAULT, 10, true);
 
   public SelectorConfig {
     coreTools = List.copyOf(new java.util.LinkedHashSet<>(coreTools));
@@ -49,11 +53,15 @@ public record SelectorConfig(List<String> coreTools, double coreShare, Fusion fu
   }
 
   public SelectorConfig withCoreTools(List<String> tools) {
-    return new SelectorConfig(tools, coreShare, fusion, defaultK);
+    return new SelectorConfig(tools, coreShare, fusion, defaultK, dependencies);
   }
 
   public SelectorConfig withFusion(Fusion f) {
-    return new SelectorConfig(coreTools, coreShare, f, defaultK);
+    return new SelectorConfig(coreTools, coreShare, f, defaultK, dependencies);
+  }
+
+  public SelectorConfig withDependencies(boolean on) {
+    return new SelectorConfig(coreTools, coreShare, fusion, defaultK, on);
   }
 
   /** Slots reserved for core tools at {@code k}: {@code round(k * coreShare)}. */

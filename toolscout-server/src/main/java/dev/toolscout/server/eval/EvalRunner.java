@@ -37,7 +37,7 @@ public final class EvalRunner {
 
   /**
    * What ranks the tools: {@code hybrid} is the product ({@link Fusion#DEFAULT}); {@code bm25} and {@code
-   * dense} are its two retrievers alone; {@code langchain4j} reproduces LangChain4j's {@code
+   * dense} are its two retrievers alone (no dependency expansion either); {@code langchain4j} reproduces LangChain4j's {@code
    * VectorToolSearchStrategy} with the same embedding model: exact cosine between the query and each tool's
    * {@code name + ": " + description} (the name alone when the description is blank), no BM25, and the model's
    * plain query vectors ({@link LocalEmbeddingModels#createPlain}: no query adapter, which is ToolScout's).
@@ -107,7 +107,8 @@ public final class EvalRunner {
     if (o.retriever() == Retriever.whole) {
       fusion = fusion.withClausePenalty(Double.POSITIVE_INFINITY);
     }
-    SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10);
+    // the baselines stand for a retriever alone: no dependency expansion, which is the product's
+    SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10, o.retriever().method == null);
     Path data = dataDir(o.workDir(), dir, o.modelId());
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
         + data);
