@@ -19,8 +19,7 @@ package dev.toolscout.selection;
  *     by clause, and a tool's fused score (before the logistic) is the best of its score for the whole message
  *     and its score for each clause less this penalty (half of it for each clause's best tool), so a clause's
  *     tool joins the list only when it matches its clause much better than the message's own candidates
- *     match the message; {@code
- *     Double.POSITIVE_INFINITY} ranks the message whole only
+ *     match the message; {@code Double.POSITIVE_INFINITY} ranks the message whole only
  */
 public record Fusion(Method method, double alpha, int rrfK, int depth, double clausePenalty) {
   public enum Method {
@@ -49,8 +48,8 @@ public record Fusion(Method method, double alpha, int rrfK, int depth, double cl
    *
    * <p>The clause penalty of 2.0 (1.0 for each clause's best tool) was chosen the same way (docs/EVALUATION.md,
    * "Query decomposition"): seal-tools out-of-domain, whose requests chain one tool per sentence, C@10 74.6 ->
-   * 89.1; apigen +1.4, metatool multi +0.6; metatool single and apibank level, gorilla and toolink within
-   * 0.5 nDCG@10. Lower penalties gain more on multi-step requests and lose more on one-tool requests with a
+   * 89.1; apigen +1.4, metatool multi +0.6; metatool single and apibank within 0.1, gorilla and toolink
+   * within 0.5 nDCG@10. Lower penalties gain more on multi-step requests and lose more on one-tool requests with a
    * sentence of context (gorilla, toolink); 3 gains about half as much.
    */
   public static final Fusion DEFAULT = new Fusion(Method.ZSCORE, 0.5, 60, 50, 2.0);

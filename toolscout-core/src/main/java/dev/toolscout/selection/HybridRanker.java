@@ -164,13 +164,12 @@ public final class HybridRanker {
       IntFunction<String> nameOf) {
     Map<Integer, Ranked> best = new HashMap<>();
     Map<Integer, Double> value = new HashMap<>();
-    double floor = Double.NEGATIVE_INFINITY;
     for (Ranked r : whole) {
-      double v = logit(r.score());
       best.put(r.ord(), r);
-      value.put(r.ord(), v);
-      floor = floor == Double.NEGATIVE_INFINITY ? v : Math.min(floor, v);
+      value.put(r.ord(), logit(r.score()));
     }
+    // the whole list is best first: its last value is its lowest
+    double floor = whole.isEmpty() ? Double.NEGATIVE_INFINITY : logit(whole.get(whole.size() - 1).score());
     for (int i = 0; i < clauseLists.size(); i++) {
       String clause = clauses.get(i);
       List<Ranked> list = clauseLists.get(i);

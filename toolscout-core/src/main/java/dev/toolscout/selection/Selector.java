@@ -162,9 +162,9 @@ public final class Selector {
    * Dependency expansion: the tools {@code parent} declares in {@code depends_on}, then the issuers of the
    * credentials it takes ({@link CredentialDependencies}), that exist, that the principal may see and that are
    * not chosen yet join the selection while slots remain, in that order, with the parent's score so they sort
-   * right after it. Only direct dependencies: a chain would let one
-   * tool fill the page. A tool that needs another is unusable without it, so it is better to carry both
-   * than two unrelated tools; unknown or denied names are skipped (never revealed).
+   * right after it. Only direct dependencies: a chain would let one tool fill the page. A tool that needs
+   * another is unusable without it, so it is better to carry both than two unrelated tools; unknown or denied
+   * names are skipped (never revealed).
    */
   private void addDependencies(
       SelectedTool parent, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
