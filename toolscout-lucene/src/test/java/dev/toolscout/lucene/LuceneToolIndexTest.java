@@ -141,6 +141,24 @@ class LuceneToolIndexTest {
   }
 
   @Test
+  void camel_case_words_match_in_queries_and_in_descriptions() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "plugins__FinanceTool", "Stock prices and company financials", ""),
+              tool(1, "phones__compare", "Compare iPhone models and prices", ""),
+              tool(2, "auth__login", "Returns an accessToken for the other calls", "")));
+      index.commit(1);
+
+      // a query naming the tool as written
+      assertThat(ords(index.lexical("use the FinanceTool", all(3), 5))).containsExactly(0);
+      // the whole word is kept as well as its parts
+      assertThat(ords(index.lexical("iphone", all(3), 5))).containsExactly(1);
+      assertThat(ords(index.lexical("access token", all(3), 5))).containsExactly(2);
+    }
+  }
+
+  @Test
   void a_name_match_outranks_a_params_only_match() {
     try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
       index.upsert(
