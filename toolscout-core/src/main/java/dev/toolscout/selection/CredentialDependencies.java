@@ -54,7 +54,11 @@ final class CredentialDependencies {
     // credential words (as "token" or "access token") -> the tools whose action issues them
     Map<String, List<CatalogEntry>> issuers = new HashMap<>();
     for (CatalogEntry e : snap.entries()) {
-      String[] w = ToolText.splitIdentifier(e.spec().name().action()).split(" ");
+      String action = e.spec().name().action();
+      if (!endsWithCredentialWord(action)) {
+        continue; // the cheap test first: this pass sees every tool of the catalog
+      }
+      String[] w = ToolText.splitIdentifier(action).split(" ");
       if (w.length < 2 || !VERBS.contains(w[0]) || !CREDENTIAL_WORDS.contains(w[w.length - 1])) {
         continue;
       }
@@ -89,6 +93,16 @@ final class CredentialDependencies {
       }
     }
     return new CredentialDependencies(snap.version(), byTool);
+  }
+
+  private static boolean endsWithCredentialWord(String action) {
+    for (String word : CREDENTIAL_WORDS) {
+      int from = action.length() - word.length();
+      if (from >= 0 && action.regionMatches(true, from, word, 0, word.length())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The words an issuer's name must end with, or null when the parameter is not a credential. */
