@@ -31,7 +31,8 @@ import java.util.Random;
  *
  * <ul>
  *   <li>select latency p50/p99 at each catalog size, including the query embedding, with the
- *       embedding-only latency of the same queries measured interleaved beside it;
+ *       embedding-only latency of the same queries and the select latency of two-step messages (two queries
+ *       as two sentences, which the clause search splits) measured interleaved beside it;
  *   <li>indexing throughput (tools/s: embed, store, index) of the largest really-embedded size;
  *   <li>cold start: a fresh JVM opens the data directory at 10k tools and makes a first selection;
  *   <li>memory: resident memory of a fresh JVM holding the largest catalog, minus one holding an empty one.
@@ -62,7 +63,15 @@ public final class SelectBench {
     }
   }
 
-  public record SizeResult(int tools, double selectP50, double selectP99, double embedP50, double embedP99) {
+  /**
+   * Latency at one catalog size, in milliseconds.
+   *
+   * @param multiP50 select p50 for a two-step message (two of the generated queries joined by ". Then "), which
+   *     the clause search ranks whole and clause by clause
+   */
+  public record SizeResult(
+      int tools, double selectP50, double selectP99, double embedP50, double embedP99, double multiP50,
+      double multiP99) {
     public double p50Ratio() {
       return selectP50 / embedP50;
     }
@@ -168,27 +177,41 @@ public final class SelectBench {
       e.model().embedQuery(q);
       e.selector().select(Selector.Request.of(q, p));
     }
+    for (int i = 0; i + 1 < o.warmup(); i += 2) {
+      e.selector().select(Selector.Request.of(twoSteps(queries.get(i), queries.get(i + 1)), p));
+    }
     List<String> measured = queries.subList(o.warmup(), queries.size());
     double[] sel = new double[measured.size()];
     double[] emb = new double[measured.size()];
+    double[] multi = new double[measured.size()];
     for (int i = 0; i < measured.size(); i++) {
-      // interleaved, so both see the same machine noise; "embed" of a query is a separate call from the
+      // interleaved, so all three see the same machine noise; "embed" of a query is a separate call from the
       // select's own embedding (there is no query cache)
       String q = measured.get(i);
+      String two = twoSteps(q, measured.get((i + 1) % measured.size()));
       long t0 = System.nanoTime();
       e.model().embedQuery(q);
       long t1 = System.nanoTime();
       e.selector().select(Selector.Request.of(q, p));
       long t2 = System.nanoTime();
+      e.selector().select(Selector.Request.of(two, p));
+      long t3 = System.nanoTime();
       emb[i] = (t1 - t0) / 1e6;
       sel[i] = (t2 - t1) / 1e6;
+      multi[i] = (t3 - t2) / 1e6;
     }
-    SizeResult r = new SizeResult(size, pct(sel, 50), pct(sel, 99), pct(emb, 50), pct(emb, 99));
+    SizeResult r = new SizeResult(
+        size, pct(sel, 50), pct(sel, 99), pct(emb, 50), pct(emb, 99), pct(multi, 50), pct(multi, 99));
     log.printf(Locale.ROOT, "%,8d tools: select p50 %.2f ms p99 %.2f ms | embed p50 %.2f ms p99 %.2f ms | "
-        + "ratio p50 %.2f p99 %.2f%n", size, r.selectP50(), r.selectP99(), r.embedP50(), r.embedP99(), r.p50Ratio(),
-        r.p99Ratio());
+        + "ratio p50 %.2f p99 %.2f | two-step select p50 %.2f ms p99 %.2f ms%n", size, r.selectP50(),
+        r.selectP99(), r.embedP50(), r.embedP99(), r.p50Ratio(), r.p99Ratio(), r.multiP50(), r.multiP99());
     log.flush();
     return r;
+  }
+
+  /** A two-step message: two generated queries as two sentences, the second opened by "Then". */
+  static String twoSteps(String first, String second) {
+    return first + ". Then " + second;
   }
 
   static double pct(double[] v, int p) {
