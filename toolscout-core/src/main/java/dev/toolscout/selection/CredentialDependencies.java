@@ -1,7 +1,7 @@
 package dev.toolscout.selection;
 
-import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.index.ToolText;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +73,9 @@ final class CredentialDependencies {
     for (CatalogEntry e : snap.entries()) {
       LinkedHashSet<Issuer> found = new LinkedHashSet<>();
       for (String p : e.spec().parameterNames()) {
+        if (!mayBeCredential(p)) {
+          continue; // the cheap test first, as above
+        }
         String words = ToolText.splitIdentifier(p);
         String credential = credentialWords(words);
         if (credential == null) {
@@ -93,6 +96,11 @@ final class CredentialDependencies {
       }
     }
     return new CredentialDependencies(snap.version(), byTool);
+  }
+
+  private static boolean mayBeCredential(String parameter) {
+    String p = parameter.toLowerCase(java.util.Locale.ROOT);
+    return p.contains("token") || p.contains("session");
   }
 
   private static boolean endsWithCredentialWord(String action) {
