@@ -98,7 +98,8 @@ public final class ModelComparison {
     Map<String, Map<String, List<float[]>>> docVectorsByWeights = new HashMap<>();
     Map<String, Double> docsPerSecondByWeights = new HashMap<>();
     for (String id : modelIds) {
-      EmbeddingModel model = LocalEmbeddingModels.create(id);
+      // the plain models: this compares embedders, not ToolScout's adapter learned on ToolLens
+      EmbeddingModel model = LocalEmbeddingModels.createPlain(id);
       String weights = documentRecipe(id);
       warmUp(model, queries.values().iterator().next(), datasets.values().iterator().next(), toolText);
 
@@ -199,13 +200,9 @@ public final class ModelComparison {
     model.embedDocuments(texts);
   }
 
+  /** The nearest-rank percentile of {@code nanos}, in milliseconds ({@link Metrics#percentile}). */
   static double percentile(List<Long> nanos, int p) {
-    long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length); // nearest-rank
-    return sorted[Math.max(0, rank - 1)] / 1e6;
+    return Metrics.percentile(nanos.stream().mapToDouble(n -> n / 1e6).toArray(), p);
   }
 
   private static void print(

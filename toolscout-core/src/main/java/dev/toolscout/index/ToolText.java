@@ -66,14 +66,15 @@ public final class ToolText {
     if (orig.isEmpty()) {
       return words;
     }
-    java.util.Set<String> have = new java.util.HashSet<>(List.of(words.split(" ")));
-    StringBuilder b = new StringBuilder(words);
-    for (String w : orig.split(" ")) {
+    String[] origWords = orig.split(" ");
+    for (String w : origWords) {
       if (w.chars().allMatch(Character::isDigit)) {
         return words; // an opaque id
       }
     }
-    for (String w : orig.split(" ")) {
+    java.util.Set<String> have = new java.util.HashSet<>(List.of(words.split(" ")));
+    StringBuilder b = new StringBuilder(words);
+    for (String w : origWords) {
       if (have.add(w)) {
         b.append(' ').append(w);
       }

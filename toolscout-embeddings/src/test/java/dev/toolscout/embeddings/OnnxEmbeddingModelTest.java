@@ -1,5 +1,7 @@
 package dev.toolscout.embeddings;
 
+import static dev.toolscout.embeddings.TestVectors.dot;
+import static dev.toolscout.embeddings.TestVectors.norm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -200,17 +202,5 @@ class OnnxEmbeddingModelTest {
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  private static double norm(float[] v) {
-    return Math.sqrt(dot(v, v));
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += (double) a[i] * b[i];
-    }
-    return s;
   }
 }

@@ -2,6 +2,7 @@ package dev.toolscout.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.catalog.Catalog;
@@ -269,11 +270,13 @@ public final class McpActions {
     return v instanceof String s && !s.isBlank() ? s.strip() : null;
   }
 
-  static McpSchema.CallToolResult ok(ObjectNode out) {
+  /** A successful tool result carrying {@code out} as JSON text (the gateway's results too). */
+  public static McpSchema.CallToolResult ok(JsonNode out) {
     return McpSchema.CallToolResult.builder().addTextContent(out.toString()).isError(false).build();
   }
 
-  static McpSchema.CallToolResult error(String message) {
+  /** A tool error result carrying {@code message} (the gateway's errors too). */
+  public static McpSchema.CallToolResult error(String message) {
     return McpSchema.CallToolResult.builder().addTextContent(message).isError(true).build();
   }
 }

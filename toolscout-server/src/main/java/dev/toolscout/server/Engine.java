@@ -8,6 +8,8 @@ import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.model.Principal;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.upstream.ServerConfig;
@@ -55,7 +57,6 @@ public final class Engine implements AutoCloseable {
   private final Selector selector;
   private final DiscoveryTools discovery;
   private final EventBus bus;
-  private final SelectorConfig selectorConfig;
   private final Path dataDir;
   private ServerRegistry mcp;
   private McpActions mcpActions;
@@ -168,7 +169,6 @@ public final class Engine implements AutoCloseable {
       this.access = new AccessControl(s.loadPolicy().orElse(AccessPolicy.ALLOW_ALL));
       this.tokens = new TokenCounter();
       this.selector = new Selector(catalog, idx, model, access, tokens, o.selector());
-      this.selectorConfig = o.selector();
       this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
       this.store = s;
       this.index = idx;
@@ -303,8 +303,13 @@ public final class Engine implements AutoCloseable {
     return bus;
   }
 
-  public SelectorConfig selectorConfig() {
-    return selectorConfig;
+  /**
+   * An MCP gateway over this engine's catalog, access policy, discovery tools and upstream servers, with the
+   * selector's core tools, for {@code principal} when the transport names no other.
+   */
+  public McpGateway gateway(Principal principal) {
+    return new McpGateway(catalog, bus, access, discovery(), mcpActions(), selector().config().coreTools(),
+        principal);
   }
 
   /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */

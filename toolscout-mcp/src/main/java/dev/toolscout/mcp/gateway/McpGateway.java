@@ -266,16 +266,16 @@ public final class McpGateway implements AutoCloseable {
     }
     ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
-      return error("Tool not found: " + name);
+      return McpActions.error("Tool not found: " + name);
     }
     DiscoveryResult r = discovery.call(p, name, JSON.valueToTree(args));
     return switch (r) {
-      case DiscoveryResult.Error e -> error(e.message());
+      case DiscoveryResult.Error e -> McpActions.error(e.message());
       case DiscoveryResult.Ok ok -> {
         if (DiscoverySpecs.FIND.equals(name)) {
           disclose(exchange, ok.output());
         }
-        yield McpSchema.CallToolResult.builder().addTextContent(ok.output().toString()).isError(false).build();
+        yield McpActions.ok(ok.output());
       }
     };
   }
@@ -306,7 +306,7 @@ public final class McpGateway implements AutoCloseable {
       Principal p = principal(ex.transportContext());
       ToolSpec now = catalog.get(req.name()).map(CatalogEntry::spec).orElse(null);
       if (now == null || !runnable(now) || !access.allows(p, now)) {
-        return error("Tool not found: " + req.name());
+        return McpActions.error("Tool not found: " + req.name());
       }
       Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
       boolean approved = now.aiAccess() == AiAccess.PROPOSE && approve(ex, now, args);
@@ -353,11 +353,16 @@ public final class McpGateway implements AutoCloseable {
     }
     synchronized (syncLock) {
       Set<String> want = new HashSet<>();
+      Set<String> updatedNames = new HashSet<>();
+      for (CatalogEvent ev : batch) {
+        if (ev instanceof CatalogEvent.ActionUpdated u) {
+          updatedNames.add(u.after().name());
+        }
+      }
       boolean changed = false;
       for (ToolSpec spec : upstreamTools()) {
         want.add(spec.fullName());
-        boolean updated = batch.stream().anyMatch(ev -> ev instanceof CatalogEvent.ActionUpdated u
-            && u.after().name().equals(spec.fullName()));
+        boolean updated = updatedNames.contains(spec.fullName());
         if (registered.add(spec.fullName()) || updated) {
           if (updated) {
             s.removeTool(spec.fullName());
@@ -390,10 +395,6 @@ public final class McpGateway implements AutoCloseable {
         s.sideEffect() == dev.toolscout.model.SideEffect.READ,
         s.sideEffect() == dev.toolscout.model.SideEffect.DELETE, null, null, null);
     return McpSchema.Tool.builder(s.fullName(), input).description(s.description()).annotations(ann).build();
-  }
-
-  private static McpSchema.CallToolResult error(String message) {
-    return McpSchema.CallToolResult.builder().addTextContent(message).isError(true).build();
   }
 
   @Override

@@ -91,6 +91,9 @@ public record ServerConfig(
         throw new IllegalArgumentException(
             "server '" + name + "': url must be http:// or https://, got: " + url);
       }
+      if (url.getHost() == null) {
+        throw new IllegalArgumentException("server '" + name + "': url must name a host, got: " + url);
+      }
       if (command != null) {
         throw new IllegalArgumentException(
             "server '" + name + "': an " + transport.wire() + " server takes a url, not a command: " + command);

@@ -15,8 +15,6 @@ public final class UpstreamException extends RuntimeException {
   public enum Kind {
     /** No such server or tool (or the principal may not see it). */
     NOT_FOUND(false),
-    /** The principal may not run it, or it needs an approval that was not given. */
-    DENIED(false),
     /** The server is not running or not reachable; it is being restarted. */
     DOWN(true),
     /** The server did not answer within its timeout. */
@@ -24,9 +22,7 @@ public final class UpstreamException extends RuntimeException {
     /** The server answered with more than the response cap. */
     TOO_LARGE(false),
     /** The server broke the protocol (a line that is not JSON-RPC, an error response). */
-    PROTOCOL(false),
-    /** The request itself is wrong (missing arguments, bad configuration). */
-    BAD_REQUEST(false);
+    PROTOCOL(false);
 
     private final boolean retriable;
 

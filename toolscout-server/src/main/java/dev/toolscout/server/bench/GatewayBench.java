@@ -238,8 +238,7 @@ public final class GatewayBench {
         Engine e = Engine.open(Engine.Options.of(o.workDir().resolve("gateway-http")).withTools(List.of()));
         open.add(e);
         startUpstream(e);
-        McpGateway gateway = new McpGateway(e.catalog(), e.events(), e.access(), e.discovery(), e.mcpActions(),
-            e.selectorConfig().coreTools(), Principal.ANONYMOUS);
+        McpGateway gateway = e.gateway(Principal.ANONYMOUS);
         open.add(gateway);
         GatewayHttpServer server =
             GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), GatewayHttpServer.DEFAULT_HOST, 0);
@@ -449,7 +448,8 @@ public final class GatewayBench {
     return s.length() > 300 ? s.substring(0, 300) + "..." : s;
   }
 
-  static double round(double ms) {
+  /** Milliseconds rounded to the microsecond, as the bench reports them. */
+  public static double round(double ms) {
     return Math.round(ms * 1000) / 1000.0;
   }
 }

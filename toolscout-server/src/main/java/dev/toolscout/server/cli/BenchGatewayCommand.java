@@ -146,8 +146,8 @@ final class BenchGatewayCommand implements Callable<Integer> {
     o.put("p99_ms", s.p99());
     o.put("mean_ms", s.mean());
     if (direct != null) {
-      o.put("overhead_p50_ms", round(s.p50() - direct.p50()));
-      o.put("overhead_p99_ms", round(s.p99() - direct.p99()));
+      o.put("overhead_p50_ms", GatewayBench.round(s.p50() - direct.p50()));
+      o.put("overhead_p99_ms", GatewayBench.round(s.p99() - direct.p99()));
       o.put("ratio_p50", Math.round(s.p50() / direct.p50() * 100) / 100.0);
     }
     return o;
@@ -177,10 +177,6 @@ final class BenchGatewayCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "%-34s %9.3f %9.3f %9.3f %9.3f %+11.3f %+11.3f %7.2f%n", name, s.p50(), s.p90(),
           s.p99(), s.mean(), s.p50() - direct.p50(), s.p99() - direct.p99(), s.p50() / direct.p50());
     }
-  }
-
-  private static double round(double ms) {
-    return Math.round(ms * 1000) / 1000.0;
   }
 
   private static void deleteQuietly(Path dir) {

@@ -37,29 +37,17 @@ final class McpCommand implements Callable<Integer> {
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
-  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "elicit",
-      description = "How a tool that needs approval (ai_access propose) is approved: elicit (ask the user through "
-          + "the client, the default), client (the client's own confirmation counts), never.")
-  String approval;
+  @Mixin ApprovalOptions approval;
   @Spec CommandSpec spec;
 
-  static McpGateway.Approval approvalMode(String approval) {
-    try {
-      return McpGateway.Approval.valueOf(approval.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException x) {
-      throw new IllegalArgumentException("--approval must be elicit, client or never, got: '" + approval + "'");
-    }
-  }
-
   static McpGateway gateway(Engine e, PrincipalOptions who, McpGateway.Approval mode) {
-    return new McpGateway(e.catalog(), e.events(), e.access(), e.discovery(), e.mcpActions(),
-        e.selectorConfig().coreTools(), who.principal()).approval(mode);
+    return e.gateway(who.principal()).approval(mode);
   }
 
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
-    McpGateway.Approval mode = approvalMode(approval);
+    McpGateway.Approval mode = approval.mode();
     CountDownLatch ended = new CountDownLatch(1);
     InputStream in = new FilterInputStream(System.in) {
       @Override
@@ -193,7 +181,7 @@ final class McpCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       try (Engine e = Engine.open(engine.options())) {
-        e.startMcp(List.of(), Duration.ofSeconds(30));
+        e.startMcp(List.of(), Duration.ZERO); // the new server gets its own wait below
         ServerStatus s = e.mcp().add(c, c.timeout().plusSeconds(5));
         out.println("registered '" + s.name() + "' (" + s.transport() + "): "
             + s.state().name().toLowerCase(Locale.ROOT) + ", " + s.tools() + " tools"

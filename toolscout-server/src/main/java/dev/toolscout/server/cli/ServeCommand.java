@@ -29,10 +29,7 @@ final class ServeCommand implements Callable<Integer> {
           + "local user given by --user/--group/--space.")
   Path apiKeys;
 
-  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "elicit",
-      description = "How a tool that needs approval (ai_access propose) is approved: elicit (ask the user through "
-          + "the client, the default), client (the client's own confirmation counts), never.")
-  String approval;
+  @Mixin ApprovalOptions approval;
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -42,7 +39,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
-    McpGateway.Approval mode = McpCommand.approvalMode(approval);
+    McpGateway.Approval mode = approval.mode();
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
       servers.start(e, declared, spec.commandLine().getErr(), true, ServersOptions.WAIT_FOR_GATEWAY);

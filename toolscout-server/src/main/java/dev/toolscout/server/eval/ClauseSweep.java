@@ -4,8 +4,6 @@ import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.model.Principal;
-import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.QueryClauses;
@@ -88,11 +86,6 @@ public final class ClauseSweep {
 
   record SetData(String label, String[] ids, List<Q> queries) {}
 
-  /** Splits a query into clauses with the product's rule and other split points; empty: not split. */
-  static List<String> split(String text, Pattern p) {
-    return QueryClauses.split(text, p);
-  }
-
   public static void main(String[] args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
@@ -112,11 +105,8 @@ public final class ClauseSweep {
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      Path dir = set.dir();
       List<ScoredQuery> qs = set.queries();
-      List<ToolSpec> specs = set.specs();
       String[] ids = set.ids();
-      Map<String, Integer> toolOfName = set.toolOfName();
       // every distinct text to rank: the queries and all splitters' clauses
       List<Map<String, List<String>>> clauseTexts = new ArrayList<>();
       Set<String> texts = new LinkedHashSet<>();
@@ -125,7 +115,7 @@ public final class ClauseSweep {
         texts.add(q.text());
         Map<String, List<String>> m = new LinkedHashMap<>();
         for (Map.Entry<String, Pattern> sp : SPLITTERS.entrySet()) {
-          List<String> cl = split(q.text(), sp.getValue());
+          List<String> cl = QueryClauses.split(q.text(), sp.getValue());
           m.put(sp.getKey(), cl);
           texts.addAll(cl);
           double[] st = splitStats.computeIfAbsent(set.label() + "/" + sp.getKey(), k -> new double[3]);
@@ -143,10 +133,10 @@ public final class ClauseSweep {
       List<String> all = new ArrayList<>(texts);
       Map<String, int[]> ranked = new ConcurrentHashMap<>();
       Map<String, double[]> logits = new ConcurrentHashMap<>();
-      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs)
-          .withModel(model))) {
-        int[] toolOfOrd = ThreeListSweep.toolOfOrd(e, toolOfName);
-        AllowedSet allowed = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+      try (SweepSet.Opened o = set.open(work, model)) {
+        Engine e = o.engine();
+        int[] toolOfOrd = o.toolOfOrd();
+        AllowedSet allowed = o.all();
         QueryAdapterTrainer.parallel(pool, all.size(), i -> {
           String text = all.get(i);
           List<Hit> lex = e.index().lexical(text, allowed, DEPTH);

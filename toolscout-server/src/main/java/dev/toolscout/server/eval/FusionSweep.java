@@ -1,21 +1,18 @@
 package dev.toolscout.server.eval;
 
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.model.Principal;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Tuning tool: ranks every query of the eight development sets once per retriever (BM25 and dense lists,
@@ -34,7 +31,7 @@ public final class FusionSweep {
 
   record Q(List<Hit> lex, List<Hit> dense, java.util.Set<String> gold) {}
 
-  record Set8(String label, List<Q> queries, Map<Integer, String> idOfOrd) {}
+  record Set8(String label, List<Q> queries, IntFunction<String> idOfOrd) {}
 
   public static void main(String[] args) throws Exception {
     Path datasets = Path.of(args[0]);
@@ -44,12 +41,11 @@ public final class FusionSweep {
     List<Set8> loaded = new ArrayList<>();
     for (String[] row : SweepSet.SETS) {
       SweepSet s = SweepSet.load(datasets, row, mlimit);
-      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, s.dir(), model)).withTools(s.specs())
-          .withModel(model))) {
-        Catalog.Snapshot snap = e.catalog().snapshot();
-        AllowedSet all = e.access().allowed(snap, Principal.ANONYMOUS);
-        Map<Integer, String> idOfOrd = new HashMap<>();
-        snap.entries().forEach(c -> idOfOrd.put(c.ord(), s.ids()[s.toolOfName().get(c.name())]));
+      try (SweepSet.Opened o = s.open(work, model)) {
+        Engine e = o.engine();
+        AllowedSet all = o.all();
+        int[] toolOfOrd = o.toolOfOrd();
+        IntFunction<String> idOfOrd = ord -> s.ids()[toolOfOrd[ord]];
         List<Q> out = new ArrayList<>();
         for (ScoredQuery q : s.queries()) {
           List<Hit> lex = e.index().lexical(q.text(), all, LIST_DEPTH);
@@ -88,10 +84,10 @@ public final class FusionSweep {
     for (Set8 s : sets) {
       SweepSet.Score score = new SweepSet.Score();
       for (Q q : s.queries()) {
-        List<Ranked> ranked = HybridRanker.fuse(q.lex(), q.dense(), f, ord -> s.idOfOrd().get(ord));
+        List<Ranked> ranked = HybridRanker.fuse(q.lex(), q.dense(), f, s.idOfOrd());
         List<String> ids = new ArrayList<>(Math.min(50, ranked.size()));
         for (int i = 0; i < ranked.size() && i < 50; i++) {
-          ids.add(s.idOfOrd().get(ranked.get(i).ord()));
+          ids.add(s.idOfOrd().apply(ranked.get(i).ord()));
         }
         score.add(ids, q.gold());
       }

@@ -5,8 +5,14 @@ import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.model.Principal;
+import dev.toolscout.server.Engine;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +59,31 @@ record SweepSet(
       toolOfName.put(t.spec().fullName(), i);
     }
     return new SweepSet(set[0], dir, qs, specs, ids, toolOfName);
+  }
+
+  /**
+   * This set's tools in an engine over its eval data directory for {@code model} (what {@code toolscout eval}
+   * fills), with each catalog ordinal mapped to the dataset index of its tool and everything allowed.
+   */
+  Opened open(Path work, String model) throws IOException {
+    Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs).withModel(model));
+    Catalog.Snapshot snap = e.catalog().snapshot();
+    int max = 0;
+    for (CatalogEntry c : snap.entries()) {
+      max = Math.max(max, c.ord());
+    }
+    int[] toolOfOrd = new int[max + 1];
+    Arrays.fill(toolOfOrd, -1);
+    snap.entries().forEach(c -> toolOfOrd[c.ord()] = toolOfName.get(c.name()));
+    return new Opened(e, toolOfOrd, e.access().allowed(snap, Principal.ANONYMOUS));
+  }
+
+  /** An open set: close it to close the engine. */
+  record Opened(Engine engine, int[] toolOfOrd, AllowedSet all) implements AutoCloseable {
+    @Override
+    public void close() {
+      engine.close();
+    }
   }
 
   /** Sums R@5, N@10 and C@10 over a set's queries. Not thread-safe. */

@@ -3,14 +3,11 @@ package dev.toolscout.server.eval;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
-import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.model.Principal;
-import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
@@ -125,19 +122,17 @@ public final class ThreeListSweep {
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      Path dir = set.dir();
       List<ScoredQuery> qs = set.queries();
-      List<ToolSpec> specs = set.specs();
       String[] ids = set.ids();
-      Map<String, Integer> toolOfName = set.toolOfName();
       List<Map<String, List<H>>> lists = new ArrayList<>();
       for (int i = 0; i < qs.size(); i++) {
         lists.add(new HashMap<>());
       }
       List<ScoredQuery> fq = qs;
-      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, MINI)).withTools(specs).withModel(MINI))) {
-        int[] toolOfOrd = toolOfOrd(e, toolOfName);
-        AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        Engine e = o.engine();
+        int[] toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
         QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
           String text = fq.get(i).text();
           Map<String, List<H>> m = lists.get(i);
@@ -156,9 +151,10 @@ public final class ThreeListSweep {
           }
         });
       }
-      try (Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, BGE)).withTools(specs).withModel(BGE))) {
-        int[] toolOfOrd = toolOfOrd(e, toolOfName);
-        AllowedSet all = e.access().allowed(e.catalog().snapshot(), Principal.ANONYMOUS);
+      try (SweepSet.Opened o = set.open(work, BGE)) {
+        Engine e = o.engine();
+        int[] toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
         QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
           String text = fq.get(i).text();
           Map<String, List<H>> m = lists.get(i);
@@ -186,18 +182,6 @@ public final class ThreeListSweep {
     if (latencyN > 0) {
       latency(datasets, latencyN, adapterOf.isEmpty() ? null : adapterOf.values().iterator().next());
     }
-  }
-
-  static int[] toolOfOrd(Engine e, Map<String, Integer> toolOfName) {
-    Catalog.Snapshot snap = e.catalog().snapshot();
-    int max = 0;
-    for (var c : snap.entries()) {
-      max = Math.max(max, c.ord());
-    }
-    int[] out = new int[max + 1];
-    Arrays.fill(out, -1);
-    snap.entries().forEach(c -> out[c.ord()] = toolOfName.get(c.name()));
-    return out;
   }
 
   static List<H> map(List<Hit> hits, int[] toolOfOrd) {

@@ -13,13 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 class EvalCommandInputTest {
   @TempDir Path dir;
 
-  private int eval(StringWriter err, String... extra) {
-    String[] args = new String[4 + extra.length];
-    args[0] = "eval";
-    args[1] = "--dataset=" + dir;
-    args[2] = "--work-dir=" + dir.resolve("work");
-    args[3] = "--format=json";
-    System.arraycopy(extra, 0, args, 4, extra.length);
+  private int eval(StringWriter err) {
+    String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"), "--format=json"};
     return ToolScoutCli.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
   }
 

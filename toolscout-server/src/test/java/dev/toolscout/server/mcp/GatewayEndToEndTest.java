@@ -8,7 +8,6 @@ import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.selection.SelectorConfig;
 import dev.toolscout.server.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.io.IOException;
@@ -65,11 +64,9 @@ class GatewayEndToEndTest {
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
     engine = Engine.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
     engine.startMcp(ServersFile.load(serversFile), Duration.ofSeconds(30));
-    gateway = new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(),
-        engine.mcpActions(), SelectorConfig.DEFAULT.coreTools(), Principal.ANONYMOUS);
+    gateway = engine.gateway(Principal.ANONYMOUS);
     http = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
-    McpGateway second = new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(),
-        engine.mcpActions(), SelectorConfig.DEFAULT.coreTools(), Principal.ANONYMOUS);
+    McpGateway second = engine.gateway(Principal.ANONYMOUS);
     keyed = GatewayHttpServer.start(second, GatewayAuth.of(Map.of(
         ALICE_KEY, new Principal("alice", null, null), BOB_KEY, new Principal("bob", null, null))), "127.0.0.1", 0);
   }
