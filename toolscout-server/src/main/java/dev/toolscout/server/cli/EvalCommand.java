@@ -51,6 +51,11 @@ final class EvalCommand implements Callable<Integer> {
       description = "Where the per-dataset data directories go (default: <data dir>/eval).")
   Path workDir;
 
+  @Option(names = "--per-query", paramLabel = "FILE",
+      description = "Also write one JSON line per scored query to FILE: its gold tools, the top 10 and each gold"
+          + " tool's rank (null when not in the top " + EvalRunner.DEPTH + ").")
+  Path perQuery;
+
   @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
   Format format;
 
@@ -69,7 +74,7 @@ final class EvalCommand implements Callable<Integer> {
     Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
     String modelId = model != null ? model : dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
     EvalRunner.Result r = new EvalRunner(new EvalRunner.Options(dataset, qrels, ks, retriever, byName, modelId, work,
-        limit), spec.commandLine().getErr()).run();
+        limit, perQuery), spec.commandLine().getErr()).run();
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       out.println(Json.pretty(json(r)));

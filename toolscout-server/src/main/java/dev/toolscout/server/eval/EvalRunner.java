@@ -14,8 +14,14 @@ import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
 import dev.toolscout.server.Engine;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,16 +72,26 @@ public final class EvalRunner {
    * @param ks the cut-offs for recall and completeness
    * @param byName collapse ranked and gold ids to tool names (first occurrence) before scoring
    * @param workDir where the isolated data directories go
+   * @param perQuery a file to write one JSON line per scored query to (its gold tools, the top 10 and the rank of
+   *     each gold tool), or null
    */
   public record Options(
       Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
-      Path workDir, Integer limit) {}
+      Path workDir, Integer limit, Path perQuery) {
+    public Options(
+        Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
+        Path workDir, Integer limit) {
+      this(dataset, qrels, ks, retriever, byName, modelId, workDir, limit, null);
+    }
+  }
 
   /** Results, metrics in percent. */
   public record Result(
       String dataset, String qrels, String retriever, int queries, Map<Integer, Double> recall,
       Map<Integer, Double> complete, double ndcg10, double mrr, double tokensSavedPct, double latencyP50,
       double latencyP99) {}
+
+  private static final ObjectMapper LINES = new ObjectMapper();
 
   private final Options o;
   private final PrintWriter log;
@@ -89,6 +105,12 @@ public final class EvalRunner {
     Path dir = Files.isDirectory(o.dataset().resolve("normalized")) ? o.dataset().resolve("normalized") : o.dataset();
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("--dataset " + o.dataset() + ": not a folder");
+    }
+    if (o.perQuery() != null) { // checked before the tools are embedded, which can take minutes
+      Path parent = o.perQuery().toAbsolutePath().getParent();
+      if (Files.isDirectory(o.perQuery()) || parent == null || !Files.isDirectory(parent)) {
+        throw new IllegalArgumentException("--per-query " + o.perQuery() + ": must be a file in an existing folder");
+      }
     }
     NormalizedDataset ds = NormalizedDataset.read(dir);
     String qrelsName = qrelsFile(ds, dir);
@@ -136,35 +158,42 @@ public final class EvalRunner {
           ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
       Map<String, ToolSpec> specOf = new HashMap<>();
       specs.forEach(s -> specOf.put(s.fullName(), s));
-      for (ScoredQuery q : queries) {
-        long t0 = System.nanoTime();
-        List<String> names;
-        if (lc4j != null) {
-          names = lc4j.search(q.text(), DEPTH);
-        } else {
-          Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
-          names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
-        }
-        latency[qi++] = (System.nanoTime() - t0) / 1e6;
-        List<String> ranked = new ArrayList<>(names.size());
-        names.forEach(nm -> ranked.add(idOf.get(nm)));
-        List<ToolSpec> top10 = names.subList(0, Math.min(10, names.size())).stream().map(specOf::get).toList();
-        top10Tokens += e.tokens().definitionTokens(top10);
-        List<String> r = ranked;
-        Set<String> gold = q.gold();
-        if (o.byName()) {
-          r = collapse(ranked, nameOf);
-          gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
-        }
-        for (int k : o.ks()) {
-          recall.get(k)[0] += Metrics.recallAt(k, r, gold);
-          complete.get(k)[0] += Metrics.completeAt(k, r, gold);
-        }
-        ndcg += Metrics.ndcgAt(10, r, gold);
-        for (int i = 0; i < r.size(); i++) {
-          if (gold.contains(r.get(i))) {
-            mrr += 1.0 / (i + 1);
-            break;
+      // a null resource is allowed: nothing to close
+      try (BufferedWriter perQuery = o.perQuery() == null ? null : perQueryWriter(o.perQuery())) {
+        for (ScoredQuery q : queries) {
+          long t0 = System.nanoTime();
+          List<String> names;
+          if (lc4j != null) {
+            names = lc4j.search(q.text(), DEPTH);
+          } else {
+            Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+            names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
+          }
+          latency[qi++] = (System.nanoTime() - t0) / 1e6;
+          List<String> ranked = new ArrayList<>(names.size());
+          names.forEach(nm -> ranked.add(idOf.get(nm)));
+          List<ToolSpec> top10 = names.subList(0, Math.min(10, names.size())).stream().map(specOf::get).toList();
+          top10Tokens += e.tokens().definitionTokens(top10);
+          List<String> r = ranked;
+          Set<String> gold = q.gold();
+          if (o.byName()) {
+            r = collapse(ranked, nameOf);
+            gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
+          }
+          for (int k : o.ks()) {
+            recall.get(k)[0] += Metrics.recallAt(k, r, gold);
+            complete.get(k)[0] += Metrics.completeAt(k, r, gold);
+          }
+          double qn = Metrics.ndcgAt(10, r, gold);
+          ndcg += qn;
+          for (int i = 0; i < r.size(); i++) {
+            if (gold.contains(r.get(i))) {
+              mrr += 1.0 / (i + 1);
+              break;
+            }
+          }
+          if (perQuery != null) {
+            writeOutcome(perQuery, q, gold, r, qn);
           }
         }
       }
@@ -177,6 +206,37 @@ public final class EvalRunner {
       return new Result(o.dataset().toString(), qrelsName, o.retriever().name(), queries.size(), rec, com,
           pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
     }
+  }
+
+  private static BufferedWriter perQueryWriter(Path file) throws IOException {
+    return Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One line of the per-query file: {@code {"id","text","gold":[..],"top10":[..],"gold_ranks":{id: rank or
+   * null},"ndcg@10"}}, ranks 1-based within the first {@value #DEPTH}, null beyond.
+   */
+  private static void writeOutcome(BufferedWriter w, ScoredQuery q, Set<String> gold, List<String> ranked,
+      double ndcg) throws IOException {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("id", q.id());
+    n.put("text", q.text());
+    ArrayNode g = n.putArray("gold");
+    gold.forEach(g::add);
+    ArrayNode top = n.putArray("top10");
+    ranked.subList(0, Math.min(10, ranked.size())).forEach(top::add);
+    ObjectNode ranks = n.putObject("gold_ranks");
+    for (String id : gold) {
+      int i = ranked.indexOf(id);
+      if (i < 0) {
+        ranks.putNull(id);
+      } else {
+        ranks.put(id, i + 1);
+      }
+    }
+    n.put("ndcg@10", Math.round(ndcg * 10000) / 100.0);
+    w.write(LINES.writeValueAsString(n));
+    w.newLine();
   }
 
   /** The isolated data directory of one dataset folder and model under {@code workDir}. */

@@ -3,10 +3,14 @@ package dev.toolscout.server.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.server.cli.ToolScoutCli;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,5 +47,52 @@ class EvalCommandInputTest {
     StringWriter err = new StringWriter();
     assertThat(eval(err)).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err.toString()).contains("tools.jsonl:0: missing");
+  }
+
+  @Test
+  void per_query_writes_one_line_per_scored_query_with_the_rank_of_each_gold_tool() throws Exception {
+    Files.writeString(dir.resolve("tools.jsonl"), String.join("\n",
+        "{\"id\": \"w.forecast\", \"name\": \"get_weather_forecast\", \"description\": \"Weather forecast for a city\"}",
+        "{\"id\": \"m:send\", \"name\": \"send_email\", \"description\": \"Send an email message to a recipient\"}",
+        "{\"id\": \"c add\", \"name\": \"create_calendar_event\", \"description\": \"Add an event to the calendar\"}"));
+    Files.writeString(dir.resolve("queries.jsonl"), String.join("\n",
+        "{\"id\": \"q1\", \"text\": \"will it rain in Paris tomorrow\"}",
+        "{\"id\": \"q2\", \"text\": \"email Bob the weather forecast\"}",
+        "{\"id\": \"q3\", \"text\": \"not scored: no qrels line\"}"));
+    Files.writeString(dir.resolve("qrels.tsv"),
+        "query-id\ttool-id\tscore\nq1\tw.forecast\t1\nq2\tm:send\t1\nq2\tw.forecast\t1\n");
+    Path out = dir.resolve("per-query.jsonl");
+    String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"), "--format=json",
+        "--per-query=" + out};
+    StringWriter err = new StringWriter();
+    assertThat(ToolScoutCli.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err, true)))
+        .as(err.toString()).isZero();
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines).hasSize(2);
+    ObjectMapper m = new ObjectMapper();
+    JsonNode q2 = m.readTree(lines.get(1));
+    assertThat(q2.get("id").asText()).isEqualTo("q2");
+    assertThat(q2.get("text").asText()).isEqualTo("email Bob the weather forecast");
+    List<String> top = new ArrayList<>();
+    q2.get("top10").forEach(n -> top.add(n.asText()));
+    assertThat(top).containsExactlyInAnyOrder("w.forecast", "m:send", "c add");
+    for (String gold : List.of("m:send", "w.forecast")) {
+      assertThat(q2.get("gold_ranks").get(gold).asInt()).isEqualTo(top.indexOf(gold) + 1);
+    }
+    assertThat(m.readTree(lines.get(0)).get("gold").get(0).asText()).isEqualTo("w.forecast");
+  }
+
+  @Test
+  void per_query_into_a_missing_folder_is_bad_input_before_anything_is_embedded() throws Exception {
+    Files.writeString(dir.resolve("tools.jsonl"), "{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n");
+    Files.writeString(dir.resolve("queries.jsonl"), "{\"id\": \"q\", \"text\": \"hi\"}\n");
+    Files.writeString(dir.resolve("qrels.tsv"), "query-id\ttool-id\tscore\nq\ta\t1\n");
+    String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"),
+        "--per-query=" + dir.resolve("no/such/folder/out.jsonl")};
+    StringWriter err = new StringWriter();
+    assertThat(ToolScoutCli.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err, true)))
+        .isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err.toString()).contains("--per-query", "no/such/folder/out.jsonl", "must be a file in an existing folder");
+    assertThat(dir.resolve("work")).doesNotExist();
   }
 }
