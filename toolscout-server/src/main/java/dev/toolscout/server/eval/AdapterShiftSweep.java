@@ -1,0 +1,109 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Evaluation experiment (not product code): does the query adapter's own movement of a query say how much to
+ * trust the adapted dense list? For each query of the eight development sets it measures the shift {@code 1 -
+ * cos(q, q')} between the plain MiniLM query vector and the adapted one, prints its distribution per set, and
+ * scores the product's whole-message fusion (BM25 + adapted dense, {@value #DEPTH} deep, no clause search) with
+ * the dense weight raised from 0.5 toward {@code HI} as the shift goes from {@code S0} to {@code S1}.
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.AdapterShiftSweep DATASETS WORK METATOOL_LIMIT [S0:S1:HI ...]
+ * </pre>
+ */
+public final class AdapterShiftSweep {
+  static final int DEPTH = 150;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+
+  record Q(List<Hit> lex, List<Hit> dense, double shift, java.util.Set<String> gold) {}
+
+  record S(String label, String[] ids, int[] toolOfOrd, List<Q> qs) {}
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
+    List<S> sets = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    for (String[] row : SweepSet.SETS) {
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      List<ScoredQuery> qs = set.queries();
+      Q[] out = new Q[qs.size()];
+      int[] toolOfOrd;
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        Engine e = o.engine();
+        toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
+        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
+          String text = qs.get(i).text();
+          float[] p = plain.embedQuery(text);
+          float[] a = e.model().embedQuery(text);
+          double dot = 0;
+          for (int d = 0; d < p.length; d++) {
+            dot += p[d] * a[d];
+          }
+          out[i] = new Q(e.index().lexical(text, all, DEPTH), e.index().dense(a, all, DEPTH), 1 - dot,
+              qs.get(i).gold());
+        });
+      }
+      sets.add(new S(set.label(), set.ids(), toolOfOrd, Arrays.asList(out)));
+      double[] sh = Arrays.stream(out).mapToDouble(Q::shift).sorted().toArray();
+      System.out.printf(Locale.ROOT, "%-10s shift p10 %.3f p50 %.3f p90 %.3f%n", set.label(),
+          sh[sh.length / 10], sh[sh.length / 2], sh[sh.length * 9 / 10]);
+    }
+    pool.shutdown();
+    List<String> configs = new ArrayList<>(List.of("0:1:0.5"));
+    for (int i = 3; i < args.length; i++) {
+      configs.add(args[i]);
+    }
+    for (String c : configs) {
+      String[] p = c.split(":");
+      double s0 = Double.parseDouble(p[0]);
+      double s1 = Double.parseDouble(p[1]);
+      double hi = Double.parseDouble(p[2]);
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-16s", c));
+      double oodN = 0;
+      double oodC = 0;
+      for (S s : sets) {
+        SweepSet.Score score = new SweepSet.Score();
+        for (Q q : s.qs()) {
+          double t = Math.max(0, Math.min(1, (q.shift() - s0) / (s1 - s0)));
+          double alpha = 0.5 + t * (hi - 0.5);
+          List<Ranked> r = HybridRanker.fuse(q.lex(), q.dense(), Fusion.DEFAULT.withAlpha(alpha),
+              ord -> s.ids()[s.toolOfOrd()[ord]]);
+          List<String> ids = new ArrayList<>();
+          for (int i = 0; i < r.size() && i < 50; i++) {
+            ids.add(s.ids()[s.toolOfOrd()[r.get(i).ord()]]);
+          }
+          score.add(ids, q.gold());
+        }
+        double[] x = score.percent();
+        if (!s.label().equals("toollens")) {
+          oodN += x[1] / (sets.size() - 1);
+          oodC += x[2] / (sets.size() - 1);
+        }
+        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", s.label(), x[1], x[2]));
+      }
+      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", oodN, oodC));
+      System.out.println(line);
+    }
+  }
+}

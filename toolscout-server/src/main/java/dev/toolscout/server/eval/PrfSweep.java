@@ -1,0 +1,162 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.model.Hashing;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import dev.toolscout.store.SqliteStateStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Evaluation experiment (not product code): pseudo-relevance feedback on the dense side. For each query of the
+ * eight development sets, the product's two lists (BM25 and the adapted MiniLM list, {@value #DEPTH} deep) are
+ * fetched; then the query vector is moved toward the mean vector of the top {@code m} tools of a first ranking
+ * ({@code dense}: the dense list; {@code fused}: the product's fusion of both lists), {@code q' = normalize(q +
+ * g * mean)}, and the dense list is fetched again with {@code q'}. Each variant's dense list is fused with the
+ * BM25 list by the product's fusion and scored. No clause search: compare with the {@code lex=1,mini=1} row.
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.PrfSweep DATASETS WORK METATOOL_LIMIT
+ * </pre>
+ */
+public final class PrfSweep {
+  static final int DEPTH = 150;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+  static final int[] MS = {1, 3, 5};
+  static final double[] GS = {0.3, 0.6, 1.0};
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    List<ThreeListSweep.SetData> loaded = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    for (String[] row : SweepSet.SETS) {
+      long ts = System.nanoTime();
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      List<ScoredQuery> qs = set.queries();
+      String[] ids = set.ids();
+      float[][] vec = new float[ids.length][];
+      List<String> hashes = new ArrayList<>();
+      for (ToolSpec s : set.specs()) {
+        hashes.add(Hashing.sha256Hex(ToolText.embeddingText(s)));
+      }
+      List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        lists.add(new HashMap<>());
+      }
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        try (SqliteStateStore st =
+            SqliteStateStore.open(EvalRunner.dataDir(work, set.dir(), MINI).resolve("state.db"))) {
+          Map<String, float[]> byHash = st.loadVectors(MINI, hashes);
+          for (int t = 0; t < ids.length; t++) {
+            vec[t] = byHash.get(hashes.get(t));
+            if (vec[t] == null) {
+              throw new IllegalStateException("no vector for tool " + ids[t]);
+            }
+          }
+        }
+        Engine e = o.engine();
+        int[] toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
+        int[] ordOfTool = new int[ids.length];
+        for (int ord = 0; ord < toolOfOrd.length; ord++) {
+          if (toolOfOrd[ord] >= 0) {
+            ordOfTool[toolOfOrd[ord]] = ord;
+          }
+        }
+        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
+          String text = qs.get(i).text();
+          Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
+          List<Hit> lex = e.index().lexical(text, all, DEPTH);
+          float[] q = e.model().embedQuery(text);
+          List<Hit> dense = e.index().dense(q, all, DEPTH);
+          m.put("lex", ThreeListSweep.map(lex, toolOfOrd));
+          m.put("mini", ThreeListSweep.map(dense, toolOfOrd));
+          List<Ranked> fused = HybridRanker.fuse(lex, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+          for (String src : new String[] {"dense", "fused"}) {
+            for (int mm : MS) {
+              float[] mean = new float[q.length];
+              int n = 0;
+              for (int r = 0; r < mm; r++) {
+                int ord;
+                if (src.equals("dense")) {
+                  if (r >= dense.size()) {
+                    break;
+                  }
+                  ord = dense.get(r).ord();
+                } else {
+                  if (r >= fused.size()) {
+                    break;
+                  }
+                  ord = fused.get(r).ord();
+                }
+                float[] v = vec[toolOfOrd[ord]];
+                for (int d = 0; d < v.length; d++) {
+                  mean[d] += v[d];
+                }
+                n++;
+              }
+              for (double g : GS) {
+                float[] q2 = new float[q.length];
+                double norm = 0;
+                for (int d = 0; d < q.length; d++) {
+                  q2[d] = (float) (q[d] + g * mean[d] / Math.max(1, n));
+                  norm += q2[d] * q2[d];
+                }
+                float inv = (float) (1 / Math.sqrt(norm));
+                for (int d = 0; d < q.length; d++) {
+                  q2[d] *= inv;
+                }
+                m.put(src + "-" + mm + "-" + g, ThreeListSweep.map(e.index().dense(q2, all, DEPTH), toolOfOrd));
+              }
+            }
+          }
+          synchronized (lists.get(i)) {
+            lists.get(i).putAll(m);
+          }
+        });
+      }
+      List<ThreeListSweep.Q> out = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        out.add(new ThreeListSweep.Q(lists.get(i), qs.get(i).gold()));
+      }
+      loaded.add(new ThreeListSweep.SetData(set.label(), ids, out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(),
+          (System.nanoTime() - ts) / 1e9);
+    }
+    pool.shutdown();
+    System.out.println(ThreeListSweep.header(loaded));
+    System.out.println(ThreeListSweep.runHybridRanker(loaded));
+    System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));
+    System.out.println(ThreeListSweep.run("mini=1", loaded));
+    for (String src : new String[] {"dense", "fused"}) {
+      for (int mm : MS) {
+        for (double g : GS) {
+          String name = src + "-" + mm + "-" + g;
+          System.out.println(ThreeListSweep.run("lex=1," + name + "=1", loaded));
+        }
+      }
+    }
+    for (int mm : MS) {
+      for (double g : GS) {
+        System.out.println(ThreeListSweep.run("dense-" + mm + "-" + g + "=1", loaded));
+      }
+    }
+  }
+}
