@@ -32,11 +32,23 @@ final class EvalCommand implements Callable<Integer> {
       description = "Cut-offs for recall and completeness (default: ${DEFAULT-VALUE}).")
   List<Integer> ks;
 
-  @Option(names = "--retriever", defaultValue = "hybrid",
-      description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), whole "
-          + "(hybrid without the clause search: every message ranked whole), or langchain4j (LangChain4j's "
-          + "VectorToolSearchStrategy: cosine over name: description, same model).")
+  @Option(names = "--retriever", defaultValue = "hybrid", converter = RetrieverConverter.class,
+      description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), "
+          + "dense-plain (the embedding model alone: dense without the query adapter), whole (hybrid without the "
+          + "clause search: every message ranked whole), or langchain4j (LangChain4j's VectorToolSearchStrategy: "
+          + "cosine over name: description, same model).")
   EvalRunner.Retriever retriever;
+
+  static final class RetrieverConverter implements picocli.CommandLine.ITypeConverter<EvalRunner.Retriever> {
+    @Override
+    public EvalRunner.Retriever convert(String value) {
+      try {
+        return EvalRunner.Retriever.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   @Option(names = "--by-name", description = "Collapse ranked and gold ids to tool names (first occurrence).")
   boolean byName;

@@ -6,6 +6,8 @@ import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -49,11 +51,14 @@ public final class EvalRunner {
    * plain query vectors ({@link LocalEmbeddingModels#createPlain}: no query adapter, which is ToolScout's).
    * {@code dense} and {@code hybrid} use the product's model, query adapter included. {@code whole} is the
    * product without its clause search (every message ranked whole only), to measure what the clause search
-   * adds.
+   * adds. {@code dense-plain} is the embedding model alone: the product's tool vectors and dense index searched
+   * with the model's plain query vector, no query adapter (what "dense-only" means for a peer that uses the same
+   * model), where {@code dense} is the product's own dense list.
    */
   public enum Retriever {
     bm25(Fusion.Method.LEXICAL),
     dense(Fusion.Method.DENSE),
+    densePlain(Fusion.Method.DENSE),
     hybrid(null),
     whole(null),
     langchain4j(null);
@@ -62,6 +67,26 @@ public final class EvalRunner {
 
     Retriever(Fusion.Method method) {
       this.method = method;
+    }
+
+    /** The name on the command line ({@code dense-plain} for {@link #densePlain}). */
+    public String cliName() {
+      return this == densePlain ? "dense-plain" : name();
+    }
+
+    /**
+     * The retriever named {@code name} on the command line.
+     *
+     * @throws IllegalArgumentException naming the value and the accepted ones
+     */
+    public static Retriever parse(String name) {
+      for (Retriever r : values()) {
+        if (r.cliName().equals(name)) {
+          return r;
+        }
+      }
+      throw new IllegalArgumentException("--retriever must be one of "
+          + java.util.Arrays.stream(values()).map(Retriever::cliName).toList() + ", got: '" + name + "'");
     }
   }
 
@@ -156,6 +181,12 @@ public final class EvalRunner {
       // product's query adapter (its document vectors are the same either way)
       VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
           ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
+      // dense-plain: the product's index and tool vectors, the model's own query vector (no adapter)
+      EmbeddingModel plain = o.retriever() == Retriever.densePlain
+          ? LocalEmbeddingModels.createPlain(e.model().modelId()) : null;
+      AllowedSet everyone = plain == null ? null : e.access().allowed(snap, Principal.ANONYMOUS);
+      Map<Integer, String> nameOfOrd = new HashMap<>();
+      snap.entries().forEach(c -> nameOfOrd.put(c.ord(), c.name()));
       Map<String, ToolSpec> specOf = new HashMap<>();
       specs.forEach(s -> specOf.put(s.fullName(), s));
       // a null resource is allowed: nothing to close
@@ -165,6 +196,9 @@ public final class EvalRunner {
           List<String> names;
           if (lc4j != null) {
             names = lc4j.search(q.text(), DEPTH);
+          } else if (plain != null) {
+            names = e.index().dense(plain.embedQuery(q.text()), everyone, DEPTH).stream()
+                .map(h -> nameOfOrd.get(h.ord())).toList();
           } else {
             Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
             names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
@@ -203,7 +237,7 @@ public final class EvalRunner {
       recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
       complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
       double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
-      return new Result(o.dataset().toString(), qrelsName, o.retriever().name(), queries.size(), rec, com,
+      return new Result(o.dataset().toString(), qrelsName, o.retriever().cliName(), queries.size(), rec, com,
           pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
     }
   }
