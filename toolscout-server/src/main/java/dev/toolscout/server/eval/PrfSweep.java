@@ -44,7 +44,6 @@ public final class PrfSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    List<String> names = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
