@@ -177,6 +177,21 @@ class LuceneToolIndexTest {
   }
 
   @Test
+  void a_number_still_decides_between_tools_the_words_match_equally() {
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
+      index.upsert(
+          List.of(
+              tool(0, "shop__get_product", "Product details from the marketplace", ""),
+              tool(1, "shop__get_1688_product", "Product details from the 1688 marketplace", "")));
+      index.commit(1);
+
+      // without the number the shorter tool wins on length; with it weighed at all, the named one does
+      assertThat(ords(index.lexical("product details marketplace", all(2), 5))).startsWith(0);
+      assertThat(ords(index.lexical("product details 1688 marketplace", all(2), 5))).startsWith(1);
+    }
+  }
+
+  @Test
   void a_name_match_outranks_a_params_only_match() {
     try (LuceneToolIndex index = LuceneToolIndex.inMemory(DIM)) {
       index.upsert(

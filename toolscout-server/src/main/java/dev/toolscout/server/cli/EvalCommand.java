@@ -65,7 +65,7 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--per-query", paramLabel = "FILE",
       description = "Also write one JSON line per scored query to FILE: its gold tools, the top 10 and each gold"
-          + " tool's rank (null when not in the top " + EvalRunner.DEPTH + ").")
+          + " tool's rank (null when it is not in the ranked list, at most " + EvalRunner.DEPTH + " long).")
   Path perQuery;
 
   @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")

@@ -42,7 +42,8 @@ public final class AdapterShiftSweep {
     int mlimit = Integer.parseInt(args[2]);
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     List<S> sets = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
+    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
+    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
       List<ScoredQuery> qs = set.queries();
@@ -70,7 +71,7 @@ public final class AdapterShiftSweep {
           sh[sh.length / 10], sh[sh.length / 2], sh[sh.length * 9 / 10]);
     }
     pool.shutdown();
-    List<String> configs = new ArrayList<>(List.of("0:1:0.5"));
+    List<String> configs = new ArrayList<>(List.of("0:1:0.5")); // HI 0.5: the default weight throughout
     for (int i = 3; i < args.length; i++) {
       configs.add(args[i]);
     }
@@ -79,6 +80,9 @@ public final class AdapterShiftSweep {
       double s0 = Double.parseDouble(p[0]);
       double s1 = Double.parseDouble(p[1]);
       double hi = Double.parseDouble(p[2]);
+      if (!(s0 < s1)) {
+        throw new IllegalArgumentException("config '" + c + "': S0 must be below S1 (S0:S1:HI)");
+      }
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-16s", c));
       double oodN = 0;
       double oodC = 0;

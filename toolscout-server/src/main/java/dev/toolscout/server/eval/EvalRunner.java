@@ -6,8 +6,6 @@ import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -26,6 +24,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -136,6 +135,9 @@ public final class EvalRunner {
       if (Files.isDirectory(o.perQuery()) || parent == null || !Files.isDirectory(parent)) {
         throw new IllegalArgumentException("--per-query " + o.perQuery() + ": must be a file in an existing folder");
       }
+      if (!Files.isWritable(parent) || (Files.exists(o.perQuery()) && !Files.isWritable(o.perQuery()))) {
+        throw new IllegalArgumentException("--per-query " + o.perQuery() + ": cannot be written");
+      }
     }
     NormalizedDataset ds = NormalizedDataset.read(dir);
     String qrelsName = qrelsFile(ds, dir);
@@ -181,26 +183,25 @@ public final class EvalRunner {
       // product's query adapter (its document vectors are the same either way)
       VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
           ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
-      // dense-plain: the product's index and tool vectors, the model's own query vector (no adapter)
-      EmbeddingModel plain = o.retriever() == Retriever.densePlain
-          ? LocalEmbeddingModels.createPlain(e.model().modelId()) : null;
-      AllowedSet everyone = plain == null ? null : e.access().allowed(snap, Principal.ANONYMOUS);
-      Map<Integer, String> nameOfOrd = new HashMap<>();
-      snap.entries().forEach(c -> nameOfOrd.put(c.ord(), c.name()));
+      // dense-plain: the product's selector, index and tool vectors with the model's own query vector (no adapter)
+      Selector selector = o.retriever() == Retriever.densePlain
+          ? new Selector(e.catalog(), e.index(), LocalEmbeddingModels.createPlain(e.model().modelId()), e.access(),
+              e.tokens(), config)
+          : e.selector();
       Map<String, ToolSpec> specOf = new HashMap<>();
       specs.forEach(s -> specOf.put(s.fullName(), s));
+      // written to a file beside it and moved into place at the end: a failed run leaves an existing file as it was
+      Path perQueryPart = o.perQuery() == null ? null
+          : o.perQuery().resolveSibling(o.perQuery().getFileName() + ".part");
       // a null resource is allowed: nothing to close
-      try (BufferedWriter perQuery = o.perQuery() == null ? null : perQueryWriter(o.perQuery())) {
+      try (BufferedWriter perQuery = perQueryPart == null ? null : perQueryWriter(perQueryPart)) {
         for (ScoredQuery q : queries) {
           long t0 = System.nanoTime();
           List<String> names;
           if (lc4j != null) {
             names = lc4j.search(q.text(), DEPTH);
-          } else if (plain != null) {
-            names = e.index().dense(plain.embedQuery(q.text()), everyone, DEPTH).stream()
-                .map(h -> nameOfOrd.get(h.ord())).toList();
           } else {
-            Selection sel = e.selector().select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+            Selection sel = selector.select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
             names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
           }
           latency[qi++] = (System.nanoTime() - t0) / 1e6;
@@ -230,6 +231,14 @@ public final class EvalRunner {
             writeOutcome(perQuery, q, gold, r, qn);
           }
         }
+      } catch (IOException | RuntimeException ex) {
+        if (perQueryPart != null) {
+          Files.deleteIfExists(perQueryPart);
+        }
+        throw ex;
+      }
+      if (perQueryPart != null) {
+        Files.move(perQueryPart, o.perQuery(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       }
       int n = Math.max(1, queries.size());
       Map<Integer, Double> rec = new LinkedHashMap<>();
@@ -248,7 +257,8 @@ public final class EvalRunner {
 
   /**
    * One line of the per-query file: {@code {"id","text","gold":[..],"top10":[..],"gold_ranks":{id: rank or
-   * null},"ndcg@10"}}, ranks 1-based within the first {@value #DEPTH}, null beyond.
+   * null},"ndcg@10"}}: ranks 1-based in the ranked list (at most {@value #DEPTH} long; null when the tool is not
+   * in it, whether beyond {@value #DEPTH} or never matched), nDCG@10 in percent with two decimals.
    */
   private static void writeOutcome(BufferedWriter w, ScoredQuery q, Set<String> gold, List<String> ranked,
       double ndcg) throws IOException {

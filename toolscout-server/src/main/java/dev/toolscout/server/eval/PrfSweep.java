@@ -44,7 +44,8 @@ public final class PrfSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
+    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
+    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
@@ -73,12 +74,6 @@ public final class PrfSweep {
         Engine e = o.engine();
         int[] toolOfOrd = o.toolOfOrd();
         AllowedSet all = o.all();
-        int[] ordOfTool = new int[ids.length];
-        for (int ord = 0; ord < toolOfOrd.length; ord++) {
-          if (toolOfOrd[ord] >= 0) {
-            ordOfTool[toolOfOrd[ord]] = ord;
-          }
-        }
         QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
           String text = qs.get(i).text();
           Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
@@ -126,9 +121,7 @@ public final class PrfSweep {
               }
             }
           }
-          synchronized (lists.get(i)) {
-            lists.get(i).putAll(m);
-          }
+          lists.set(i, m); // each slot is written by one task only
         });
       }
       List<ThreeListSweep.Q> out = new ArrayList<>();

@@ -80,6 +80,19 @@ class EvalCommandInputTest {
       assertThat(q2.get("gold_ranks").get(gold).asInt()).isEqualTo(top.indexOf(gold) + 1);
     }
     assertThat(m.readTree(lines.get(0)).get("gold").get(0).asText()).isEqualTo("w.forecast");
+    assertThat(q2.get("ndcg@10").asDouble()).isBetween(0.0, 100.0);
+    assertThat(dir.resolve("per-query.jsonl.part")).doesNotExist();
+
+    // BM25 ranks only tools that share a word: a gold tool it never matched has a null rank, and --by-name
+    // reports names; the new file replaces the old one
+    String[] bm25 = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"), "--format=json",
+        "--retriever=bm25", "--by-name", "--per-query=" + out};
+    assertThat(ToolScoutCli.run(bm25, new PrintWriter(new StringWriter()), new PrintWriter(err, true)))
+        .as(err.toString()).isZero();
+    JsonNode q1 = m.readTree(Files.readAllLines(out).get(0));
+    assertThat(q1.get("gold").get(0).asText()).isEqualTo("get_weather_forecast");
+    assertThat(q1.get("gold_ranks").get("get_weather_forecast").isNull()).isTrue(); // "rain in Paris tomorrow"
+    assertThat(q1.get("ndcg@10").asDouble()).isZero();
   }
 
   @Test
