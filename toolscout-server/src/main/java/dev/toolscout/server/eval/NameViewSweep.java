@@ -1,0 +1,167 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.model.Hashing;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.server.Engine;
+import dev.toolscout.store.SqliteStateStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Evaluation experiment (not product code): a second view of each tool for the dense side, its name words alone
+ * ({@link ToolText#nameWords}) embedded by the default model, searched with the same adapted query vector by
+ * exact cosine, as a third list ({@code name}) beside BM25 ({@code lex}) and the product's dense list ({@code
+ * mini}), fused as {@link ThreeListSweep} fuses (whole message, no clause search).
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.NameViewSweep DATASETS WORK METATOOL_LIMIT CONFIG...
+ * </pre>
+ */
+public final class NameViewSweep {
+  static final int DEPTH = 150;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    List<ThreeListSweep.SetData> loaded = new ArrayList<>();
+    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
+    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
+    for (String[] row : SweepSet.SETS) {
+      long ts = System.nanoTime();
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      List<ScoredQuery> qs = set.queries();
+      List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        lists.add(null);
+      }
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        Engine e = o.engine();
+        EmbeddingModel model = e.model();
+        List<String> names = new ArrayList<>();
+        for (ToolSpec s : set.specs()) {
+          names.add(ToolText.nameWords(s));
+        }
+        float[][] nv = model.embedDocuments(names).toArray(new float[0][]);
+        // the product's document vectors, from the store the engine filled
+        float[][] fv = new float[nv.length][];
+        List<String> hashes = new ArrayList<>();
+        for (ToolSpec s : set.specs()) {
+          hashes.add(Hashing.sha256Hex(ToolText.embeddingText(s)));
+        }
+        try (SqliteStateStore st =
+            SqliteStateStore.open(EvalRunner.dataDir(work, set.dir(), MINI).resolve("state.db"))) {
+          Map<String, float[]> byHash = st.loadVectors(MINI, hashes);
+          for (int t = 0; t < fv.length; t++) {
+            fv[t] = byHash.get(hashes.get(t));
+          }
+        }
+        // agreement of each tool's name with its whole text
+        float[] agree = new float[nv.length];
+        for (int t = 0; t < nv.length; t++) {
+          agree[t] = Math.max(0, dot(nv[t], fv[t]));
+        }
+        Map<String, float[][]> mixes = new java.util.LinkedHashMap<>();
+        for (double lam : new double[] {0.3, 0.6, 1.0}) {
+          mixes.put("mix" + lam, mix(fv, nv, lam, null));
+          mixes.put("amix" + lam, mix(fv, nv, lam, agree));
+        }
+        int[] toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
+        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
+          String text = qs.get(i).text();
+          float[] q = model.embedQuery(text);
+          Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
+          m.put("lex", ThreeListSweep.map(e.index().lexical(text, all, DEPTH), toolOfOrd));
+          m.put("mini", ThreeListSweep.map(e.index().dense(q, all, DEPTH), toolOfOrd));
+          m.put("name", top(q, nv));
+          float[] sc = new float[nv.length];
+          for (int t = 0; t < nv.length; t++) {
+            sc[t] = dot(q, nv[t]) * agree[t];
+          }
+          m.put("aname", top(sc));
+          for (Map.Entry<String, float[][]> x : mixes.entrySet()) {
+            m.put(x.getKey(), top(q, x.getValue()));
+          }
+          lists.set(i, m); // each slot is written by one task only
+        });
+      }
+      List<ThreeListSweep.Q> out = new ArrayList<>();
+      for (int i = 0; i < qs.size(); i++) {
+        out.add(new ThreeListSweep.Q(lists.get(i), qs.get(i).gold()));
+      }
+      loaded.add(new ThreeListSweep.SetData(set.label(), set.ids(), out));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(),
+          (System.nanoTime() - ts) / 1e9);
+    }
+    pool.shutdown();
+    System.out.println(ThreeListSweep.header(loaded));
+    System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));
+    System.out.println(ThreeListSweep.run("name=1", loaded));
+    for (int i = 3; i < args.length; i++) {
+      System.out.println(ThreeListSweep.run(args[i], loaded));
+    }
+  }
+
+  static float dot(float[] a, float[] b) {
+    float d = 0;
+    for (int i = 0; i < a.length; i++) {
+      d += a[i] * b[i];
+    }
+    return d;
+  }
+
+  /** normalize(full + lam * w * name), w the tool's agreement or 1. */
+  static float[][] mix(float[][] fv, float[][] nv, double lam, float[] agree) {
+    float[][] out = new float[fv.length][];
+    for (int t = 0; t < fv.length; t++) {
+      double w = lam * (agree == null ? 1 : agree[t]);
+      float[] v = new float[fv[t].length];
+      double n = 0;
+      for (int d = 0; d < v.length; d++) {
+        v[d] = (float) (fv[t][d] + w * nv[t][d]);
+        n += v[d] * v[d];
+      }
+      float inv = (float) (1 / Math.sqrt(n));
+      for (int d = 0; d < v.length; d++) {
+        v[d] *= inv;
+      }
+      out[t] = v;
+    }
+    return out;
+  }
+
+  /** The {@value #DEPTH} tools whose vector is closest to {@code q}, by exact cosine. */
+  static List<ThreeListSweep.H> top(float[] q, float[][] nv) {
+    float[] score = new float[nv.length];
+    for (int t = 0; t < nv.length; t++) {
+      score[t] = dot(q, nv[t]);
+    }
+    return top(score);
+  }
+
+  static List<ThreeListSweep.H> top(float[] score) {
+    Integer[] idx = new Integer[score.length];
+    for (int t = 0; t < score.length; t++) {
+      idx[t] = t;
+    }
+    java.util.Arrays.sort(idx, (a, b) -> Float.compare(score[b], score[a]));
+    List<ThreeListSweep.H> out = new ArrayList<>();
+    for (int r = 0; r < Math.min(DEPTH, idx.length); r++) {
+      out.add(new ThreeListSweep.H(idx[r], score[idx[r]]));
+    }
+    return out;
+  }
+}
