@@ -111,8 +111,31 @@ public final class NameViewSweep {
     System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));
     System.out.println(ThreeListSweep.run("name=1", loaded));
     for (int i = 3; i < args.length; i++) {
-      System.out.println(ThreeListSweep.run(args[i], loaded));
+      if (args[i].startsWith("top")) { // topK:W : the name list restricted to the default's top K, weight W
+        String[] p = args[i].substring(3).split(":");
+        System.out.println(restricted(args[i], Integer.parseInt(p[0]), Double.parseDouble(p[1]), loaded));
+      } else {
+        System.out.println(ThreeListSweep.run(args[i], loaded));
+      }
     }
+  }
+
+  /**
+   * The default's two lists fused as the product does; then the name list ({@code aname}) keeps only the tools in
+   * that fusion's top {@code k} and is fused as a third list of weight {@code w} (BM25 and dense 1 each).
+   */
+  static String restricted(String label, int k, double w, List<ThreeListSweep.SetData> sets) {
+    double sum = 2 + w;
+    double[] weights = {1 / sum, 1 / sum, w / sum};
+    return ThreeListSweep.score(label, sets, (s, q) -> {
+      List<ThreeListSweep.H> lex = q.lists().get("lex");
+      List<ThreeListSweep.H> mini = q.lists().get("mini");
+      List<String> first = ThreeListSweep.fuse(List.of(lex, mini), new double[] {0.5, 0.5}, true, s.ids());
+      java.util.Set<String> keep = new java.util.HashSet<>(first.subList(0, Math.min(k, first.size())));
+      List<ThreeListSweep.H> name = q.lists().get("aname").stream().filter(h -> keep.contains(s.ids()[h.tool()]))
+          .toList();
+      return ThreeListSweep.fuse(List.of(lex, mini, name), weights, true, s.ids());
+    });
   }
 
   static float dot(float[] a, float[] b) {
