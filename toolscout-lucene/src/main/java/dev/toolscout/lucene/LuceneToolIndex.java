@@ -501,10 +501,11 @@ public final class LuceneToolIndex implements ToolIndex {
 
   /**
    * The weight of a query word made only of ASCII digits ({@code 3}, {@code 2024}; not {@code mp3}, which the
-   * analyzer keeps whole, nor {@code 3.5} or {@code 100,000}, kept whole too). In a request a number is nearly always a value ("what is 3 minus 0", "the past 3 months"),
-   * and BM25 gives a rare number a high weight, so it pulled up tools that merely have that number in their
-   * name ({@code is_multiple_of_3}). Kept at a quarter rather than dropped: some tools are named by a number
-   * ({@code get_1688_product_detail}). docs/EVALUATION.md, "Numbers in the lexical query".
+   * analyzer keeps whole, nor {@code 3.5} or {@code 100,000}, kept whole too). In a request a number is nearly
+   * always a value ("what is 3 minus 0", "the past 3 months"), and BM25 gives a rare number a high weight, so it
+   * pulled up tools that merely have that number in their name ({@code is_multiple_of_3}). Kept at a quarter
+   * rather than dropped: some tools are named by a number ({@code get_1688_product_detail}). docs/EVALUATION.md,
+   * "Numbers in the lexical query".
    */
   static final float NUMBER_WEIGHT = 0.25f;
 

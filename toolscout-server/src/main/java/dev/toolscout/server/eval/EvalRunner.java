@@ -1,5 +1,9 @@
 package dev.toolscout.server.eval;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
@@ -14,10 +18,6 @@ import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
 import dev.toolscout.server.Engine;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -85,7 +86,7 @@ public final class EvalRunner {
         }
       }
       throw new IllegalArgumentException("--retriever must be one of "
-          + java.util.Arrays.stream(values()).map(Retriever::cliName).toList() + ", got: '" + name + "'");
+          + Arrays.stream(values()).map(Retriever::cliName).toList() + ", got: '" + name + "'");
     }
   }
 
@@ -194,7 +195,8 @@ public final class EvalRunner {
       Path perQueryPart = o.perQuery() == null ? null
           : o.perQuery().resolveSibling(o.perQuery().getFileName() + ".part");
       // a null resource is allowed: nothing to close
-      try (BufferedWriter perQuery = perQueryPart == null ? null : perQueryWriter(perQueryPart)) {
+      try (BufferedWriter perQuery = perQueryPart == null ? null
+          : Files.newBufferedWriter(perQueryPart, StandardCharsets.UTF_8)) {
         for (ScoredQuery q : queries) {
           long t0 = System.nanoTime();
           List<String> names;
@@ -249,10 +251,6 @@ public final class EvalRunner {
       return new Result(o.dataset().toString(), qrelsName, o.retriever().cliName(), queries.size(), rec, com,
           pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
     }
-  }
-
-  private static BufferedWriter perQueryWriter(Path file) throws IOException {
-    return Files.newBufferedWriter(file, StandardCharsets.UTF_8);
   }
 
   /**
