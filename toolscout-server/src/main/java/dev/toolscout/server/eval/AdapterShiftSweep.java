@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Evaluation experiment (not product code): does the query adapter's own movement of a query say how much to
@@ -42,8 +41,7 @@ public final class AdapterShiftSweep {
     int mlimit = Integer.parseInt(args[2]);
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     List<S> sets = new ArrayList<>();
-    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
-    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
+    ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
       List<ScoredQuery> qs = set.queries();

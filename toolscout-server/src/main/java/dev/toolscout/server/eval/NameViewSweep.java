@@ -5,10 +5,8 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.ToolText;
-import dev.toolscout.model.Hashing;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.server.Engine;
-import dev.toolscout.store.SqliteStateStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Evaluation experiment (not product code): a second view of each tool for the dense side, its name words alone
@@ -37,8 +34,7 @@ public final class NameViewSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
-    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
+    ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
@@ -56,18 +52,7 @@ public final class NameViewSweep {
         }
         float[][] nv = model.embedDocuments(names).toArray(new float[0][]);
         // the product's document vectors, from the store the engine filled
-        float[][] fv = new float[nv.length][];
-        List<String> hashes = new ArrayList<>();
-        for (ToolSpec s : set.specs()) {
-          hashes.add(Hashing.sha256Hex(ToolText.embeddingText(s)));
-        }
-        try (SqliteStateStore st =
-            SqliteStateStore.open(EvalRunner.dataDir(work, set.dir(), MINI).resolve("state.db"))) {
-          Map<String, float[]> byHash = st.loadVectors(MINI, hashes);
-          for (int t = 0; t < fv.length; t++) {
-            fv[t] = byHash.get(hashes.get(t));
-          }
-        }
+        float[][] fv = set.storedVectors(work, MINI);
         // agreement of each tool's name with its whole text
         float[] agree = new float[nv.length];
         for (int t = 0; t < nv.length; t++) {

@@ -1,17 +1,13 @@
 package dev.toolscout.server.eval;
 
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.model.Hashing;
-import dev.toolscout.index.ToolText;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.server.Engine;
-import dev.toolscout.store.SqliteStateStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Evaluation experiment (not product code): pseudo-relevance feedback on the dense side. For each query of the
@@ -44,33 +39,18 @@ public final class PrfSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    // daemon threads: a failure ends the run instead of leaving the JVM waiting on an idle pool
-    ExecutorService pool = Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
+    ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
       List<ScoredQuery> qs = set.queries();
       String[] ids = set.ids();
-      float[][] vec = new float[ids.length][];
-      List<String> hashes = new ArrayList<>();
-      for (ToolSpec s : set.specs()) {
-        hashes.add(Hashing.sha256Hex(ToolText.embeddingText(s)));
-      }
       List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
       for (int i = 0; i < qs.size(); i++) {
         lists.add(new HashMap<>());
       }
       try (SweepSet.Opened o = set.open(work, MINI)) {
-        try (SqliteStateStore st =
-            SqliteStateStore.open(EvalRunner.dataDir(work, set.dir(), MINI).resolve("state.db"))) {
-          Map<String, float[]> byHash = st.loadVectors(MINI, hashes);
-          for (int t = 0; t < ids.length; t++) {
-            vec[t] = byHash.get(hashes.get(t));
-            if (vec[t] == null) {
-              throw new IllegalStateException("no vector for tool " + ids[t]);
-            }
-          }
-        }
+        float[][] vec = set.storedVectors(work, MINI);
         Engine e = o.engine();
         int[] toolOfOrd = o.toolOfOrd();
         AllowedSet all = o.all();

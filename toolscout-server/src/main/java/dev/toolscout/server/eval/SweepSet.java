@@ -9,7 +9,10 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.Principal;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.model.Hashing;
 import dev.toolscout.server.Engine;
+import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -17,6 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * One development set as the sweep tools (FusionSweep, ThreeListSweep, ClauseSweep) read it: its queries
@@ -76,6 +81,32 @@ record SweepSet(
     Arrays.fill(toolOfOrd, -1);
     snap.entries().forEach(c -> toolOfOrd[c.ord()] = toolOfName.get(c.name()));
     return new Opened(e, toolOfOrd, e.access().allowed(snap, Principal.ANONYMOUS));
+  }
+
+  /**
+   * The document vector the product stored for each of this set's tools under {@code model}, in dataset order,
+   * from the eval data directory ({@link #open} fills it).
+   *
+   * @throws IllegalStateException when a tool has no stored vector (the set was not opened for this model)
+   */
+  float[][] storedVectors(Path work, String model) {
+    List<String> hashes = specs.stream().map(s -> Hashing.sha256Hex(ToolText.embeddingText(s))).toList();
+    try (SqliteStateStore st = SqliteStateStore.open(EvalRunner.dataDir(work, dir, model).resolve("state.db"))) {
+      Map<String, float[]> byHash = st.loadVectors(model, hashes);
+      float[][] out = new float[ids.length][];
+      for (int t = 0; t < out.length; t++) {
+        out[t] = byHash.get(hashes.get(t));
+        if (out[t] == null) {
+          throw new IllegalStateException("no stored " + model + " vector for tool " + ids[t] + " of " + label);
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Two worker threads for the sweeps; daemons, so a failure ends the run instead of waiting on an idle pool. */
+  static ExecutorService pool() {
+    return Executors.newFixedThreadPool(2, r -> Thread.ofPlatform().daemon().unstarted(r));
   }
 
   /** An open set: close it to close the engine. */
