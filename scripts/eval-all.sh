@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs `toolscout eval` on the eight development sets and prints one line per set (metrics in percent).
-# Usage: scripts/eval-all.sh [--datasets DIR] [--metatool-limit N] [any eval option, e.g. --retriever bm25]
+# Usage: scripts/eval-all.sh [--datasets DIR] [--metatool-limit N] [eval options, e.g. --retriever bm25; not --k or --per-query]
 # DIR defaults to the first `shared/datasets` found walking up from this script. Metatool single runs in
 # full unless --metatool-limit is given (JVM notes on stdout, such as AppCDS warnings, are skipped). Set TOOLSCOUT_DATA_DIR to keep the per-set embeddings elsewhere.
 set -euo pipefail
@@ -12,6 +12,9 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --datasets) datasets="$2"; shift 2 ;;
     --metatool-limit) mlimit="$2"; shift 2 ;;
+    --per-query|--per-query=*|--k|--k=*)
+      echo "eval-all: $1 is per set; run ./toolscout eval on the one set (the summary prints R@5/10, C@5/10)" >&2
+      exit 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done

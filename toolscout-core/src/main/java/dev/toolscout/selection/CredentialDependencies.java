@@ -26,8 +26,7 @@ import java.util.Set;
  */
 final class CredentialDependencies {
   static final String VERBS_TEXT = "get, fetch, retrieve, create, generate, obtain, request, issue";
-  private static final Set<String> VERBS =
-      Set.of("get", "fetch", "retrieve", "create", "generate", "obtain", "request", "issue");
+  private static final Set<String> VERBS = Set.of(VERBS_TEXT.split(", "));
   private static final Set<String> CREDENTIAL_WORDS = Set.of("token", "session");
 
   /** One inferred dependency: {@code issuer} issues {@code parameter}, which the dependent tool takes. */
@@ -70,6 +69,8 @@ final class CredentialDependencies {
     if (issuers.isEmpty()) {
       return new CredentialDependencies(snap.version(), byTool);
     }
+    // an issuer does not take what it issues: checked once per (credential, issuer), not per dependent tool
+    issuers.replaceAll((credential, list) -> list.stream().filter(c -> !takes(c, credential)).toList());
     for (CatalogEntry e : snap.entries()) {
       LinkedHashSet<Issuer> found = new LinkedHashSet<>();
       for (String p : e.spec().parameterNames()) {
@@ -83,7 +84,7 @@ final class CredentialDependencies {
         }
         List<CatalogEntry> candidates = new ArrayList<>();
         for (CatalogEntry c : issuers.getOrDefault(credential, List.of())) {
-          if (c != e && !takes(c, credential)) {
+          if (c != e) {
             candidates.add(c);
           }
         }
@@ -100,7 +101,12 @@ final class CredentialDependencies {
 
   private static boolean mayBeCredential(String parameter) {
     String p = parameter.toLowerCase(java.util.Locale.ROOT);
-    return p.contains("token") || p.contains("session");
+    for (String word : CREDENTIAL_WORDS) {
+      if (p.contains(word)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean endsWithCredentialWord(String action) {

@@ -51,31 +51,15 @@ public final class HybridRanker {
   }
 
   /**
-   * Ranks the allowed tools for a query.
-   *
-   * @param nameOf the tool name of an ordinal, for deterministic tie-breaking
-   * @return the union of both retrievers' top {@code fusion.depth()}, best first, ties by name
-   */
-  public List<Ranked> rank(String query, float[] vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
-    return rank(query, () -> vector, allowed, fusion, nameOf);
-  }
-
-  /**
-   * Ranks the allowed tools for the whole query only, computing the query vector (usually the embedding
-   * call) while the lexical search runs. {@code vector} is not called when the fusion uses the lexical list
-   * alone.
-   */
-  public List<Ranked> rank(
-      String query, Supplier<float[]> vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
-    return rank(query, vector, null, allowed, fusion, nameOf);
-  }
-
-  /**
    * Ranks the allowed tools; when the fusion {@linkplain Fusion#decomposes() decomposes} and the query has
    * several clauses, each clause is ranked too (its vector from {@code clauseVector}, on another thread) and
    * merged as {@link #mergeClauses} says.
    *
-   * @param clauseVector embeds a clause as a query; null ranks the whole query only
+   * @param vector the whole query's vector (usually the embedding call, made while the lexical search runs);
+   *     not called when the fusion uses the lexical list alone
+   * @param clauseVector embeds a clause as a query
+   * @param nameOf the tool name of an ordinal, for deterministic tie-breaking
+   * @return the union of the retrievers' top {@code fusion.depth()}, best first, ties by name
    */
   public List<Ranked> rank(
       String query, Supplier<float[]> vector, Function<String, float[]> clauseVector, AllowedSet allowed,
@@ -84,7 +68,7 @@ public final class HybridRanker {
       return List.of();
     }
     List<String> clauses =
-        clauseVector != null && fusion.decomposes() ? QueryClauses.split(query) : List.of();
+        fusion.decomposes() ? QueryClauses.split(query) : List.of();
     if (clauses.isEmpty()) {
       return rankWhole(query, vector, allowed, fusion, nameOf);
     }

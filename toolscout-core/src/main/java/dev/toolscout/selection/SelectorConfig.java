@@ -60,10 +60,6 @@ public record SelectorConfig(
     return new SelectorConfig(coreTools, coreShare, f, defaultK, dependencies);
   }
 
-  public SelectorConfig withDependencies(boolean on) {
-    return new SelectorConfig(coreTools, coreShare, fusion, defaultK, on);
-  }
-
   /** Slots reserved for core tools at {@code k}: {@code round(k * coreShare)}. */
   public int coreSlots(int k) {
     return (int) Math.round(k * coreShare);

@@ -111,6 +111,5 @@ class CredentialDependenciesTest {
     Selection s = f.selector.select(new Selector.Request("change the time of my alarm to 7am",
         dev.toolscout.model.Principal.ANONYMOUS, 5, null));
     assertThat(s.selected()).extracting(Selection.SelectedTool::name).containsExactly("bank__ModifyAlarm");
-    assertThat(s.selected().get(0).reason()).doesNotContain("GetUserToken");
   }
 }

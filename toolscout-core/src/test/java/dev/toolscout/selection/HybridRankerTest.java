@@ -151,8 +151,9 @@ class HybridRankerTest {
 
   @Test
   void a_tie_between_the_message_and_a_clause_goes_to_the_message() {
-    List<Ranked> whole = List.of(at(0, 3.0), at(1, 1.0));
-    List<Ranked> clause = List.of(at(1, 2.0)); // best of its clause: 2.0 - 1.0
+    // values whose logistic round trip is exact, so the tie is exact: 1.0 - 1.0 (best of its clause) = 0.0
+    List<Ranked> whole = List.of(at(0, 3.0), at(1, 0.0));
+    List<Ranked> clause = List.of(at(1, 1.0));
     List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
     assertThat(r.get(1).ord()).isEqualTo(1);
     assertThat(r.get(1).clause()).isNull();

@@ -51,9 +51,10 @@ public final class ToolMapping {
     }
     Map<String, String> names = ToolNaming.wireNames(prefix, usable.stream().map(McpSchema.Tool::name).toList());
     List<Mapped> out = new ArrayList<>(usable.size());
+    List<String> tags = List.of(ToolNaming.serverPrefix(serverName)); // the same for every tool of the server
     for (McpSchema.Tool t : usable) {
       try {
-        out.add(new Mapped(t.name(), spec(serverName, names.get(t.name()), t), t));
+        out.add(new Mapped(t.name(), spec(serverName, tags, names.get(t.name()), t), t));
       } catch (InvalidSpecException e) {
         LOG.warn("MCP server '{}': tool '{}' skipped: {}", serverName, t.name(), e.getMessage());
       }
@@ -61,7 +62,7 @@ public final class ToolMapping {
     return out;
   }
 
-  static ToolSpec spec(String serverName, String wireName, McpSchema.Tool t) {
+  static ToolSpec spec(String serverName, List<String> tags, String wireName, McpSchema.Tool t) {
     String description = firstNonBlank(t.description(), t.title(), t.annotations() == null ? null : t.annotations().title());
     if (description == null) {
       LOG.warn("MCP server '{}': tool '{}' has no description; its name stands in", serverName, t.name());
@@ -84,7 +85,7 @@ public final class ToolMapping {
     ToolSpec.Builder b = ToolSpec.builder(wireName, description)
         .sourceKind(SourceKind.MCP)
         .category("mcp")
-        .tags(List.of(ToolNaming.serverPrefix(serverName)))
+        .tags(tags)
         .aiAccess(access)
         .sideEffect(effect)
         .originalName(t.name());

@@ -448,7 +448,7 @@ public final class GatewayBench {
     return s.length() > 300 ? s.substring(0, 300) + "..." : s;
   }
 
-  /** Milliseconds rounded to the microsecond, as the bench reports them. */
+  /** A figure to three decimals (milliseconds to the microsecond), as the benches report them. */
   public static double round(double ms) {
     return Math.round(ms * 1000) / 1000.0;
   }

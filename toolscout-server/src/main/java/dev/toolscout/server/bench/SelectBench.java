@@ -215,7 +215,7 @@ public final class SelectBench {
   }
 
   static double pct(double[] v, int p) {
-    return Math.round(Metrics.percentile(v, p) * 1000) / 1000.0;
+    return GatewayBench.round(Metrics.percentile(v, p));
   }
 
   private static String textHash(ToolSpec t) {
@@ -293,7 +293,7 @@ public final class SelectBench {
     }
     com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
         new ObjectMapper().readTree(last);
-    n.put("wall_s", Math.round(wall * 1000) / 1000.0);
+    n.put("wall_s", GatewayBench.round(wall));
     return n;
   }
 }

@@ -40,10 +40,6 @@ final class McpCommand implements Callable<Integer> {
   @Mixin ApprovalOptions approval;
   @Spec CommandSpec spec;
 
-  static McpGateway gateway(Engine e, PrincipalOptions who, McpGateway.Approval mode) {
-    return e.gateway(who.principal()).approval(mode);
-  }
-
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
@@ -69,8 +65,8 @@ final class McpCommand implements Callable<Integer> {
       }
     };
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), true, ServersOptions.WAIT_FOR_GATEWAY);
-      try (McpGateway gateway = gateway(e, who, mode)) {
+      servers.start(e, declared, spec.commandLine().getErr(), true, true);
+      try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
         gateway.serveStdio(in, System.out);
         ended.await();
       }

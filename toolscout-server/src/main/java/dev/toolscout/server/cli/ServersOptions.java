@@ -42,22 +42,25 @@ final class ServersOptions {
    * the catalog from their last connection, and ranking them needs no server running.
    */
   void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always) {
-    start(e, declared, err, always, WAIT_FOR_ANSWER);
+    start(e, declared, err, always, false);
   }
 
-  /** As {@link #start(Engine, List, PrintWriter, boolean)}, waiting {@code defaultWait} s unless told. */
-  void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always, int defaultWait) {
+  /**
+   * As {@link #start(Engine, List, PrintWriter, boolean)}; {@code gateway}: for a long-running gateway, which
+   * waits {@value #WAIT_FOR_GATEWAY} s unless told and takes a late server's tools when it is ready.
+   */
+  void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always, boolean gateway) {
     if (!always && declared.isEmpty()) {
       return;
     }
-    int wait = waitSeconds == null ? defaultWait : waitSeconds;
+    int wait = waitSeconds != null ? waitSeconds : gateway ? WAIT_FOR_GATEWAY : WAIT_FOR_ANSWER;
     for (UpstreamManager.Registration r : e.startMcp(declared, Duration.ofSeconds(wait))) {
       if (r instanceof UpstreamManager.Registration.Failure f) {
         err.println("toolscout: MCP server '" + f.name() + "' is not available: " + f.error());
       } else if (r instanceof UpstreamManager.Registration.Success s
           && s.status().state() == dev.toolscout.mcp.upstream.ServerStatus.State.CONNECTING) {
         err.println("toolscout: MCP server '" + s.name() + "' is still connecting after " + wait + " s"
-            + (defaultWait == WAIT_FOR_GATEWAY ? "; its tools join when it is ready"
+            + (gateway ? "; its tools join when it is ready"
                 : "; its tools are not in this answer (--servers-wait to wait longer)"));
       }
     }

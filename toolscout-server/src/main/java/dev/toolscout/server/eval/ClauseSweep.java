@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
 
 /**
@@ -99,7 +98,7 @@ public final class ClauseSweep {
       }
     }
     String model = LocalEmbeddingModels.DEFAULT_ID; // Engine builds it with LocalEmbeddingModels.create: adapted
-    ExecutorService pool = Executors.newFixedThreadPool(2);
+    ExecutorService pool = SweepSet.pool();
     List<SetData> loaded = new ArrayList<>();
     Map<String, double[]> splitStats = new LinkedHashMap<>(); // "set/splitter" -> {split queries, clauses}
     for (String[] row : SweepSet.SETS) {

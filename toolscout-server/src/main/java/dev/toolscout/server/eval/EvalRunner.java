@@ -8,7 +8,6 @@ import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.Metrics;
-import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
@@ -173,7 +172,6 @@ public final class EvalRunner {
       double ndcg = 0;
       double mrr = 0;
       double[] latency = new double[queries.size()];
-      Catalog.Snapshot snap = e.catalog().snapshot();
       long allTokens = 0;
       for (ToolSpec s : specs) {
         allTokens += e.tokens().definitionTokens(s);

@@ -47,7 +47,7 @@ public final class PrfSweep {
       String[] ids = set.ids();
       List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
       for (int i = 0; i < qs.size(); i++) {
-        lists.add(new HashMap<>());
+        lists.add(null); // set by the task of query i
       }
       try (SweepSet.Opened o = set.open(work, MINI)) {
         float[][] vec = set.storedVectors(work, MINI);

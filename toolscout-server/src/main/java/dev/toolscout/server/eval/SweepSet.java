@@ -24,7 +24,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * One development set as the sweep tools (FusionSweep, ThreeListSweep, ClauseSweep) read it: its queries
+ * One development set as the sweep tools (FusionSweep, ThreeListSweep, ClauseSweep, PrfSweep, AdapterShiftSweep,
+ * NameViewSweep) read it: its queries
  * (metatool single capped while tuning), its tools as catalog specs, and the dataset id of each tool.
  *
  * @param dir the set's {@code normalized} folder (the eval data directory is keyed by it)
@@ -117,23 +118,18 @@ record SweepSet(
     }
   }
 
-  /** Sums R@5, N@10 and C@10 over a set's queries. Not thread-safe. */
+  /** R@5, N@10 and C@10 over a set's queries, the three figures the sweeps print. Not thread-safe. */
   static final class Score {
-    private double r5;
-    private double n10;
-    private double c10;
-    private int n;
+    private final Metrics.Accumulator acc = new Metrics.Accumulator();
 
     void add(List<String> rankedIds, Set<String> gold) {
-      r5 += Metrics.recallAt(5, rankedIds, gold);
-      n10 += Metrics.ndcgAt(10, rankedIds, gold);
-      c10 += Metrics.completeAt(10, rankedIds, gold);
-      n++;
+      acc.add(rankedIds, gold);
     }
 
     /** R@5, N@10, C@10 in percent. */
     double[] percent() {
-      return new double[] {100 * r5 / n, 100 * n10 / n, 100 * c10 / n};
+      Metrics.Scores s = acc.scores();
+      return new double[] {s.r5(), s.ndcg10(), s.c10()};
     }
   }
 }

@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Evaluation experiment (not product code): fuses more than two ranked lists, and tries a linear query adapter
@@ -118,7 +117,7 @@ public final class ThreeListSweep {
     EmbeddingModel plainMini = LocalEmbeddingModels.createPlain(MINI);
     EmbeddingModel bgei = LocalEmbeddingModels.create(BGEI);
     List<SetData> loaded = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
+    ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);

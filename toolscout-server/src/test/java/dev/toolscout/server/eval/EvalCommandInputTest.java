@@ -80,7 +80,13 @@ class EvalCommandInputTest {
       assertThat(q2.get("gold_ranks").get(gold).asInt()).isEqualTo(top.indexOf(gold) + 1);
     }
     assertThat(m.readTree(lines.get(0)).get("gold").get(0).asText()).isEqualTo("w.forecast");
-    assertThat(q2.get("ndcg@10").asDouble()).isBetween(0.0, 100.0);
+    // the line's nDCG@10 is the one its gold ranks give (binary gains, percent, two decimals)
+    double dcg = 0;
+    for (String gold : List.of("m:send", "w.forecast")) {
+      dcg += 1 / (Math.log(q2.get("gold_ranks").get(gold).asInt() + 1) / Math.log(2));
+    }
+    double ideal = 1 + 1 / (Math.log(3) / Math.log(2));
+    assertThat(q2.get("ndcg@10").asDouble()).isCloseTo(100 * dcg / ideal, org.assertj.core.api.Assertions.within(0.01));
     assertThat(dir.resolve("per-query.jsonl.part")).doesNotExist();
 
     // BM25 ranks only tools that share a word: a gold tool it never matched has a null rank, and --by-name
