@@ -8,14 +8,15 @@ import java.util.regex.Pattern;
  * Splits a message that asks for several things into its clauses, so each can be searched on its own
  * ("Find the flights to Oslo. Then book the cheapest one and also add it to my calendar" has three). The rule
  * is on the surface only: sentence ends ({@code . ! ?} followed by white space), {@code ;}, and the
- * connectives {@code and then}, {@code then}, {@code and also}, {@code also} (any case). Clauses of fewer than
- * {@value #MIN_WORDS} words are dropped (they are fragments: "Thanks."); more than {@value #MAX_CLAUSES} are
- * reduced by joining the adjacent pair with the fewest words. Plain {@code and} and commas are not split
+ * connectives {@code and then}, {@code then}, {@code and also}, {@code also} (any case). Only words with a
+ * letter count: a clause of fewer than {@value #MIN_WORDS} is dropped (a fragment, "Thanks.", or a bare value,
+ * "Today is 2023-03-15."); more than {@value #MAX_CLAUSES} clauses are reduced by joining the adjacent pair
+ * with the fewest words. Plain {@code and} and commas are not split
  * points: on the development sets they split one-tool requests ("convert and download the video") far more
  * often than they separate tools (docs/EVALUATION.md, "Query decomposition").
  */
 public final class QueryClauses {
-  /** Clauses shorter than this many words are dropped. */
+  /** Clauses with fewer words than this (words with a letter) are dropped. */
   public static final int MIN_WORDS = 3;
 
   /** At most this many clauses are searched. */
@@ -65,8 +66,18 @@ public final class QueryClauses {
     return parts.size() < 2 ? List.of() : List.copyOf(parts);
   }
 
+  /** The words of {@code s} that hold a letter: numbers, dates and symbols do not say what to do. */
   static int words(String s) {
     String t = s.strip();
-    return t.isEmpty() ? 0 : SPACE.split(t).length;
+    if (t.isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    for (String w : SPACE.split(t)) {
+      if (w.chars().anyMatch(Character::isLetter)) {
+        n++;
+      }
+    }
+    return n;
   }
 }

@@ -30,6 +30,14 @@ class QueryClausesTest {
   }
 
   @Test
+  void numbers_and_dates_do_not_count_as_words_of_a_clause() {
+    // "Today is 2022-03-01": two words with a letter, a bare value, not a request of its own
+    assertThat(QueryClauses.split("Switch off my smart bulb at 10 pm tonight. Today is 2022-03-01.")).isEmpty();
+    assertThat(QueryClauses.split("Switch off the bulb at 10 pm. Then set an alarm for 7am."))
+        .containsExactly("Switch off the bulb at 10 pm", "set an alarm for 7am");
+  }
+
+  @Test
   void a_single_clause_or_short_fragments_leave_the_message_whole() {
     assertThat(QueryClauses.split("send an email to the team")).isEmpty();
     assertThat(QueryClauses.split("Send an email to the team. Thanks!")).isEmpty(); // "Thanks" is 1 word

@@ -37,10 +37,13 @@ final class AdaptedQueryModel implements EmbeddingModel {
     return plain.dimension();
   }
 
-  /** The wrapped model's query vector, adapted and unit length. */
+  /**
+   * The wrapped model's vector of the query without its numbers ({@link QueryText#withoutNumbers}, the text
+   * the adapter was trained on), adapted and unit length.
+   */
   @Override
   public float[] embedQuery(String text) {
-    return adapter.apply(plain.embedQuery(text));
+    return adapter.apply(plain.embedQuery(QueryText.withoutNumbers(text)));
   }
 
   /** The wrapped model's document vectors, unchanged. */

@@ -47,6 +47,17 @@ class QueryAdapterTest {
   }
 
   @Test
+  void the_adapted_model_embeds_the_query_without_its_numbers() {
+    EmbeddingModel product = LocalEmbeddingModels.create(MINI);
+    EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
+    QueryAdapter a = LocalEmbeddingModels.bundledAdapter(MINI);
+    String q = "What is 641 plus 719?";
+    assertThat(product.embedQuery(q)).containsExactly(a.apply(plain.embedQuery("What is plus ?")));
+    assertThat(product.embedQuery(q)).isNotEqualTo(a.apply(plain.embedQuery(q)));
+    assertThat(a.provenance()).contains("QueryText.withoutNumbers"); // trained on the same text
+  }
+
+  @Test
   void document_vectors_model_id_and_dimension_are_those_of_the_plain_model() {
     EmbeddingModel product = LocalEmbeddingModels.create(MINI);
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);

@@ -7,6 +7,7 @@ import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
+import dev.toolscout.embeddings.QueryText;
 import dev.toolscout.index.ToolText;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -209,14 +210,14 @@ public final class QueryAdapterTrainer {
       texts.add(ToolText.embeddingText(t.spec()));
     }
     float[][] tools = m.embedDocuments(texts).toArray(new float[0][]);
-    Path cache = work.resolve("adapter").resolve("toollens-train-" + MODEL + ".f32");
+    Path cache = work.resolve("adapter").resolve("toollens-train-" + MODEL + "-no-numbers.f32");
     float[][] x = readVectors(cache, train.size());
     if (x == null) {
       long t0 = System.nanoTime();
       float[][] xs = new float[train.size()][];
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
-        parallel(pool, train.size(), i -> xs[i] = m.embedQuery(train.get(i).text()));
+        parallel(pool, train.size(), i -> xs[i] = m.embedQuery(QueryText.withoutNumbers(train.get(i).text())));
       } catch (Exception e) {
         throw new IOException(e);
       } finally {
@@ -235,7 +236,7 @@ public final class QueryAdapterTrainer {
       held[i] = Math.floorMod(q.id().hashCode(), 10) == 0;
       nHeld += held[i] ? 1 : 0;
     }
-    String provenance = "model " + MODEL + " (plain query vectors); data toollens/normalized: qrels.train.tsv sha256 "
+    String provenance = "model " + MODEL + " (plain query vectors of the text without numbers, QueryText.withoutNumbers); data toollens/normalized: qrels.train.tsv sha256 "
         + fileSha(dir.resolve("qrels.train.tsv")) + ", queries.jsonl sha256 " + fileSha(dir.resolve("queries.jsonl"))
         + ", tools.jsonl sha256 " + fileSha(dir.resolve("tools.jsonl")) + "; " + train.size() + " train queries ("
         + nHeld + " held out: id hashCode mod 10 == 0), " + tools.length + " tools (ToolText.embeddingText); test"

@@ -1,0 +1,143 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
+
+/**
+ * Evaluation experiment (not product code): does the embedding model see a request better with its values
+ * taken out? For each query of the eight development sets it fetches the product's BM25 list once and one
+ * adapted dense list per variant of the text given to the embedder ({@link #VARIANTS}: as is; words made only
+ * of digits dropped; every word holding a digit dropped; those replaced by {@code number}; runs of symbols
+ * dropped too), and scores the product's whole-message fusion ({@value #DEPTH} deep, no clause search) of each.
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.QueryTextSweep DATASETS WORK METATOOL_LIMIT
+ * </pre>
+ */
+public final class QueryTextSweep {
+  static final int DEPTH = 50;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+
+  /** The variants of the embedded text, by label. */
+  static final Map<String, UnaryOperator<String>> VARIANTS = new LinkedHashMap<>();
+
+  static {
+    VARIANTS.put("as-is", s -> s);
+    VARIANTS.put("no-digit-words", s -> squeeze(s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", " ")));
+    VARIANTS.put("no-words-with-digits", s -> squeeze(s.replaceAll("\\S*\\d\\S*", " ")));
+    VARIANTS.put("digits-as-number",
+        s -> squeeze(s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", "number")));
+    VARIANTS.put("no-digits-no-symbols",
+        s -> squeeze(s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
+  }
+
+  /** Weights of the as-is vector in mixes of it and the no-digit-words vector. */
+  static final double[] MIX = {0.5, 0.3};
+
+  static float[] mix(float[] a, float[] b, double wa) {
+    float[] out = new float[a.length];
+    double n = 0;
+    for (int i = 0; i < a.length; i++) {
+      out[i] = (float) (wa * a[i] + (1 - wa) * b[i]);
+      n += out[i] * out[i];
+    }
+    float inv = (float) (1 / Math.sqrt(n));
+    for (int i = 0; i < a.length; i++) {
+      out[i] *= inv;
+    }
+    return out;
+  }
+
+  private static String squeeze(String s) {
+    String t = s.replaceAll("\\s+", " ").trim();
+    return t.chars().anyMatch(Character::isLetter) ? t : s;
+  }
+
+  record Q(List<Hit> lex, List<List<Hit>> dense, Set<String> gold) {}
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    List<String> labels = new ArrayList<>(VARIANTS.keySet());
+    List<UnaryOperator<String>> ops = new ArrayList<>(VARIANTS.values());
+    for (double w : MIX) {
+      labels.add("mix " + w);
+    }
+    Map<String, double[][]> results = new LinkedHashMap<>();
+    ExecutorService pool = SweepSet.pool();
+    for (String[] row : SweepSet.SETS) {
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      List<ScoredQuery> qs = set.queries();
+      Q[] out = new Q[qs.size()];
+      int[] toolOfOrd;
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        Engine e = o.engine();
+        toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
+        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
+          String text = qs.get(i).text();
+          List<List<Hit>> dense = new ArrayList<>();
+          List<float[]> vs = new ArrayList<>();
+          for (UnaryOperator<String> op : ops) {
+            String t = op.apply(text);
+            float[] v = t.equals(text) && !vs.isEmpty() ? vs.get(0) : e.model().embedQuery(t);
+            vs.add(v);
+            dense.add(e.index().dense(v, all, DEPTH));
+          }
+          for (double w : MIX) {
+            dense.add(e.index().dense(mix(vs.get(0), vs.get(1), w), all, DEPTH));
+          }
+          out[i] = new Q(e.index().lexical(text, all, DEPTH), dense, qs.get(i).gold());
+        });
+      }
+      String[] ids = set.ids();
+      double[][] row2 = new double[labels.size()][];
+      for (int v = 0; v < labels.size(); v++) {
+        SweepSet.Score score = new SweepSet.Score();
+        for (Q q : out) {
+          List<Ranked> r = HybridRanker.fuse(q.lex(), q.dense().get(v), Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+          List<String> ranked = new ArrayList<>();
+          for (int i = 0; i < r.size() && i < 50; i++) {
+            ranked.add(ids[toolOfOrd[r.get(i).ord()]]);
+          }
+          score.add(ranked, q.gold());
+        }
+        row2[v] = score.percent();
+      }
+      results.put(set.label(), row2);
+      System.out.println(set.label() + " done");
+    }
+    pool.shutdown();
+    for (int v = 0; v < labels.size(); v++) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-22s", labels.get(v)));
+      double n = 0;
+      double c = 0;
+      for (Map.Entry<String, double[][]> en : results.entrySet()) {
+        double[] x = en.getValue()[v];
+        if (!en.getKey().equals("toollens")) {
+          n += x[1] / (results.size() - 1);
+          c += x[2] / (results.size() - 1);
+        }
+        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", en.getKey(), x[1], x[2]));
+      }
+      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", n, c));
+      System.out.println(line);
+    }
+  }
+}
