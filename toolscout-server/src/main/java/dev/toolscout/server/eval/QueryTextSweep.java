@@ -2,6 +2,7 @@ package dev.toolscout.server.eval;
 
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.embeddings.QueryText;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
@@ -33,17 +34,22 @@ public final class QueryTextSweep {
   static final int DEPTH = 50;
   static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
 
+  /** A quoted span: straight or curly quotes, at most 60 characters, not an apostrophe inside a word. */
+  static final String QUOTED = "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]{1,60}['\"\u2019\u201d](?![\\p{L}\\p{N}])";
+
   /** The variants of the embedded text, by label. */
   static final Map<String, UnaryOperator<String>> VARIANTS = new LinkedHashMap<>();
 
   static {
     VARIANTS.put("as-is", s -> s);
-    VARIANTS.put("no-digit-words", s -> squeeze(s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", " ")));
-    VARIANTS.put("no-words-with-digits", s -> squeeze(s.replaceAll("\\S*\\d\\S*", " ")));
+    VARIANTS.put("no-digit-words", s -> squeeze(s, s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", " ")));
+    VARIANTS.put("no-words-with-digits", s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ")));
     VARIANTS.put("digits-as-number",
-        s -> squeeze(s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", "number")));
+        s -> squeeze(s, s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", "number")));
+    VARIANTS.put("no-quoted", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " ")));
+    VARIANTS.put("quoted-as-value", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " value ")));
     VARIANTS.put("no-digits-no-symbols",
-        s -> squeeze(s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
+        s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
   }
 
   /** Weights of the as-is vector in mixes of it and the no-digit-words vector. */
@@ -63,9 +69,10 @@ public final class QueryTextSweep {
     return out;
   }
 
-  private static String squeeze(String s) {
-    String t = s.replaceAll("\\s+", " ").trim();
-    return t.chars().anyMatch(Character::isLetter) ? t : s;
+  /** {@code changed} with single spaces, or {@code original} when no letter is left. */
+  private static String squeeze(String original, String changed) {
+    String t = changed.replaceAll("\\s+", " ").trim();
+    return t.chars().anyMatch(Character::isLetter) ? t : original;
   }
 
   record Q(List<Hit> lex, List<List<Hit>> dense, Set<String> gold) {}

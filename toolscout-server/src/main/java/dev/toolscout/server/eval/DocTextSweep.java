@@ -1,0 +1,137 @@
+package dev.toolscout.server.eval;
+
+import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.index.ToolText;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.Engine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+
+/**
+ * Evaluation experiment (not product code): other tool texts for the dense list. For each of the eight
+ * development sets it re-embeds every tool with each recipe of {@link #RECIPES} (the plain MiniLM document
+ * vectors; {@code current} is the product's {@link ToolText#embeddingText}), searches them exactly (every
+ * vector scored, {@value #DEPTH} deep) with the product's adapted query vector, and scores the product's
+ * whole-message fusion with its BM25 list (no clause search). Re-embeds about 11,000 tools per recipe.
+ *
+ * <pre>
+ * java -cp toolscout.jar dev.toolscout.server.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT
+ * </pre>
+ */
+public final class DocTextSweep {
+  static final int DEPTH = 50;
+  static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
+  static final Map<String, Function<ToolSpec, String>> RECIPES = new LinkedHashMap<>();
+
+  static {
+    RECIPES.put("current", ToolText::embeddingText);
+    RECIPES.put("+param-text", s -> {
+      String p = ToolText.parameterText(s);
+      return ToolText.nameWords(s) + ": " + s.description() + (p.isBlank() ? "" : " Parameters: " + p);
+    });
+    RECIPES.put("name+desc", s -> ToolText.nameWords(s) + ": " + s.description());
+    RECIPES.put("desc-first", s -> s.description() + " (" + ToolText.nameWords(s) + ")");
+    RECIPES.put("name. desc", s -> ToolText.nameWords(s) + ". " + s.description());
+  }
+
+  record Q(List<Hit> lex, float[] v, Set<String> gold) {}
+
+  public static void main(String[] args) throws Exception {
+    Path datasets = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    int mlimit = Integer.parseInt(args[2]);
+    List<String> labels = new ArrayList<>(RECIPES.keySet());
+    EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
+    Map<String, double[][]> results = new LinkedHashMap<>();
+    ExecutorService pool = SweepSet.pool();
+    for (String[] row : SweepSet.SETS) {
+      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      List<ScoredQuery> qs = set.queries();
+      Q[] out = new Q[qs.size()];
+      int[] toolOfOrd;
+      try (SweepSet.Opened o = set.open(work, MINI)) {
+        Engine e = o.engine();
+        toolOfOrd = o.toolOfOrd();
+        AllowedSet all = o.all();
+        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
+          String text = qs.get(i).text();
+          out[i] = new Q(e.index().lexical(text, all, DEPTH), e.model().embedQuery(text), qs.get(i).gold());
+        });
+      }
+      int[] ordOfTool = new int[set.ids().length];
+      for (int o = 0; o < toolOfOrd.length; o++) {
+        if (toolOfOrd[o] >= 0) {
+          ordOfTool[toolOfOrd[o]] = o;
+        }
+      }
+      String[] ids = set.ids();
+      double[][] res = new double[labels.size()][];
+      for (int r = 0; r < labels.size(); r++) {
+        Function<ToolSpec, String> recipe = RECIPES.get(labels.get(r));
+        List<String> texts = set.specs().stream().map(recipe).toList();
+        float[][] tv = plain.embedDocuments(texts).toArray(new float[0][]);
+        SweepSet.Score score = new SweepSet.Score();
+        for (Q q : out) {
+          List<Hit> dense = top(q.v(), tv, ordOfTool);
+          List<Ranked> fused = HybridRanker.fuse(q.lex(), dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+          List<String> ranked = new ArrayList<>();
+          for (int i = 0; i < fused.size() && i < 50; i++) {
+            ranked.add(ids[toolOfOrd[fused.get(i).ord()]]);
+          }
+          score.add(ranked, q.gold());
+        }
+        res[r] = score.percent();
+      }
+      results.put(set.label(), res);
+      System.out.println(set.label() + " done");
+    }
+    pool.shutdown();
+    for (int v = 0; v < labels.size(); v++) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-14s", labels.get(v)));
+      double n = 0;
+      double c = 0;
+      for (Map.Entry<String, double[][]> en : results.entrySet()) {
+        double[] x = en.getValue()[v];
+        if (!en.getKey().equals("toollens")) {
+          n += x[1] / (results.size() - 1);
+          c += x[2] / (results.size() - 1);
+        }
+        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", en.getKey(), x[1], x[2]));
+      }
+      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", n, c));
+      System.out.println(line);
+    }
+  }
+
+  static List<Hit> top(float[] q, float[][] tv, int[] ordOfTool) {
+    PriorityQueue<Hit> pq = new PriorityQueue<>((a, b) -> Float.compare(a.score(), b.score()));
+    for (int t = 0; t < tv.length; t++) {
+      float s = 0;
+      for (int d = 0; d < q.length; d++) {
+        s += q[d] * tv[t][d];
+      }
+      pq.add(new Hit(ordOfTool[t], s));
+      if (pq.size() > DEPTH) {
+        pq.poll();
+      }
+    }
+    List<Hit> out = new ArrayList<>(pq);
+    out.sort((a, b) -> Float.compare(b.score(), a.score()));
+    return out;
+  }
+}
