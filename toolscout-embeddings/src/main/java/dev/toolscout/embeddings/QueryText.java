@@ -21,9 +21,13 @@ public final class QueryText {
    * {@code text} without its numbers: each word made only of digits (with {@code .} or {@code ,} between
    * digit groups: {@code 3}, {@code 2,500}, {@code 48.8567}) is dropped and runs of white space become one
    * space. Digits inside a word stay ({@code mp3}, {@code ipv4}, {@code tt0121765}), and so does a text that
-   * would have no letter left ("2 + 2").
+   * would have no letter left ("2 + 2"). A null or blank text is returned as it is, for the model's own input
+   * check to reject with its message.
    */
   public static String withoutNumbers(String text) {
+    if (text == null) {
+      return null;
+    }
     String stripped = NUMBER.matcher(text).replaceAll(" ");
     if (stripped.length() == text.length() && stripped.equals(text)) {
       return text;

@@ -32,4 +32,10 @@ class QueryTextTest {
     assertThat(QueryText.withoutNumbers("2 + 2")).isEqualTo("2 + 2");
     assertThat(QueryText.withoutNumbers("1234")).isEqualTo("1234");
   }
+
+  @Test
+  void null_and_blank_pass_through_for_the_model_to_reject() {
+    assertThat(QueryText.withoutNumbers(null)).isNull();
+    assertThat(QueryText.withoutNumbers("   ")).isEqualTo("   ");
+  }
 }
