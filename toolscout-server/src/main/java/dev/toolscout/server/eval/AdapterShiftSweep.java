@@ -1,17 +1,13 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -44,27 +40,19 @@ public final class AdapterShiftSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
-      Q[] out = new Q[qs.size()];
-      int[] toolOfOrd;
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        Engine e = o.engine();
-        toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
-          String text = qs.get(i).text();
-          float[] p = plain.embedQuery(text);
-          float[] a = e.model().embedQuery(text);
-          double dot = 0;
-          for (int d = 0; d < p.length; d++) {
-            dot += p[d] * a[d];
-          }
-          out[i] = new Q(e.index().lexical(text, all, DEPTH), e.index().dense(a, all, DEPTH), 1 - dot,
-              qs.get(i).gold());
-        });
-      }
-      sets.add(new S(set.label(), set.ids(), toolOfOrd, Arrays.asList(out)));
-      double[] sh = Arrays.stream(out).mapToDouble(Q::shift).sorted().toArray();
+      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+        String text = q.text();
+        float[] p = plain.embedQuery(text);
+        float[] a = e.model().embedQuery(text);
+        double dot = 0;
+        for (int d = 0; d < p.length; d++) {
+          dot += p[d] * a[d];
+        }
+        return new Q(e.index().lexical(text, all, DEPTH), e.index().dense(a, all, DEPTH), 1 - dot, q.gold());
+      });
+      List<Q> out = f.perQuery();
+      sets.add(new S(set.label(), set.ids(), f.toolOfOrd(), out));
+      double[] sh = out.stream().mapToDouble(Q::shift).sorted().toArray();
       System.out.printf(Locale.ROOT, "%-10s shift p10 %.3f p50 %.3f p90 %.3f%n", set.label(),
           sh[sh.length / 10], sh[sh.length / 2], sh[sh.length * 9 / 10]);
     }

@@ -70,12 +70,21 @@ public final class ClauseSweep {
   static final String SENT = "(?<=[.!?])\\s+|;";
   static final String CONN = QueryClauses.SPLIT_POINTS.pattern(); // the product's rule
   static final String FULL = CONN + "|,\\s*and\\s+|\\s+and\\s+|,";
+  /**
+   * {@code conn} plus {@code and} (with or without a comma before it) when a request verb or a question word
+   * follows: "get the domains that use AngularJS, and fetch chapter 5".
+   */
+  static final String VERB = CONN + "|,?\\s+and\\s+(?=(?:get|fetch|find|search|list|check|show|give|tell|provide"
+      + "|calculate|compute|convert|create|make|retrieve|look|identify|generate|send|translate|analy[sz]e|determine"
+      + "|suggest|recommend|book|add|remove|delete|update|set|play|download|upload|summari[sz]e|extract|validate"
+      + "|verify|predict|estimate|compare|display|obtain|return|what|how|which|who|where|when|can|could|i)\\b)";
   static final Map<String, Pattern> SPLITTERS = new LinkedHashMap<>();
 
   static {
     SPLITTERS.put("sent", Pattern.compile(SENT, Pattern.CASE_INSENSITIVE));
     SPLITTERS.put("conn", Pattern.compile(CONN, Pattern.CASE_INSENSITIVE));
     SPLITTERS.put("full", Pattern.compile(FULL, Pattern.CASE_INSENSITIVE));
+    SPLITTERS.put("verb", Pattern.compile(VERB, Pattern.CASE_INSENSITIVE));
   }
 
 
@@ -199,7 +208,7 @@ public final class ClauseSweep {
     System.out.println();
     System.out.println("gated: a clause counts only when its best tool's fused logit >= T (abs) or its best tool"
         + " ranks in the whole list's top R (rank)");
-    for (String sp : List.of("conn")) {
+    for (String sp : List.of("conn", "full", "verb")) {
       for (double dt : new double[] {0, 0.5, 1.0, 1.5}) {
         for (double d : new double[] {2.0, 3.0, 1e9}) {
           System.out.println(score(String.format(Locale.ROOT, "%s maxfuse top %.1f rest %.0f", sp, dt, d), loaded,

@@ -1,21 +1,14 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.selection.Fusion;
-import dev.toolscout.selection.HybridRanker;
-import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -61,18 +54,10 @@ public final class DocTextSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
-      Q[] out = new Q[qs.size()];
-      int[] toolOfOrd;
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        Engine e = o.engine();
-        toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
-          String text = qs.get(i).text();
-          out[i] = new Q(e.index().lexical(text, all, DEPTH), e.model().embedQuery(text), qs.get(i).gold());
-        });
-      }
+      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) ->
+          new Q(e.index().lexical(q.text(), all, DEPTH), e.model().embedQuery(q.text()), q.gold()));
+      int[] toolOfOrd = f.toolOfOrd();
+      List<Q> out = f.perQuery();
       int[] ordOfTool = new int[set.ids().length];
       for (int o = 0; o < toolOfOrd.length; o++) {
         if (toolOfOrd[o] >= 0) {
@@ -87,13 +72,7 @@ public final class DocTextSweep {
         float[][] tv = plain.embedDocuments(texts).toArray(new float[0][]);
         SweepSet.Score score = new SweepSet.Score();
         for (Q q : out) {
-          List<Hit> dense = top(q.v(), tv, ordOfTool);
-          List<Ranked> fused = HybridRanker.fuse(q.lex(), dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
-          List<String> ranked = new ArrayList<>();
-          for (int i = 0; i < fused.size() && i < 50; i++) {
-            ranked.add(ids[toolOfOrd[fused.get(i).ord()]]);
-          }
-          score.add(ranked, q.gold());
+          SweepSet.scoreFused(score, q.lex(), top(q.v(), tv, ordOfTool), ids, toolOfOrd, q.gold());
         }
         res[r] = score.percent();
       }
@@ -101,21 +80,7 @@ public final class DocTextSweep {
       System.out.println(set.label() + " done");
     }
     pool.shutdown();
-    for (int v = 0; v < labels.size(); v++) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-14s", labels.get(v)));
-      double n = 0;
-      double c = 0;
-      for (Map.Entry<String, double[][]> en : results.entrySet()) {
-        double[] x = en.getValue()[v];
-        if (!en.getKey().equals("toollens")) {
-          n += x[1] / (results.size() - 1);
-          c += x[2] / (results.size() - 1);
-        }
-        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", en.getKey(), x[1], x[2]));
-      }
-      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", n, c));
-      System.out.println(line);
-    }
+    SweepSet.printRows(labels, results, 14);
   }
 
   static List<Hit> top(float[] q, float[][] tv, int[] ordOfTool) {

@@ -1,19 +1,12 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryText;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.selection.Fusion;
-import dev.toolscout.selection.HybridRanker;
-import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -90,40 +83,29 @@ public final class QueryTextSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
-      Q[] out = new Q[qs.size()];
-      int[] toolOfOrd;
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        Engine e = o.engine();
-        toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
-          String text = qs.get(i).text();
-          List<List<Hit>> dense = new ArrayList<>();
-          List<float[]> vs = new ArrayList<>();
-          for (UnaryOperator<String> op : ops) {
-            String t = op.apply(text);
-            float[] v = t.equals(text) && !vs.isEmpty() ? vs.get(0) : e.model().embedQuery(t);
-            vs.add(v);
-            dense.add(e.index().dense(v, all, DEPTH));
-          }
-          for (double w : MIX) {
-            dense.add(e.index().dense(mix(vs.get(0), vs.get(1), w), all, DEPTH));
-          }
-          out[i] = new Q(e.index().lexical(text, all, DEPTH), dense, qs.get(i).gold());
-        });
-      }
+      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+        String text = q.text();
+        List<List<Hit>> dense = new ArrayList<>();
+        List<float[]> vs = new ArrayList<>();
+        for (UnaryOperator<String> op : ops) {
+          String t = op.apply(text);
+          float[] v = t.equals(text) && !vs.isEmpty() ? vs.get(0) : e.model().embedQuery(t);
+          vs.add(v);
+          dense.add(e.index().dense(v, all, DEPTH));
+        }
+        for (double w : MIX) {
+          dense.add(e.index().dense(mix(vs.get(0), vs.get(1), w), all, DEPTH));
+        }
+        return new Q(e.index().lexical(text, all, DEPTH), dense, q.gold());
+      });
+      int[] toolOfOrd = f.toolOfOrd();
+      List<Q> out = f.perQuery();
       String[] ids = set.ids();
       double[][] row2 = new double[labels.size()][];
       for (int v = 0; v < labels.size(); v++) {
         SweepSet.Score score = new SweepSet.Score();
         for (Q q : out) {
-          List<Ranked> r = HybridRanker.fuse(q.lex(), q.dense().get(v), Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
-          List<String> ranked = new ArrayList<>();
-          for (int i = 0; i < r.size() && i < 50; i++) {
-            ranked.add(ids[toolOfOrd[r.get(i).ord()]]);
-          }
-          score.add(ranked, q.gold());
+          SweepSet.scoreFused(score, q.lex(), q.dense().get(v), ids, toolOfOrd, q.gold());
         }
         row2[v] = score.percent();
       }
@@ -131,20 +113,6 @@ public final class QueryTextSweep {
       System.out.println(set.label() + " done");
     }
     pool.shutdown();
-    for (int v = 0; v < labels.size(); v++) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-22s", labels.get(v)));
-      double n = 0;
-      double c = 0;
-      for (Map.Entry<String, double[][]> en : results.entrySet()) {
-        double[] x = en.getValue()[v];
-        if (!en.getKey().equals("toollens")) {
-          n += x[1] / (results.size() - 1);
-          c += x[2] / (results.size() - 1);
-        }
-        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", en.getKey(), x[1], x[2]));
-      }
-      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", n, c));
-      System.out.println(line);
-    }
+    SweepSet.printRows(labels, results, 22);
   }
 }

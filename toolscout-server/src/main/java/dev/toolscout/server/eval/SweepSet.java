@@ -8,6 +8,10 @@ import dev.toolscout.model.ToolSpec;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.Ranked;
 import dev.toolscout.model.Principal;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Hashing;
@@ -15,9 +19,11 @@ import dev.toolscout.server.Engine;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -84,6 +90,29 @@ record SweepSet(
     return new Opened(e, toolOfOrd, e.access().allowed(snap, Principal.ANONYMOUS));
   }
 
+  /** What a sweep fetches for one query from an open set (its lists, its vectors). */
+  interface PerQuery<T> {
+    T fetch(Engine engine, AllowedSet all, ScoredQuery query) throws Exception;
+  }
+
+  /** A sweep's per-query data for one set, in query order, and the dataset index of each catalog ordinal. */
+  record Fetched<T>(List<T> perQuery, int[] toolOfOrd) {}
+
+  /**
+   * Opens this set for {@code model} ({@link #open}), runs {@code perQuery} on every query on the pool's two
+   * threads ({@link QueryAdapterTrainer#parallel}) and closes the set.
+   */
+  <T> Fetched<T> fetch(Path work, String model, ExecutorService pool, PerQuery<T> perQuery) throws Exception {
+    List<Object> out = Arrays.asList(new Object[queries.size()]);
+    try (Opened o = open(work, model)) {
+      QueryAdapterTrainer.parallel(pool, queries.size(), i -> out.set(i, perQuery.fetch(o.engine(), o.all(),
+          queries.get(i))));
+      @SuppressWarnings("unchecked") // every element was set by perQuery
+      List<T> typed = (List<T>) (List<?>) out;
+      return new Fetched<>(typed, o.toolOfOrd());
+    }
+  }
+
   /**
    * The document vector the product stored for each of this set's tools under {@code model}, in dataset order,
    * from the eval data directory ({@link #open} fills it).
@@ -115,6 +144,42 @@ record SweepSet(
     @Override
     public void close() {
       engine.close();
+    }
+  }
+
+  /**
+   * Adds one query to {@code score}: its lists fused as the product fuses a whole message ({@link
+   * Fusion#DEFAULT}), the top 50 mapped to dataset ids.
+   */
+  static void scoreFused(Score score, List<Hit> lexical, List<Hit> dense, String[] ids, int[] toolOfOrd,
+      Set<String> gold) {
+    List<Ranked> fused = HybridRanker.fuse(lexical, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+    List<String> ranked = new ArrayList<>();
+    for (int i = 0; i < fused.size() && i < 50; i++) {
+      ranked.add(ids[toolOfOrd[fused.get(i).ord()]]);
+    }
+    score.add(ranked, gold);
+  }
+
+  /**
+   * Prints one line per row label: each set's N@10 / C@10 ({@code results}: by set label, one {@link
+   * Score#percent()} per row), then their mean over the sets other than toollens.
+   */
+  static void printRows(List<String> rows, Map<String, double[][]> results, int labelWidth) {
+    for (int v = 0; v < rows.size(); v++) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + labelWidth + "s", rows.get(v)));
+      double n = 0;
+      double c = 0;
+      for (Map.Entry<String, double[][]> en : results.entrySet()) {
+        double[] x = en.getValue()[v];
+        if (!en.getKey().equals("toollens")) {
+          n += x[1] / (results.size() - 1);
+          c += x[2] / (results.size() - 1);
+        }
+        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", en.getKey(), x[1], x[2]));
+      }
+      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", n, c));
+      System.out.println(line);
     }
   }
 
