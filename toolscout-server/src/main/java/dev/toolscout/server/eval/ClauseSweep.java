@@ -38,6 +38,7 @@ import java.util.regex.Pattern;
  *   <li>{@code sent}: sentence ends ({@code . ! ?} followed by white space) and {@code ;}
  *   <li>{@code conn}: {@code sent} plus {@code and then}, {@code then}, {@code and also}, {@code also}
  *   <li>{@code full}: {@code conn} plus {@code , and}, {@code and}, and {@code ,}
+ *   <li>{@code verb}: {@code conn} plus {@code and} before a request verb or a question word ({@link #VERB})
  * </ul>
  *
  * <p>Combinations (W the whole query's fused list, C1..Cm the clauses'):
