@@ -2,6 +2,7 @@ package dev.toolscout.server.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.embeddings.QueryText;
 import dev.toolscout.index.Hit;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.ToolSpec;
@@ -23,7 +24,7 @@ import java.util.function.Function;
  * whole-message fusion with its BM25 list (no clause search). Re-embeds about 11,000 tools per recipe.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.server.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT [RECIPE ...]
  * </pre>
  */
 public final class DocTextSweep {
@@ -40,6 +41,7 @@ public final class DocTextSweep {
     RECIPES.put("name+desc", s -> ToolText.nameWords(s) + ": " + s.description());
     RECIPES.put("desc-first", s -> s.description() + " (" + ToolText.nameWords(s) + ")");
     RECIPES.put("name. desc", s -> ToolText.nameWords(s) + ". " + s.description());
+    RECIPES.put("numbers dropped", s -> QueryText.withoutNumbers(ToolText.embeddingText(s)));
   }
 
   record Q(List<Hit> lex, float[] v, Set<String> gold) {}
@@ -49,6 +51,14 @@ public final class DocTextSweep {
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
     List<String> labels = new ArrayList<>(RECIPES.keySet());
+    if (args.length > 3) {
+      labels = List.of(args).subList(3, args.length);
+      for (String l : labels) {
+        if (!RECIPES.containsKey(l)) {
+          throw new IllegalArgumentException("unknown recipe '" + l + "'; known: " + RECIPES.keySet());
+        }
+      }
+    }
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     Map<String, double[][]> results = new LinkedHashMap<>();
     ExecutorService pool = SweepSet.pool();
