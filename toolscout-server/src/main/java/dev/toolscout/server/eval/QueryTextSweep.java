@@ -30,6 +30,12 @@ public final class QueryTextSweep {
   /** A quoted span: straight or curly quotes, at most 60 characters, not an apostrophe inside a word. */
   static final String QUOTED = "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]{1,60}['\"\u2019\u201d](?![\\p{L}\\p{N}])";
 
+  /** Request courtesy that says nothing about the tool: "can you please", "I need to", "help me". */
+  static final java.util.regex.Pattern COURTESY = java.util.regex.Pattern.compile(
+      "\\b(?:(?:can|could|would|will) you(?: please)?(?: help me)?|please|i (?:would like|want|need|'d like)(?: you)?(?: to)?"
+          + "|help me(?: to)?|hi|hello|hey|thanks|thank you)\\b",
+      java.util.regex.Pattern.CASE_INSENSITIVE);
+
   /** The variants of the embedded text, by label. */
   static final Map<String, UnaryOperator<String>> VARIANTS = new LinkedHashMap<>();
 
@@ -41,6 +47,7 @@ public final class QueryTextSweep {
         s -> squeeze(s, s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", "number")));
     VARIANTS.put("no-quoted", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " ")));
     VARIANTS.put("quoted-as-value", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " value ")));
+    VARIANTS.put("no-courtesy", s -> squeeze(s, COURTESY.matcher(s).replaceAll(" ")));
     VARIANTS.put("no-digits-no-symbols",
         s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
   }
