@@ -29,7 +29,7 @@ public final class QueryText {
       return null;
     }
     String stripped = NUMBER.matcher(text).replaceAll(" ");
-    if (stripped.length() == text.length() && stripped.equals(text)) {
+    if (stripped.equals(text)) {
       return text;
     }
     String out = SPACES.matcher(stripped).replaceAll(" ").strip();

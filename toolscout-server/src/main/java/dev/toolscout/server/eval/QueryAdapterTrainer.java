@@ -44,8 +44,9 @@ import java.util.concurrent.Future;
  * all 464 ToolLens tool vectors (temperature {@value #TAU}; a query with several gold tools contributes one term
  * per gold tool, the other gold tools masked out), mini-batch SGD (batch {@value #BATCH}) and a pull {@code
  * lambda * (W - I)} toward the identity. One train query in ten (by id hash) is held out and reported per epoch.
- * Query vectors are the plain model's ({@link LocalEmbeddingModels#createPlain}), cached under {@code
- * WORK/adapter/}; tool vectors are the model's embeddings of {@link ToolText#embeddingText}, as the index stores
+ * Query vectors are the plain model's ({@link LocalEmbeddingModels#createPlain}) of each query without its
+ * numbers ({@link QueryText#withoutNumbers}, as the product embeds queries), cached under {@code WORK/adapter/}
+ * (the file name says the recipe: delete the cache after changing {@code QueryText}); tool vectors are the model's embeddings of {@link ToolText#embeddingText}, as the index stores
  * them. At search time the query vector q becomes {@code normalize(q + beta * (W - I) q)}.
  *
  * <pre>
