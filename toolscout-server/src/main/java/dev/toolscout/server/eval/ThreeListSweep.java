@@ -6,6 +6,7 @@ import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
+import dev.toolscout.embeddings.QueryText;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
@@ -113,7 +114,8 @@ public final class ThreeListSweep {
       return;
     }
     // the "mini" list is plain MiniLM (the product's default model before its query adapter); the adapters'
-    // lists apply their own adapter to the same plain vector
+    // lists apply their own adapter to the plain vector of the text without its numbers, as the adapters are
+    // trained (QueryAdapterTrainer) and as the product embeds a query
     EmbeddingModel plainMini = LocalEmbeddingModels.createPlain(MINI);
     EmbeddingModel bgei = LocalEmbeddingModels.create(BGEI);
     List<SetData> loaded = new ArrayList<>();
@@ -141,8 +143,10 @@ public final class ThreeListSweep {
           Map<String, List<H>> add = new HashMap<>();
           add.put("lex", lex);
           add.put("mini", mini);
+          String numberFree = QueryText.withoutNumbers(text);
+          float[] qn = adapterOf.isEmpty() ? null : numberFree.equals(text) ? q : plainMini.embedQuery(numberFree);
           for (Map.Entry<String, QueryAdapter> a : adapterOf.entrySet()) {
-            float[] qa = a.getValue().apply(q);
+            float[] qa = a.getValue().apply(qn);
             add.put(a.getKey(), map(e.index().dense(qa, all, DEPTH), toolOfOrd));
           }
           synchronized (m) {
