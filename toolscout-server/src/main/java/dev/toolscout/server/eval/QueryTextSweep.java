@@ -11,13 +11,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * Evaluation experiment (not product code): does the embedding model see a request better with its values
  * taken out? For each query of the eight development sets it fetches the product's BM25 list once and one
  * adapted dense list per variant of the text given to the embedder ({@link #VARIANTS}: as is; words made only
- * of digits dropped; every word holding a digit dropped; those replaced by {@code number}; runs of symbols
- * dropped too), and scores the product's whole-message fusion ({@value #DEPTH} deep, no clause search) of each.
+ * of digits dropped; every word holding a digit dropped; numbers replaced by {@code number}; quoted spans
+ * dropped or replaced by {@code value}; courtesy phrases dropped; words with digits and runs of symbols
+ * dropped; then {@link #MIX}es of the first two vectors), and scores the product's whole-message fusion
+ * ({@value #DEPTH} deep, no clause search) of each. The variant is applied before the product's {@code
+ * embedQuery}, which since the number-free query (docs/EVALUATION.md) drops numbers itself, so at that
+ * commit and later the first two rows coincide.
  *
  * <pre>
  * java -cp toolscout.jar dev.toolscout.server.eval.QueryTextSweep DATASETS WORK METATOOL_LIMIT
@@ -31,10 +36,10 @@ public final class QueryTextSweep {
   static final String QUOTED = "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]{1,60}['\"\u2019\u201d](?![\\p{L}\\p{N}])";
 
   /** Request courtesy that says nothing about the tool: "can you please", "I need to", "help me". */
-  static final java.util.regex.Pattern COURTESY = java.util.regex.Pattern.compile(
+  static final Pattern COURTESY = Pattern.compile(
       "\\b(?:(?:can|could|would|will) you(?: please)?(?: help me)?|please|i (?:would like|want|need|'d like)(?: you)?(?: to)?"
           + "|help me(?: to)?|hi|hello|hey|thanks|thank you)\\b",
-      java.util.regex.Pattern.CASE_INSENSITIVE);
+      Pattern.CASE_INSENSITIVE);
 
   /** The variants of the embedded text, by label. */
   static final Map<String, UnaryOperator<String>> VARIANTS = new LinkedHashMap<>();
