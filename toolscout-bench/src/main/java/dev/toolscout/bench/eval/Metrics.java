@@ -40,6 +40,11 @@ public final class Metrics {
     return dcg / ideal;
   }
 
+  /** {@code ms} to three decimals (milliseconds to the microsecond), as the benches report latencies. */
+  public static double roundMillis(double ms) {
+    return Math.round(ms * 1000) / 1000.0;
+  }
+
   /**
    * The nearest-rank percentile of {@code values} (not modified): the smallest value with at least {@code p}
    * percent of the values at or below it; 0 for no values.

@@ -121,8 +121,9 @@ public final class GatewayBench {
       for (double v : ms) {
         sum += v;
       }
-      return new Stats(ms.length, round(Metrics.percentile(ms, 50)), round(Metrics.percentile(ms, 90)),
-          round(Metrics.percentile(ms, 99)), round(sum / ms.length));
+      return new Stats(ms.length, Metrics.roundMillis(Metrics.percentile(ms, 50)),
+          Metrics.roundMillis(Metrics.percentile(ms, 90)),
+          Metrics.roundMillis(Metrics.percentile(ms, 99)), Metrics.roundMillis(sum / ms.length));
     }
   }
 
@@ -448,8 +449,4 @@ public final class GatewayBench {
     return s.length() > 300 ? s.substring(0, 300) + "..." : s;
   }
 
-  /** A figure to three decimals (milliseconds to the microsecond), as the benches report them. */
-  public static double round(double ms) {
-    return Math.round(ms * 1000) / 1000.0;
-  }
 }

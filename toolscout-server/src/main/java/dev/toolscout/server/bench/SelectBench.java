@@ -215,7 +215,7 @@ public final class SelectBench {
   }
 
   static double pct(double[] v, int p) {
-    return GatewayBench.round(Metrics.percentile(v, p));
+    return Metrics.roundMillis(Metrics.percentile(v, p));
   }
 
   private static String textHash(ToolSpec t) {
@@ -293,7 +293,7 @@ public final class SelectBench {
     }
     com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
         new ObjectMapper().readTree(last);
-    n.put("wall_s", GatewayBench.round(wall));
+    n.put("wall_s", Metrics.roundMillis(wall));
     return n;
   }
 }

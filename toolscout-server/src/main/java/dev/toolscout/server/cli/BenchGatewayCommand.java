@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.server.bench.GatewayBench;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -146,8 +147,8 @@ final class BenchGatewayCommand implements Callable<Integer> {
     o.put("p99_ms", s.p99());
     o.put("mean_ms", s.mean());
     if (direct != null) {
-      o.put("overhead_p50_ms", GatewayBench.round(s.p50() - direct.p50()));
-      o.put("overhead_p99_ms", GatewayBench.round(s.p99() - direct.p99()));
+      o.put("overhead_p50_ms", Metrics.roundMillis(s.p50() - direct.p50()));
+      o.put("overhead_p99_ms", Metrics.roundMillis(s.p99() - direct.p99()));
       o.put("ratio_p50", Math.round(s.p50() / direct.p50() * 100) / 100.0);
     }
     return o;

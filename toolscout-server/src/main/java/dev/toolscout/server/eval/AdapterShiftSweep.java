@@ -4,12 +4,12 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
-import dev.toolscout.selection.HybridRanker;
-import dev.toolscout.selection.Ranked;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -61,7 +61,12 @@ public final class AdapterShiftSweep {
     for (int i = 3; i < args.length; i++) {
       configs.add(args[i]);
     }
-    for (String c : configs) {
+    Map<String, double[][]> results = new LinkedHashMap<>();
+    for (S s : sets) {
+      results.put(s.label(), new double[configs.size()][]);
+    }
+    for (int ci = 0; ci < configs.size(); ci++) {
+      String c = configs.get(ci);
       String[] p = c.split(":");
       double s0 = Double.parseDouble(p[0]);
       double s1 = Double.parseDouble(p[1]);
@@ -69,31 +74,16 @@ public final class AdapterShiftSweep {
       if (!(s0 < s1)) {
         throw new IllegalArgumentException("config '" + c + "': S0 must be below S1 (S0:S1:HI)");
       }
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-16s", c));
-      double oodN = 0;
-      double oodC = 0;
       for (S s : sets) {
         SweepSet.Score score = new SweepSet.Score();
         for (Q q : s.qs()) {
           double t = Math.max(0, Math.min(1, (q.shift() - s0) / (s1 - s0)));
-          double alpha = 0.5 + t * (hi - 0.5);
-          List<Ranked> r = HybridRanker.fuse(q.lex(), q.dense(), Fusion.DEFAULT.withAlpha(alpha),
-              ord -> s.ids()[s.toolOfOrd()[ord]]);
-          List<String> ids = new ArrayList<>();
-          for (int i = 0; i < r.size() && i < 50; i++) {
-            ids.add(s.ids()[s.toolOfOrd()[r.get(i).ord()]]);
-          }
-          score.add(ids, q.gold());
+          SweepSet.scoreFused(score, Fusion.DEFAULT.withAlpha(0.5 + t * (hi - 0.5)), q.lex(), q.dense(), s.ids(),
+              s.toolOfOrd(), q.gold());
         }
-        double[] x = score.percent();
-        if (!s.label().equals("toollens")) {
-          oodN += x[1] / (sets.size() - 1);
-          oodC += x[2] / (sets.size() - 1);
-        }
-        line.append(String.format(Locale.ROOT, " %s %5.1f/%5.1f", s.label(), x[1], x[2]));
+        results.get(s.label())[ci] = score.percent();
       }
-      line.append(String.format(Locale.ROOT, " | mean of 7: %5.1f/%5.1f", oodN, oodC));
-      System.out.println(line);
     }
+    SweepSet.printRows(configs, results, 16);
   }
 }

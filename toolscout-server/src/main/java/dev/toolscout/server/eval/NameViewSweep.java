@@ -1,19 +1,14 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 
 /**
  * Evaluation experiment (not product code): a second view of each tool for the dense side, its name words alone
@@ -33,65 +28,44 @@ public final class NameViewSweep {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
-    List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    ExecutorService pool = SweepSet.pool();
-    for (String[] row : SweepSet.SETS) {
-      long ts = System.nanoTime();
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
-      List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        lists.add(null);
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(datasets, work, mlimit, MINI, set -> o -> {
+      EmbeddingModel model = o.engine().model();
+      List<String> names = new ArrayList<>();
+      for (ToolSpec s : set.specs()) {
+        names.add(ToolText.nameWords(s));
       }
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        Engine e = o.engine();
-        EmbeddingModel model = e.model();
-        List<String> names = new ArrayList<>();
-        for (ToolSpec s : set.specs()) {
-          names.add(ToolText.nameWords(s));
-        }
-        float[][] nv = model.embedDocuments(names).toArray(new float[0][]);
-        // the product's document vectors, from the store the engine filled
-        float[][] fv = set.storedVectors(work, MINI);
-        // agreement of each tool's name with its whole text
-        float[] agree = new float[nv.length];
+      float[][] nv = model.embedDocuments(names).toArray(new float[0][]);
+      // the product's document vectors, from the store the engine filled
+      float[][] fv = set.storedVectors(work, MINI);
+      // agreement of each tool's name with its whole text
+      float[] agree = new float[nv.length];
+      for (int t = 0; t < nv.length; t++) {
+        agree[t] = Math.max(0, dot(nv[t], fv[t]));
+      }
+      Map<String, float[][]> mixes = new java.util.LinkedHashMap<>();
+      for (double lam : new double[] {0.3, 0.6, 1.0}) {
+        mixes.put("mix" + lam, mix(fv, nv, lam, null));
+        mixes.put("amix" + lam, mix(fv, nv, lam, agree));
+      }
+      int[] toolOfOrd = o.toolOfOrd();
+      return (e, all, query) -> {
+        String text = query.text();
+        float[] q = model.embedQuery(text);
+        Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
+        m.put("lex", ThreeListSweep.map(e.index().lexical(text, all, DEPTH), toolOfOrd));
+        m.put("mini", ThreeListSweep.map(e.index().dense(q, all, DEPTH), toolOfOrd));
+        m.put("name", top(q, nv));
+        float[] sc = new float[nv.length];
         for (int t = 0; t < nv.length; t++) {
-          agree[t] = Math.max(0, dot(nv[t], fv[t]));
+          sc[t] = dot(q, nv[t]) * agree[t];
         }
-        Map<String, float[][]> mixes = new java.util.LinkedHashMap<>();
-        for (double lam : new double[] {0.3, 0.6, 1.0}) {
-          mixes.put("mix" + lam, mix(fv, nv, lam, null));
-          mixes.put("amix" + lam, mix(fv, nv, lam, agree));
+        m.put("aname", top(sc));
+        for (Map.Entry<String, float[][]> x : mixes.entrySet()) {
+          m.put(x.getKey(), top(q, x.getValue()));
         }
-        int[] toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
-          String text = qs.get(i).text();
-          float[] q = model.embedQuery(text);
-          Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
-          m.put("lex", ThreeListSweep.map(e.index().lexical(text, all, DEPTH), toolOfOrd));
-          m.put("mini", ThreeListSweep.map(e.index().dense(q, all, DEPTH), toolOfOrd));
-          m.put("name", top(q, nv));
-          float[] sc = new float[nv.length];
-          for (int t = 0; t < nv.length; t++) {
-            sc[t] = dot(q, nv[t]) * agree[t];
-          }
-          m.put("aname", top(sc));
-          for (Map.Entry<String, float[][]> x : mixes.entrySet()) {
-            m.put(x.getKey(), top(q, x.getValue()));
-          }
-          lists.set(i, m); // each slot is written by one task only
-        });
-      }
-      List<ThreeListSweep.Q> out = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        out.add(new ThreeListSweep.Q(lists.get(i), qs.get(i).gold()));
-      }
-      loaded.add(new ThreeListSweep.SetData(set.label(), set.ids(), out));
-      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(),
-          (System.nanoTime() - ts) / 1e9);
-    }
-    pool.shutdown();
+        return m;
+      };
+    });
     System.out.println(ThreeListSweep.header(loaded));
     System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));
     System.out.println(ThreeListSweep.run("name=1", loaded));

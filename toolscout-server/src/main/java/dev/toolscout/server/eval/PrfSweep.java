@@ -1,20 +1,14 @@
 package dev.toolscout.server.eval;
 
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 
 /**
  * Evaluation experiment (not product code): pseudo-relevance feedback on the dense side. For each query of the
@@ -38,81 +32,60 @@ public final class PrfSweep {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
-    List<ThreeListSweep.SetData> loaded = new ArrayList<>();
-    ExecutorService pool = SweepSet.pool();
-    for (String[] row : SweepSet.SETS) {
-      long ts = System.nanoTime();
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(datasets, work, mlimit, MINI, set -> o -> {
       String[] ids = set.ids();
-      List<Map<String, List<ThreeListSweep.H>>> lists = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        lists.add(null); // set by the task of query i
-      }
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        float[][] vec = set.storedVectors(work, MINI);
-        Engine e = o.engine();
-        int[] toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, qs.size(), i -> {
-          String text = qs.get(i).text();
-          Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
-          List<Hit> lex = e.index().lexical(text, all, DEPTH);
-          float[] q = e.model().embedQuery(text);
-          List<Hit> dense = e.index().dense(q, all, DEPTH);
-          m.put("lex", ThreeListSweep.map(lex, toolOfOrd));
-          m.put("mini", ThreeListSweep.map(dense, toolOfOrd));
-          List<Ranked> fused = HybridRanker.fuse(lex, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
-          for (String src : new String[] {"dense", "fused"}) {
-            for (int mm : MS) {
-              float[] mean = new float[q.length];
-              int n = 0;
-              for (int r = 0; r < mm; r++) {
-                int ord;
-                if (src.equals("dense")) {
-                  if (r >= dense.size()) {
-                    break;
-                  }
-                  ord = dense.get(r).ord();
-                } else {
-                  if (r >= fused.size()) {
-                    break;
-                  }
-                  ord = fused.get(r).ord();
+      float[][] vec = set.storedVectors(work, MINI);
+      int[] toolOfOrd = o.toolOfOrd();
+      return (e, all, query) -> {
+        String text = query.text();
+        Map<String, List<ThreeListSweep.H>> m = new HashMap<>();
+        List<Hit> lex = e.index().lexical(text, all, DEPTH);
+        float[] q = e.model().embedQuery(text);
+        List<Hit> dense = e.index().dense(q, all, DEPTH);
+        m.put("lex", ThreeListSweep.map(lex, toolOfOrd));
+        m.put("mini", ThreeListSweep.map(dense, toolOfOrd));
+        List<Ranked> fused = HybridRanker.fuse(lex, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+        for (String src : new String[] {"dense", "fused"}) {
+          for (int mm : MS) {
+            float[] mean = new float[q.length];
+            int n = 0;
+            for (int r = 0; r < mm; r++) {
+              int ord;
+              if (src.equals("dense")) {
+                if (r >= dense.size()) {
+                  break;
                 }
-                float[] v = vec[toolOfOrd[ord]];
-                for (int d = 0; d < v.length; d++) {
-                  mean[d] += v[d];
+                ord = dense.get(r).ord();
+              } else {
+                if (r >= fused.size()) {
+                  break;
                 }
-                n++;
+                ord = fused.get(r).ord();
               }
-              for (double g : GS) {
-                float[] q2 = new float[q.length];
-                double norm = 0;
-                for (int d = 0; d < q.length; d++) {
-                  q2[d] = (float) (q[d] + g * mean[d] / Math.max(1, n));
-                  norm += q2[d] * q2[d];
-                }
-                float inv = (float) (1 / Math.sqrt(norm));
-                for (int d = 0; d < q.length; d++) {
-                  q2[d] *= inv;
-                }
-                m.put(src + "-" + mm + "-" + g, ThreeListSweep.map(e.index().dense(q2, all, DEPTH), toolOfOrd));
+              float[] v = vec[toolOfOrd[ord]];
+              for (int d = 0; d < v.length; d++) {
+                mean[d] += v[d];
               }
+              n++;
+            }
+            for (double g : GS) {
+              float[] q2 = new float[q.length];
+              double norm = 0;
+              for (int d = 0; d < q.length; d++) {
+                q2[d] = (float) (q[d] + g * mean[d] / Math.max(1, n));
+                norm += q2[d] * q2[d];
+              }
+              float inv = (float) (1 / Math.sqrt(norm));
+              for (int d = 0; d < q.length; d++) {
+                q2[d] *= inv;
+              }
+              m.put(src + "-" + mm + "-" + g, ThreeListSweep.map(e.index().dense(q2, all, DEPTH), toolOfOrd));
             }
           }
-          lists.set(i, m); // each slot is written by one task only
-        });
-      }
-      List<ThreeListSweep.Q> out = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        out.add(new ThreeListSweep.Q(lists.get(i), qs.get(i).gold()));
-      }
-      loaded.add(new ThreeListSweep.SetData(set.label(), ids, out));
-      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(),
-          (System.nanoTime() - ts) / 1e9);
-    }
-    pool.shutdown();
+        }
+        return m;
+      };
+    });
     System.out.println(ThreeListSweep.header(loaded));
     System.out.println(ThreeListSweep.runHybridRanker(loaded));
     System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));

@@ -98,13 +98,24 @@ record SweepSet(
   /** A sweep's per-query data for one set, in query order, and the dataset index of each catalog ordinal. */
   record Fetched<T>(List<T> perQuery, int[] toolOfOrd) {}
 
+  /** What a sweep prepares once per open set (vectors of its tools, say) before fetching per query. */
+  interface PerSet<T> {
+    PerQuery<T> prepare(Opened opened) throws Exception;
+  }
+
   /**
    * Opens this set for {@code model} ({@link #open}), runs {@code perQuery} on every query on the pool's two
    * threads ({@link QueryAdapterTrainer#parallel}) and closes the set.
    */
   <T> Fetched<T> fetch(Path work, String model, ExecutorService pool, PerQuery<T> perQuery) throws Exception {
+    return fetch(work, model, pool, opened -> perQuery);
+  }
+
+  /** As {@link #fetch(Path, String, ExecutorService, PerQuery)}, with {@code perSet} run first on the open set. */
+  <T> Fetched<T> fetch(Path work, String model, ExecutorService pool, PerSet<T> perSet) throws Exception {
     List<Object> out = Arrays.asList(new Object[queries.size()]);
     try (Opened o = open(work, model)) {
+      PerQuery<T> perQuery = perSet.prepare(o);
       QueryAdapterTrainer.parallel(pool, queries.size(), i -> out.set(i, perQuery.fetch(o.engine(), o.all(),
           queries.get(i))));
       @SuppressWarnings("unchecked") // every element was set by perQuery
@@ -153,7 +164,13 @@ record SweepSet(
    */
   static void scoreFused(Score score, List<Hit> lexical, List<Hit> dense, String[] ids, int[] toolOfOrd,
       Set<String> gold) {
-    List<Ranked> fused = HybridRanker.fuse(lexical, dense, Fusion.DEFAULT, ord -> ids[toolOfOrd[ord]]);
+    scoreFused(score, Fusion.DEFAULT, lexical, dense, ids, toolOfOrd, gold);
+  }
+
+  /** As {@link #scoreFused(Score, List, List, String[], int[], Set)} with another fusion. */
+  static void scoreFused(Score score, Fusion fusion, List<Hit> lexical, List<Hit> dense, String[] ids,
+      int[] toolOfOrd, Set<String> gold) {
+    List<Ranked> fused = HybridRanker.fuse(lexical, dense, fusion, ord -> ids[toolOfOrd[ord]]);
     List<String> ranked = new ArrayList<>();
     for (int i = 0; i < fused.size() && i < 50; i++) {
       ranked.add(ids[toolOfOrd[fused.get(i).ord()]]);

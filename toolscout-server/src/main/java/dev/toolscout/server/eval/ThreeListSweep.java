@@ -7,12 +7,10 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
 import dev.toolscout.embeddings.QueryText;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 
 /**
  * Evaluation experiment (not product code): fuses more than two ranked lists, and tries a linear query adapter
@@ -123,58 +122,31 @@ public final class ThreeListSweep {
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      List<ScoredQuery> qs = set.queries();
-      String[] ids = set.ids();
+      SweepSet.Fetched<Map<String, List<H>>> mini = set.fetch(work, MINI, pool, o -> (e, all, query) -> {
+        String text = query.text();
+        Map<String, List<H>> m = new HashMap<>();
+        float[] q = plainMini.embedQuery(text);
+        m.put("lex", map(e.index().lexical(text, all, DEPTH), o.toolOfOrd()));
+        m.put("mini", map(e.index().dense(q, all, DEPTH), o.toolOfOrd()));
+        String numberFree = QueryText.withoutNumbers(text);
+        float[] qn = adapterOf.isEmpty() ? null : numberFree.equals(text) ? q : plainMini.embedQuery(numberFree);
+        for (Map.Entry<String, QueryAdapter> a : adapterOf.entrySet()) {
+          m.put(a.getKey(), map(e.index().dense(a.getValue().apply(qn), all, DEPTH), o.toolOfOrd()));
+        }
+        return m;
+      });
+      SweepSet.Fetched<Map<String, List<H>>> bge = set.fetch(work, BGE, pool, o -> (e, all, query) -> Map.of(
+          "bge", map(e.index().dense(e.model().embedQuery(query.text()), all, DEPTH), o.toolOfOrd()),
+          "bgei", map(e.index().dense(bgei.embedQuery(query.text()), all, DEPTH), o.toolOfOrd())));
       List<Map<String, List<H>>> lists = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        lists.add(new HashMap<>());
+      for (int i = 0; i < set.queries().size(); i++) {
+        Map<String, List<H>> m = new HashMap<>(mini.perQuery().get(i));
+        m.putAll(bge.perQuery().get(i));
+        lists.add(m);
       }
-      List<ScoredQuery> fq = qs;
-      try (SweepSet.Opened o = set.open(work, MINI)) {
-        Engine e = o.engine();
-        int[] toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
-          String text = fq.get(i).text();
-          Map<String, List<H>> m = lists.get(i);
-          List<H> lex = map(e.index().lexical(text, all, DEPTH), toolOfOrd);
-          float[] q = plainMini.embedQuery(text);
-          List<H> mini = map(e.index().dense(q, all, DEPTH), toolOfOrd);
-          Map<String, List<H>> add = new HashMap<>();
-          add.put("lex", lex);
-          add.put("mini", mini);
-          String numberFree = QueryText.withoutNumbers(text);
-          float[] qn = adapterOf.isEmpty() ? null : numberFree.equals(text) ? q : plainMini.embedQuery(numberFree);
-          for (Map.Entry<String, QueryAdapter> a : adapterOf.entrySet()) {
-            float[] qa = a.getValue().apply(qn);
-            add.put(a.getKey(), map(e.index().dense(qa, all, DEPTH), toolOfOrd));
-          }
-          synchronized (m) {
-            m.putAll(add);
-          }
-        });
-      }
-      try (SweepSet.Opened o = set.open(work, BGE)) {
-        Engine e = o.engine();
-        int[] toolOfOrd = o.toolOfOrd();
-        AllowedSet all = o.all();
-        QueryAdapterTrainer.parallel(pool, fq.size(), i -> {
-          String text = fq.get(i).text();
-          Map<String, List<H>> m = lists.get(i);
-          List<H> b = map(e.index().dense(e.model().embedQuery(text), all, DEPTH), toolOfOrd);
-          List<H> bi = map(e.index().dense(bgei.embedQuery(text), all, DEPTH), toolOfOrd);
-          synchronized (m) {
-            m.put("bge", b);
-            m.put("bgei", bi);
-          }
-        });
-      }
-      List<Q> out = new ArrayList<>();
-      for (int i = 0; i < qs.size(); i++) {
-        out.add(new Q(lists.get(i), qs.get(i).gold()));
-      }
-      loaded.add(new SetData(set.label(), ids, out));
-      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), qs.size(), (System.nanoTime() - ts) / 1e9);
+      loaded.add(setData(set, lists));
+      System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), set.queries().size(),
+          (System.nanoTime() - ts) / 1e9);
     }
     pool.shutdown();
     System.out.println(header(loaded));
@@ -185,6 +157,37 @@ public final class ThreeListSweep {
     if (latencyN > 0) {
       latency(datasets, latencyN, adapterOf.isEmpty() ? null : adapterOf.values().iterator().next());
     }
+  }
+
+  /**
+   * The eight sets' lists, each fetched from {@code model}'s eval data directory by the set's {@code perSet}
+   * (metatool single capped at {@code mlimit}), with a progress line per set on stderr.
+   */
+  static List<SetData> fetchAll(Path datasets, Path work, int mlimit, String model,
+      Function<SweepSet, SweepSet.PerSet<Map<String, List<H>>>> perSet) throws Exception {
+    List<SetData> loaded = new ArrayList<>();
+    ExecutorService pool = SweepSet.pool();
+    try {
+      for (String[] row : SweepSet.SETS) {
+        long ts = System.nanoTime();
+        SweepSet set = SweepSet.load(datasets, row, mlimit);
+        loaded.add(setData(set, set.fetch(work, model, pool, perSet.apply(set)).perQuery()));
+        System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), set.queries().size(),
+            (System.nanoTime() - ts) / 1e9);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    return loaded;
+  }
+
+  /** A set's per-query lists, in query order, with each query's gold tools. */
+  static SetData setData(SweepSet set, List<Map<String, List<H>>> lists) {
+    List<Q> out = new ArrayList<>();
+    for (int i = 0; i < lists.size(); i++) {
+      out.add(new Q(lists.get(i), set.queries().get(i).gold()));
+    }
+    return new SetData(set.label(), set.ids(), out);
   }
 
   static List<H> map(List<Hit> hits, int[] toolOfOrd) {
