@@ -50,7 +50,12 @@ import java.util.stream.Stream;
  *       ({@code str}, {@code int}, ...) become JSON Schema types. Entries that cannot be understood are
  *       dropped with a warning.
  *   <li>The description is {@code description}; a {@code text} field (a source's flattened tool text) is
- *       used instead when it contains the description, else appended. With neither, the name is used.
+ *       used instead when it contains the description, else appended. A tool without {@code text} whose
+ *       {@code documentation} is an object (ToolRet's layout) takes that object's other fields as its text:
+ *       every field but {@code name}, {@code description} and {@code parameters}, one line each, its strings
+ *       flattened (ToolRet indexes the whole documentation as the tool; gorilla's {@code domain} and
+ *       {@code functionality}, toolink's signature, API-Bank's {@code responses}). With neither, the name is
+ *       used.
  *       Descriptions longer than {@link ToolSpec#MAX_DESCRIPTION} are cut.
  *   <li>{@code depends_on} (a list of tool ids or names, or of objects with a {@code name}) becomes the
  *       spec's declared dependencies, mapped to wire names (ids first, then names); unknown names are
@@ -67,6 +72,7 @@ public final class NormalizedDataset {
   public static final String QUERIES_FILE = "queries.jsonl";
 
   private static final int MAX_NAME = 64;
+  private static final Set<String> DOCUMENTATION_READ_ELSEWHERE = Set.of("name", "description", "parameters");
   private static final Map<String, String> PYTHON_TYPES =
       Map.of(
           "str", "string",
@@ -347,6 +353,9 @@ public final class NormalizedDataset {
   private static String description(JsonNode n, String name, String where, List<String> warnings) {
     String description = text(n, "description").strip();
     String text = text(n, "text").strip();
+    if (text.isEmpty() && n.path("documentation").isObject()) {
+      text = documentationText((ObjectNode) n.get("documentation"));
+    }
     if (!text.isEmpty()) {
       description = description.isEmpty() || text.contains(description) ? text : description + "\n" + text;
     }
@@ -360,6 +369,46 @@ public final class NormalizedDataset {
       description = description.substring(0, ToolSpec.MAX_DESCRIPTION);
     }
     return description;
+  }
+
+  /**
+   * The tool text of a source's {@code documentation} object beyond what is read elsewhere: one line per field
+   * other than {@code name}, {@code description} and {@code parameters}, holding that field's strings in order
+   * (lists and objects flattened; a key inside the field is kept before a list or object it names, so
+   * {@code "responses": {"token": {...}}} reads {@code token ...}; blanks and {@code N/A} skipped).
+   */
+  private static String documentationText(ObjectNode doc) {
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> e : doc.properties()) {
+      if (DOCUMENTATION_READ_ELSEWHERE.contains(e.getKey())) {
+        continue;
+      }
+      List<String> parts = new ArrayList<>();
+      flatten(e.getValue(), parts);
+      if (!parts.isEmpty()) {
+        lines.add(String.join(" ", parts));
+      }
+    }
+    return String.join("\n", lines);
+  }
+
+  private static void flatten(JsonNode v, List<String> out) {
+    if (v.isTextual()) {
+      String t = v.asText().strip();
+      if (!t.isEmpty() && !t.equalsIgnoreCase("N/A")) {
+        out.add(t);
+      }
+    } else if (v.isArray()) {
+      v.forEach(x -> flatten(x, out));
+    } else if (v.isObject()) {
+      for (Map.Entry<String, JsonNode> e : v.properties()) {
+        int before = out.size();
+        flatten(e.getValue(), out);
+        if (out.size() > before && !e.getValue().isTextual()) {
+          out.add(before, e.getKey());
+        }
+      }
+    }
   }
 
   /** The wire name for {@code base}: sanitized, at most 64 characters, unique ignoring case. */

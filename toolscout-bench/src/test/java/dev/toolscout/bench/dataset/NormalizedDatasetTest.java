@@ -26,7 +26,7 @@ class NormalizedDatasetTest {
       api_description:Get forecast, required_params: [{\\"name\\": \\"city\\"}]"}
       {"id": "login", "name": "GetUserToken", "description": "Get a token.", "documentation": {"parameters": \
       [{"name": "username", "in": "query", "schema": {"type": "str"}, "description": "The user."}, \
-      {"name": "password", "required": true}]}}
+      {"name": "password", "required": true}], "url": "apis/get_user_token.py", "category": "N/A", "responses":       {"token": {"type": "str", "description": "The session token."}}, "examples": ["login alice", ""]}}
       {"id": "giveaways", "name": "live_giveaways", "description": "Live giveaways.", "documentation": \
       {"parameters": {"type": {"description": "Kind of giveaway.", "type": "str", "default": "game"}}}}
       {"id": "no-words", "name": "", "description": ""}
@@ -133,6 +133,15 @@ class NormalizedDatasetTest {
     NormalizedDataset d = writeValid();
     assertThat(spec(d, "7").description()).startsWith("tool_name:Weather").contains("required_params");
     assertThat(spec(d, "7").parameterNames()).isEmpty();
+  }
+
+  @Test
+  void documentation_fields_not_read_elsewhere_are_the_tool_text() throws IOException {
+    NormalizedDataset d = writeValid();
+    assertThat(spec(d, "login").description())
+        .isEqualTo("Get a token.\napis/get_user_token.py\ntoken str The session token.\nlogin alice");
+    assertThat(spec(d, "login").parameterNames()).containsExactly("username", "password");
+    assertThat(spec(d, "giveaways").description()).isEqualTo("Live giveaways.");
   }
 
   @Test

@@ -16,13 +16,18 @@ import java.util.concurrent.ExecutorService;
  * Evaluation experiment (not product code): do tool names' action verbs need synonyms? Tool names usually start
  * with one of a few verbs (get, create, update, delete, ...) while requests say "reschedule", "cancel", "look up".
  * For each query of the eight development sets it fetches the product's adapted dense list once and two BM25
- * lists: the query as it is, and the query with the other verbs of each verb group it holds appended (so
- * "reschedule my appointment" also searches "modify update change edit set"). It scores the product's
- * whole-message fusion of each (no clause search).
+ * lists over every tool: the query as it is, and the other verbs of each verb group the query holds (so
+ * "reschedule my appointment" also searches "modify update change edit set"). BM25 scores a query of optional
+ * words as the sum of its words' scores, and a boost multiplies a word's score, so the query with the synonyms
+ * appended at weight {@code w} scores each tool {@code lex + w * synonyms}: one row per weight from the same two
+ * lists (weight 1 is the first round's "synonyms appended"). It scores the product's whole-message fusion of
+ * each (no clause search).
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.VerbSynonymSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.server.eval.VerbSynonymSweep DATASETS WORK METATOOL_LIMIT [WEIGHT...]
  * </pre>
+ *
+ * Weights default to 0.25, 0.5 and 1.
  */
 public final class VerbSynonymSweep {
   static final int DEPTH = 50;
@@ -37,9 +42,10 @@ public final class VerbSynonymSweep {
       List.of("update", "modify", "change", "edit", "reschedule", "set", "adjust"),
       List.of("delete", "remove", "cancel", "erase", "drop"));
 
-  record Q(List<Hit> lex, List<Hit> lexExpanded, List<Hit> dense, Set<String> gold) {}
+  record Q(List<Hit> lex, List<Hit> synonyms, List<Hit> dense, Set<String> gold) {}
 
-  static String expand(String text) {
+  /** The other verbs of each verb group {@code text} holds, space-separated; empty when it holds none. */
+  static String synonyms(String text) {
     Set<String> words = new LinkedHashSet<>();
     for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}]+")) {
       words.add(w);
@@ -57,32 +63,62 @@ public final class VerbSynonymSweep {
         }
       }
     }
-    return extra.isEmpty() ? text : text + " " + String.join(" ", extra);
+    return String.join(" ", extra);
+  }
+
+  /** {@code lex + w * syn} per tool (a tool absent from a list scores 0 there), best {@link #DEPTH} first. */
+  static List<Hit> weighted(List<Hit> lex, List<Hit> syn, float w) {
+    Map<Integer, Float> sum = new LinkedHashMap<>();
+    for (Hit h : lex) {
+      sum.put(h.ord(), h.score());
+    }
+    for (Hit h : syn) {
+      sum.merge(h.ord(), w * h.score(), Float::sum);
+    }
+    return sum.entrySet().stream()
+        .map(e -> new Hit(e.getKey(), e.getValue()))
+        .sorted((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.ord(), b.ord()))
+        .limit(DEPTH)
+        .toList();
   }
 
   public static void main(String[] args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
-    List<String> labels = List.of("as is", "verb synonyms");
+    List<Float> weights = new ArrayList<>();
+    for (int i = 3; i < args.length; i++) {
+      weights.add(Float.parseFloat(args[i]));
+    }
+    if (weights.isEmpty()) {
+      weights.addAll(List.of(0.25f, 0.5f, 1f));
+    }
+    List<String> labels = new ArrayList<>(List.of("as is"));
+    weights.forEach(w -> labels.add("synonyms x" + w));
     Map<String, double[][]> results = new LinkedHashMap<>();
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> new Q(
-          e.index().lexical(q.text(), all, DEPTH), e.index().lexical(expand(q.text()), all, DEPTH),
-          e.index().dense(e.model().embedQuery(q.text()), all, DEPTH), q.gold()));
-      double[][] res = new double[2][];
-      for (int v = 0; v < 2; v++) {
+      int every = set.ids().length;
+      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+        String syn = synonyms(q.text());
+        return new Q(
+            e.index().lexical(q.text(), all, every), syn.isEmpty() ? List.of() : e.index().lexical(syn, all, every),
+            e.index().dense(e.model().embedQuery(q.text()), all, DEPTH), q.gold());
+      });
+      double[][] res = new double[labels.size()][];
+      for (int v = 0; v < labels.size(); v++) {
         SweepSet.Score score = new SweepSet.Score();
         for (Q q : f.perQuery()) {
-          SweepSet.scoreFused(score, v == 0 ? q.lex() : q.lexExpanded(), q.dense(), set.ids(), f.toolOfOrd(), q.gold());
+          List<Hit> lex = v == 0 ? q.lex().subList(0, Math.min(DEPTH, q.lex().size()))
+              : weighted(q.lex(), q.synonyms(), weights.get(v - 1));
+          SweepSet.scoreFused(score, lex, q.dense(), set.ids(), f.toolOfOrd(), q.gold());
         }
         res[v] = score.percent();
       }
       results.put(set.label(), res);
     }
     pool.shutdown();
-    SweepSet.printRows(new ArrayList<>(labels), results, 14);
+    SweepSet.printRows(labels, results, 16);
   }
 }
