@@ -21,14 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RetrievalQualityGuardTest {
   /**
-   * Measured 75.6 on 2026-11-23 (default model with its query adapter and number-free query, default fusion,
-   * clause search, credential dependencies, camelCase splitting; 67.0 before the credential dependencies);
-   * docs/EVALUATION.md.
+   * Measured 75.1 on 2026-11-23 (default model with its query adapter and number-free query, default fusion,
+   * clause search, credential dependencies, camelCase splitting, the documentation's other fields as tool
+   * text; 75.6 before that, 67.0 before the credential dependencies); docs/EVALUATION.md.
    */
   static final double NDCG10_FLOOR = 73.6;
 
-  /** Measured 88.9 on 2026-11-23 (75.4 before the credential dependencies); docs/EVALUATION.md. */
-  static final double RECALL10_FLOOR = 86.9;
+  /**
+   * Measured 89.7 on 2026-11-23 (88.9 before the documentation's other fields, 75.4 before the credential
+   * dependencies); docs/EVALUATION.md.
+   */
+  static final double RECALL10_FLOOR = 87.7;
 
   /**
    * Seal-tools out-of-domain, first 300 queries: measured 96.1 on 2026-11-23 (90.0 without the clause search,
