@@ -12,7 +12,12 @@ package dev.toolscout.selection;
  *     scores normalized per query (lexical by its maximum, dense min-max over the candidates), the former
  *     default; {@link Method#RRF}: reciprocal rank fusion {@code sum 1/(rrfK + rank)}; {@link Method#LEXICAL}
  *     or {@link Method#DENSE}: one retriever alone (for evaluation baselines)
- * @param alpha the dense weight for ZSCORE and CONVEX, 0-1
+ * @param alpha the dense weight for ZSCORE and CONVEX, 0-1; for ZSCORE, the weight for a message of several
+ *     clauses ({@link QueryClauses}) and for each of its clauses
+ * @param oneClauseAlpha ZSCORE only: the dense weight for a message of one clause, 0-1. A single request is one
+ *     intent, which the message's vector stands for; a message of several is a blend of them, where the
+ *     lexical list's literal matches count for more (docs/EVALUATION.md, "The dense weight of a one-clause
+ *     message")
  * @param rrfK the rank constant for RRF (60 in the original paper)
  * @param depth how many candidates each retriever contributes (the selector asks for at least 3 K)
  * @param clausePenalty ZSCORE only: a message of several clauses ({@link QueryClauses}) is also ranked clause
@@ -21,7 +26,8 @@ package dev.toolscout.selection;
  *     tool joins the list only when it matches its clause much better than the message's own candidates
  *     match the message; {@code Double.POSITIVE_INFINITY} ranks the message whole only
  */
-public record Fusion(Method method, double alpha, int rrfK, int depth, double clausePenalty) {
+public record Fusion(
+    Method method, double alpha, double oneClauseAlpha, int rrfK, int depth, double clausePenalty) {
   public enum Method {
     ZSCORE,
     CONVEX,
@@ -46,13 +52,18 @@ public record Fusion(Method method, double alpha, int rrfK, int depth, double cl
    * other; RRF (k 10, 30, 60) lost 1.5-3 points; adaptive weights on min-max scores (three margin
    * definitions) gained nothing.
    *
+   * <p>A message of one clause (most requests) takes a dense weight of 0.6 instead of 0.5: on the seven sets
+   * other than ToolLens the means gain 0.2 nDCG@10 and 0.4 C@10 (metatool single +1.1 / +0.9, metatool multi
+   * C@10 +1.0, gorilla +0.4 / +1.0, apigen -0.1 / -0.4, the rest within 0.1; ToolLens +2.5 nDCG@10), where a
+   * dense weight of 0.6 for every message cost seal-tools' multi-step requests 1.9 C@10.
+   *
    * <p>The clause penalty of 2.0 (1.0 for each clause's best tool) was chosen the same way (docs/EVALUATION.md,
    * "Query decomposition"): seal-tools out-of-domain, whose requests chain one tool per sentence, C@10 74.6 ->
    * 89.1; apigen +1.4, metatool multi +0.6; metatool single and apibank within 0.1, gorilla and toolink
    * within 0.5 nDCG@10. Lower penalties gain more on multi-step requests and lose more on one-tool requests with a
    * sentence of context (gorilla, toolink); 3 gains about half as much.
    */
-  public static final Fusion DEFAULT = new Fusion(Method.ZSCORE, 0.5, 60, 50, 2.0);
+  public static final Fusion DEFAULT = new Fusion(Method.ZSCORE, 0.5, 0.6, 60, 50, 2.0);
 
   public Fusion {
     if (method == null) {
@@ -60,6 +71,9 @@ public record Fusion(Method method, double alpha, int rrfK, int depth, double cl
     }
     if (!(alpha >= 0 && alpha <= 1)) {
       throw new IllegalArgumentException("fusion alpha must be between 0 and 1, got: " + alpha);
+    }
+    if (!(oneClauseAlpha >= 0 && oneClauseAlpha <= 1)) {
+      throw new IllegalArgumentException("fusion oneClauseAlpha must be between 0 and 1, got: " + oneClauseAlpha);
     }
     if (rrfK < 1) {
       throw new IllegalArgumentException("fusion rrfK must be at least 1, got: " + rrfK);
@@ -78,20 +92,30 @@ public record Fusion(Method method, double alpha, int rrfK, int depth, double cl
     return method == Method.ZSCORE && clausePenalty != Double.POSITIVE_INFINITY;
   }
 
-  public Fusion withMethod(Method m) {
-    return new Fusion(m, alpha, rrfK, depth, clausePenalty);
+  /**
+   * The fusion a message of {@code clauses} clauses ({@link QueryClauses#split}: 0 for a message of one) is
+   * ranked with: for ZSCORE and a message of one clause, this one with {@link #oneClauseAlpha()} as its alpha;
+   * otherwise this one.
+   */
+  public Fusion forClauses(int clauses) {
+    return method == Method.ZSCORE && clauses < 2 ? withAlpha(oneClauseAlpha) : this;
   }
 
+  public Fusion withMethod(Method m) {
+    return new Fusion(m, alpha, oneClauseAlpha, rrfK, depth, clausePenalty);
+  }
+
+  /** This fusion with dense weight {@code a} for every message, of one clause or several. */
   public Fusion withAlpha(double a) {
-    return new Fusion(method, a, rrfK, depth, clausePenalty);
+    return new Fusion(method, a, a, rrfK, depth, clausePenalty);
   }
 
   public Fusion withDepth(int d) {
-    return new Fusion(method, alpha, rrfK, d, clausePenalty);
+    return new Fusion(method, alpha, oneClauseAlpha, rrfK, d, clausePenalty);
   }
 
   /** This fusion with another clause penalty ({@code Double.POSITIVE_INFINITY}: the message whole only). */
   public Fusion withClausePenalty(double p) {
-    return new Fusion(method, alpha, rrfK, depth, p);
+    return new Fusion(method, alpha, oneClauseAlpha, rrfK, depth, p);
   }
 }

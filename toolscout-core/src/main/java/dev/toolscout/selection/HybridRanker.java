@@ -53,7 +53,8 @@ public final class HybridRanker {
   /**
    * Ranks the allowed tools; when the fusion {@linkplain Fusion#decomposes() decomposes} and the query has
    * several clauses, each clause is ranked too (its vector from {@code clauseVector}, on another thread) and
-   * merged as {@link #mergeClauses} says.
+   * merged as {@link #mergeClauses} says. A ZSCORE fusion ranks a message of one clause with its {@link
+   * Fusion#oneClauseAlpha()} ({@link Fusion#forClauses}), with or without the clause search.
    *
    * @param vector the whole query's vector (usually the embedding call, made while the lexical search runs);
    *     not called when the fusion uses the lexical list alone
@@ -67,10 +68,9 @@ public final class HybridRanker {
     if (allowed.isEmpty()) {
       return List.of();
     }
-    List<String> clauses =
-        fusion.decomposes() ? QueryClauses.split(query) : List.of();
-    if (clauses.isEmpty()) {
-      return rankWhole(query, vector, allowed, fusion, nameOf);
+    List<String> clauses = fusion.method() == Fusion.Method.ZSCORE ? QueryClauses.split(query) : List.of();
+    if (clauses.isEmpty() || !fusion.decomposes()) {
+      return rankWhole(query, vector, allowed, fusion.forClauses(clauses.size()), nameOf);
     }
     List<CompletableFuture<List<Ranked>>> parts = new ArrayList<>(clauses.size());
     for (String c : clauses) {

@@ -2,7 +2,11 @@ package dev.toolscout.selection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
+import dev.toolscout.Fixture;
+import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -190,5 +194,49 @@ class HybridRankerTest {
         .hasMessage("fusion clausePenalty must be at least 0 (Infinity: no clause search), got: -1.0");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fusion.DEFAULT.withClausePenalty(Double.NaN))
         .hasMessageContaining("got: NaN");
+  }
+
+  @Test
+  void a_message_of_one_clause_takes_the_one_clause_dense_weight() {
+    assertThat(Fusion.DEFAULT.forClauses(0).alpha()).isEqualTo(0.6);
+    assertThat(Fusion.DEFAULT.forClauses(2).alpha()).isEqualTo(0.5);
+    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.CONVEX).forClauses(0).alpha()).isEqualTo(0.5);
+    assertThat(Fusion.DEFAULT.withAlpha(0.3)).extracting(Fusion::alpha, Fusion::oneClauseAlpha)
+        .containsExactly(0.3, 0.3);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new Fusion(Fusion.Method.ZSCORE, 0.5, 1.5, 60, 50, 2.0))
+        .hasMessage("fusion oneClauseAlpha must be between 0 and 1, got: 1.5");
+  }
+
+  /** Names of {@code query}'s ranking over the fixture's catalog. */
+  private static List<String> ranked(Fixture f, String query, Fusion fusion) {
+    Catalog.Snapshot snap = f.catalog.snapshot();
+    BitSet all = new BitSet();
+    all.set(0, snap.universe());
+    return new HybridRanker(f.index)
+        .rank(query, () -> f.model.embedQuery(query), f.model::embedQuery, AllowedSet.of(all, snap.universe()),
+            fusion, ord -> snap.byOrd(ord).name())
+        .stream().map(r -> snap.byOrd(r.ord()).name()).toList();
+  }
+
+  @Test
+  void rank_weighs_a_one_clause_message_by_the_one_clause_alpha_and_a_longer_one_by_alpha() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    String one = "send an email to the team about the quarterly report";
+    String two = "Send an email to the team about the report. Then book a meeting room for Friday.";
+    assertThat(QueryClauses.split(two)).hasSize(2);
+    // dense weight 1 for one clause, 0 for several; no clause search, so each message is ranked whole
+    Fusion split = new Fusion(Fusion.Method.ZSCORE, 0.0, 1.0, 60, 50, Double.POSITIVE_INFINITY);
+
+    List<String> dense = ranked(f, one, Fusion.DEFAULT.withMethod(Fusion.Method.DENSE));
+    List<String> lexical = ranked(f, two, Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL));
+    assertThat(ranked(f, one, split).subList(0, 5)).isEqualTo(dense.subList(0, 5));
+    assertThat(ranked(f, two, split).subList(0, 5)).isEqualTo(lexical.subList(0, 5));
+    // the two retrievers disagree on both messages, so each equality above says which weight was used
+    assertThat(dense.subList(0, 5))
+        .isNotEqualTo(ranked(f, one, Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL)).subList(0, 5));
+    assertThat(lexical.subList(0, 5))
+        .isNotEqualTo(ranked(f, two, Fusion.DEFAULT.withMethod(Fusion.Method.DENSE)).subList(0, 5));
   }
 }
