@@ -2,10 +2,10 @@ package dev.toolscout.selection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.Fixture;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
-import dev.toolscout.Fixture;
 import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -26,7 +26,8 @@ class NormalizedDatasetTest {
       api_description:Get forecast, required_params: [{\\"name\\": \\"city\\"}]"}
       {"id": "login", "name": "GetUserToken", "description": "Get a token.", "documentation": {"parameters": \
       [{"name": "username", "in": "query", "schema": {"type": "str"}, "description": "The user."}, \
-      {"name": "password", "required": true}], "url": "apis/get_user_token.py", "category": "N/A", "responses":       {"token": {"type": "str", "description": "The session token."}}, "examples": ["login alice", ""]}}
+      {"name": "password", "required": true}], "url": "apis/get_user_token.py", "category": "N/A", "responses": \
+      {"token": {"type": "str", "description": "The session token."}}, "examples": ["login alice", ""]}}
       {"id": "giveaways", "name": "live_giveaways", "description": "Live giveaways.", "documentation": \
       {"parameters": {"type": {"description": "Kind of giveaway.", "type": "str", "default": "game"}}}}
       {"id": "no-words", "name": "", "description": ""}

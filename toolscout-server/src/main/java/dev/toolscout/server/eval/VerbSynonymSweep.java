@@ -4,6 +4,7 @@ import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -77,7 +78,7 @@ public final class VerbSynonymSweep {
     }
     return sum.entrySet().stream()
         .map(e -> new Hit(e.getKey(), e.getValue()))
-        .sorted((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.ord(), b.ord()))
+        .sorted(Comparator.comparingDouble((Hit h) -> -h.score()).thenComparingInt(Hit::ord))
         .limit(DEPTH)
         .toList();
   }
