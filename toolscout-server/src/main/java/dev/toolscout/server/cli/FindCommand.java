@@ -29,7 +29,7 @@ final class FindCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var declared = servers.declared();
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), false);
+      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       return Results.print(spec, e.discovery().find(who.principal(), query, limit));
     }
   }

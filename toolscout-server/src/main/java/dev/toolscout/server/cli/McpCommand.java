@@ -65,7 +65,7 @@ final class McpCommand implements Callable<Integer> {
       }
     };
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), true, true);
+      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
         gateway.serveStdio(in, System.out);
         ended.await();
@@ -92,7 +92,7 @@ final class McpCommand implements Callable<Integer> {
       var declared = servers.declared();
       PrintWriter out = spec.commandLine().getOut();
       try (Engine e = Engine.open(engine.options())) {
-        servers.start(e, declared, spec.commandLine().getErr(), true);
+        servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_ABOUT_SERVERS);
         List<ServerStatus> all = e.mcp().manager().servers();
         if (format.equals("json")) {
           ArrayNode arr = Json.MAPPER.createArrayNode();

@@ -50,7 +50,7 @@ final class SelectCommand implements Callable<Integer> {
     Selector.Request req = new Selector.Request(message, who.principal(), k, tokenBudget);
     var declared = servers.declared();
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), false);
+      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       Selection s = e.selector().select(req);
       PrintWriter out = spec.commandLine().getOut();
       switch (format) {

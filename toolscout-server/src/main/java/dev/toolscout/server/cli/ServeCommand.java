@@ -42,7 +42,7 @@ final class ServeCommand implements Callable<Integer> {
     McpGateway.Approval mode = approval.mode();
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
-      servers.start(e, declared, spec.commandLine().getErr(), true, true);
+      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()

@@ -36,21 +36,33 @@ final class ServersOptions {
     return servers == null ? List.of() : ServersFile.load(servers.toAbsolutePath());
   }
 
-  /**
-   * Connects the declared and the stored servers; reports the ones that failed on {@code err}. Unless
-   * {@code always}, nothing is connected when no server is declared: the tools of the stored servers are in
-   * the catalog from their last connection, and ranking them needs no server running.
-   */
-  void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always) {
-    start(e, declared, err, always, false);
+  /** What a command needs of the servers, which decides whether they are connected and how long it waits. */
+  enum Use {
+    /**
+     * One answer from the catalog (select, find): servers are connected only when some are declared, since
+     * the stored servers' tools are in the catalog from their last connection and ranking them needs none
+     * running; waits {@value ServersOptions#WAIT_FOR_ANSWER} s unless told.
+     */
+    ANSWER_FROM_CATALOG,
+    /**
+     * One answer about the servers themselves (mcp list): always connects; waits {@value
+     * ServersOptions#WAIT_FOR_ANSWER} s unless told.
+     */
+    ANSWER_ABOUT_SERVERS,
+    /**
+     * A long-running gateway (mcp, serve): always connects; waits {@value ServersOptions#WAIT_FOR_GATEWAY} s
+     * unless told and takes a late server's tools when it is ready.
+     */
+    GATEWAY
   }
 
   /**
-   * As {@link #start(Engine, List, PrintWriter, boolean)}; {@code gateway}: for a long-running gateway, which
-   * waits {@value #WAIT_FOR_GATEWAY} s unless told and takes a late server's tools when it is ready.
+   * Connects the declared and the stored servers as {@code use} says; reports the ones that failed on {@code
+   * err}.
    */
-  void start(Engine e, List<ServerConfig> declared, PrintWriter err, boolean always, boolean gateway) {
-    if (!always && declared.isEmpty()) {
+  void start(Engine e, List<ServerConfig> declared, PrintWriter err, Use use) {
+    boolean gateway = use == Use.GATEWAY;
+    if (use == Use.ANSWER_FROM_CATALOG && declared.isEmpty()) {
       return;
     }
     int wait = waitSeconds != null ? waitSeconds : gateway ? WAIT_FOR_GATEWAY : WAIT_FOR_ANSWER;
