@@ -9,8 +9,11 @@ import java.util.regex.Pattern;
  * The lexical side weighs such words down for the same reason ({@code LuceneToolIndex.NUMBER_WEIGHT}).
  */
 public final class QueryText {
-  /** A number standing alone: digits, maybe with decimal or group separators, not part of a word. */
-  private static final Pattern NUMBER =
+  /**
+   * A number standing alone: digits, maybe with decimal or group separators, not part of a word. Public for the
+   * evaluation's variants of the embedded text.
+   */
+  public static final Pattern NUMBER =
       Pattern.compile("(?<![\\p{L}\\p{N}])\\p{Nd}+(?:[.,]\\p{Nd}+)*(?![\\p{L}\\p{N}])");
 
   private static final Pattern SPACES = Pattern.compile("\\s+");

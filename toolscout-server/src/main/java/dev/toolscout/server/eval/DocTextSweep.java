@@ -96,11 +96,7 @@ public final class DocTextSweep {
   static List<Hit> top(float[] q, float[][] tv, int[] ordOfTool) {
     PriorityQueue<Hit> pq = new PriorityQueue<>((a, b) -> Float.compare(a.score(), b.score()));
     for (int t = 0; t < tv.length; t++) {
-      float s = 0;
-      for (int d = 0; d < q.length; d++) {
-        s += q[d] * tv[t][d];
-      }
-      pq.add(new Hit(ordOfTool[t], s));
+      pq.add(new Hit(ordOfTool[t], NameViewSweep.dot(q, tv[t])));
       if (pq.size() > DEPTH) {
         pq.poll();
       }

@@ -46,8 +46,9 @@ import java.util.concurrent.Future;
  * lambda * (W - I)} toward the identity. One train query in ten (by id hash) is held out and reported per epoch.
  * Query vectors are the plain model's ({@link LocalEmbeddingModels#createPlain}) of each query without its
  * numbers ({@link QueryText#withoutNumbers}, as the product embeds queries), cached under {@code WORK/adapter/}
- * (the file name says the recipe: delete the cache after changing {@code QueryText}); tool vectors are the model's embeddings of {@link ToolText#embeddingText}, as the index stores
- * them. At search time the query vector q becomes {@code normalize(q + beta * (W - I) q)}.
+ * (the file name says the recipe: delete the cache after changing {@code QueryText}); tool vectors are the
+ * model's embeddings of {@link ToolText#embeddingText}, as the index stores them. At search time the query
+ * vector q becomes {@code normalize(q + beta * (W - I) q)}.
  *
  * <pre>
  * java -cp toolscout.jar dev.toolscout.server.eval.QueryAdapterTrainer DATASETS [--work DIR] [--out FILE]
@@ -237,7 +238,9 @@ public final class QueryAdapterTrainer {
       held[i] = Math.floorMod(q.id().hashCode(), 10) == 0;
       nHeld += held[i] ? 1 : 0;
     }
-    String provenance = "model " + MODEL + " (plain query vectors of the text without numbers, QueryText.withoutNumbers); data toollens/normalized: qrels.train.tsv sha256 "
+    String provenance = "model " + MODEL
+        + " (plain query vectors of the text without numbers, QueryText.withoutNumbers); data toollens/normalized:"
+        + " qrels.train.tsv sha256 "
         + fileSha(dir.resolve("qrels.train.tsv")) + ", queries.jsonl sha256 " + fileSha(dir.resolve("queries.jsonl"))
         + ", tools.jsonl sha256 " + fileSha(dir.resolve("tools.jsonl")) + "; " + train.size() + " train queries ("
         + nHeld + " held out: id hashCode mod 10 == 0), " + tools.length + " tools (ToolText.embeddingText); test"

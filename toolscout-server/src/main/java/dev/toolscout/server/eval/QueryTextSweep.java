@@ -33,11 +33,13 @@ public final class QueryTextSweep {
   static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
 
   /** A quoted span: straight or curly quotes, at most 60 characters, not an apostrophe inside a word. */
-  static final String QUOTED = "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]{1,60}['\"\u2019\u201d](?![\\p{L}\\p{N}])";
+  static final String QUOTED = "(?<![\\p{L}\\p{N}])(['\"\u2018\u201c])"
+      + "[^'\"\u2018\u2019\u201c\u201d]{1,60}['\"\u2019\u201d](?![\\p{L}\\p{N}])";
 
   /** Request courtesy that says nothing about the tool: "can you please", "I need to", "help me". */
   static final Pattern COURTESY = Pattern.compile(
-      "\\b(?:(?:can|could|would|will) you(?: please)?(?: help me)?|please|i (?:would like|want|need|'d like)(?: you)?(?: to)?"
+      "\\b(?:(?:can|could|would|will) you(?: please)?(?: help me)?|please"
+          + "|i (?:would like|want|need|'d like)(?: you)?(?: to)?"
           + "|help me(?: to)?|hi|hello|hey|thanks|thank you)\\b",
       Pattern.CASE_INSENSITIVE);
 
@@ -46,10 +48,10 @@ public final class QueryTextSweep {
 
   static {
     VARIANTS.put("as-is", s -> s);
-    VARIANTS.put("no-digit-words", s -> squeeze(s, s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", " ")));
+    VARIANTS.put("no-digit-words", QueryText::withoutNumbers);
     VARIANTS.put("no-words-with-digits", s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ")));
     VARIANTS.put("digits-as-number",
-        s -> squeeze(s, s.replaceAll("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*(?![\\p{L}\\p{N}])", "number")));
+        s -> squeeze(s, QueryText.NUMBER.matcher(s).replaceAll("number")));
     VARIANTS.put("no-quoted", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " ")));
     VARIANTS.put("quoted-as-value", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " value ")));
     VARIANTS.put("no-courtesy", s -> squeeze(s, COURTESY.matcher(s).replaceAll(" ")));

@@ -30,8 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * One development set as the sweep tools (FusionSweep, ThreeListSweep, ClauseSweep, PrfSweep, AdapterShiftSweep,
- * NameViewSweep) read it: its queries
+ * One development set as the sweep tools (the {@code *Sweep} classes of this package) read it: its queries
  * (metatool single capped while tuning), its tools as catalog specs, and the dataset id of each tool.
  *
  * @param dir the set's {@code normalized} folder (the eval data directory is keyed by it)
@@ -159,8 +158,9 @@ record SweepSet(
   }
 
   /**
-   * Adds one query to {@code score}: its lists fused as the product fuses a whole message ({@link
-   * Fusion#DEFAULT}), the top 50 mapped to dataset ids.
+   * Adds one query to {@code score}: its lists fused as the product fuses a whole message of several clauses
+   * ({@link Fusion#DEFAULT}'s {@code alpha}; the product gives a one-clause message {@link
+   * Fusion#oneClauseAlpha()} instead), the top 50 mapped to dataset ids.
    */
   static void scoreFused(Score score, List<Hit> lexical, List<Hit> dense, String[] ids, int[] toolOfOrd,
       Set<String> gold) {
