@@ -52,11 +52,24 @@ public final class QueryTextSweep {
     VARIANTS.put("no-words-with-digits", s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ")));
     VARIANTS.put("digits-as-number",
         s -> squeeze(s, QueryText.NUMBER.matcher(s).replaceAll("number")));
+    VARIANTS.put("digits-as-xyz", QueryTextSweep::numbersAsVariables);
     VARIANTS.put("no-quoted", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " ")));
     VARIANTS.put("quoted-as-value", s -> squeeze(s, QueryText.withoutNumbers(s).replaceAll(QUOTED, " value ")));
     VARIANTS.put("no-courtesy", s -> squeeze(s, COURTESY.matcher(s).replaceAll(" ")));
     VARIANTS.put("no-digits-no-symbols",
         s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
+  }
+
+  /** Each number replaced by a variable, {@code x}, {@code y}, {@code z} in turn: "696 times 889" becomes "x times y". */
+  static String numbersAsVariables(String s) {
+    java.util.regex.Matcher m = QueryText.NUMBER.matcher(s);
+    StringBuilder out = new StringBuilder();
+    int i = 0;
+    while (m.find()) {
+      m.appendReplacement(out, String.valueOf("xyz".charAt(i++ % 3)));
+    }
+    m.appendTail(out);
+    return squeeze(s, out.toString());
   }
 
   /** Weights of the as-is vector in mixes of it and the no-digit-words vector. */
