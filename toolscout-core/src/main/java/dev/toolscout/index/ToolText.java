@@ -55,28 +55,31 @@ public final class ToolText {
    * does not already hold. An original name with a word that is only digits is taken for an opaque id
    * ({@code apigen_tool_17}, {@code 0}) and left out whole: on the development sets, dense retrieval without
    * the dataset ids and repeated names gained 1.2 points of mean nDCG@10 (docs/EMBEDDINGS.md). A sanitized
-   * upstream name ({@code Update Contact ✓} behind {@code crm__Update_Contact}) adds nothing new.
+   * upstream name ({@code Update Contact ✓} behind {@code crm__Update_Contact}) adds nothing new. Last come
+   * the spelled-out words of the abbreviations among them ({@link NameAbbreviations}: {@code div} adds
+   * {@code divide}, {@code repo} adds {@code repository}), each once.
    */
   public static String nameWords(ToolSpec spec) {
     String words = splitIdentifier(spec.fullName());
-    if (spec.originalName() == null) {
-      return words;
-    }
-    String orig = splitIdentifier(spec.originalName());
-    if (orig.isEmpty()) {
-      return words;
-    }
-    String[] origWords = orig.split(" ");
+    java.util.Set<String> have = new java.util.LinkedHashSet<>(List.of(words.split(" ")));
+    StringBuilder b = new StringBuilder(words);
+    String orig = spec.originalName() == null ? "" : splitIdentifier(spec.originalName());
+    String[] origWords = orig.isEmpty() ? new String[0] : orig.split(" ");
+    boolean opaque = false;
     for (String w : origWords) {
-      if (w.chars().allMatch(Character::isDigit)) {
-        return words; // an opaque id
+      opaque |= w.chars().allMatch(Character::isDigit);
+    }
+    if (!opaque) {
+      for (String w : origWords) {
+        if (have.add(w)) {
+          b.append(' ').append(w);
+        }
       }
     }
-    java.util.Set<String> have = new java.util.HashSet<>(List.of(words.split(" ")));
-    StringBuilder b = new StringBuilder(words);
-    for (String w : origWords) {
-      if (have.add(w)) {
-        b.append(' ').append(w);
+    for (String w : List.copyOf(have)) {
+      String full = NameAbbreviations.expand(w);
+      if (full != null && have.add(full)) {
+        b.append(' ').append(full);
       }
     }
     return b.toString();

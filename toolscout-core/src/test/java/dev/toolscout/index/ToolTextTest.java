@@ -39,4 +39,19 @@ class ToolTextTest {
     ToolSpec numeric = ToolSpec.builder("t__Weather_Forecast", "d").originalName("7").build();
     assertThat(ToolText.nameWords(numeric)).isEqualTo("t weather forecast");
   }
+
+  @Test
+  void abbreviations_in_name_words_are_spelled_out_once_after_the_name() {
+    ToolSpec div = ToolSpec.builder("math__div", "d").build();
+    assertThat(ToolText.nameWords(div)).isEqualTo("math div divide");
+    ToolSpec repo = ToolSpec.builder("gh__get_repo_info", "d").originalName("getRepoInfo").build();
+    assertThat(ToolText.nameWords(repo)).isEqualTo("gh get repo info repository information");
+    ToolSpec both = ToolSpec.builder("db__create_database", "d").build();
+    assertThat(ToolText.nameWords(both)).isEqualTo("db create database");
+    ToolSpec gcd = ToolSpec.builder("t__gcd", "d").originalName("toolink_tool_3").build();
+    assertThat(ToolText.nameWords(gcd)).isEqualTo("t gcd greatest common divisor");
+    assertThat(ToolText.embeddingText(div)).isEqualTo("math div divide: d");
+    ToolSpec plain = ToolSpec.builder("t__temperature_position", "d").build();
+    assertThat(ToolText.nameWords(plain)).isEqualTo("t temperature position");
+  }
 }
