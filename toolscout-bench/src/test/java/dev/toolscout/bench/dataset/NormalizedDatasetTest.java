@@ -156,9 +156,17 @@ class NormalizedDatasetTest {
   void scored_queries_follow_queries_file_order_and_skip_zero_scores_and_unscored_queries() throws IOException {
     List<ScoredQuery> scored = writeValid().scoredQueries("qrels.test.tsv");
     assertThat(scored).extracting(ScoredQuery::id).containsExactly("q1", "q2");
-    assertThat(scored.get(0).gold()).containsExactlyInAnyOrder("send_mail", "42");
+    assertThat(scored.get(0).gold()).containsExactly("send_mail", "42");
     assertThat(scored.get(0).text()).isEqualTo("mail Bob the report");
     assertThat(scored.get(1).gold()).containsExactly("7");
+  }
+
+  @Test
+  void gold_tools_keep_the_order_they_are_given_in() {
+    List<String> ids = java.util.stream.IntStream.range(0, 40).mapToObj(i -> "tool-" + (39 - i)).toList();
+    ScoredQuery q = new ScoredQuery("q", "text", new java.util.LinkedHashSet<>(ids));
+    assertThat(q.gold()).containsExactlyElementsOf(ids);
+    assertThatThrownBy(() -> q.gold().add("x")).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test
