@@ -112,7 +112,7 @@ public final class LocalEmbeddingModels {
     try (InputStream in = LocalEmbeddingModels.class.getClassLoader().getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("query adapter " + name + ": resource not found on the classpath (run"
-            + " dev.toolscout.server.eval.QueryAdapterTrainer, docs/EMBEDDINGS.md)");
+            + " dev.toolscout.bench.eval.QueryAdapterTrainer, docs/EMBEDDINGS.md)");
       }
       bytes = in.readAllBytes();
     } catch (IOException e) {

@@ -16,7 +16,7 @@ import java.util.Objects;
 /**
  * A linear map applied to query vectors only: {@code q' = normalize(q + beta * D q)}, D being {@code W - I} (a
  * {@code dimension x dimension} matrix learned so that queries land nearer their tools; see {@code
- * dev.toolscout.server.eval.QueryAdapterTrainer} and docs/EVALUATION.md). Document vectors never go through
+ * dev.toolscout.bench.eval.QueryAdapterTrainer} and docs/EVALUATION.md). Document vectors never go through
  * it, so vectors stored under the model's id stay valid with or without an adapter.
  *
  * <p>File format ({@code .adapter}, big-endian, version {@value #FORMAT_VERSION}): the 8 ASCII bytes {@code

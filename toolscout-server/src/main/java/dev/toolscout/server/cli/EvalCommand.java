@@ -2,7 +2,8 @@ package dev.toolscout.server.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.server.eval.EvalRunner;
+import dev.toolscout.bench.eval.EvalRunner;
+import dev.toolscout.server.EngineFactory;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -85,8 +86,8 @@ final class EvalCommand implements Callable<Integer> {
     }
     Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
     String modelId = model != null ? model : dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
-    EvalRunner.Result r = new EvalRunner(new EvalRunner.Options(dataset, qrels, ks, retriever, byName, modelId, work,
-        limit, perQuery), spec.commandLine().getErr()).run();
+    EvalRunner.Result r = new EvalRunner(new EngineFactory(), new EvalRunner.Options(dataset, qrels, ks, retriever,
+        byName, modelId, work, limit, perQuery), spec.commandLine().getErr()).run();
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       out.println(Json.pretty(json(r)));

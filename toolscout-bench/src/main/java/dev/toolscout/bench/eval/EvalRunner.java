@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
@@ -16,7 +15,6 @@ import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
-import dev.toolscout.server.Engine;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,12 +29,13 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Evaluates retrieval on a dataset in the normalized layout, through the product's own catalog, index and
- * selector (an isolated data directory per dataset and model, so a rerun embeds nothing). Scores use the
- * dataset's tool ids, never the sanitized wire names.
+ * selector (an isolated data directory per dataset and model, so a rerun embeds nothing), opened by a {@link
+ * ProductEngineFactory}. Scores use the dataset's tool ids, never the sanitized wire names.
  */
 public final class EvalRunner {
   /** Every query is ranked this deep (the selector's maximum K); MRR looks this far. */
@@ -117,10 +116,13 @@ public final class EvalRunner {
 
   private static final ObjectMapper LINES = new ObjectMapper();
 
+  private final ProductEngineFactory engines;
   private final Options o;
   private final PrintWriter log;
 
-  public EvalRunner(Options o, PrintWriter log) {
+  /** @param engines opens the product's engine on each dataset's data directory */
+  public EvalRunner(ProductEngineFactory engines, Options o, PrintWriter log) {
+    this.engines = Objects.requireNonNull(engines, "engines");
     this.o = o;
     this.log = log;
   }
@@ -162,7 +164,7 @@ public final class EvalRunner {
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
         + data);
     log.flush();
-    try (Engine e = Engine.open(Engine.Options.of(data).withTools(specs).withModel(o.modelId()).withSelector(config))) {
+    try (ProductEngine e = engines.open(data, specs, o.modelId(), config)) {
       Map<Integer, double[]> recall = new LinkedHashMap<>();
       Map<Integer, double[]> complete = new LinkedHashMap<>();
       for (int k : o.ks()) {

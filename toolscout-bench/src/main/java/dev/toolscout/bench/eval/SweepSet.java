@@ -1,9 +1,8 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
@@ -12,10 +11,10 @@ import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
+import dev.toolscout.selection.SelectorConfig;
 import dev.toolscout.model.Principal;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Hashing;
-import dev.toolscout.server.Engine;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -73,11 +72,13 @@ record SweepSet(
   }
 
   /**
-   * This set's tools in an engine over its eval data directory for {@code model} (what {@code toolscout eval}
-   * fills), with each catalog ordinal mapped to the dataset index of its tool and everything allowed.
+   * This set's tools in the product's engine ({@link ProductEngineFactory#fromClassPath()}, the default selector
+   * configuration) over its eval data directory for {@code model} (what {@code toolscout eval} fills), with each
+   * catalog ordinal mapped to the dataset index of its tool and everything allowed.
    */
   Opened open(Path work, String model) throws IOException {
-    Engine e = Engine.open(Engine.Options.of(EvalRunner.dataDir(work, dir, model)).withTools(specs).withModel(model));
+    ProductEngine e = ProductEngineFactory.fromClassPath()
+        .open(EvalRunner.dataDir(work, dir, model), specs, model, SelectorConfig.DEFAULT);
     Catalog.Snapshot snap = e.catalog().snapshot();
     int max = 0;
     for (CatalogEntry c : snap.entries()) {
@@ -91,7 +92,7 @@ record SweepSet(
 
   /** What a sweep fetches for one query from an open set (its lists, its vectors). */
   interface PerQuery<T> {
-    T fetch(Engine engine, AllowedSet all, ScoredQuery query) throws Exception;
+    T fetch(ProductEngine engine, AllowedSet all, ScoredQuery query) throws Exception;
   }
 
   /** A sweep's per-query data for one set, in query order, and the dataset index of each catalog ordinal. */
@@ -150,7 +151,7 @@ record SweepSet(
   }
 
   /** An open set: close it to close the engine. */
-  record Opened(Engine engine, int[] toolOfOrd, AllowedSet all) implements AutoCloseable {
+  record Opened(ProductEngine engine, int[] toolOfOrd, AllowedSet all) implements AutoCloseable {
     @Override
     public void close() {
       engine.close();

@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -17,7 +17,7 @@ import java.util.Map;
  * mini}), fused as {@link ThreeListSweep} fuses (whole message, no clause search).
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.NameViewSweep DATASETS WORK METATOOL_LIMIT CONFIG...
+ * java -cp toolscout.jar dev.toolscout.bench.eval.NameViewSweep DATASETS WORK METATOOL_LIMIT CONFIG...
  * </pre>
  */
 public final class NameViewSweep {

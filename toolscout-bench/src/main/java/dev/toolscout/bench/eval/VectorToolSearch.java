@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Hashing;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
@@ -25,7 +25,7 @@ import java.util.concurrent.ExecutorService;
  * each (no clause search).
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.VerbSynonymSweep DATASETS WORK METATOOL_LIMIT [WEIGHT...]
+ * java -cp toolscout.jar dev.toolscout.bench.eval.VerbSynonymSweep DATASETS WORK METATOOL_LIMIT [WEIGHT...]
  * </pre>
  *
  * Weights default to 0.25, 0.5 and 1.

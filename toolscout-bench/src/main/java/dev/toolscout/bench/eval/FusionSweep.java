@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -7,7 +7,6 @@ import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +19,7 @@ import java.util.function.IntFunction;
  * settings on those lists in memory, so a sweep takes seconds instead of one evaluation run per setting. Uses
  * the evaluation's data directories (run {@code toolscout eval} on each set first, or let it embed).
  *
- * <p>{@code java -cp toolscout-server/target/toolscout.jar dev.toolscout.server.eval.FusionSweep DATASETS WORK
+ * <p>{@code java -cp toolscout-server/target/toolscout.jar dev.toolscout.bench.eval.FusionSweep DATASETS WORK
  * METATOOL_LIMIT CONFIG...}, each CONFIG a comma-separated list of {@code method=ZSCORE|CONVEX|RRF|LEXICAL|DENSE}
  * and {@code alpha=0.5}, starting from {@link Fusion#DEFAULT}. WORK is the eval work directory ({@code
  * <data dir>/eval}); METATOOL_LIMIT caps metatool single (0 for all). Prints one line per config: mean R@5,
@@ -42,7 +41,7 @@ public final class FusionSweep {
     for (String[] row : SweepSet.SETS) {
       SweepSet s = SweepSet.load(datasets, row, mlimit);
       try (SweepSet.Opened o = s.open(work, model)) {
-        Engine e = o.engine();
+        ProductEngine e = o.engine();
         AllowedSet all = o.all();
         int[] toolOfOrd = o.toolOfOrd();
         IntFunction<String> idOfOrd = ord -> s.ids()[toolOfOrd[ord]];

@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
@@ -19,7 +19,7 @@ import java.util.Map;
  * BM25 list by the product's fusion and scored. No clause search: compare with the {@code lex=1,mini=1} row.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.PrfSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.bench.eval.PrfSweep DATASETS WORK METATOOL_LIMIT
  * </pre>
  */
 public final class PrfSweep {

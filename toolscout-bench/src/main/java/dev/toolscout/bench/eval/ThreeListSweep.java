@@ -1,8 +1,7 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
@@ -43,7 +42,7 @@ import java.util.function.Function;
  * sweep still reproduce; the product's default is {@code lex=1,b=1} with {@code b=0.1:3:1:0.1}.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
+ * java -cp toolscout.jar dev.toolscout.bench.eval.ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
  *   --adapter NAME=LAMBDA:EPOCHS:BETA[:LR]  an adapted MiniLM list named NAME (repeatable; LR default 0.1)
  *   --latency N                             time embedQuery per model on N ToolLens test queries (after 50 warm-up)
  *   --train-only                            train the adapters, print the held-out figures, stop

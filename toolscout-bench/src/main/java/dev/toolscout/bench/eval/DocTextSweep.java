@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -24,7 +24,7 @@ import java.util.function.Function;
  * whole-message fusion with its BM25 list (no clause search). Re-embeds about 11,000 tools per recipe.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT [RECIPE ...]
+ * java -cp toolscout.jar dev.toolscout.bench.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT [RECIPE ...]
  * </pre>
  */
 public final class DocTextSweep {

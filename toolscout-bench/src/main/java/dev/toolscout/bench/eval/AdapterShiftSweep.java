@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
  * the dense weight raised from 0.5 toward {@code HI} as the shift goes from {@code S0} to {@code S1}.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.AdapterShiftSweep DATASETS WORK METATOOL_LIMIT [S0:S1:HI ...]
+ * java -cp toolscout.jar dev.toolscout.bench.eval.AdapterShiftSweep DATASETS WORK METATOOL_LIMIT [S0:S1:HI ...]
  * </pre>
  */
 public final class AdapterShiftSweep {

@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -8,7 +8,6 @@ import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.QueryClauses;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,7 +56,7 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.ClauseSweep DATASETS WORK METATOOL_LIMIT [--show N]
+ * java -cp toolscout.jar dev.toolscout.bench.eval.ClauseSweep DATASETS WORK METATOOL_LIMIT [--show N]
  * </pre>
  *
  * WORK is the eval work directory ({@code <data dir>/eval}, EvalRunner's data directories); METATOOL_LIMIT
@@ -107,7 +106,7 @@ public final class ClauseSweep {
         throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
-    String model = LocalEmbeddingModels.DEFAULT_ID; // Engine builds it with LocalEmbeddingModels.create: adapted
+    String model = LocalEmbeddingModels.DEFAULT_ID; // the product builds it with LocalEmbeddingModels.create: adapted
     ExecutorService pool = SweepSet.pool();
     List<SetData> loaded = new ArrayList<>();
     Map<String, double[]> splitStats = new LinkedHashMap<>(); // "set/splitter" -> {split queries, clauses}
@@ -143,7 +142,7 @@ public final class ClauseSweep {
       Map<String, int[]> ranked = new ConcurrentHashMap<>();
       Map<String, double[]> logits = new ConcurrentHashMap<>();
       try (SweepSet.Opened o = set.open(work, model)) {
-        Engine e = o.engine();
+        ProductEngine e = o.engine();
         int[] toolOfOrd = o.toolOfOrd();
         AllowedSet allowed = o.all();
         QueryAdapterTrainer.parallel(pool, all.size(), i -> {

@@ -1,9 +1,8 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.bench.dataset.DatasetTool;
 import dev.toolscout.bench.dataset.NormalizedDataset;
 import dev.toolscout.bench.dataset.ScoredQuery;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
@@ -51,8 +50,8 @@ import java.util.concurrent.Future;
  * vector q becomes {@code normalize(q + beta * (W - I) q)}.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.QueryAdapterTrainer DATASETS [--work DIR] [--out FILE]
- * java -cp toolscout.jar dev.toolscout.server.eval.QueryAdapterTrainer DATASETS --latency N
+ * java -cp toolscout.jar dev.toolscout.bench.eval.QueryAdapterTrainer DATASETS [--work DIR] [--out FILE]
+ * java -cp toolscout.jar dev.toolscout.bench.eval.QueryAdapterTrainer DATASETS --latency N
  *   DATASETS  the shared datasets folder (holding toollens/normalized)
  *   --work    where the embedded train queries are cached (default: $TOOLSCOUT_DATA_DIR/eval, ~/.toolscout/eval)
  *   --out     the adapter file (default: the bundled resource,
@@ -137,7 +136,7 @@ public final class QueryAdapterTrainer {
     TrainData td = trainData(datasets, work);
     Params p = DEFAULT;
     float[] delta = train(td, p, "default");
-    String provenance = "trained by dev.toolscout.server.eval.QueryAdapterTrainer (docs/EVALUATION.md, adapter b);"
+    String provenance = "trained by dev.toolscout.bench.eval.QueryAdapterTrainer (docs/EVALUATION.md, adapter b);"
         + " " + td.provenance() + "; objective: softmax over the toollens tools, temperature " + TAU
         + ", one term per gold tool, other gold tools masked; SGD lr " + p.lr() + ", batch " + BATCH + ", epochs "
         + p.epochs() + ", lambda " + p.lambda() + " (pull to identity), shuffle seed " + SEED + "; beta " + p.beta()

@@ -1,7 +1,8 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.bench.eval.EvalRunner;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory (CI keeps {@code shared} beside the clone). Their absence is a failure, not a skip, so the guard
  * cannot go quiet.
  */
-class RetrievalQualityGuardTest {
+public class RetrievalQualityGuardTest {
   /**
    * Measured 75.2 on 2026-11-23 (default model with its query adapter and number-free query, default fusion
    * with the one-clause dense weight, clause search, credential dependencies, camelCase splitting, the
@@ -45,7 +46,8 @@ class RetrievalQualityGuardTest {
 
   @TempDir Path work;
 
-  static Path datasets() {
+  /** The development sets' folder ({@code shared/datasets} here or above); other tests use it too. */
+  public static Path datasets() {
     for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
       Path candidate = d.resolve("shared").resolve("datasets");
       if (Files.isDirectory(candidate)) {
@@ -60,7 +62,7 @@ class RetrievalQualityGuardTest {
   void default_configuration_keeps_apibank_ndcg_and_recall_above_their_floors() throws Exception {
     Path apibank = datasets().resolve("toolret-subsets-via-mftr").resolve("apibank");
     StringWriter log = new StringWriter();
-    EvalRunner.Result r = new EvalRunner(
+    EvalRunner.Result r = new EvalRunner(new EngineFactory(),
         new EvalRunner.Options(apibank, null, List.of(5, 10), EvalRunner.Retriever.hybrid, false,
             LocalEmbeddingModels.DEFAULT_ID, work, null),
         new PrintWriter(log)).run();
@@ -73,7 +75,7 @@ class RetrievalQualityGuardTest {
   void default_configuration_keeps_seal_tools_multi_step_quality_above_its_floors() throws Exception {
     Path seal = datasets().resolve("seal-tools");
     StringWriter log = new StringWriter();
-    EvalRunner.Result r = new EvalRunner(
+    EvalRunner.Result r = new EvalRunner(new EngineFactory(),
         new EvalRunner.Options(seal, "qrels.test_out_domain.tsv", List.of(5, 10), EvalRunner.Retriever.hybrid,
             false, LocalEmbeddingModels.DEFAULT_ID, work, 300),
         new PrintWriter(log)).run();

@@ -1,8 +1,8 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.server.cli.ToolScoutCli;
+import dev.toolscout.server.RetrievalQualityGuardTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;

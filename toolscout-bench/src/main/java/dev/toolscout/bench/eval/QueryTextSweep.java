@@ -1,4 +1,4 @@
-package dev.toolscout.server.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryText;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * commit and later the first two rows coincide.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.server.eval.QueryTextSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.bench.eval.QueryTextSweep DATASETS WORK METATOOL_LIMIT
  * </pre>
  */
 public final class QueryTextSweep {
