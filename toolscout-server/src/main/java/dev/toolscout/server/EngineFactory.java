@@ -11,14 +11,10 @@ import java.util.List;
 /**
  * The evaluation harness's way into this composition root: opens an {@link Engine} on a data directory with
  * exactly the given tools, model and selector configuration, and hands the harness the parts it ranks with.
- * Registered in {@code META-INF/services/dev.toolscout.bench.eval.ProductEngineFactory}, so the sweeps launched
- * by class name from {@code toolscout.jar} find it; {@code toolscout eval} passes it in. Stateless and
- * thread-safe.
+ * Passed in by hand: {@code toolscout eval} gives it to the harness's {@code EvalRunner}, {@link EvalTools} to
+ * the sweep it launches. Stateless and thread-safe.
  */
 public final class EngineFactory implements ProductEngineFactory {
-  /** Public, with no arguments: {@link java.util.ServiceLoader} instantiates it. */
-  public EngineFactory() {}
-
   @Override
   public ProductEngine open(Path dataDir, List<ToolSpec> tools, String modelId, SelectorConfig selector)
       throws IOException {

@@ -3,7 +3,7 @@ package dev.toolscout.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.bench.eval.ProductEngine;
-import dev.toolscout.bench.eval.ProductEngineFactory;
+import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -16,14 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The evaluation harness's way into the composition root (the sweeps find it by its service registration). */
+/** The evaluation harness's way into the composition root ({@code toolscout eval} and EvalTools pass it in). */
 class EngineFactoryTest {
   @TempDir Path dir;
-
-  @Test
-  void the_harness_finds_this_composition_root_on_the_class_path() {
-    assertThat(ProductEngineFactory.fromClassPath()).isInstanceOf(EngineFactory.class);
-  }
 
   @Test
   void the_opened_engine_holds_exactly_the_given_tools_and_selects_with_the_given_configuration() throws Exception {
@@ -34,6 +29,8 @@ class EngineFactoryTest {
         false);
     try (ProductEngine e = new EngineFactory().open(dir, tools, LocalEmbeddingModels.DEFAULT_ID, config)) {
       assertThat(e.catalog().size()).isEqualTo(2);
+      assertThat(e.catalog().snapshot().entries()).extracting(CatalogEntry::name)
+          .containsExactlyInAnyOrder("weather__forecast", "mail__send");
       assertThat(e.selector().config()).isEqualTo(config);
       assertThat(e.model().modelId()).isEqualTo(LocalEmbeddingModels.DEFAULT_ID);
       Selection s = e.selector().select(Selector.Request.of("send an email to Bob", Principal.ANONYMOUS));

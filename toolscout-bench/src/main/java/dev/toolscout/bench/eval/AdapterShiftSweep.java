@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
  * the dense weight raised from 0.5 toward {@code HI} as the shift goes from {@code S0} to {@code S1}.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.AdapterShiftSweep DATASETS WORK METATOOL_LIMIT [S0:S1:HI ...]
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools AdapterShiftSweep DATASETS WORK METATOOL_LIMIT [S0:S1:HI ...]
  * </pre>
  */
 public final class AdapterShiftSweep {
@@ -31,7 +31,11 @@ public final class AdapterShiftSweep {
 
   record S(String label, String[] ids, int[] toolOfOrd, List<Q> qs) {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -40,7 +44,7 @@ public final class AdapterShiftSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
         String text = q.text();
         float[] p = plain.embedQuery(text);
         float[] a = e.model().embedQuery(text);

@@ -56,7 +56,7 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.ClauseSweep DATASETS WORK METATOOL_LIMIT [--show N]
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools ClauseSweep DATASETS WORK METATOOL_LIMIT [--show N]
  * </pre>
  *
  * WORK is the eval work directory ({@code <data dir>/eval}, EvalRunner's data directories); METATOOL_LIMIT
@@ -94,7 +94,11 @@ public final class ClauseSweep {
 
   record SetData(String label, String[] ids, List<Q> queries) {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -141,7 +145,7 @@ public final class ClauseSweep {
       List<String> all = new ArrayList<>(texts);
       Map<String, int[]> ranked = new ConcurrentHashMap<>();
       Map<String, double[]> logits = new ConcurrentHashMap<>();
-      try (SweepSet.Opened o = set.open(work, model)) {
+      try (SweepSet.Opened o = set.open(engines, work, model)) {
         ProductEngine e = o.engine();
         int[] toolOfOrd = o.toolOfOrd();
         AllowedSet allowed = o.all();

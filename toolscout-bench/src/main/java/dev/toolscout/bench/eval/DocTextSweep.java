@@ -24,7 +24,7 @@ import java.util.function.Function;
  * whole-message fusion with its BM25 list (no clause search). Re-embeds about 11,000 tools per recipe.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.DocTextSweep DATASETS WORK METATOOL_LIMIT [RECIPE ...]
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools DocTextSweep DATASETS WORK METATOOL_LIMIT [RECIPE ...]
  * </pre>
  */
 public final class DocTextSweep {
@@ -46,7 +46,11 @@ public final class DocTextSweep {
 
   record Q(List<Hit> lex, float[] v, Set<String> gold) {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -64,7 +68,7 @@ public final class DocTextSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) ->
+      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) ->
           new Q(e.index().lexical(q.text(), all, DEPTH), e.model().embedQuery(q.text()), q.gold()));
       int[] toolOfOrd = f.toolOfOrd();
       List<Q> out = f.perQuery();

@@ -19,7 +19,7 @@ import java.util.function.IntFunction;
  * settings on those lists in memory, so a sweep takes seconds instead of one evaluation run per setting. Uses
  * the evaluation's data directories (run {@code toolscout eval} on each set first, or let it embed).
  *
- * <p>{@code java -cp toolscout-server/target/toolscout.jar dev.toolscout.bench.eval.FusionSweep DATASETS WORK
+ * <p>{@code java -cp toolscout-server/target/toolscout.jar dev.toolscout.server.EvalTools FusionSweep DATASETS WORK
  * METATOOL_LIMIT CONFIG...}, each CONFIG a comma-separated list of {@code method=ZSCORE|CONVEX|RRF|LEXICAL|DENSE}
  * and {@code alpha=0.5}, starting from {@link Fusion#DEFAULT}. WORK is the eval work directory ({@code
  * <data dir>/eval}); METATOOL_LIMIT caps metatool single (0 for all). Prints one line per config: mean R@5,
@@ -32,7 +32,11 @@ public final class FusionSweep {
 
   record Set8(String label, List<Q> queries, IntFunction<String> idOfOrd) {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -40,7 +44,7 @@ public final class FusionSweep {
     List<Set8> loaded = new ArrayList<>();
     for (String[] row : SweepSet.SETS) {
       SweepSet s = SweepSet.load(datasets, row, mlimit);
-      try (SweepSet.Opened o = s.open(work, model)) {
+      try (SweepSet.Opened o = s.open(engines, work, model)) {
         ProductEngine e = o.engine();
         AllowedSet all = o.all();
         int[] toolOfOrd = o.toolOfOrd();

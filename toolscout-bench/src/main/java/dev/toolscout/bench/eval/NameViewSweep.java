@@ -17,18 +17,22 @@ import java.util.Map;
  * mini}), fused as {@link ThreeListSweep} fuses (whole message, no clause search).
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.NameViewSweep DATASETS WORK METATOOL_LIMIT CONFIG...
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools NameViewSweep DATASETS WORK METATOOL_LIMIT CONFIG...
  * </pre>
  */
 public final class NameViewSweep {
   static final int DEPTH = 150;
   static final String MINI = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
-    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(datasets, work, mlimit, MINI, set -> o -> {
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
       EmbeddingModel model = o.engine().model();
       List<String> names = new ArrayList<>();
       for (ToolSpec s : set.specs()) {

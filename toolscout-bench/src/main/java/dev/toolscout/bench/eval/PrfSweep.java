@@ -19,7 +19,7 @@ import java.util.Map;
  * BM25 list by the product's fusion and scored. No clause search: compare with the {@code lex=1,mini=1} row.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.PrfSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools PrfSweep DATASETS WORK METATOOL_LIMIT
  * </pre>
  */
 public final class PrfSweep {
@@ -28,11 +28,15 @@ public final class PrfSweep {
   static final int[] MS = {1, 3, 5};
   static final double[] GS = {0.3, 0.6, 1.0};
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
-    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(datasets, work, mlimit, MINI, set -> o -> {
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
       String[] ids = set.ids();
       float[][] vec = set.storedVectors(work, MINI);
       int[] toolOfOrd = o.toolOfOrd();

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * commit and later the first two rows coincide.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.QueryTextSweep DATASETS WORK METATOOL_LIMIT
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools QueryTextSweep DATASETS WORK METATOOL_LIMIT
  * </pre>
  */
 public final class QueryTextSweep {
@@ -97,7 +97,11 @@ public final class QueryTextSweep {
 
   record Q(List<Hit> lex, List<List<Hit>> dense, Set<String> gold) {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -110,7 +114,7 @@ public final class QueryTextSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
         String text = q.text();
         List<List<Hit>> dense = new ArrayList<>();
         List<float[]> vs = new ArrayList<>();

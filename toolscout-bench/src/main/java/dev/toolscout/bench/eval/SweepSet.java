@@ -72,13 +72,12 @@ record SweepSet(
   }
 
   /**
-   * This set's tools in the product's engine ({@link ProductEngineFactory#fromClassPath()}, the default selector
-   * configuration) over its eval data directory for {@code model} (what {@code toolscout eval} fills), with each
-   * catalog ordinal mapped to the dataset index of its tool and everything allowed.
+   * This set's tools in the product's engine, opened by {@code engines} with the default selector configuration
+   * over its eval data directory for {@code model} (what {@code toolscout eval} fills), with each catalog ordinal
+   * mapped to the dataset index of its tool and everything allowed.
    */
-  Opened open(Path work, String model) throws IOException {
-    ProductEngine e = ProductEngineFactory.fromClassPath()
-        .open(EvalRunner.dataDir(work, dir, model), specs, model, SelectorConfig.DEFAULT);
+  Opened open(ProductEngineFactory engines, Path work, String model) throws IOException {
+    ProductEngine e = engines.open(EvalRunner.dataDir(work, dir, model), specs, model, SelectorConfig.DEFAULT);
     Catalog.Snapshot snap = e.catalog().snapshot();
     int max = 0;
     for (CatalogEntry c : snap.entries()) {
@@ -104,17 +103,22 @@ record SweepSet(
   }
 
   /**
-   * Opens this set for {@code model} ({@link #open}), runs {@code perQuery} on every query on the pool's two
-   * threads ({@link QueryAdapterTrainer#parallel}) and closes the set.
+   * Opens this set for {@code model} with {@code engines} ({@link #open}), runs {@code perQuery} on every query
+   * on the pool's two threads ({@link QueryAdapterTrainer#parallel}) and closes the set.
    */
-  <T> Fetched<T> fetch(Path work, String model, ExecutorService pool, PerQuery<T> perQuery) throws Exception {
-    return fetch(work, model, pool, opened -> perQuery);
+  <T> Fetched<T> fetch(ProductEngineFactory engines, Path work, String model, ExecutorService pool,
+      PerQuery<T> perQuery) throws Exception {
+    return fetch(engines, work, model, pool, opened -> perQuery);
   }
 
-  /** As {@link #fetch(Path, String, ExecutorService, PerQuery)}, with {@code perSet} run first on the open set. */
-  <T> Fetched<T> fetch(Path work, String model, ExecutorService pool, PerSet<T> perSet) throws Exception {
+  /**
+   * As {@link #fetch(ProductEngineFactory, Path, String, ExecutorService, PerQuery)}, with {@code perSet} run
+   * first on the open set.
+   */
+  <T> Fetched<T> fetch(ProductEngineFactory engines, Path work, String model, ExecutorService pool,
+      PerSet<T> perSet) throws Exception {
     List<Object> out = Arrays.asList(new Object[queries.size()]);
-    try (Opened o = open(work, model)) {
+    try (Opened o = open(engines, work, model)) {
       PerQuery<T> perQuery = perSet.prepare(o);
       QueryAdapterTrainer.parallel(pool, queries.size(), i -> out.set(i, perQuery.fetch(o.engine(), o.all(),
           queries.get(i))));

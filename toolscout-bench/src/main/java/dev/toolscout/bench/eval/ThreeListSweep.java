@@ -42,7 +42,7 @@ import java.util.function.Function;
  * sweep still reproduce; the product's default is {@code lex=1,b=1} with {@code b=0.1:3:1:0.1}.
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools ThreeListSweep DATASETS WORK METATOOL_LIMIT [options] CONFIG...
  *   --adapter NAME=LAMBDA:EPOCHS:BETA[:LR]  an adapted MiniLM list named NAME (repeatable; LR default 0.1)
  *   --latency N                             time embedQuery per model on N ToolLens test queries (after 50 warm-up)
  *   --train-only                            train the adapters, print the held-out figures, stop
@@ -71,7 +71,11 @@ public final class ThreeListSweep {
   }
 
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -121,7 +125,7 @@ public final class ThreeListSweep {
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
       SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Map<String, List<H>>> mini = set.fetch(work, MINI, pool, o -> (e, all, query) -> {
+      SweepSet.Fetched<Map<String, List<H>>> mini = set.fetch(engines, work, MINI, pool, o -> (e, all, query) -> {
         String text = query.text();
         Map<String, List<H>> m = new HashMap<>();
         float[] q = plainMini.embedQuery(text);
@@ -134,7 +138,7 @@ public final class ThreeListSweep {
         }
         return m;
       });
-      SweepSet.Fetched<Map<String, List<H>>> bge = set.fetch(work, BGE, pool, o -> (e, all, query) -> Map.of(
+      SweepSet.Fetched<Map<String, List<H>>> bge = set.fetch(engines, work, BGE, pool, o -> (e, all, query) -> Map.of(
           "bge", map(e.index().dense(e.model().embedQuery(query.text()), all, DEPTH), o.toolOfOrd()),
           "bgei", map(e.index().dense(bgei.embedQuery(query.text()), all, DEPTH), o.toolOfOrd())));
       List<Map<String, List<H>>> lists = new ArrayList<>();
@@ -159,10 +163,11 @@ public final class ThreeListSweep {
   }
 
   /**
-   * The eight sets' lists, each fetched from {@code model}'s eval data directory by the set's {@code perSet}
-   * (metatool single capped at {@code mlimit}), with a progress line per set on stderr.
+   * The eight sets' lists, each fetched by the set's {@code perSet} from the engine {@code engines} opens on
+   * {@code model}'s eval data directory (metatool single capped at {@code mlimit}), with a progress line per set
+   * on stderr.
    */
-  static List<SetData> fetchAll(Path datasets, Path work, int mlimit, String model,
+  static List<SetData> fetchAll(ProductEngineFactory engines, Path datasets, Path work, int mlimit, String model,
       Function<SweepSet, SweepSet.PerSet<Map<String, List<H>>>> perSet) throws Exception {
     List<SetData> loaded = new ArrayList<>();
     ExecutorService pool = SweepSet.pool();
@@ -170,7 +175,7 @@ public final class ThreeListSweep {
       for (String[] row : SweepSet.SETS) {
         long ts = System.nanoTime();
         SweepSet set = SweepSet.load(datasets, row, mlimit);
-        loaded.add(setData(set, set.fetch(work, model, pool, perSet.apply(set)).perQuery()));
+        loaded.add(setData(set, set.fetch(engines, work, model, pool, perSet.apply(set)).perQuery()));
         System.err.printf(Locale.ROOT, "loaded %s (%d queries) in %.0f s%n", set.label(), set.queries().size(),
             (System.nanoTime() - ts) / 1e9);
       }

@@ -25,7 +25,7 @@ import java.util.concurrent.ExecutorService;
  * each (no clause search).
  *
  * <pre>
- * java -cp toolscout.jar dev.toolscout.bench.eval.VerbSynonymSweep DATASETS WORK METATOOL_LIMIT [WEIGHT...]
+ * java -cp toolscout.jar dev.toolscout.server.EvalTools VerbSynonymSweep DATASETS WORK METATOOL_LIMIT [WEIGHT...]
  * </pre>
  *
  * Weights default to 0.25, 0.5 and 1.
@@ -83,7 +83,11 @@ public final class VerbSynonymSweep {
         .toList();
   }
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs this sweep on the product's engines that {@code engines} opens (the server's launcher, {@code
+   * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
+   */
+  public static void run(ProductEngineFactory engines, String... args) throws Exception {
     Path datasets = Path.of(args[0]);
     Path work = Path.of(args[1]);
     int mlimit = Integer.parseInt(args[2]);
@@ -101,7 +105,7 @@ public final class VerbSynonymSweep {
     for (String[] row : SweepSet.SETS) {
       SweepSet set = SweepSet.load(datasets, row, mlimit);
       int every = set.ids().length;
-      SweepSet.Fetched<Q> f = set.fetch(work, MINI, pool, (e, all, q) -> {
+      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
         String syn = synonyms(q.text());
         return new Q(
             e.index().lexical(q.text(), all, every), syn.isEmpty() ? List.of() : e.index().lexical(syn, all, every),
