@@ -36,9 +36,10 @@ public final class AdapterShiftSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("AdapterShiftSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     List<S> sets = new ArrayList<>();
     ExecutorService pool = SweepSet.pool();

@@ -51,9 +51,10 @@ public final class DocTextSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("DocTextSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<String> labels = new ArrayList<>(RECIPES.keySet());
     if (args.length > 3) {
       labels = List.of(args).subList(3, args.length);

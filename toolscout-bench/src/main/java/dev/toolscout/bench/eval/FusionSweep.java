@@ -37,9 +37,10 @@ public final class FusionSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("FusionSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     String model = LocalEmbeddingModels.DEFAULT_ID;
     List<Set8> loaded = new ArrayList<>();
     for (String[] row : SweepSet.SETS) {

@@ -29,9 +29,10 @@ public final class NameViewSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("NameViewSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
       EmbeddingModel model = o.engine().model();
       List<String> names = new ArrayList<>();

@@ -33,9 +33,10 @@ public final class PrfSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("PrfSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
       String[] ids = set.ids();
       float[][] vec = set.storedVectors(work, MINI);

@@ -102,9 +102,10 @@ public final class QueryTextSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("QueryTextSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<String> labels = new ArrayList<>(VARIANTS.keySet());
     List<UnaryOperator<String>> ops = new ArrayList<>(VARIANTS.values());
     for (double w : MIX) {

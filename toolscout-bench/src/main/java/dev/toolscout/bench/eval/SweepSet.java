@@ -40,6 +40,31 @@ record SweepSet(
     String label, Path dir, List<ScoredQuery> queries, List<ToolSpec> specs, String[] ids,
     Map<String, Integer> toolOfName) {
 
+  /**
+   * The three arguments every sweep starts with: the datasets root, the work folder of the eval data
+   * directories, and how many metatool single queries to keep (0 for all); then the sweep's own.
+   */
+  record Args(Path datasets, Path work, int mlimit, List<String> rest) {
+    /** Reads {@code args} for {@code sweep}; a missing or malformed one gets a message naming it. */
+    static Args parse(String sweep, String... args) {
+      if (args.length < 3) {
+        throw new IllegalArgumentException(sweep + " needs DATASETS WORK METATOOL_LIMIT first, got "
+            + args.length + " argument(s): " + Arrays.toString(args));
+      }
+      int mlimit;
+      try {
+        mlimit = Integer.parseInt(args[2]);
+      } catch (NumberFormatException e) {
+        mlimit = -1;
+      }
+      if (mlimit < 0) {
+        throw new IllegalArgumentException(
+            sweep + ": METATOOL_LIMIT must be a whole number >= 0 (0 keeps every query), got: '" + args[2] + "'");
+      }
+      return new Args(Path.of(args[0]), Path.of(args[1]), mlimit, List.of(args).subList(3, args.length));
+    }
+  }
+
   /** The eight development sets: label, folder under the datasets root, qrels file. */
   static final String[][] SETS = {
     {"toollens", "toollens", "qrels.test.tsv"},

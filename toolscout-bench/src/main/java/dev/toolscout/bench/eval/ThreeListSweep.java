@@ -76,9 +76,10 @@ public final class ThreeListSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("ThreeListSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<AdapterSpec> adapters = new ArrayList<>();
     List<String> configs = new ArrayList<>();
     int latencyN = 0;

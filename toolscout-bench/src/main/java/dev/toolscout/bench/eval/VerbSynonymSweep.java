@@ -88,9 +88,10 @@ public final class VerbSynonymSweep {
    * dev.toolscout.server.EvalTools}, passes its own); {@code args} as in the class comment.
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
-    Path datasets = Path.of(args[0]);
-    Path work = Path.of(args[1]);
-    int mlimit = Integer.parseInt(args[2]);
+    SweepSet.Args common = SweepSet.Args.parse("VerbSynonymSweep", args);
+    Path datasets = common.datasets();
+    Path work = common.work();
+    int mlimit = common.mlimit();
     List<Float> weights = new ArrayList<>();
     for (int i = 3; i < args.length; i++) {
       weights.add(Float.parseFloat(args[i]));

@@ -29,4 +29,20 @@ class SweepSetTest {
     assertThat(asked).containsExactly(EvalRunner.dataDir(work, set.dir(), "some-model"), specs, "some-model",
         SelectorConfig.DEFAULT);
   }
+
+  @Test
+  void the_common_arguments_are_read_and_a_bad_one_is_named() {
+    SweepSet.Args a = SweepSet.Args.parse("FusionSweep", "/data", "/work", "3000", "ZSCORE", "--show");
+    assertThat(a.datasets()).isEqualTo(Path.of("/data"));
+    assertThat(a.work()).isEqualTo(Path.of("/work"));
+    assertThat(a.mlimit()).isEqualTo(3000);
+    assertThat(a.rest()).containsExactly("ZSCORE", "--show");
+    assertThat(SweepSet.Args.parse("PrfSweep", "/data", "/work", "0").rest()).isEmpty();
+    assertThatThrownBy(() -> SweepSet.Args.parse("PrfSweep", "/data", "/work"))
+        .hasMessage("PrfSweep needs DATASETS WORK METATOOL_LIMIT first, got 2 argument(s): [/data, /work]");
+    assertThatThrownBy(() -> SweepSet.Args.parse("PrfSweep", "/data", "/work", "all"))
+        .hasMessage("PrfSweep: METATOOL_LIMIT must be a whole number >= 0 (0 keeps every query), got: 'all'");
+    assertThatThrownBy(() -> SweepSet.Args.parse("PrfSweep", "/data", "/work", "-5"))
+        .hasMessage("PrfSweep: METATOOL_LIMIT must be a whole number >= 0 (0 keeps every query), got: '-5'");
+  }
 }
