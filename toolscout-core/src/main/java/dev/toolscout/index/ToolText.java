@@ -3,9 +3,11 @@ package dev.toolscout.index;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** The text a tool is searched and embedded by. One place, so the index and the embedder agree. */
 public final class ToolText {
@@ -61,7 +63,7 @@ public final class ToolText {
    */
   public static String nameWords(ToolSpec spec) {
     String words = splitIdentifier(spec.fullName());
-    java.util.Set<String> have = new java.util.LinkedHashSet<>(List.of(words.split(" ")));
+    Set<String> have = new LinkedHashSet<>(List.of(words.split(" ")));
     StringBuilder b = new StringBuilder(words);
     String orig = spec.originalName() == null ? "" : splitIdentifier(spec.originalName());
     String[] origWords = orig.isEmpty() ? new String[0] : orig.split(" ");
