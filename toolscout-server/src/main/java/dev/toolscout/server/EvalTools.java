@@ -4,6 +4,7 @@ import dev.toolscout.bench.eval.AdapterShiftSweep;
 import dev.toolscout.bench.eval.ClauseSweep;
 import dev.toolscout.bench.eval.DocTextSweep;
 import dev.toolscout.bench.eval.FusionSweep;
+import dev.toolscout.bench.eval.HubSweep;
 import dev.toolscout.bench.eval.NameViewSweep;
 import dev.toolscout.bench.eval.PrfSweep;
 import dev.toolscout.bench.eval.ProductEngineFactory;
@@ -31,7 +32,7 @@ import java.util.List;
 public final class EvalTools {
   /** The accepted TOOL names, each dispatched by {@link #launch}'s switch. */
   static final List<String> TOOLS = List.of("AdapterShiftSweep", "ClauseSweep", "DocTextSweep", "FusionSweep",
-      "NameViewSweep", "PrfSweep", "QueryTextSweep", "ThreeListSweep", "VerbSynonymSweep");
+      "HubSweep", "NameViewSweep", "PrfSweep", "QueryTextSweep", "ThreeListSweep", "VerbSynonymSweep");
 
   static final String USAGE = "usage: java -cp toolscout.jar " + EvalTools.class.getName() + " TOOL ARGS..."
       + " (ARGS: see the tool's class comment in dev.toolscout.bench.eval; QueryAdapterTrainer opens no engine and"
@@ -63,6 +64,7 @@ public final class EvalTools {
       case "ClauseSweep" -> ClauseSweep.run(engines, rest);
       case "DocTextSweep" -> DocTextSweep.run(engines, rest);
       case "FusionSweep" -> FusionSweep.run(engines, rest);
+      case "HubSweep" -> HubSweep.run(engines, rest);
       case "NameViewSweep" -> NameViewSweep.run(engines, rest);
       case "PrfSweep" -> PrfSweep.run(engines, rest);
       case "QueryTextSweep" -> QueryTextSweep.run(engines, rest);

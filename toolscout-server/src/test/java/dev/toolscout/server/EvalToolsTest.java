@@ -45,7 +45,7 @@ class EvalToolsTest {
 
   @Test
   void every_accepted_name_reaches_its_tool() {
-    assertThat(EvalTools.TOOLS).hasSize(9).doesNotHaveDuplicates();
+    assertThat(EvalTools.TOOLS).hasSize(10).doesNotHaveDuplicates();
     for (String tool : EvalTools.TOOLS) {
       // given no DATASETS argument, the tool's own argument check refuses it by its name: the launcher passed it on
       assertThatThrownBy(() -> EvalTools.launch(neverOpened, err, tool)).as(tool)
