@@ -37,15 +37,12 @@ public final class AdapterShiftSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("AdapterShiftSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     List<S> sets = new ArrayList<>();
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
+      SweepSet.Fetched<Q> f = set.fetch(engines, common.work(), MINI, pool, (e, all, q) -> {
         String text = q.text();
         float[] p = plain.embedQuery(text);
         float[] a = e.model().embedQuery(text);

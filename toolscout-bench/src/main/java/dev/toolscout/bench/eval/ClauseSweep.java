@@ -100,9 +100,6 @@ public final class ClauseSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("ClauseSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     int show = 0;
     for (int i = 3; i < args.length; i++) {
       if (args[i].equals("--show")) {
@@ -117,7 +114,7 @@ public final class ClauseSweep {
     Map<String, double[]> splitStats = new LinkedHashMap<>(); // "set/splitter" -> {split queries, clauses}
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
       List<ScoredQuery> qs = set.queries();
       String[] ids = set.ids();
       // every distinct text to rank: the queries and all splitters' clauses
@@ -146,7 +143,7 @@ public final class ClauseSweep {
       List<String> all = new ArrayList<>(texts);
       Map<String, int[]> ranked = new ConcurrentHashMap<>();
       Map<String, double[]> logits = new ConcurrentHashMap<>();
-      try (SweepSet.Opened o = set.open(engines, work, model)) {
+      try (SweepSet.Opened o = set.open(engines, common.work(), model)) {
         ProductEngine e = o.engine();
         int[] toolOfOrd = o.toolOfOrd();
         AllowedSet allowed = o.all();

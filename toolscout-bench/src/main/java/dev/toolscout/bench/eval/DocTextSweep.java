@@ -52,9 +52,6 @@ public final class DocTextSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("DocTextSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     List<String> labels = new ArrayList<>(RECIPES.keySet());
     if (args.length > 3) {
       labels = List.of(args).subList(3, args.length);
@@ -68,8 +65,8 @@ public final class DocTextSweep {
     Map<String, double[][]> results = new LinkedHashMap<>();
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) ->
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
+      SweepSet.Fetched<Q> f = set.fetch(engines, common.work(), MINI, pool, (e, all, q) ->
           new Q(e.index().lexical(q.text(), all, DEPTH), e.model().embedQuery(q.text()), q.gold()));
       int[] toolOfOrd = f.toolOfOrd();
       List<Q> out = f.perQuery();

@@ -38,14 +38,11 @@ public final class FusionSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("FusionSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     String model = LocalEmbeddingModels.DEFAULT_ID;
     List<Set8> loaded = new ArrayList<>();
     for (String[] row : SweepSet.SETS) {
-      SweepSet s = SweepSet.load(datasets, row, mlimit);
-      try (SweepSet.Opened o = s.open(engines, work, model)) {
+      SweepSet s = SweepSet.load(common.datasets(), row, common.mlimit());
+      try (SweepSet.Opened o = s.open(engines, common.work(), model)) {
         ProductEngine e = o.engine();
         AllowedSet all = o.all();
         int[] toolOfOrd = o.toolOfOrd();

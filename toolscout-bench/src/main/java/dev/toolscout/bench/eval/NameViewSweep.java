@@ -30,10 +30,8 @@ public final class NameViewSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("NameViewSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
-    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(
+        engines, common.datasets(), common.work(), common.mlimit(), MINI, set -> o -> {
       EmbeddingModel model = o.engine().model();
       List<String> names = new ArrayList<>();
       for (ToolSpec s : set.specs()) {
@@ -41,7 +39,7 @@ public final class NameViewSweep {
       }
       float[][] nv = model.embedDocuments(names).toArray(new float[0][]);
       // the product's document vectors, from the store the engine filled
-      float[][] fv = set.storedVectors(work, MINI);
+      float[][] fv = set.storedVectors(common.work(), MINI);
       // agreement of each tool's name with its whole text
       float[] agree = new float[nv.length];
       for (int t = 0; t < nv.length; t++) {

@@ -34,12 +34,10 @@ public final class PrfSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("PrfSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
-    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(engines, datasets, work, mlimit, MINI, set -> o -> {
+    List<ThreeListSweep.SetData> loaded = ThreeListSweep.fetchAll(
+        engines, common.datasets(), common.work(), common.mlimit(), MINI, set -> o -> {
       String[] ids = set.ids();
-      float[][] vec = set.storedVectors(work, MINI);
+      float[][] vec = set.storedVectors(common.work(), MINI);
       int[] toolOfOrd = o.toolOfOrd();
       return (e, all, query) -> {
         String text = query.text();

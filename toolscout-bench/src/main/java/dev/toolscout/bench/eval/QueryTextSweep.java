@@ -103,9 +103,6 @@ public final class QueryTextSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("QueryTextSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     List<String> labels = new ArrayList<>(VARIANTS.keySet());
     List<UnaryOperator<String>> ops = new ArrayList<>(VARIANTS.values());
     for (double w : MIX) {
@@ -114,8 +111,8 @@ public final class QueryTextSweep {
     Map<String, double[][]> results = new LinkedHashMap<>();
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
-      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
+      SweepSet.Fetched<Q> f = set.fetch(engines, common.work(), MINI, pool, (e, all, q) -> {
         String text = q.text();
         List<List<Hit>> dense = new ArrayList<>();
         List<float[]> vs = new ArrayList<>();

@@ -77,9 +77,6 @@ public final class ThreeListSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("ThreeListSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     List<AdapterSpec> adapters = new ArrayList<>();
     List<String> configs = new ArrayList<>();
     int latencyN = 0;
@@ -102,7 +99,7 @@ public final class ThreeListSweep {
     Map<String, QueryAdapter> adapterOf = new LinkedHashMap<>();
     if (!adapters.isEmpty()) {
       Map<String, float[]> trained = new HashMap<>(); // train key -> W - I
-      QueryAdapterTrainer.TrainData td = QueryAdapterTrainer.trainData(datasets, work);
+      QueryAdapterTrainer.TrainData td = QueryAdapterTrainer.trainData(common.datasets(), common.work());
       for (AdapterSpec a : adapters) {
         float[] d = trained.get(a.params().trainKey());
         if (d == null) {
@@ -125,7 +122,8 @@ public final class ThreeListSweep {
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
       long ts = System.nanoTime();
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
+      Path work = common.work();
       SweepSet.Fetched<Map<String, List<H>>> mini = set.fetch(engines, work, MINI, pool, o -> (e, all, query) -> {
         String text = query.text();
         Map<String, List<H>> m = new HashMap<>();
@@ -159,7 +157,7 @@ public final class ThreeListSweep {
       System.out.println(run(c, loaded));
     }
     if (latencyN > 0) {
-      latency(datasets, latencyN, adapterOf.isEmpty() ? null : adapterOf.values().iterator().next());
+      latency(common.datasets(), latencyN, adapterOf.isEmpty() ? null : adapterOf.values().iterator().next());
     }
   }
 

@@ -89,9 +89,6 @@ public final class VerbSynonymSweep {
    */
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("VerbSynonymSweep", args);
-    Path datasets = common.datasets();
-    Path work = common.work();
-    int mlimit = common.mlimit();
     List<Float> weights = new ArrayList<>();
     for (int i = 3; i < args.length; i++) {
       weights.add(Float.parseFloat(args[i]));
@@ -104,9 +101,9 @@ public final class VerbSynonymSweep {
     Map<String, double[][]> results = new LinkedHashMap<>();
     ExecutorService pool = SweepSet.pool();
     for (String[] row : SweepSet.SETS) {
-      SweepSet set = SweepSet.load(datasets, row, mlimit);
+      SweepSet set = SweepSet.load(common.datasets(), row, common.mlimit());
       int every = set.ids().length;
-      SweepSet.Fetched<Q> f = set.fetch(engines, work, MINI, pool, (e, all, q) -> {
+      SweepSet.Fetched<Q> f = set.fetch(engines, common.work(), MINI, pool, (e, all, q) -> {
         String syn = synonyms(q.text());
         return new Q(
             e.index().lexical(q.text(), all, every), syn.isEmpty() ? List.of() : e.index().lexical(syn, all, every),
