@@ -2,7 +2,6 @@ package dev.toolscout.index;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,8 +20,6 @@ import java.util.Set;
 public final class ExactToolIndex implements ToolIndex {
   private static final float K1 = 1.2f;
   private static final float B = 0.75f;
-  private static final Comparator<Hit> BEST_FIRST =
-      Comparator.comparingDouble((Hit h) -> -h.score()).thenComparingInt(Hit::ord);
 
   private final int dimension;
   private final Map<String, ToolDocument> pending = new LinkedHashMap<>();
@@ -156,7 +153,7 @@ public final class ExactToolIndex implements ToolIndex {
   public void close() {}
 
   private static List<Hit> best(List<Hit> hits, int limit) {
-    hits.sort(BEST_FIRST);
+    hits.sort(Hit.BEST_FIRST);
     return hits.size() > limit ? new ArrayList<>(hits.subList(0, limit)) : hits;
   }
 

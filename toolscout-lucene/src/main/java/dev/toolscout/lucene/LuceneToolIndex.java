@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -134,10 +133,6 @@ public final class LuceneToolIndex implements ToolIndex {
   static final int MAX_QUERY_TERMS = 64;
 
   static final int RAM_BUFFER_MB = 256;
-
-  /** Best first: score descending, then ordinal ascending. */
-  static final Comparator<Hit> BEST_FIRST =
-      Comparator.comparingDouble((Hit h) -> -h.score()).thenComparingInt(Hit::ord);
 
   private static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
 
@@ -575,7 +570,7 @@ public final class LuceneToolIndex implements ToolIndex {
     for (Hit h : hits) {
       out.add(new Hit(h.ord(), 2 * h.score() - 1));
     }
-    out.sort(BEST_FIRST); // rounding can turn two scores into one cosine; keep ties by ordinal
+    out.sort(Hit.BEST_FIRST); // rounding can turn two scores into one cosine; keep ties by ordinal
     return out;
   }
 

@@ -201,7 +201,7 @@ final class TopOrdsCollector implements Collector {
       for (int i = 0; i < size; i++) {
         out.add(new Hit(ords[i], scores[i]));
       }
-      out.sort(LuceneToolIndex.BEST_FIRST);
+      out.sort(Hit.BEST_FIRST);
       return out;
     }
   }

@@ -60,9 +60,7 @@ public final class AdapterShiftSweep {
     }
     pool.shutdown();
     List<String> configs = new ArrayList<>(List.of("0:1:0.5")); // HI 0.5: the default weight throughout
-    for (int i = 3; i < args.length; i++) {
-      configs.add(args[i]);
-    }
+    configs.addAll(common.rest());
     Map<String, double[][]> results = new LinkedHashMap<>();
     for (S s : sets) {
       results.put(s.label(), new double[configs.size()][]);

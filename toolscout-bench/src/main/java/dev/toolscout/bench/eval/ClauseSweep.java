@@ -101,11 +101,12 @@ public final class ClauseSweep {
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("ClauseSweep", args);
     int show = 0;
-    for (int i = 3; i < args.length; i++) {
-      if (args[i].equals("--show")) {
-        show = Integer.parseInt(args[++i]);
+    List<String> rest = common.rest();
+    for (int i = 0; i < rest.size(); i++) {
+      if (rest.get(i).equals("--show")) {
+        show = Integer.parseInt(rest.get(++i));
       } else {
-        throw new IllegalArgumentException("unknown argument " + args[i]);
+        throw new IllegalArgumentException("unknown argument " + rest.get(i));
       }
     }
     String model = LocalEmbeddingModels.DEFAULT_ID; // the product builds it with LocalEmbeddingModels.create: adapted

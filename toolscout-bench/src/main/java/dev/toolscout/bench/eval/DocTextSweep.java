@@ -53,8 +53,8 @@ public final class DocTextSweep {
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("DocTextSweep", args);
     List<String> labels = new ArrayList<>(RECIPES.keySet());
-    if (args.length > 3) {
-      labels = List.of(args).subList(3, args.length);
+    if (!common.rest().isEmpty()) {
+      labels = common.rest();
       for (String l : labels) {
         if (!RECIPES.containsKey(l)) {
           throw new IllegalArgumentException("unknown recipe '" + l + "'; known: " + RECIPES.keySet());

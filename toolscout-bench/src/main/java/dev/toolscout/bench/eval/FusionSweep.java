@@ -63,8 +63,8 @@ public final class FusionSweep {
       head.append(String.format(Locale.ROOT, " %-11s", s.label()));
     }
     System.out.println(head + "   (per set: N@10/C@10)");
-    for (int c = 3; c < args.length; c++) {
-      System.out.println(run(args[c], loaded));
+    for (String config : common.rest()) {
+      System.out.println(run(config, loaded));
     }
   }
 

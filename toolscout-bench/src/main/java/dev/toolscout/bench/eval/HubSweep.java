@@ -81,7 +81,7 @@ public final class HubSweep {
     for (Hit h : hits) {
       out.add(new Hit(h.ord(), (float) (h.score() - l * penalty[toolOfOrd[h.ord()]])));
     }
-    out.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.ord(), b.ord()));
+    out.sort(Hit.BEST_FIRST);
     return out;
   }
 

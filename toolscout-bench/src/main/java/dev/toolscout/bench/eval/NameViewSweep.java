@@ -72,12 +72,12 @@ public final class NameViewSweep {
     System.out.println(ThreeListSweep.header(loaded));
     System.out.println(ThreeListSweep.run("lex=1,mini=1", loaded));
     System.out.println(ThreeListSweep.run("name=1", loaded));
-    for (int i = 3; i < args.length; i++) {
-      if (args[i].startsWith("top")) { // topK:W : the name list restricted to the default's top K, weight W
-        String[] p = args[i].substring(3).split(":");
-        System.out.println(restricted(args[i], Integer.parseInt(p[0]), Double.parseDouble(p[1]), loaded));
+    for (String config : common.rest()) {
+      if (config.startsWith("top")) { // topK:W : the name list restricted to the default's top K, weight W
+        String[] p = config.substring(3).split(":");
+        System.out.println(restricted(config, Integer.parseInt(p[0]), Double.parseDouble(p[1]), loaded));
       } else {
-        System.out.println(ThreeListSweep.run(args[i], loaded));
+        System.out.println(ThreeListSweep.run(config, loaded));
       }
     }
   }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -60,9 +61,12 @@ public final class QueryTextSweep {
         s -> squeeze(s, s.replaceAll("\\S*\\d\\S*", " ").replaceAll("(?:[^\\p{L}\\p{N}\\s]\\s*){3,}", " ")));
   }
 
-  /** Each number replaced by a variable, {@code x}, {@code y}, {@code z} in turn: "696 times 889" becomes "x times y". */
+  /**
+   * Each number replaced by a variable, {@code x}, {@code y}, {@code z} in turn: "696 times 889" becomes "x times
+   * y".
+   */
   static String numbersAsVariables(String s) {
-    java.util.regex.Matcher m = QueryText.NUMBER.matcher(s);
+    Matcher m = QueryText.NUMBER.matcher(s);
     StringBuilder out = new StringBuilder();
     int i = 0;
     while (m.find()) {

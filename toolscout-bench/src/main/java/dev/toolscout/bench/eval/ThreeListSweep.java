@@ -81,17 +81,18 @@ public final class ThreeListSweep {
     List<String> configs = new ArrayList<>();
     int latencyN = 0;
     boolean trainOnly = false;
-    for (int i = 3; i < args.length; i++) {
-      switch (args[i]) {
+    List<String> rest = common.rest();
+    for (int i = 0; i < rest.size(); i++) {
+      switch (rest.get(i)) {
         case "--adapter" -> {
-          String[] nv = args[++i].split("=", 2);
+          String[] nv = rest.get(++i).split("=", 2);
           String[] p = nv[1].split(":");
           adapters.add(new AdapterSpec(nv[0], Double.parseDouble(p[0]), Integer.parseInt(p[1]),
               Double.parseDouble(p[2]), p.length > 3 ? Double.parseDouble(p[3]) : 0.1));
         }
-        case "--latency" -> latencyN = Integer.parseInt(args[++i]);
+        case "--latency" -> latencyN = Integer.parseInt(rest.get(++i));
         case "--train-only" -> trainOnly = true;
-        default -> configs.add(args[i]);
+        default -> configs.add(rest.get(i));
       }
     }
     long t0 = System.nanoTime();

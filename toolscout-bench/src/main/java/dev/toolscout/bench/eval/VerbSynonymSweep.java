@@ -4,7 +4,6 @@ import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -78,7 +77,7 @@ public final class VerbSynonymSweep {
     }
     return sum.entrySet().stream()
         .map(e -> new Hit(e.getKey(), e.getValue()))
-        .sorted(Comparator.comparingDouble((Hit h) -> -h.score()).thenComparingInt(Hit::ord))
+        .sorted(Hit.BEST_FIRST)
         .limit(DEPTH)
         .toList();
   }
@@ -90,9 +89,7 @@ public final class VerbSynonymSweep {
   public static void run(ProductEngineFactory engines, String... args) throws Exception {
     SweepSet.Args common = SweepSet.Args.parse("VerbSynonymSweep", args);
     List<Float> weights = new ArrayList<>();
-    for (int i = 3; i < args.length; i++) {
-      weights.add(Float.parseFloat(args[i]));
-    }
+    common.rest().forEach(w -> weights.add(Float.parseFloat(w)));
     if (weights.isEmpty()) {
       weights.addAll(List.of(0.25f, 0.5f, 1f));
     }
