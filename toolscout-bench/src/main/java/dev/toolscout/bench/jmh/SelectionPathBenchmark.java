@@ -118,21 +118,7 @@ public class SelectionPathBenchmark {
     float[][] out = new float[specs.size()][];
     for (int i = 0; i < specs.size(); i++) {
       float[] base = embedded.get(i % real);
-      if (i < real) {
-        out[i] = base;
-        continue;
-      }
-      float[] v = new float[base.length];
-      double norm = 0;
-      for (int d = 0; d < v.length; d++) {
-        v[d] = base[d] + (float) (random.nextGaussian() * 0.02);
-        norm += v[d] * v[d];
-      }
-      float inv = (float) (1 / Math.sqrt(norm));
-      for (int d = 0; d < v.length; d++) {
-        v[d] *= inv;
-      }
-      out[i] = v;
+      out[i] = i < real ? base : SyntheticCatalog.perturbed(base, random);
     }
     return out;
   }

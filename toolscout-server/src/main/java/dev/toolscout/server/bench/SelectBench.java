@@ -241,17 +241,7 @@ public final class SelectBench {
         String h = textHash(tools.get(i));
         float[] v = real.get(h);
         if (v == null) {
-          float[] b = pool.get(i % pool.size());
-          v = new float[b.length];
-          double norm = 0;
-          for (int j = 0; j < b.length; j++) {
-            v[j] = (float) (b[j] + r.nextGaussian() * 0.02);
-            norm += v[j] * v[j];
-          }
-          float inv = (float) (1 / Math.sqrt(norm));
-          for (int j = 0; j < v.length; j++) {
-            v[j] *= inv;
-          }
+          v = SyntheticCatalog.perturbed(pool.get(i % pool.size()), r);
         }
         out.put(h, v);
         if (out.size() == 10_000) {
