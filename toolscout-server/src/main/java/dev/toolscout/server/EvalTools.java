@@ -53,8 +53,9 @@ public final class EvalTools {
    * (its arguments, its data) propagate.
    */
   static int launch(ProductEngineFactory engines, PrintStream err, String... args) throws Exception {
-    if (args.length == 0) {
-      err.println("EvalTools: the first argument must name the tool to run, one of " + TOOLS + "; got no arguments");
+    if (args.length == 0 || !TOOLS.contains(args[0])) {
+      err.println("EvalTools: the first argument must name the tool to run, one of " + TOOLS + "; got"
+          + (args.length == 0 ? " no arguments" : ": '" + args[0] + "'"));
       err.println(USAGE);
       return 2;
     }
@@ -70,12 +71,7 @@ public final class EvalTools {
       case "QueryTextSweep" -> QueryTextSweep.run(engines, rest);
       case "ThreeListSweep" -> ThreeListSweep.run(engines, rest);
       case "VerbSynonymSweep" -> VerbSynonymSweep.run(engines, rest);
-      default -> {
-        err.println("EvalTools: the first argument must name the tool to run, one of " + TOOLS + "; got: '"
-            + args[0] + "'");
-        err.println(USAGE);
-        return 2;
-      }
+      default -> throw new IllegalStateException("tool " + args[0] + " is in TOOLS but not dispatched");
     }
     return 0;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolscout.server.RetrievalQualityGuardTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,6 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 class EvalCommandInputTest {
   @TempDir Path dir;
 
+  /** Writes the dataset's three files. */
+  private void write(String tools, String queries, String qrels) throws IOException {
+    Files.writeString(dir.resolve("tools.jsonl"), tools);
+    Files.writeString(dir.resolve("queries.jsonl"), queries);
+    Files.writeString(dir.resolve("qrels.tsv"), qrels);
+  }
+
   private int eval(StringWriter err) {
     String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"), "--format=json"};
     return ToolScoutCli.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
@@ -24,9 +32,9 @@ class EvalCommandInputTest {
 
   @Test
   void a_malformed_tools_line_is_bad_input_naming_file_and_line() throws Exception {
-    Files.writeString(dir.resolve("tools.jsonl"), "{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n{oops\n");
-    Files.writeString(dir.resolve("queries.jsonl"), "{\"id\": \"q\", \"text\": \"hi\"}\n");
-    Files.writeString(dir.resolve("qrels.tsv"), "query-id\ttool-id\tscore\nq\ta\t1\n");
+    write("{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n{oops\n",
+        "{\"id\": \"q\", \"text\": \"hi\"}\n",
+        "query-id\ttool-id\tscore\nq\ta\t1\n");
     StringWriter err = new StringWriter();
     assertThat(eval(err)).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err.toString()).contains("tools.jsonl:2: malformed JSON").doesNotContain("\tat ");
@@ -34,9 +42,9 @@ class EvalCommandInputTest {
 
   @Test
   void qrels_naming_an_unknown_tool_is_bad_input_naming_file_and_line() throws Exception {
-    Files.writeString(dir.resolve("tools.jsonl"), "{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n");
-    Files.writeString(dir.resolve("queries.jsonl"), "{\"id\": \"q\", \"text\": \"hi\"}\n");
-    Files.writeString(dir.resolve("qrels.tsv"), "query-id\ttool-id\tscore\nq\tnope\t1\n");
+    write("{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n",
+        "{\"id\": \"q\", \"text\": \"hi\"}\n",
+        "query-id\ttool-id\tscore\nq\tnope\t1\n");
     StringWriter err = new StringWriter();
     assertThat(eval(err)).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err.toString()).contains("qrels.tsv:2: tool 'nope' is not in tools.jsonl");
@@ -51,15 +59,14 @@ class EvalCommandInputTest {
 
   @Test
   void per_query_writes_one_line_per_scored_query_with_the_rank_of_each_gold_tool() throws Exception {
-    Files.writeString(dir.resolve("tools.jsonl"), String.join("\n",
+    write(String.join("\n",
         "{\"id\": \"w.forecast\", \"name\": \"get_weather_forecast\", \"description\": \"Weather forecast for a city\"}",
         "{\"id\": \"m:send\", \"name\": \"send_email\", \"description\": \"Send an email message to a recipient\"}",
-        "{\"id\": \"c add\", \"name\": \"create_calendar_event\", \"description\": \"Add an event to the calendar\"}"));
-    Files.writeString(dir.resolve("queries.jsonl"), String.join("\n",
+        "{\"id\": \"c add\", \"name\": \"create_calendar_event\", \"description\": \"Add an event to the calendar\"}"),
+        String.join("\n",
         "{\"id\": \"q1\", \"text\": \"will it rain in Paris tomorrow\"}",
         "{\"id\": \"q2\", \"text\": \"email Bob the weather forecast\"}",
-        "{\"id\": \"q3\", \"text\": \"not scored: no qrels line\"}"));
-    Files.writeString(dir.resolve("qrels.tsv"),
+        "{\"id\": \"q3\", \"text\": \"not scored: no qrels line\"}"),
         "query-id\ttool-id\tscore\nq1\tw.forecast\t1\nq2\tm:send\t1\nq2\tw.forecast\t1\n");
     Path out = dir.resolve("per-query.jsonl");
     String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"), "--format=json",
@@ -103,9 +110,9 @@ class EvalCommandInputTest {
 
   @Test
   void per_query_into_a_missing_folder_is_bad_input_before_anything_is_embedded() throws Exception {
-    Files.writeString(dir.resolve("tools.jsonl"), "{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n");
-    Files.writeString(dir.resolve("queries.jsonl"), "{\"id\": \"q\", \"text\": \"hi\"}\n");
-    Files.writeString(dir.resolve("qrels.tsv"), "query-id\ttool-id\tscore\nq\ta\t1\n");
+    write("{\"id\": \"a\", \"name\": \"x\", \"description\": \"d\"}\n",
+        "{\"id\": \"q\", \"text\": \"hi\"}\n",
+        "query-id\ttool-id\tscore\nq\ta\t1\n");
     String[] args = {"eval", "--dataset=" + dir, "--work-dir=" + dir.resolve("work"),
         "--per-query=" + dir.resolve("no/such/folder/out.jsonl")};
     StringWriter err = new StringWriter();
