@@ -10,12 +10,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 
 /** A hand-written in-memory {@link StateStore} for fast tests (nothing survives the JVM). Thread-safe. */
 public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, ToolSpec> tools = new TreeMap<>();
   private final Map<String, float[]> vectors = new HashMap<>();
   private final TreeMap<String, StoredServer> servers = new TreeMap<>();
+  private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
   private long version;
   private AccessPolicy policy;
 
@@ -78,6 +82,38 @@ public final class InMemoryStateStore implements StateStore {
   public synchronized boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
     return servers.remove(name) != null;
+  }
+
+  @Override
+  public synchronized void saveApproval(StoredApproval approval) {
+    Objects.requireNonNull(approval, "approval");
+    if (approvals.putIfAbsent(approval.id(), approval) != null) {
+      throw new IllegalArgumentException("an approval request with id '" + approval.id() + "' is already stored");
+    }
+  }
+
+  @Override
+  public synchronized Optional<StoredApproval> loadApproval(String id) {
+    Objects.requireNonNull(id, "id");
+    return Optional.ofNullable(approvals.get(id));
+  }
+
+  @Override
+  public synchronized List<StoredApproval> loadApprovals() {
+    List<StoredApproval> out = new ArrayList<>(approvals.values());
+    out.sort(Comparator.comparing(StoredApproval::createdAt).thenComparing(StoredApproval::id));
+    return List.copyOf(out);
+  }
+
+  @Override
+  public synchronized boolean transitionApproval(
+      String id, ApprovalStatus from, ApprovalStatus to, String decidedBy, Instant decidedAt) {
+    StoredApproval a = approvals.get(Objects.requireNonNull(id, "id"));
+    if (a == null || a.status() != from) {
+      return false;
+    }
+    approvals.put(id, a.moved(to, decidedBy, decidedAt));
+    return true;
   }
 
   @Override

@@ -41,7 +41,21 @@ public final class Migrations {
               "INSERT INTO meta (key, value) VALUES ('catalog_version', '0')",
               "CREATE TABLE policy (id INTEGER PRIMARY KEY, policy_json TEXT NOT NULL)"),
           // 2: registered upstream MCP servers, keyed by name; config_json is opaque here (secrets sealed).
-          List.of("CREATE TABLE mcp_servers (name TEXT PRIMARY KEY, config_json TEXT NOT NULL)"));
+          List.of("CREATE TABLE mcp_servers (name TEXT PRIMARY KEY, config_json TEXT NOT NULL)"),
+          // 3: approval requests for tools that need one; arguments_json is redacted, arguments_hash finds the
+          // identical retry.
+          List.of(
+              "CREATE TABLE approvals ("
+                  + "id TEXT PRIMARY KEY, "
+                  + "requester TEXT NOT NULL, "
+                  + "tool TEXT NOT NULL, "
+                  + "arguments_json TEXT NOT NULL, "
+                  + "arguments_hash TEXT NOT NULL, "
+                  + "created_at_millis BIGINT NOT NULL, "
+                  + "status TEXT NOT NULL, "
+                  + "decided_by TEXT, "
+                  + "decided_at_millis BIGINT)",
+              "CREATE INDEX approvals_by_call ON approvals (requester, tool, arguments_hash)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

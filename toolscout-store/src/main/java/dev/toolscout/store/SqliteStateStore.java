@@ -15,6 +15,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -390,6 +392,121 @@ public final class SqliteStateStore implements StateStore {
             return ps.executeUpdate() > 0;
           }
         });
+  }
+
+  private static final String APPROVAL_COLUMNS =
+      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis";
+
+  @Override
+  public void saveApproval(StoredApproval a) {
+    Objects.requireNonNull(a, "approval");
+    boolean inserted = write(
+        "save approval request '" + a.id() + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "INSERT INTO approvals (" + APPROVAL_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                  + "ON CONFLICT (id) DO NOTHING")) {
+            ps.setString(1, a.id());
+            ps.setString(2, a.requester());
+            ps.setString(3, a.tool());
+            ps.setString(4, a.argumentsJson());
+            ps.setString(5, a.argumentsHash());
+            ps.setLong(6, a.createdAt().toEpochMilli());
+            ps.setString(7, a.status().name());
+            ps.setString(8, a.decidedBy());
+            if (a.decidedAt() == null) {
+              ps.setNull(9, Types.BIGINT);
+            } else {
+              ps.setLong(9, a.decidedAt().toEpochMilli());
+            }
+            return ps.executeUpdate() > 0;
+          }
+        });
+    if (!inserted) {
+      throw new IllegalArgumentException("an approval request with id '" + a.id() + "' is already stored");
+    }
+  }
+
+  @Override
+  public Optional<StoredApproval> loadApproval(String id) {
+    Objects.requireNonNull(id, "id");
+    List<StoredApproval> found = locked(
+        "load approval request '" + id + "'",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement("SELECT " + APPROVAL_COLUMNS + " FROM approvals WHERE id = ?")) {
+            ps.setString(1, id);
+            return approvals(ps);
+          }
+        });
+    return found.stream().findFirst();
+  }
+
+  @Override
+  public List<StoredApproval> loadApprovals() {
+    List<StoredApproval> all = locked(
+        "load the approval requests",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "SELECT " + APPROVAL_COLUMNS + " FROM approvals ORDER BY created_at_millis, id")) {
+            return approvals(ps);
+          }
+        });
+    // id order as Java compares strings, whatever collation the database sorted by
+    all.sort(Comparator.comparing(StoredApproval::createdAt).thenComparing(StoredApproval::id));
+    return List.copyOf(all);
+  }
+
+  @Override
+  public boolean transitionApproval(
+      String id, ApprovalStatus from, ApprovalStatus to, String decidedBy, Instant decidedAt) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(from, "from");
+    Objects.requireNonNull(to, "to");
+    boolean keep = decidedBy == null && decidedAt == null;
+    return write(
+        "move approval request '" + id + "' from " + from.id() + " to " + to.id(),
+        () -> {
+          // the WHERE on the old status is the compare-and-set: of two racing moves, one updates no row
+          try (PreparedStatement ps = conn.prepareStatement(keep
+              ? "UPDATE approvals SET status = ? WHERE id = ? AND status = ?"
+              : "UPDATE approvals SET status = ?, decided_by = ?, decided_at_millis = ? WHERE id = ? AND status = ?")) {
+            int i = 1;
+            ps.setString(i++, to.name());
+            if (!keep) {
+              ps.setString(i++, decidedBy);
+              if (decidedAt == null) {
+                ps.setNull(i++, Types.BIGINT);
+              } else {
+                ps.setLong(i++, decidedAt.toEpochMilli());
+              }
+            }
+            ps.setString(i++, id);
+            ps.setString(i, from.name());
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
+  private List<StoredApproval> approvals(PreparedStatement ps) throws SQLException {
+    List<StoredApproval> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        String id = rs.getString(1);
+        long decided = rs.getLong(9);
+        boolean undecided = rs.wasNull();
+        try {
+          out.add(new StoredApproval(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+              Instant.ofEpochMilli(rs.getLong(6)), ApprovalStatus.valueOf(rs.getString(7)), rs.getString(8),
+              undecided ? null : Instant.ofEpochMilli(decided)));
+        } catch (IllegalArgumentException | NullPointerException e) {
+          // only a row edited by hand (or a newer ToolScout's status) gets here
+          throw new IllegalStateException(
+              "state store " + file + ": the stored approval request '" + id + "' is invalid: " + e.getMessage(), e);
+        }
+      }
+    }
+    return out;
   }
 
   /** Closes the connection; SQLite checkpoints the WAL into the main file. Idempotent. */
