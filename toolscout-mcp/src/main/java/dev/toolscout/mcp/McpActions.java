@@ -155,13 +155,29 @@ public final class McpActions {
           + "register it with `toolscout mcp add " + shellWord(name) + " " + shellWord(endpoint)
           + "` or add it to the --servers file.");
     }
-    ServerConfig config = endpoint.startsWith("http://") || endpoint.startsWith("https://")
+    ServerConfig config = !isCommandLine(endpoint)
         ? ServerConfig.http(name, URI.create(endpoint))
         : ServerConfig.stdio(name, first(endpoint), rest(endpoint));
     config = config.withApiKey(string(a, "api_key"));
     ServerStatus s = registry.add(config, registerWait);
     ObjectNode out = statusJson(s, s.tools());
     return ok(out);
+  }
+
+  /** Whether a {@code mcp__register_server} endpoint is a command line (run here) rather than an http(s) URL. */
+  public static boolean isCommandLine(String endpoint) {
+    String e = endpoint.strip();
+    return !(e.startsWith("http://") || e.startsWith("https://"));
+  }
+
+  /**
+   * The upstream tool a {@code mcp__call_tool} call names, if there is one. Whether the principal may see it
+   * is for the caller to check.
+   */
+  public Optional<ToolSpec> target(Map<String, Object> args) {
+    String server = args == null ? null : string(args, "server_name");
+    String tool = args == null ? null : string(args, "tool_name");
+    return server == null || tool == null ? Optional.empty() : registry.manager().toolOf(server, tool);
   }
 
   private static String shellWord(String s) {

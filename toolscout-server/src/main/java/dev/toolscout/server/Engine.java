@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
+import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -58,6 +59,7 @@ public final class Engine implements AutoCloseable {
   private final DiscoveryTools discovery;
   private final EventBus bus;
   private final Path dataDir;
+  private final Approvals approvals;
   private ServerRegistry mcp;
   private McpActions mcpActions;
 
@@ -171,6 +173,7 @@ public final class Engine implements AutoCloseable {
       this.selector = new Selector(catalog, idx, model, access, tokens, o.selector());
       this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
       this.store = s;
+      this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
       this.dataDir = o.dataDir();
     } catch (RuntimeException | Error e) {
@@ -309,7 +312,12 @@ public final class Engine implements AutoCloseable {
    */
   public McpGateway gateway(Principal principal) {
     return new McpGateway(catalog, bus, access, discovery(), mcpActions(), selector().config().coreTools(),
-        principal);
+        principal).approvals(approvals);
+  }
+
+  /** The approval queue in this engine's store (what {@code toolscout approvals} reads and decides). */
+  public Approvals approvals() {
+    return approvals;
   }
 
   /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */

@@ -2,7 +2,9 @@ package dev.toolscout.mcp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.Role;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -25,29 +27,52 @@ import java.util.Map;
  * Authorization: Bearer <key>} or {@code X-API-Key: <key>}, and runs as the principal the key maps to; a
  * request without a known key gets 401 and reaches nothing.
  *
- * <p>Keys file: {@code {"keys": [{"key": "...", "user": "alice", "group": "eng", "space": "team-a"}]}}.
- * Keys are compared in constant time and never logged.
+ * <p>Keys file: {@code {"keys": [{"key": "...", "user": "alice", "group": "eng", "space": "team-a",
+ * "role": "user"}]}}. {@code role} is {@code reader}, {@code user} or {@code admin} (see docs/SECURITY.md); an
+ * entry without one is a {@code user}, never an admin. Keys are compared in constant time and never logged.
  */
 public final class GatewayAuth implements Filter {
   public static final String PRINCIPAL_ATTRIBUTE = "toolscout.principal";
+  /** The request attribute holding the {@link Caller}. */
+  public static final String CALLER_ATTRIBUTE = "toolscout.caller";
   public static final int MIN_KEY_LENGTH = 16;
 
-  private final Map<String, Principal> byKey;
-  private final Principal local;
+  private final Map<String, Caller> byKey;
+  private final Caller local;
 
-  private GatewayAuth(Map<String, Principal> byKey, Principal local) {
+  private GatewayAuth(Map<String, Caller> byKey, Caller local) {
     this.byKey = Map.copyOf(byKey);
     this.local = local;
   }
 
-  /** No keys: every client is {@code local}. */
+  /** No keys: every client is {@code local}, with the user role. */
   public static GatewayAuth local(Principal local) {
-    return new GatewayAuth(Map.of(), local);
+    return new GatewayAuth(Map.of(), Caller.local(local, true));
   }
 
+  /** Keys with the default role ({@link Role#DEFAULT}). */
   public static GatewayAuth of(Map<String, Principal> keys) {
-    keys.keySet().forEach(GatewayAuth::checkKey);
-    return new GatewayAuth(keys, null);
+    Map<String, Key> withRoles = new HashMap<>();
+    keys.forEach((k, p) -> withRoles.put(k, new Key(p, Role.DEFAULT)));
+    return withRoles(withRoles);
+  }
+
+  /** What one API key maps to. */
+  public record Key(Principal principal, Role role) {}
+
+  public static GatewayAuth withRoles(Map<String, Key> keys) {
+    Map<String, Caller> out = new HashMap<>();
+    keys.forEach((k, v) -> {
+      checkKey(k);
+      out.put(k, caller(k, v.principal(), v.role()));
+    });
+    return new GatewayAuth(out, null);
+  }
+
+  /** A key's caller; its id names the user, or a prefix of the key's hash when the entry names none. */
+  private static Caller caller(String key, Principal p, Role role) {
+    String id = p.user() != null ? "key:" + p.user() : "key:" + Hashing.sha256Hex(key).substring(0, 12);
+    return new Caller(id, p, role, true);
   }
 
   /** Reads a keys file; errors name the file, the entry and the rule. */
@@ -68,9 +93,9 @@ public final class GatewayAuth implements Filter {
     JsonNode keys = root == null ? null : root.get("keys");
     if (keys == null || !keys.isArray() || keys.isEmpty()) {
       throw new IllegalArgumentException("API keys file " + file + ": \"keys\" must be a non-empty array of "
-          + "{\"key\", \"user\", \"group\", \"space\"} objects");
+          + "{\"key\", \"user\", \"group\", \"space\", \"role\"} objects");
     }
-    Map<String, Principal> out = new HashMap<>();
+    Map<String, Caller> out = new HashMap<>();
     for (int i = 0; i < keys.size(); i++) {
       JsonNode k = keys.get(i);
       String key = k.path("key").asText("");
@@ -79,7 +104,14 @@ public final class GatewayAuth implements Filter {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("API keys file " + file + ": keys[" + i + "]: " + e.getMessage());
       }
-      if (out.put(key, new Principal(text(k, "user"), text(k, "group"), text(k, "space"))) != null) {
+      Role role;
+      try {
+        role = k.hasNonNull("role") ? Role.parse(k.get("role").asText()) : Role.DEFAULT;
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("API keys file " + file + ": keys[" + i + "]: " + e.getMessage());
+      }
+      Principal p = new Principal(text(k, "user"), text(k, "group"), text(k, "space"));
+      if (out.put(key, caller(key, p, role)) != null) {
         throw new IllegalArgumentException("API keys file " + file + ": keys[" + i + "] repeats an earlier key");
       }
     }
@@ -105,6 +137,12 @@ public final class GatewayAuth implements Filter {
 
   /** The principal for a presented key (or the local default when no keys are configured), else null. */
   public Principal principal(String presentedKey) {
+    Caller c = caller(presentedKey);
+    return c == null ? null : c.principal();
+  }
+
+  /** The caller for a presented key (or the local one when no keys are configured), else null. */
+  public Caller caller(String presentedKey) {
     if (local != null) {
       return local;
     }
@@ -112,8 +150,8 @@ public final class GatewayAuth implements Filter {
       return null;
     }
     byte[] given = presentedKey.getBytes(StandardCharsets.UTF_8);
-    Principal found = null;
-    for (Map.Entry<String, Principal> e : byKey.entrySet()) {
+    Caller found = null;
+    for (Map.Entry<String, Caller> e : byKey.entrySet()) {
       if (MessageDigest.isEqual(given, e.getKey().getBytes(StandardCharsets.UTF_8))) {
         found = e.getValue();
       }
@@ -130,8 +168,8 @@ public final class GatewayAuth implements Filter {
     if (key == null && auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
       key = auth.substring(7).strip();
     }
-    Principal p = principal(key);
-    if (p == null) {
+    Caller c = caller(key);
+    if (c == null) {
       HttpServletResponse resp = (HttpServletResponse) response;
       resp.setStatus(401);
       resp.setHeader("WWW-Authenticate", "Bearer");
@@ -141,7 +179,8 @@ public final class GatewayAuth implements Filter {
           : "unknown API key") + "\"}");
       return;
     }
-    req.setAttribute(PRINCIPAL_ATTRIBUTE, p);
+    req.setAttribute(PRINCIPAL_ATTRIBUTE, c.principal());
+    req.setAttribute(CALLER_ATTRIBUTE, c);
     chain.doFilter(request, response);
   }
 }

@@ -3,6 +3,7 @@ package dev.toolscout.mcp.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.access.AccessControl;
+import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.discovery.DiscoveryResult;
@@ -12,6 +13,8 @@ import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.Role;
+import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.ToolRenderer;
@@ -52,6 +55,12 @@ import org.slf4j.LoggerFactory;
  * finding and calling alike; a tool the principal may not see is never listed and calling it gives the
  * same "Tool not found" as a missing one.
  *
+ * <p>Each caller also has a {@link Role}: a reader is offered and runs only tools that read. A tool that needs
+ * approval ({@code ai_access: propose}) is held, by default, as a request in the approval queue that someone
+ * else entitled to approve decides out of band ({@link Approval#QUEUE}); the caller that asks never approves
+ * its own call. A command line (stdio server) is never registered for a remote caller unless the operator
+ * allowed it ({@link #allowRemoteStdio}).
+ *
  * <p>Only tools the gateway can run are offered: upstream MCP tools and its own. Thread-safe.
  */
 public final class McpGateway implements AutoCloseable {
@@ -60,6 +69,7 @@ public final class McpGateway implements AutoCloseable {
   /** Transport context keys set by the HTTP context extractor. */
   static final String CTX_PRINCIPAL = "toolscout.principal";
   static final String CTX_SESSION = "toolscout.session";
+  static final String CTX_CALLER = "toolscout.caller";
   private static final String STDIO_SESSION = "stdio";
 
   private final Catalog catalog;
@@ -88,21 +98,29 @@ public final class McpGateway implements AutoCloseable {
   private volatile McpSyncServer server;
   private volatile Function<String, Boolean> notifier;
   private volatile boolean stdio;
-  private volatile Approval approval = Approval.ELICIT;
+  private volatile Approval approval = Approval.QUEUE;
+  private volatile Approvals queue;
+  private volatile boolean allowRemoteStdio;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
-   * the user's approval through the gateway, which has no approval queue of its own.
+   * approved.
    */
   public enum Approval {
     /**
-     * Ask the user with an MCP elicitation when the client supports it (the default); a client that does
-     * not gets an error saying how to approve instead.
+     * The default: the call is held as a pending request in the approval queue and answered with its id; once
+     * an admin other than the requester (or the local operator, {@code toolscout approvals approve ID})
+     * approves it, the requester's identical call runs once.
+     */
+    QUEUE,
+    /**
+     * Single-user only: ask through an MCP elicitation to the same client. The client that asks is the one
+     * asked, so anyone who can call the gateway can approve their own calls; refused with API keys.
      */
     ELICIT,
     /**
-     * The client's own confirmation is the approval: Claude Desktop and Claude Code ask the user before
-     * every tool call. Choose it only for such clients.
+     * Single-user only: the client's own confirmation is the approval (Claude Desktop and Claude Code ask the
+     * user before every tool call); refused with API keys.
      */
     CLIENT,
     /** Never: PROPOSE tools and actions do not run through the gateway. */
@@ -112,6 +130,21 @@ public final class McpGateway implements AutoCloseable {
   /** Sets how PROPOSE tools are approved (before serving). */
   public McpGateway approval(Approval mode) {
     this.approval = mode;
+    return this;
+  }
+
+  /** The approval queue that {@link Approval#QUEUE} files requests in; without one, PROPOSE calls never run. */
+  public McpGateway approvals(Approvals q) {
+    this.queue = q;
+    return this;
+  }
+
+  /**
+   * Whether a remote (HTTP) caller may register a command line as a stdio server, which runs it on this host
+   * (off by default; even when on, the registration needs an approval).
+   */
+  public McpGateway allowRemoteStdio(boolean allow) {
+    this.allowRemoteStdio = allow;
     return this;
   }
 
@@ -164,6 +197,9 @@ public final class McpGateway implements AutoCloseable {
           String session = req.getHeader("mcp-session-id");
           Map<String, Object> ctx = new java.util.HashMap<>();
           ctx.put(CTX_PRINCIPAL, p instanceof Principal pr ? pr : localPrincipal);
+          if (req.getAttribute(GatewayAuth.CALLER_ATTRIBUTE) instanceof Caller c) {
+            ctx.put(CTX_CALLER, c);
+          }
           if (session != null) {
             ctx.put(CTX_SESSION, session);
           }
@@ -224,14 +260,15 @@ public final class McpGateway implements AutoCloseable {
   }
 
   private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
-    Principal p = principal(ctx);
+    Caller c = caller(ctx);
+    Principal p = c.principal();
     String name = tool.name();
     if (isBase(name)) {
       ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
-      return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own));
+      return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own));
     }
     ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
-    if (spec == null || !runnable(spec) || !access.allows(p, spec)) {
+    if (spec == null || !runnable(spec) || !access.allows(p, spec) || !roleMayRun(c, spec)) {
       return false;
     }
     return coreTools.contains(name) || disclosed.getOrDefault(session(ctx), Set.of()).contains(name);
@@ -240,6 +277,21 @@ public final class McpGateway implements AutoCloseable {
   private Principal principal(McpTransportContext ctx) {
     Object p = ctx == null ? null : ctx.get(CTX_PRINCIPAL);
     return p instanceof Principal pr ? pr : localPrincipal;
+  }
+
+  /** The caller a request runs as: from its API key over HTTP, else the local user (remote over HTTP). */
+  private Caller caller(McpTransportContext ctx) {
+    Object c = ctx == null ? null : ctx.get(CTX_CALLER);
+    return c instanceof Caller caller ? caller : Caller.local(principal(ctx), !stdio);
+  }
+
+  /** A reader runs only tools that read and need no approval. */
+  private static boolean roleMayRun(Caller c, ToolSpec spec) {
+    return c.role() != Role.READER || spec.sideEffect() == SideEffect.READ && spec.aiAccess() == AiAccess.EXECUTE;
+  }
+
+  private boolean visible(Principal p, ToolSpec spec) {
+    return spec != null && spec.aiAccess() != AiAccess.BLOCKED && access.allows(p, spec);
   }
 
   private String session(McpTransportContext ctx) {
@@ -255,14 +307,40 @@ public final class McpGateway implements AutoCloseable {
   }
 
   private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
-    Principal p = principal(exchange.transportContext());
+    Caller c = caller(exchange.transportContext());
+    Principal p = c.principal();
     String name = req.name();
     Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
     if (McpActions.isAction(name)) {
       ToolSpec effective = actions.spec(name);
-      boolean approved = effective.aiAccess() == AiAccess.PROPOSE && access.allows(p, effective)
-          && approve(exchange, effective, args);
-      return actions.call(p, name, args, approved);
+      if (!visible(p, effective)) {
+        return actions.call(p, name, args, false); // "Tool not found", exactly as for a missing tool
+      }
+      if (McpActions.CALL.equals(name)) {
+        // the tool it calls through is the one that needs a role and an approval, not the call-through itself
+        ToolSpec target = actions.target(args).filter(t -> visible(p, t)).orElse(null);
+        Object params = args.get("params");
+        if (target == null || params != null && !(params instanceof Map)) {
+          return actions.call(p, name, args, false); // its own "not found" or argument error
+        }
+        Gate g = gate(exchange, c, target, params == null ? Map.of() : params);
+        return g.answer() != null ? g.answer() : actions.call(p, name, args, g.approved());
+      }
+      if (McpActions.REGISTER.equals(name)) {
+        Object endpoint = args.get("endpoint");
+        Object server = args.get("name");
+        if (!(endpoint instanceof String e) || e.isBlank() || !(server instanceof String n) || n.isBlank()) {
+          return actions.call(p, name, args, false); // its argument error; nothing is queued
+        }
+        if (McpActions.isCommandLine(e) && c.remote() && !allowRemoteStdio && roleMayRun(c, effective)) {
+          return McpActions.error(McpActions.REGISTER + " refused: the endpoint is a command line, which would "
+              + "start '" + e.strip().split("\\s+")[0] + "' on the gateway's host, and this gateway does not let "
+              + "remote clients register commands. Register an http(s) URL instead, or ask the gateway's operator "
+              + "to add the server (`toolscout mcp add NAME -- COMMAND`).");
+        }
+      }
+      Gate g = gate(exchange, c, effective, args);
+      return g.answer() != null ? g.answer() : actions.call(p, name, args, g.approved());
     }
     ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
@@ -303,46 +381,90 @@ public final class McpGateway implements AutoCloseable {
 
   private McpServerFeatures.SyncToolSpecification upstreamSpec(ToolSpec s) {
     BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> handler = (ex, req) -> {
-      Principal p = principal(ex.transportContext());
+      Caller c = caller(ex.transportContext());
       ToolSpec now = catalog.get(req.name()).map(CatalogEntry::spec).orElse(null);
-      if (now == null || !runnable(now) || !access.allows(p, now)) {
+      if (now == null || !runnable(now) || !access.allows(c.principal(), now)) {
         return McpActions.error("Tool not found: " + req.name());
       }
       Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
-      boolean approved = now.aiAccess() == AiAccess.PROPOSE && approve(ex, now, args);
-      return actions.callUpstream(now, args, approved);
+      Gate g = gate(ex, c, now, args);
+      return g.answer() != null ? g.answer() : actions.callUpstream(now, args, g.approved());
     };
     return new McpServerFeatures.SyncToolSpecification(wire(s), handler);
   }
 
-  /** Asks for the user's approval of one PROPOSE call, as {@link #approval} says. */
-  private boolean approve(McpSyncServerExchange exchange, ToolSpec spec, Map<String, Object> args) {
+  /**
+   * Whether a call the caller may see runs, and with what approval: {@code answer} is the tool result to give
+   * instead when it does not run (the role forbids it, or it is held or denied); else {@code approved} says
+   * whether a PROPOSE call was approved.
+   */
+  private record Gate(boolean approved, McpSchema.CallToolResult answer) {}
+
+  private static final Gate RUN = new Gate(false, null);
+
+  /** The role, then (for a PROPOSE tool) the approval, as {@link #approval} says. */
+  private Gate gate(McpSyncServerExchange exchange, Caller c, ToolSpec spec, Object args) {
+    if (!roleMayRun(c, spec)) {
+      return new Gate(false, McpActions.error(spec.fullName() + " was not run: an API key with the role reader "
+          + "may run only tools that read and need no approval, and this one "
+          + (spec.aiAccess() == AiAccess.PROPOSE ? "needs approval" : "has side effect "
+              + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT))
+          + ". Ask the gateway's operator for a key with the role user."));
+    }
+    if (spec.aiAccess() != AiAccess.PROPOSE) {
+      return RUN;
+    }
     return switch (approval) {
-      case NEVER -> false;
-      case CLIENT -> true;
-      case ELICIT -> {
-        McpSchema.ClientCapabilities caps = exchange.getClientCapabilities();
-        if (caps == null || caps.elicitation() == null) {
-          yield false;
-        }
-        String shown = JSON.valueToTree(args).toString();
-        McpSchema.ElicitFormRequest ask = McpSchema.ElicitFormRequest.builder(
-                "Allow " + spec.fullName() + " (" + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT)
-                    + ") to run with " + (shown.length() > 500 ? shown.substring(0, 500) + "..." : shown) + "?",
-                Map.of("type", "object",
-                    "properties", Map.of("approve", Map.of("type", "boolean", "title", "Allow this call")),
-                    "required", List.of("approve")))
-            .build();
-        try {
-          McpSchema.ElicitResult r = exchange.createElicitation(ask);
-          yield r != null && r.action() == McpSchema.ElicitResult.Action.ACCEPT && r.content() != null
-              && Boolean.TRUE.equals(r.content().get("approve"));
-        } catch (RuntimeException e) {
-          LOG.info("approval request for {} failed: {}", spec.fullName(), e.toString());
-          yield false;
-        }
-      }
+      case NEVER -> RUN; // McpActions answers that it needs an approval
+      case CLIENT -> new Gate(true, null);
+      case ELICIT -> new Gate(elicit(exchange, spec, args), null);
+      case QUEUE -> queued(c, spec, args);
     };
+  }
+
+  private Gate queued(Caller c, ToolSpec spec, Object args) {
+    Approvals q = queue;
+    if (q == null) {
+      return RUN; // no queue to hold it in: it does not run, and McpActions says so
+    }
+    return switch (q.request(c.id(), spec.fullName(), args)) {
+      case Approvals.Outcome.Run r -> {
+        LOG.info("{} runs for {} under approval request {} (approved by {})", spec.fullName(), c.id(),
+            r.request().id(), r.request().decidedBy());
+        yield new Gate(true, null);
+      }
+      case Approvals.Outcome.Held h -> new Gate(false, McpActions.error(spec.fullName() + " needs approval and was "
+          + "not run. Approval request " + h.request().id() + " (requested by " + c.id() + ") is pending: someone "
+          + "else entitled to approve must approve it (the gateway's operator runs `toolscout approvals approve "
+          + h.request().id() + "`). Once it is approved, make this same call again, with the same arguments, and "
+          + "it runs once."));
+      case Approvals.Outcome.Denied d -> new Gate(false, McpActions.error(spec.fullName() + " was not run: approval "
+          + "request " + d.request().id() + " for this call was denied by " + d.request().decidedBy() + "."));
+    };
+  }
+
+  /** Asks the user through an MCP elicitation to the calling client (single-user modes only). */
+  private boolean elicit(McpSyncServerExchange exchange, ToolSpec spec, Object args) {
+    McpSchema.ClientCapabilities caps = exchange.getClientCapabilities();
+    if (caps == null || caps.elicitation() == null) {
+      return false;
+    }
+    String shown = JSON.valueToTree(args).toString();
+    McpSchema.ElicitFormRequest ask = McpSchema.ElicitFormRequest.builder(
+            "Allow " + spec.fullName() + " (" + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT)
+                + ") to run with " + (shown.length() > 500 ? shown.substring(0, 500) + "..." : shown) + "?",
+            Map.of("type", "object",
+                "properties", Map.of("approve", Map.of("type", "boolean", "title", "Allow this call")),
+                "required", List.of("approve")))
+        .build();
+    try {
+      McpSchema.ElicitResult r = exchange.createElicitation(ask);
+      return r != null && r.action() == McpSchema.ElicitResult.Action.ACCEPT && r.content() != null
+          && Boolean.TRUE.equals(r.content().get("approve"));
+    } catch (RuntimeException e) {
+      LOG.info("approval request for {} failed: {}", spec.fullName(), e.toString());
+      return false;
+    }
   }
 
   /** Keeps the server's tools in step with the catalog (upstream servers added, changed or removed). */

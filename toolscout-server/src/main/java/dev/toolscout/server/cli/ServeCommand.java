@@ -25,11 +25,16 @@ final class ServeCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--api-keys", paramLabel = "FILE",
-      description = "API keys file mapping each key to a user, group and space; without it every client is the "
-          + "local user given by --user/--group/--space.")
+      description = "API keys file mapping each key to a user, group, space and role (reader, user or admin; "
+          + "default user); without it every client is the local user given by --user/--group/--space.")
   Path apiKeys;
 
   @Mixin ApprovalOptions approval;
+
+  @Option(names = "--allow-remote-stdio",
+      description = "Let HTTP clients register command lines (stdio servers) with mcp__register_server, which "
+          + "runs them on this host once approved. Off by default: remote clients may register only http(s) URLs.")
+  boolean allowRemoteStdio;
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -39,11 +44,12 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var declared = servers.declared();
-    McpGateway.Approval mode = approval.mode();
+    McpGateway.Approval mode = apiKeys == null ? approval.mode() : approval.modeWithKeys();
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
-      try (McpGateway gateway = e.gateway(who.principal()).approval(mode);
+      try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
+              .allowRemoteStdio(allowRemoteStdio);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()
             + (auth.requiresKey() ? " (API key required)" : ""));

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       BenchGatewayCommand.class,
       EvalCommand.class,
       McpCommand.class,
+      ApprovalsCommand.class,
       ServeCommand.class,
       CommandLine.HelpCommand.class
     })
