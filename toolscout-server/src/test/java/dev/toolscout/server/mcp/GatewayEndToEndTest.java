@@ -64,7 +64,8 @@ class GatewayEndToEndTest {
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
     engine = Engine.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
     engine.startMcp(ServersFile.load(serversFile), Duration.ofSeconds(30));
-    gateway = engine.gateway(Principal.ANONYMOUS);
+    // one user, no keys: the single-user modes, where the user's own client asks and answers (docs/SECURITY.md)
+    gateway = engine.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.ELICIT).allowRemoteStdio(true);
     http = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
     McpGateway second = engine.gateway(Principal.ANONYMOUS);
     keyed = GatewayHttpServer.start(second, GatewayAuth.of(Map.of(
