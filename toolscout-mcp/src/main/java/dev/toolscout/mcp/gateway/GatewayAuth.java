@@ -93,7 +93,7 @@ public final class GatewayAuth implements Filter {
     JsonNode keys = root == null ? null : root.get("keys");
     if (keys == null || !keys.isArray() || keys.isEmpty()) {
       throw new IllegalArgumentException("API keys file " + file + ": \"keys\" must be a non-empty array of "
-          + "{\"key\", \"user\", \"group\", \"space\", \"role\"} objects");
+          + "{\"key\", \"user\", \"group\", \"space\"} objects");
     }
     Map<String, Caller> out = new HashMap<>();
     for (int i = 0; i < keys.size(); i++) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.Role;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -216,6 +217,45 @@ class GatewayAuthTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(file.toString())
         .hasMessageNotContaining(ALICE_KEY);
+  }
+
+  // --- roles ---
+
+  @Test
+  void keys_file_roles_are_read_and_an_entry_without_one_is_a_user_never_an_admin() throws IOException {
+    Path file = write("""
+        {"keys": [{"key": "%s", "user": "alice", "role": "ADMIN"}, {"key": "%s", "user": "bob"},
+                  {"key": "sk_rita_0123456789abcd", "user": "rita", "role": "reader"}]}""".formatted(ALICE_KEY, BOB_KEY));
+
+    GatewayAuth auth = GatewayAuth.load(file);
+
+    assertThat(auth.caller(ALICE_KEY)).isEqualTo(new Caller("key:alice", new Principal("alice", null, null),
+        Role.ADMIN, true));
+    assertThat(auth.caller(BOB_KEY).role()).isEqualTo(Role.USER);
+    assertThat(auth.caller("sk_rita_0123456789abcd").role()).isEqualTo(Role.READER);
+  }
+
+  @Test
+  void unknown_role_names_the_file_the_entry_the_rule_and_the_value() throws IOException {
+    Path file = write("""
+        {"keys": [{"key": "%s", "user": "alice"}, {"key": "%s", "role": "root"}]}""".formatted(ALICE_KEY, BOB_KEY));
+
+    assertThatThrownBy(() -> GatewayAuth.load(file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("API keys file " + file + ": keys[1]: role must be reader, user or admin, got: 'root'");
+  }
+
+  @Test
+  void a_key_without_a_user_is_a_caller_of_its_own_and_the_local_caller_is_a_remote_user() {
+    GatewayAuth auth = GatewayAuth.of(Map.of(ALICE_KEY, new Principal(null, "eng", null),
+        BOB_KEY, new Principal(null, "eng", null)));
+
+    assertThat(auth.caller(ALICE_KEY).id()).startsWith("key:").isNotEqualTo(auth.caller(BOB_KEY).id())
+        .doesNotContain(ALICE_KEY);
+    Caller local = GatewayAuth.local(ALICE).caller(null);
+    assertThat(local.id()).isEqualTo("local");
+    assertThat(local.role()).isEqualTo(Role.USER);
+    assertThat(local.remote()).isTrue();
   }
 
   // --- helpers ---

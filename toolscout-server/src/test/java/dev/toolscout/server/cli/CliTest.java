@@ -60,6 +60,32 @@ class CliTest {
   }
 
   @Test
+  void serve_with_api_keys_refuses_the_modes_where_a_client_approves_its_own_call() throws Exception {
+    Path keys = dir.resolve("keys.json");
+    Files.writeString(keys, "{\"keys\": [{\"key\": \"alice-key-0123456789\", \"user\": \"alice\"}]}");
+
+    for (String mode : new String[] {"elicit", "client"}) {
+      assertThat(run("serve", "--api-keys", keys.toString(), "--approval", mode, "--port", "0"))
+          .isEqualTo(ToolScoutCli.BAD_INPUT);
+      assertThat(err).contains("--approval " + mode + " cannot be used with --api-keys")
+          .contains("--approval queue");
+    }
+  }
+
+  @Test
+  void approvals_on_a_directory_without_a_store_is_bad_input_and_creates_nothing() {
+    Path empty = dir.resolve("nothing-here");
+    StringWriter e = new StringWriter();
+
+    int code = ToolScoutCli.run(new String[] {"approvals", "list", "--data-dir", empty.toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(e, true));
+
+    assertThat(code).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(e.toString()).contains("no ToolScout data directory at " + empty);
+    assertThat(empty).doesNotExist();
+  }
+
+  @Test
   void k_out_of_range_is_bad_input_with_exit_code_2() {
     assertThat(run("select", "hello", "--k", "51")).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err).contains("k must be between 1 and 50, got: 51");
