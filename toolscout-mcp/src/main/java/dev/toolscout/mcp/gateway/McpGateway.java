@@ -427,7 +427,13 @@ public final class McpGateway implements AutoCloseable {
     if (q == null) {
       return RUN; // no queue to hold it in: it does not run, and McpActions says so
     }
-    return switch (q.request(c.id(), spec.fullName(), args)) {
+    Approvals.Outcome outcome = q.request(c.id(), spec.fullName(), args);
+    if (outcome instanceof Approvals.Outcome.Held h && h.filed()) {
+      // WARN, the CLI's default level: the operator watching the gateway learns there is something to decide
+      LOG.warn("approval request {}: {} asks to run {}; decide with `toolscout approvals approve {}` or `deny {}`",
+          h.request().id(), c.id(), spec.fullName(), h.request().id(), h.request().id());
+    }
+    return switch (outcome) {
       case Approvals.Outcome.Run r -> {
         LOG.info("{} runs for {} under approval request {} (approved by {})", spec.fullName(), c.id(),
             r.request().id(), r.request().decidedBy());
