@@ -139,6 +139,11 @@ public final class McpGateway implements AutoCloseable {
     return this;
   }
 
+  /** The approval queue, or null when none was set. */
+  public Approvals approvalQueue() {
+    return queue;
+  }
+
   /**
    * Whether a remote (HTTP) caller may register a command line as a stdio server, which runs it on this host
    * (off by default; even when on, the registration needs an approval).

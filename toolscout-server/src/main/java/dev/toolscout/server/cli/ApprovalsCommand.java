@@ -3,6 +3,7 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.approval.Approvals;
+import dev.toolscout.server.ApprovalJson;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
 import dev.toolscout.catalog.StateStore.StoredApproval;
 import dev.toolscout.store.SqliteStateStore;
@@ -81,23 +82,6 @@ final class ApprovalsCommand implements Callable<Integer> {
     }
   }
 
-  static ObjectNode json(StoredApproval a) {
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.put("id", a.id());
-    o.put("status", a.status().id());
-    o.put("requester", a.requester());
-    o.put("tool", a.tool());
-    try {
-      o.set("arguments", Json.MAPPER.readTree(a.argumentsJson()));
-    } catch (java.io.IOException e) {
-      o.put("arguments", a.argumentsJson()); // stored by another writer, not JSON: shown as it is
-    }
-    o.put("created_at", a.createdAt().toString());
-    o.put("decided_by", a.decidedBy());
-    o.put("decided_at", a.decidedAt() == null ? null : a.decidedAt().toString());
-    return o;
-  }
-
   /** {@code toolscout approvals list}. */
   @Command(name = "list", mixinStandardHelpOptions = true,
       description = "Show the pending approval requests (--all: every request, decided ones too).")
@@ -113,7 +97,7 @@ final class ApprovalsCommand implements Callable<Integer> {
         PrintWriter out = out();
         if (asJson()) {
           ArrayNode arr = Json.MAPPER.createArrayNode();
-          shown.forEach(a -> arr.add(json(a)));
+          shown.forEach(a -> arr.add(ApprovalJson.of(a)));
           ObjectNode o = Json.MAPPER.createObjectNode();
           o.put("count", shown.size());
           o.set("approvals", arr);
@@ -153,7 +137,7 @@ final class ApprovalsCommand implements Callable<Integer> {
         Approvals q = approvals(store);
         StoredApproval a = q.decide(id, approve(), Approvals.Approver.operator(as));
         if (asJson()) {
-          out().println(Json.pretty(json(a)));
+          out().println(Json.pretty(ApprovalJson.of(a)));
         } else {
           out().println((approve() ? "approved " : "denied ") + a.id() + ": " + a.tool() + " requested by "
               + a.requester() + (approve() ? "; the requester's next identical call runs, once, within "

@@ -14,11 +14,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, behind the API-key
- * filter. Binds to 127.0.0.1 unless another host is given.
+ * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, and the approval queue
+ * for admin keys at {@code /approvals}, both behind the API-key filter. Binds to 127.0.0.1 unless another host is given.
  */
 public final class GatewayHttpServer implements AutoCloseable {
   public static final String ENDPOINT = "/mcp";
+  /** The approval queue for admin keys (see {@link ApprovalsServlet}). */
+  public static final String APPROVALS = "/approvals";
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
 
@@ -51,6 +53,11 @@ public final class GatewayHttpServer implements AutoCloseable {
     FilterHolder filter = new FilterHolder(auth);
     filter.setAsyncSupported(true);
     context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    if (gateway.approvalQueue() != null) {
+      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
+          APPROVALS + "/*");
+      context.addFilter(filter, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
+    }
     jetty.setHandler(context);
     jetty.setStopAtShutdown(true);
     try {

@@ -269,6 +269,43 @@ class ApprovalsEndToEndTest {
     assertThat(engine.approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
   }
 
+  static java.net.http.HttpResponse<String> http(String method, String path, String key) throws Exception {
+    var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.url().replace("/mcp", path)))
+        .header("Authorization", "Bearer " + key);
+    b = method.equals("POST") ? b.POST(java.net.http.HttpRequest.BodyPublishers.noBody()) : b.GET();
+    return java.net.http.HttpClient.newHttpClient().send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void an_admin_key_decides_other_callers_requests_over_http_but_never_its_own() throws Exception {
+    call(gateway, ALICE, "create entities", "kg__create_entities",
+        "{\"entities\": [{\"name\": \"ByAdmin\", \"entityType\": \"note\", \"observations\": []}]}");
+    String delete = "{\"entityNames\": [\"ByAdmin\"]}";
+    String alices = requestId(call(gateway, ALICE, "delete entities", "kg__delete_entities", delete));
+    String roots = requestId(call(gateway, ROOT, "delete entities", "kg__delete_entities", delete));
+
+    var listed = http("GET", "/approvals", ROOT);
+    var byUser = http("POST", "/approvals/" + alices + "/approve", ALICE);
+    var own = http("POST", "/approvals/" + roots + "/approve", ROOT);
+    var unknown = http("POST", "/approvals/ap-0000000000/approve", ROOT);
+    var approved = http("POST", "/approvals/" + alices + "/approve", ROOT);
+    var twice = http("POST", "/approvals/" + alices + "/approve", ROOT);
+
+    assertThat(listed.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(listed.body()).path("approvals").findValuesAsText("id")).contains(alices, roots);
+    assertThat(byUser.statusCode()).isEqualTo(403);
+    assertThat(byUser.body()).contains("role admin").contains("this caller's role is user");
+    assertThat(own.statusCode()).isEqualTo(403);
+    assertThat(own.body()).contains("was made by 'key:root', who cannot approve it");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+    assertThat(JSON.readTree(approved.body()).path("decided_by").asText()).isEqualTo("key:root");
+    assertThat(twice.statusCode()).isEqualTo(409);
+    assertThat(text(call(gateway, ALICE, "delete entities", "kg__delete_entities", delete).path("callResult")))
+        .containsIgnoringCase("deleted");
+    assertThat(engine.approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
+  }
+
   @Test
   void the_approvals_command_names_an_unknown_id_and_exits_2() {
     Cli r = cli("approvals", "approve", "ap-0000000000");
