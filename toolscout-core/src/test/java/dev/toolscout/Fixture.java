@@ -11,6 +11,7 @@ import dev.toolscout.index.ExactToolIndex;
 import dev.toolscout.index.HashingEmbeddingModel;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.TokenCounter;
+import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
 import java.util.ArrayList;
@@ -27,12 +28,14 @@ public final class Fixture {
   public final ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus);
   public final AccessControl access = new AccessControl(AccessPolicy.ALLOW_ALL);
   public final TokenCounter tokens = new TokenCounter();
+  /** Its threads are daemons and idle ones end: tests that make many fixtures need not close it. */
+  public final HybridRanker ranker = new HybridRanker(index);
   public final Selector selector;
   public final DiscoveryTools discovery;
 
   public Fixture(SelectorConfig config) {
-    selector = new Selector(catalog, index, model, access, tokens, config);
-    discovery = new DiscoveryTools(catalog, index, model, access, config.fusion());
+    selector = new Selector(catalog, ranker, model, access, tokens, config, DiscoveryTools.SPECS);
+    discovery = new DiscoveryTools(catalog, ranker, model, access, config.fusion());
   }
 
   public Fixture() {

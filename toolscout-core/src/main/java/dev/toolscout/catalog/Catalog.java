@@ -1,7 +1,5 @@
 package dev.toolscout.catalog;
 
-import dev.toolscout.events.CatalogEvent;
-import dev.toolscout.events.EventBus;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Every tool ToolScout knows. Changes are written to the {@link StateStore} first (durable before they are
@@ -23,14 +22,17 @@ import java.util.TreeMap;
  * <p>Each tool has an ordinal, stable while the tool exists, that access sets and the search index refer to.
  * Ordinals of removed tools are not reused within a process.
  *
+ * <p>Events go to a plain {@code Consumer} (in the product, {@code events.EventBus}), so the catalog depends on
+ * no delivery mechanism.
+ *
  * <p>Thread-safety: readers take {@link #snapshot()} (an immutable value, no locks); writers are serialized.
  */
 public final class Catalog {
   private final StateStore store;
-  private final EventBus events;
+  private final Consumer<? super List<CatalogEvent>> events;
   private volatile Snapshot snapshot;
 
-  private Catalog(StateStore store, EventBus events, Snapshot initial) {
+  private Catalog(StateStore store, Consumer<? super List<CatalogEvent>> events, Snapshot initial) {
     this.store = store;
     this.events = events;
     this.snapshot = initial;
@@ -39,16 +41,19 @@ public final class Catalog {
   /**
    * Loads the catalog from the store.
    *
+   * @param events receives each change's events, in order, after the change is durable
    * @param ordinalHints ordinals to keep for known names (those of a persisted search index that is still
    *     current); other tools get fresh ordinals in name order
    */
-  public static Catalog load(StateStore store, EventBus events, Map<String, Integer> ordinalHints) {
+  public static Catalog load(
+      StateStore store, Consumer<? super List<CatalogEvent>> events, Map<String, Integer> ordinalHints) {
     return of(store, store.loadCatalog(), events, ordinalHints);
   }
 
   /** Builds the catalog from {@code stored}, already read from {@code store} (which takes the later writes). */
   public static Catalog of(
-      StateStore store, StateStore.StoredCatalog stored, EventBus events, Map<String, Integer> ordinalHints) {
+      StateStore store, StateStore.StoredCatalog stored, Consumer<? super List<CatalogEvent>> events,
+      Map<String, Integer> ordinalHints) {
     int max = -1;
     Set<Integer> used = new HashSet<>();
     Map<String, Integer> ords = new HashMap<>();
@@ -177,7 +182,7 @@ public final class Catalog {
     Snapshot after = Snapshot.of(version, byName.values(), next);
     snapshot = after;
     List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
-    events.publish(batch);
+    events.accept(batch);
     return new Change(version, added.size(), updated.size(), gone.size(), batch);
   }
 

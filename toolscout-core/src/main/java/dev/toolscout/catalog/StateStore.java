@@ -1,6 +1,5 @@
 package dev.toolscout.catalog;
 
-import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.model.ToolSpec;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -39,11 +38,15 @@ public interface StateStore extends AutoCloseable {
   /** Stores vectors (replacing any with the same hash and model), durable on return. */
   void saveVectors(String modelId, Map<String, float[]> byTextHash);
 
-  /** The stored access policy, if one was saved. */
-  Optional<AccessPolicy> loadPolicy();
+  /**
+   * The stored access policy's JSON, exactly as saved, if one was saved. The store does not read it: the
+   * access package owns the format ({@code access.AccessPolicyJson}), and keeping it opaque keeps this package
+   * free of a dependency on access (which depends on the catalog).
+   */
+  Optional<String> loadPolicyJson();
 
-  /** Replaces the stored access policy, durable on return. */
-  void savePolicy(AccessPolicy policy);
+  /** Replaces the stored access policy's JSON (kept exactly as given), durable on return. */
+  void savePolicyJson(String json);
 
   /**
    * Every registered upstream server, in name order ({@link String#compareTo}); empty when none. Thread-safe;

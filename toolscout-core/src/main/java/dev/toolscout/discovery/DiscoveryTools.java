@@ -9,9 +9,11 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.model.ToolSpecJson;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
@@ -26,6 +28,10 @@ import java.util.TreeMap;
  * limit)}, {@code tool_discovery__list_all(category)} and {@code tool_discovery__describe(tool_name)}. Every
  * answer is computed inside the principal's allowed set; a denied tool and a missing one get the same
  * answer, {@code Tool not found: <name>}, so a denial leaks nothing. Thread-safe.
+ *
+ * <p>The meta-tools belong to the engine, not to a catalog: {@link #SPECS} are their definitions, which the
+ * selector offers whatever catalog is loaded (a catalog may carry its own definitions under these names, as the
+ * demo does; those then win).
  */
 public final class DiscoveryTools {
   public static final String FIND = "tool_discovery__find";
@@ -38,6 +44,40 @@ public final class DiscoveryTools {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
+  /** The meta-tools' definitions, as a model is given them: find, list_all, describe. */
+  public static final List<ToolSpec> SPECS = List.of(
+      spec(FIND, "Search for tools by query. Returns matching tools; use it when none of the tools you have fits "
+          + "the request.", List.of("tools", "search", "discover", "capabilities"), """
+          {"type":"object","properties":{
+           "query":{"type":"string","description":"Search query (e.g., 'send email', 'schedule meeting')."},
+           "limit":{"type":"integer","description":"Max results to return (default 10).","minimum":1,
+            "maximum":50,"default":10}},
+           "required":["query"]}"""),
+      spec(LIST_ALL, "List all available tools, optionally only those in one category.",
+          List.of("tools", "list", "capabilities"), """
+          {"type":"object","properties":{
+           "category":{"type":"string","description":"Optional: filter by category (communication, planning, etc.)."}}}
+          """),
+      spec(DESCRIBE, "Get full details about a specific tool, including its parameters and whether it needs "
+          + "approval.", List.of("tools", "help", "parameters"), """
+          {"type":"object","properties":{
+           "tool_name":{"type":"string","description":"Tool name (e.g., 'gmail__send_email')."}},
+           "required":["tool_name"]}"""));
+
+  private static ToolSpec spec(String name, String description, List<String> tags, String schema) {
+    try {
+      return ToolSpec.builder(name, description)
+          .category("discovery")
+          .tags(tags)
+          .parameters((ObjectNode) ToolSpecJson.MAPPER.readTree(schema))
+          .aiAccess(AiAccess.EXECUTE)
+          .sideEffect(SideEffect.READ)
+          .build();
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("built-in schema of " + name + " is malformed", e);
+    }
+  }
+
   private final Catalog catalog;
   private final EmbeddingModel model;
   private final AccessControl access;
@@ -45,8 +85,12 @@ public final class DiscoveryTools {
   private final Fusion fusion;
   private final java.util.function.Predicate<ToolSpec> scope;
 
-  public DiscoveryTools(Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, Fusion fusion) {
-    this(catalog, new HybridRanker(index), model, access, fusion, null);
+  /**
+   * @param ranker ranks for {@code find}; shared with the selector and closed by whoever made it (the engine)
+   */
+  public DiscoveryTools(
+      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, Fusion fusion) {
+    this(catalog, ranker, model, access, fusion, null);
   }
 
   private DiscoveryTools(Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access,

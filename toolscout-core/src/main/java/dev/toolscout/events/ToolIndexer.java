@@ -2,6 +2,7 @@ package dev.toolscout.events;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.ToolDocument;

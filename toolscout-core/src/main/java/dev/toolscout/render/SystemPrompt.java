@@ -1,11 +1,19 @@
 package dev.toolscout.render;
 
+import static dev.toolscout.discovery.DiscoveryTools.DESCRIBE;
+import static dev.toolscout.discovery.DiscoveryTools.FIND;
+import static dev.toolscout.discovery.DiscoveryTools.LIST_ALL;
+
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selection.SelectedTool;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The system-prompt section that tells the model which tools it has for this request, why, and how to find
- * more (the seed's transparency message).
+ * more (the seed's transparency message). It names only tools the selection carries: a discovery meta-tool
+ * left out of the selection (by K, a token budget or the policy) is never mentioned, since a model told to call
+ * a tool it was not given fails the call.
  */
 public final class SystemPrompt {
   private SystemPrompt() {}
@@ -25,14 +33,40 @@ public final class SystemPrompt {
       b.append('\n').append(selection.reason()).append('\n');
     }
     if (selection.discoverySuggested()) {
-      b.append("\n# Discover more tools\n\n");
+      java.util.Set<String> given = new java.util.HashSet<>();
+      selection.selected().forEach(t -> given.add(t.name()));
+      List<String> ways = new ArrayList<>();
+      if (given.contains(FIND)) {
+        ways.add("call " + FIND + " with a short description of the task (e.g. \"send email\")");
+      }
+      if (given.contains(LIST_ALL)) {
+        ways.add("call " + LIST_ALL + " to browse by category");
+      }
+      if (given.contains(DESCRIBE)) {
+        ways.add("call " + DESCRIBE + " with a tool name for its full definition");
+      }
+      b.append("\n# ").append(ways.isEmpty() ? "Other tools" : "Discover more tools").append("\n\n");
       b.append("These are the most relevant of ").append(selection.visibleCount())
-          .append(" tools; ").append(selection.excludedCount()).append(" more are available.\n");
-      b.append("If you need something else, call tool_discovery__find with a short description of the task ")
-          .append("(e.g. \"send email\"), tool_discovery__list_all to browse by category, or ")
-          .append("tool_discovery__describe with a tool name for its full definition.\n");
+          .append(" tools; ").append(selection.excludedCount());
+      if (ways.isEmpty()) {
+        b.append(" more were left out of this request.\n");
+      } else {
+        b.append(" more are available.\n");
+        b.append("If you need something else, ").append(joinOr(ways)).append(".\n");
+      }
     }
     return b.toString();
+  }
+
+  /** "a", "a or b", "a, b, or c". */
+  private static String joinOr(List<String> ways) {
+    if (ways.size() == 1) {
+      return ways.get(0);
+    }
+    if (ways.size() == 2) {
+      return ways.get(0) + " or " + ways.get(1);
+    }
+    return String.join(", ", ways.subList(0, ways.size() - 1)) + ", or " + ways.get(ways.size() - 1);
   }
 
   private static String firstSentence(String s) {

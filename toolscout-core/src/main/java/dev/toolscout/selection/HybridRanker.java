@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,10 +24,13 @@ import java.util.function.Supplier;
  * costs about the embedding plus the dense search, not the sum of all three. A message of several clauses
  * ({@link QueryClauses}) is also ranked clause by clause, on other threads while the whole message is, and
  * the lists are merged by {@link Fusion#clausePenalty()}. Thread-safe.
+ *
+ * <p>Owns its threads: one ranker serves a whole engine (the selector and the discovery tools share it), and
+ * whoever made it closes it ({@link #close()}), which ends its threads; ranking after that is an error.
  */
-public final class HybridRanker {
+public final class HybridRanker implements AutoCloseable {
   /** Virtual threads: one short task per request, no pool to size. */
-  private static final Executor LEXICAL = Executors.newVirtualThreadPerTaskExecutor();
+  private final ExecutorService lexicalThreads = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
    * Platform threads for clause rankings: they embed, a native call that would pin a virtual thread's
@@ -35,19 +38,43 @@ public final class HybridRanker {
    * thread ranks the clause (so load slows requests down instead of piling up threads). Idle threads end after
    * a minute.
    */
-  private static final Executor CLAUSES = new ThreadPoolExecutor(
+  private final ExecutorService clauseThreads = new ThreadPoolExecutor(
       0, 2 * Runtime.getRuntime().availableProcessors(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
       r -> {
         Thread t = new Thread(r, "toolscout-clause");
+        // daemon still: a caller that forgets close() must not keep the JVM alive for the idle minute
         t.setDaemon(true);
         return t;
       },
-      new ThreadPoolExecutor.CallerRunsPolicy());
+      // caller-runs, except once closed: the JDK's CallerRunsPolicy then drops the task silently, and the
+      // request would wait forever for a clause ranking that never runs
+      (task, pool) -> {
+        if (pool.isShutdown()) {
+          throw new java.util.concurrent.RejectedExecutionException("the ranker is closed");
+        }
+        task.run();
+      });
 
   private final ToolIndex index;
 
+  /** A ranker over {@code index}; close it when done with it. */
   public HybridRanker(ToolIndex index) {
     this.index = index;
+  }
+
+  /**
+   * Ends this ranker's threads: rankings already running finish, new ones are refused with {@link
+   * java.util.concurrent.RejectedExecutionException}. Idempotent.
+   */
+  @Override
+  public void close() {
+    lexicalThreads.shutdown();
+    clauseThreads.shutdown();
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return lexicalThreads.isShutdown() && clauseThreads.isShutdown();
   }
 
   /**
@@ -75,7 +102,7 @@ public final class HybridRanker {
     List<CompletableFuture<List<Ranked>>> parts = new ArrayList<>(clauses.size());
     for (String c : clauses) {
       parts.add(CompletableFuture.supplyAsync(
-          () -> rankWhole(c, () -> clauseVector.apply(c), allowed, fusion, nameOf), CLAUSES));
+          () -> rankWhole(c, () -> clauseVector.apply(c), allowed, fusion, nameOf), clauseThreads));
     }
     List<Ranked> whole;
     try {
@@ -103,7 +130,7 @@ public final class HybridRanker {
       }
       default -> {
         CompletableFuture<List<Hit>> lexical =
-            CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), LEXICAL);
+            CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), lexicalThreads);
         List<Hit> dense;
         try {
           dense = dense(vector.get(), allowed, depth);

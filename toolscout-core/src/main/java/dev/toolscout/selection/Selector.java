@@ -5,9 +5,8 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.ToolIndex;
 import dev.toolscout.model.Principal;
-import dev.toolscout.render.TokenCounter;
+import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection.SelectedTool;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +22,10 @@ import java.util.Objects;
  * coreShare} of the slots (the discovery tool first whenever tools are left out), and ranked tools fill the
  * rest. Deterministic: the same catalog and request give the same selection in the same order (ties by
  * name). Thread-safe.
+ *
+ * <p>Engine tools (the discovery meta-tools) are tools the engine serves itself, whatever the catalog holds: when
+ * one is named among the core tools, the catalog lacks it and the policy lets the principal see it, it is offered
+ * like a catalog core tool whenever tools are left out, so the escape hatch never depends on the catalog.
  */
 public final class Selector {
   /** The longest message embedded and searched; longer ones are cut (small embedders read 512 tokens). */
@@ -32,21 +35,37 @@ public final class Selector {
   private final EmbeddingModel model;
   private final AccessControl access;
   private final HybridRanker ranker;
-  private final TokenCounter tokens;
+  private final TokenCost tokens;
   private final SelectorConfig config;
   private final java.util.Set<String> coreSet;
+  private final Map<String, ToolSpec> engineTools;
   private volatile CredentialDependencies credentials;
 
+  /** A selector with no engine tools: only the catalog's tools are offered. */
   public Selector(
-      Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access, TokenCounter tokens,
+      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, TokenCost tokens,
       SelectorConfig config) {
+    this(catalog, ranker, model, access, tokens, config, List.of());
+  }
+
+  /**
+   * @param ranker shared with the discovery tools and closed by whoever made it (the engine)
+   * @param engineTools tools the engine serves itself (the discovery meta-tools), offered when a core tool of
+   *     that name is missing from the catalog
+   */
+  public Selector(
+      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, TokenCost tokens,
+      SelectorConfig config, List<ToolSpec> engineTools) {
     this.catalog = catalog;
     this.model = model;
     this.access = access;
-    this.ranker = new HybridRanker(index);
+    this.ranker = Objects.requireNonNull(ranker, "ranker");
     this.tokens = tokens;
     this.config = config;
     this.coreSet = config.coreSet();
+    Map<String, ToolSpec> own = new LinkedHashMap<>();
+    engineTools.forEach(t -> own.put(t.fullName(), t));
+    this.engineTools = java.util.Collections.unmodifiableMap(own);
   }
 
   public SelectorConfig config() {
@@ -94,6 +113,7 @@ public final class Selector {
     int k = req.k() == null ? config.defaultK() : req.k();
     int visible = allowed.cardinality();
 
+
     List<Ranked> ranked =
         ranker.rank(message, vector, model::embedQuery, allowed,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
@@ -103,14 +123,25 @@ public final class Selector {
     }
 
     // core tools the principal may see, the discovery tool first when anything will be left out
+    boolean leftOut = visible > k;
     List<CatalogEntry> core = new ArrayList<>();
+    int engineOrd = -1;
     for (String name : config.coreTools()) {
       CatalogEntry e = snap.get(name);
-      if (e != null && allowed.contains(e.ord())) {
-        core.add(e);
+      if (e != null) {
+        if (allowed.contains(e.ord())) {
+          core.add(e);
+        }
+        continue;
+      }
+      ToolSpec own = engineTools.get(name);
+      // an engine tool is no catalog entry: a negative ordinal keeps it apart from every catalog ordinal, and
+      // it counts as visible only in the selections that offer it
+      if (own != null && leftOut && access.allows(req.principal(), own)) {
+        core.add(new CatalogEntry(engineOrd--, own, ""));
+        visible++;
       }
     }
-    boolean leftOut = visible > k;
     Comparator<CatalogEntry> coreOrder =
         Comparator.<CatalogEntry>comparingInt(
                 e -> leftOut && e.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0 : 1)
@@ -148,14 +179,15 @@ public final class Selector {
 
     List<SelectedTool> list = new ArrayList<>(chosen.values());
     if (req.tokenBudget() != null) {
-      list = fitBudget(list, req.tokenBudget());
+      list = withoutDroppedParents(fitBudget(list, req.tokenBudget()), tieKey);
     }
     list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score())
         .thenComparing(t -> tieKey.getOrDefault(t.name(), t.name())));
     List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
     int excluded = visible - list.size();
-    return new Selection(list, coreIncluded, excluded, visible, explain(list, coreIncluded, excluded, visible),
-        excluded > 0);
+    boolean findGiven = list.stream().anyMatch(t -> t.name().equals(SelectorConfig.DISCOVERY_FIND));
+    return new Selection(list, coreIncluded, excluded, visible,
+        explain(list, coreIncluded, excluded, visible, findGiven), excluded > 0);
   }
 
   /**
@@ -205,6 +237,27 @@ public final class Selector {
     return c;
   }
 
+  /**
+   * A dependency whose parent the budget dropped keeps its place, but its reason no longer names the parent: the
+   * reasons reach the model's prompt, which must name only tools the model is given.
+   */
+  private static List<SelectedTool> withoutDroppedParents(List<SelectedTool> kept, Map<String, String> tieKey) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    kept.forEach(t -> names.add(t.name()));
+    List<SelectedTool> out = new ArrayList<>(kept.size());
+    for (SelectedTool t : kept) {
+      String key = tieKey.get(t.name());
+      String[] chain = key == null ? new String[0] : key.split("\u0001");
+      if (chain.length >= 2 && !names.contains(chain[chain.length - 2])) {
+        String reason = (t.core() ? "core tool; " : "") + "needed by a tool the token budget left out";
+        out.add(new SelectedTool(t.spec(), t.score(), reason, t.core()));
+      } else {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
   /** Drops the lowest-scored tools, ranked ones before core ones, until the definitions fit the budget. */
   private List<SelectedTool> fitBudget(List<SelectedTool> list, int budget) {
     List<SelectedTool> order = new ArrayList<>(list);
@@ -236,7 +289,9 @@ public final class Selector {
     return Math.round(v * 10_000) / 10_000.0;
   }
 
-  private static String explain(List<SelectedTool> list, List<String> core, int excluded, int visible) {
+  /** Names the discovery tool only when the selection carries it: a model is never told to call a tool it lacks. */
+  private static String explain(
+      List<SelectedTool> list, List<String> core, int excluded, int visible, boolean findGiven) {
     int ranked = list.size() - core.size();
     StringBuilder b = new StringBuilder();
     b.append("Selected ").append(list.size()).append(" of ").append(visible).append(" available tools: ");
@@ -246,8 +301,12 @@ public final class Selector {
     }
     b.append('.');
     if (excluded > 0) {
-      b.append(' ').append(excluded).append(" more ").append(excluded == 1 ? "is" : "are")
-          .append(" available through ").append(SelectorConfig.DISCOVERY_FIND).append('.');
+      b.append(' ').append(excluded).append(" more ").append(excluded == 1 ? "is" : "are");
+      if (findGiven) {
+        b.append(" available through ").append(SelectorConfig.DISCOVERY_FIND).append('.');
+      } else {
+        b.append(" left out.");
+      }
     }
     return b.toString();
   }

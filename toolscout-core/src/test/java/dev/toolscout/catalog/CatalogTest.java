@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.Fixture;
-import dev.toolscout.events.CatalogEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.toolscout.catalog;
 
-import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,7 +20,7 @@ public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, StoredServer> servers = new TreeMap<>();
   private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
   private long version;
-  private AccessPolicy policy;
+  private String policyJson;
 
   @Override
   public synchronized StoredCatalog loadCatalog() {
@@ -58,13 +57,13 @@ public final class InMemoryStateStore implements StateStore {
   }
 
   @Override
-  public synchronized Optional<AccessPolicy> loadPolicy() {
-    return Optional.ofNullable(policy);
+  public synchronized Optional<String> loadPolicyJson() {
+    return Optional.ofNullable(policyJson);
   }
 
   @Override
-  public synchronized void savePolicy(AccessPolicy policy) {
-    this.policy = policy;
+  public synchronized void savePolicyJson(String json) {
+    this.policyJson = java.util.Objects.requireNonNull(json, "policy json");
   }
 
   @Override

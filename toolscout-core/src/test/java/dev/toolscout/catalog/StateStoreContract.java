@@ -81,7 +81,7 @@ public abstract class StateStoreContract {
     assertThat(store.catalogVersion()).isZero();
     assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(0, List.of()));
     assertThat(store.loadVectors(MODEL, List.of("h1"))).isEmpty();
-    assertThat(store.loadPolicy()).isEmpty();
+    assertThat(store.loadPolicyJson()).isEmpty();
     assertThat(store.loadServers()).isEmpty();
   }
 
@@ -323,19 +323,19 @@ public abstract class StateStoreContract {
   void policy_round_trips() {
     AccessPolicy policy = samplePolicy();
 
-    store.savePolicy(policy);
+    store.savePolicyJson(json(policy));
 
-    assertThat(store.loadPolicy()).contains(policy);
-    assertThat(reopened().loadPolicy()).contains(policy);
+    assertThat(store.loadPolicyJson()).contains(json(policy));
+    assertThat(reopened().loadPolicyJson()).contains(json(policy));
   }
 
   @Test
   void saving_a_policy_replaces_the_previous_one() {
-    store.savePolicy(samplePolicy());
+    store.savePolicyJson(json(samplePolicy()));
 
-    store.savePolicy(AccessPolicy.ALLOW_ALL);
+    store.savePolicyJson(json(AccessPolicy.ALLOW_ALL));
 
-    assertThat(store.loadPolicy()).contains(AccessPolicy.ALLOW_ALL);
+    assertThat(store.loadPolicyJson()).contains(json(AccessPolicy.ALLOW_ALL));
   }
 
   // --- registered servers ---
@@ -399,14 +399,14 @@ public abstract class StateStoreContract {
   @Test
   void servers_are_kept_apart_from_the_catalog_and_the_policy() {
     store.applyCatalogChange(List.of(tool("github__search")), List.of());
-    store.savePolicy(samplePolicy());
+    store.savePolicyJson(json(samplePolicy()));
 
     store.saveServer(server("github", "{}"));
     store.deleteServer("github");
 
     assertThat(store.loadServers()).isEmpty();
     assertThat(store.loadCatalog()).isEqualTo(new StoredCatalog(1, List.of(tool("github__search"))));
-    assertThat(store.loadPolicy()).contains(samplePolicy());
+    assertThat(store.loadPolicyJson()).contains(json(samplePolicy()));
   }
 
   @Test
@@ -563,7 +563,7 @@ public abstract class StateStoreContract {
     store.applyCatalogChange(List.of(tool("crm__b")), List.of("crm__a"));
     float[] v = randomVector(new Random(3), 384);
     store.saveVectors(MODEL, Map.of("h", v));
-    store.savePolicy(samplePolicy());
+    store.savePolicyJson(json(samplePolicy()));
     store.saveServer(server("github", "{\"command\":\"npx\"}"));
     StoredCatalog before = store.loadCatalog();
 
@@ -572,7 +572,7 @@ public abstract class StateStoreContract {
     assertThat(again.catalogVersion()).isEqualTo(2);
     assertThat(again.loadCatalog()).isEqualTo(before);
     assertThat(rawBits(again.loadVectors(MODEL, List.of("h")).get("h"))).containsExactly(rawBits(v));
-    assertThat(again.loadPolicy()).contains(samplePolicy());
+    assertThat(again.loadPolicyJson()).contains(json(samplePolicy()));
     assertThat(again.loadServers()).containsExactly(server("github", "{\"command\":\"npx\"}"));
     assertThat(again.applyCatalogChange(List.of(), List.of())).isEqualTo(3);
   }
@@ -624,6 +624,11 @@ public abstract class StateStoreContract {
 
   protected static StoredServer server(String name, String configJson) {
     return new StoredServer(name, configJson);
+  }
+
+  /** The policy as the engine stores it: the store keeps the JSON opaque. */
+  private static String json(AccessPolicy policy) {
+    return dev.toolscout.access.AccessPolicyJson.toJson(policy).toString();
   }
 
   protected static AccessPolicy samplePolicy() {

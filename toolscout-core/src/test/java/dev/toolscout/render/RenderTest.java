@@ -35,8 +35,9 @@ class RenderTest {
     f.catalog.sync(Fixture.assistantCatalog());
     Selection s = f.selector.select(Selector.Request.of("send an email", Principal.ANONYMOUS));
     String p = SystemPrompt.section(s);
-    assertThat(p).contains("gmail__send_email", "tool_discovery__find", "tool_discovery__describe",
-        "24 more are available");
+    assertThat(p).contains("gmail__send_email", "tool_discovery__find", "24 more are available");
+    // list_all and describe are not among the selected tools, so the model is not told to call them
+    assertThat(p).doesNotContain("tool_discovery__describe", "tool_discovery__list_all");
   }
 
   @Test

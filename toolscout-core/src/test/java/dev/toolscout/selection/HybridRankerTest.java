@@ -213,7 +213,7 @@ class HybridRankerTest {
     Catalog.Snapshot snap = f.catalog.snapshot();
     BitSet all = new BitSet();
     all.set(0, snap.universe());
-    return new HybridRanker(f.index)
+    return f.ranker
         .rank(query, () -> f.model.embedQuery(query), f.model::embedQuery, AllowedSet.of(all, snap.universe()),
             fusion, ord -> snap.byOrd(ord).name())
         .stream().map(r -> snap.byOrd(r.ord()).name()).toList();

@@ -172,4 +172,61 @@ class SelectorTest {
     Selection s = select(f, "upload a file to the drive", 1);
     assertThat(s.selected()).extracting(SelectedTool::name).containsExactly("files__upload");
   }
+
+  /** A catalog of the user's own: no discovery tools of its own, more tools than K. */
+  private static List<dev.toolscout.model.ToolSpec> ownCatalog(int n) {
+    List<dev.toolscout.model.ToolSpec> out = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(Fixture.tool("crm__action_" + i, "Update customer record number " + i + "."));
+    }
+    return out;
+  }
+
+  @Test
+  void the_engine_offers_the_discovery_tool_when_a_catalog_without_one_leaves_tools_out() {
+    Fixture f = new Fixture();
+    f.catalog.sync(ownCatalog(15));
+
+    Selection s = select(f, "update a customer record", 5);
+
+    assertThat(f.catalog.get(SelectorConfig.DISCOVERY_FIND)).isEmpty();
+    assertThat(s.selected()).extracting(SelectedTool::name).contains(SelectorConfig.DISCOVERY_FIND);
+    SelectedTool find = s.selected().stream().filter(t -> t.name().equals(SelectorConfig.DISCOVERY_FIND))
+        .findFirst().orElseThrow();
+    assertThat(find.spec()).isEqualTo(dev.toolscout.discovery.DiscoveryTools.SPECS.get(0));
+    assertThat(find.core()).isTrue();
+    // 15 catalog tools and the offered find: 4 of the catalog's are given, 11 left out
+    assertThat(s.visibleCount()).isEqualTo(16);
+    assertThat(s.excludedCount()).isEqualTo(11);
+    assertThat(s.reason()).endsWith("11 more are available through tool_discovery__find.");
+  }
+
+  @Test
+  void the_engine_discovery_tool_is_not_offered_when_nothing_is_left_out() {
+    Fixture f = new Fixture();
+    f.catalog.sync(ownCatalog(4));
+
+    Selection s = select(f, "update a customer record", 5);
+
+    assertThat(s.selected()).extracting(SelectedTool::name).doesNotContain(SelectorConfig.DISCOVERY_FIND)
+        .hasSize(4);
+    assertThat(s.excludedCount()).isZero();
+    assertThat(s.discoverySuggested()).isFalse();
+  }
+
+  @Test
+  void a_policy_that_denies_discovery_removes_the_engine_tool_and_its_mention() {
+    Fixture f = new Fixture();
+    f.catalog.sync(ownCatalog(15));
+    f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "tool_discovery",
+            AccessRule.Subject.EVERYONE, null))));
+
+    Selection s = select(f, "update a customer record", 5);
+
+    assertThat(s.selected()).extracting(SelectedTool::name).doesNotContain(SelectorConfig.DISCOVERY_FIND)
+        .hasSize(5);
+    assertThat(s.excludedCount()).isEqualTo(10);
+    assertThat(s.reason()).endsWith("10 more are left out.").doesNotContain("tool_discovery");
+  }
 }

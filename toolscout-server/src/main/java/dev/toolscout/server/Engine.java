@@ -25,6 +25,7 @@ import dev.toolscout.events.ToolIndexer;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.TokenCounter;
+import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
 import dev.toolscout.server.catalog.CatalogFiles;
@@ -55,6 +56,7 @@ public final class Engine implements AutoCloseable {
   private final ToolIndexer indexer;
   private final AccessControl access;
   private final TokenCounter tokens;
+  private final HybridRanker ranker;
   private final Selector selector;
   private final DiscoveryTools discovery;
   private final EventBus bus;
@@ -166,12 +168,14 @@ public final class Engine implements AutoCloseable {
         catalog.sync(CatalogFiles.demo(), notMcp);
       }
       if (policy != null) {
-        s.savePolicy(policy);
+        s.savePolicyJson(AccessPolicyJson.toJson(policy).toString());
       }
-      this.access = new AccessControl(s.loadPolicy().orElse(AccessPolicy.ALLOW_ALL));
+      this.access = new AccessControl(storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
       this.tokens = new TokenCounter();
-      this.selector = new Selector(catalog, idx, model, access, tokens, o.selector());
-      this.discovery = new DiscoveryTools(catalog, idx, model, access, o.selector().fusion());
+      // one ranker (and its threads) for the selector and the discovery tools; close() ends it
+      this.ranker = new HybridRanker(idx);
+      this.selector = new Selector(catalog, ranker, model, access, tokens, o.selector(), DiscoveryTools.SPECS);
+      this.discovery = new DiscoveryTools(catalog, ranker, model, access, o.selector().fusion());
       this.store = s;
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
@@ -221,6 +225,22 @@ public final class Engine implements AutoCloseable {
 
   public static Engine open(Options options) throws IOException {
     return new Engine(options);
+  }
+
+  /** The policy stored in the data directory, read and checked; an unreadable one is an error naming it. */
+  private static java.util.Optional<AccessPolicy> storedPolicy(StateStore s, Path dataDir) {
+    java.util.Optional<String> json = s.loadPolicyJson();
+    if (json.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    String where = "the access policy stored in " + dataDir.resolve("state.db");
+    try {
+      return java.util.Optional.of(AccessPolicyJson.fromJson(new ObjectMapper().readTree(json.get()), where));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(where + " is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   /** Reads an access policy file (JSON, or YAML by extension); errors name the file. */
@@ -334,6 +354,7 @@ public final class Engine implements AutoCloseable {
     if (m != null) {
       m.close();
     }
+    ranker.close();
     try {
       index.close();
     } finally {

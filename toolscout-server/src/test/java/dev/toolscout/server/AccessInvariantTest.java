@@ -23,6 +23,7 @@ import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.Selection;
+import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ class AccessInvariantTest {
       HashingEmbeddingModel model = new HashingEmbeddingModel(64);
       InMemoryStateStore store = new InMemoryStateStore();
       EventBus bus = new EventBus();
-      try (LuceneToolIndex index = LuceneToolIndex.inMemory(64)) {
+      try (LuceneToolIndex index = LuceneToolIndex.inMemory(64); HybridRanker ranker = new HybridRanker(index)) {
         Catalog catalog = Catalog.load(store, bus, Map.of());
         new ToolIndexer(store, index, model).attach(bus);
         catalog.sync(tools);
@@ -75,8 +76,8 @@ class AccessInvariantTest {
         TokenCounter tokens = new TokenCounter();
         SelectorConfig config = SelectorConfig.DEFAULT.withCoreTools(List.of(
             "memory__search", "gmail__send", "tool_discovery__find"));
-        Selector selector = new Selector(catalog, index, model, access, tokens, config);
-        DiscoveryTools discovery = new DiscoveryTools(catalog, index, model, access, config.fusion());
+        Selector selector = new Selector(catalog, ranker, model, access, tokens, config);
+        DiscoveryTools discovery = new DiscoveryTools(catalog, ranker, model, access, config.fusion());
         for (int i = 0; i < CASES_PER_CATALOG; i++, cases++) {
           AccessPolicy policy = randomPolicy(r);
           access.setPolicy(policy);

@@ -1,8 +1,6 @@
 package dev.toolscout.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.toolscout.access.AccessPolicy;
-import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
@@ -296,8 +294,8 @@ public final class SqliteStateStore implements StateStore {
   }
 
   @Override
-  public Optional<AccessPolicy> loadPolicy() {
-    String json =
+  public Optional<String> loadPolicyJson() {
+    return Optional.ofNullable(
         locked(
             "load the access policy",
             () -> {
@@ -308,25 +306,12 @@ public final class SqliteStateStore implements StateStore {
                   return rs.next() ? rs.getString(1) : null;
                 }
               }
-            });
-    if (json == null) {
-      return Optional.empty();
-    }
-    String where = "state store " + file + ", stored policy";
-    try {
-      return Optional.of(AccessPolicyJson.fromJson(ToolSpecJson.MAPPER.readTree(json), where));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(
-          where + ": policy_json is not valid JSON: " + e.getOriginalMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
+            }));
   }
 
   @Override
-  public void savePolicy(AccessPolicy policy) {
-    Objects.requireNonNull(policy, "policy");
-    String json = AccessPolicyJson.toJson(policy).toString();
+  public void savePolicyJson(String json) {
+    Objects.requireNonNull(json, "policy json");
     write(
         "save the access policy",
         () -> {

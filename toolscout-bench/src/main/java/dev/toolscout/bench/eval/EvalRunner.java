@@ -12,6 +12,7 @@ import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
@@ -164,7 +165,9 @@ public final class EvalRunner {
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
         + data);
     log.flush();
-    try (ProductEngine e = engines.open(data, specs, o.modelId(), config)) {
+    // dense-plain ranks with a selector of its own, so a ranker (and its threads) of its own, closed here
+    try (ProductEngine e = engines.open(data, specs, o.modelId(), config);
+        HybridRanker plainRanker = o.retriever() == Retriever.densePlain ? new HybridRanker(e.index()) : null) {
       Map<Integer, double[]> recall = new LinkedHashMap<>();
       Map<Integer, double[]> complete = new LinkedHashMap<>();
       for (int k : o.ks()) {
@@ -186,7 +189,7 @@ public final class EvalRunner {
           ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
       // dense-plain: the product's selector, index and tool vectors with the model's own query vector (no adapter)
       Selector selector = o.retriever() == Retriever.densePlain
-          ? new Selector(e.catalog(), e.index(), LocalEmbeddingModels.createPlain(e.model().modelId()), e.access(),
+          ? new Selector(e.catalog(), plainRanker, LocalEmbeddingModels.createPlain(e.model().modelId()), e.access(),
               e.tokens(), config)
           : e.selector();
       Map<String, ToolSpec> specOf = new HashMap<>();

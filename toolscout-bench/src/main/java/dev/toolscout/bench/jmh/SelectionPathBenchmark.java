@@ -137,6 +137,7 @@ public class SelectionPathBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
+    ranker.close();
     index.close();
   }
 

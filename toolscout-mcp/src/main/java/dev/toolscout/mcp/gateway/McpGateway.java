@@ -8,7 +8,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
-import dev.toolscout.events.CatalogEvent;
+import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;

@@ -1,11 +1,12 @@
-package dev.toolscout.events;
+package dev.toolscout.catalog;
 
-import dev.toolscout.catalog.CatalogEntry;
 import java.util.List;
 
 /**
  * A change to the catalog, emitted after it is durable in the store. Indexers subscribe to these rather than
- * being called by the sources. {@link #type()} keeps the names of the design (seed 003).
+ * being called by the sources. {@link #type()} keeps the names of the design (seed 003). The events live with
+ * the catalog, which owns its changes: the bus that delivers them ({@code events.EventBus}) depends on the
+ * catalog, never the other way round.
  */
 public sealed interface CatalogEvent {
   /** The event name, e.g. {@code interface.registered}. */
