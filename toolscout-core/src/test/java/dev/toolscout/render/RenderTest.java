@@ -48,4 +48,19 @@ class RenderTest {
     assertThat(t.definitionTokens(java.util.List.of(DELETE, other)))
         .isEqualTo(t.definitionTokens(DELETE) + t.definitionTokens(other));
   }
+
+  @Test
+  void the_token_count_cache_keeps_at_most_its_size_and_still_counts_what_it_evicted() {
+    TokenCounter t = new TokenCounter(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE, 3);
+    ToolSpec first = ToolSpec.builder("files__t0", "Tool number 0.").build();
+    int firstCount = t.definitionTokens(first);
+    for (int i = 1; i < 10; i++) {
+      t.definitionTokens(ToolSpec.builder("files__t" + i, "Tool number " + i + ".").build());
+    }
+    assertThat(t.cachedCount()).isEqualTo(3);
+    assertThat(t.definitionTokens(first)).isEqualTo(firstCount);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new TokenCounter(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE, 0))
+        .hasMessage("token count cache size must be at least 1, got: 0");
+  }
 }

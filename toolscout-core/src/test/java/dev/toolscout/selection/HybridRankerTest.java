@@ -239,4 +239,21 @@ class HybridRankerTest {
     assertThat(lexical.subList(0, 5))
         .isNotEqualTo(ranked(f, two, Fusion.DEFAULT.withMethod(Fusion.Method.DENSE)).subList(0, 5));
   }
+
+  @Test
+  void a_closed_ranker_refuses_to_rank_instead_of_hanging() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    assertThat(ranked(f, "send an email and book a meeting", Fusion.DEFAULT)).isNotEmpty();
+
+    f.ranker.close();
+
+    assertThat(f.ranker.isClosed()).isTrue();
+    // a message of several clauses uses both pools: the clause pool first, then the lexical one
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranked(f, "send an email and book a meeting",
+            Fusion.DEFAULT))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranked(f, "email", Fusion.DEFAULT))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+  }
 }
