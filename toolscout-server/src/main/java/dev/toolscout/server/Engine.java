@@ -73,7 +73,8 @@ public final class Engine implements AutoCloseable {
    *     directory holds (a new one starts with the bundled demo catalog)
    * @param tools tools the catalog must hold exactly (instead of files; for evaluation and benchmarks), or
    *     {@code null}
-   * @param policyFile an access policy file that replaces the stored one, or {@code null}
+   * @param policyFile an access policy file that applies to this engine instead of the stored one (which it
+   *     never replaces; see {@link #savePolicy}), or {@code null}
    * @param modelId the embedding model, or {@code null} for the default
    * @param progress told how many tools were embedded so far during long indexing runs; may be null
    */
@@ -167,10 +168,9 @@ public final class Engine implements AutoCloseable {
       } else if (catalog.snapshot().entries().stream().noneMatch(notMcp)) {
         catalog.sync(CatalogFiles.demo(), notMcp);
       }
-      if (policy != null) {
-        s.savePolicyJson(AccessPolicyJson.toJson(policy).toString());
-      }
-      this.access = new AccessControl(storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
+      // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
+      this.access = new AccessControl(
+          policy != null ? policy : storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
       this.tokens = new TokenCounter();
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);
@@ -259,6 +259,17 @@ public final class Engine implements AutoCloseable {
           + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
     }
     return AccessPolicyJson.fromJson(root, file.toString());
+  }
+
+  /** The policy stored in the data directory, if one was saved. */
+  public java.util.Optional<AccessPolicy> storedPolicy() {
+    return storedPolicy(store, dataDir);
+  }
+
+  /** Stores {@code policy} in the data directory (durable on return) and applies it to this engine. */
+  public void savePolicy(AccessPolicy policy) {
+    store.savePolicyJson(AccessPolicyJson.toJson(policy).toString());
+    access.setPolicy(policy);
   }
 
   /** Adds or updates the tools of catalog files (no removals). */

@@ -23,8 +23,8 @@ final class EngineOptions {
       description = "Catalog files (JSON or YAML, see docs/CATALOG_FORMAT.md) to use instead of the demo catalog.")
   List<Path> catalogs;
 
-  @Option(names = "--policy", paramLabel = "FILE", description = "Access policy file (see docs/ACCESS_POLICY.md); "
-      + "replaces the stored policy.")
+  @Option(names = "--policy", paramLabel = "FILE", description = "Access policy file (see docs/ACCESS_POLICY.md) "
+      + "for this run only; the stored policy is unchanged (store one with 'policy set').")
   Path policy;
 
   @Option(names = "--model", paramLabel = "ID", description = "Embedding model id: all-minilm-l6-v2-q (the default), bge-small-en-v1.5-q or "

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       EvalCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,
+      PolicyCommand.class,
       ServeCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +96,9 @@ class CliTest {
   void a_policy_hides_tools_from_every_command() throws Exception {
     Path policy = dir.resolve("p.json");
     Files.writeString(policy, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmail\",\"group\":\"kids\"}]}");
-    assertThat(run("list", "--policy", policy.toString(), "--group", "kids")).isZero();
+    assertThat(run("policy", "set", policy.toString())).isZero();
+    assertThat(out).contains("Stored the policy from " + policy + " (1 rules)");
+    assertThat(run("list", "--group", "kids")).isZero();
     assertThat(toolNames(Json.MAPPER.readTree(out).get("tools"))).isNotEmpty().noneMatch(n -> n.startsWith("gmail__"));
     assertThat(run("describe", "gmail__send_email", "--group", "kids")).isEqualTo(1);
     assertThat(err).contains("Tool not found: gmail__send_email");
@@ -108,6 +111,93 @@ class CliTest {
     assertThat(sel.get("system").asText()).doesNotContain("gmail__");
     assertThat(run("find", "send an email", "--group", "staff")).isZero();
     assertThat(toolNames(Json.MAPPER.readTree(out).get("tools"))).contains("gmail__send_email");
+  }
+
+  @Test
+  void policy_check_names_each_misspelt_tool_and_source_and_exits_2() throws Exception {
+    Path policy = dir.resolve("typos.json");
+    Files.writeString(policy, """
+        {"rules": [
+          {"effect": "deny", "source": "gmial"},
+          {"effect": "deny", "tool": "calendar__create_evnt"},
+          {"effect": "deny", "source": "calendar"}
+        ]}
+        """);
+    assertThat(run("policy", "check", "--policy", policy.toString())).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err)
+        .contains(policy + ": rules[0].source: 'gmial' matches no known source (did you mean 'gmail'?)")
+        .contains(policy + ": rules[1].tool: 'calendar__create_evnt' matches no known tool "
+            + "(did you mean 'calendar__create_event'?)")
+        .contains("2 of 3 rules match nothing")
+        .doesNotContain("rules[2]");
+    // checking stores nothing
+    assertThat(run("policy", "show")).isZero();
+    assertThat(Json.MAPPER.readTree(out).get("rules")).isEmpty();
+  }
+
+  @Test
+  void policy_set_refuses_rules_that_match_nothing_unless_allowed() throws Exception {
+    Path policy = dir.resolve("later.json");
+    Files.writeString(policy, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"jira\"}]}");
+    assertThat(run("policy", "set", policy.toString())).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("rules[0].source: 'jira' matches no known source").contains("not stored");
+    assertThat(run("policy", "show")).isZero();
+    assertThat(Json.MAPPER.readTree(out).get("rules")).isEmpty();
+
+    assertThat(run("policy", "set", policy.toString(), "--allow-unmatched")).isZero();
+    assertThat(err).contains("rules[0].source: 'jira' matches no known source");
+    assertThat(run("policy", "show")).isZero();
+    assertThat(Json.MAPPER.readTree(out).get("rules").get(0).get("source").asText()).isEqualTo("jira");
+  }
+
+  @Test
+  void policy_on_a_read_command_applies_to_that_run_and_never_replaces_the_stored_one() throws Exception {
+    Path stored = dir.resolve("stored.json");
+    Files.writeString(stored, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmail\"}]}");
+    Path once = dir.resolve("once.json");
+    Files.writeString(once, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"calendar\"}]}");
+    assertThat(run("policy", "set", stored.toString())).isZero();
+
+    for (String[] cmd : List.of(new String[] {"list"}, new String[] {"find", "send an email and book a meeting"},
+        new String[] {"select", "send an email", "--format", "json"},
+        new String[] {"describe", "calendar__create_event"})) {
+      String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(cmd),
+          java.util.stream.Stream.of("--policy", once.toString())).toArray(String[]::new);
+      int code = run(args);
+      // the run's own policy applies: calendar is hidden, gmail is not
+      assertThat(out + err).as(String.join(" ", cmd)).doesNotContain("calendar__create_event\"");
+      assertThat(code).as(String.join(" ", cmd)).isEqualTo(cmd[0].equals("describe") ? 1 : 0);
+    }
+    assertThat(run("policy", "show")).isZero();
+    JsonNode rules = Json.MAPPER.readTree(out).get("rules");
+    assertThat(rules).hasSize(1);
+    assertThat(rules.get(0).get("source").asText()).isEqualTo("gmail");
+    assertThat(run("list")).isZero();
+    assertThat(out).contains("calendar__create_event").doesNotContain("gmail__");
+  }
+
+  @Test
+  void a_custom_catalog_gets_the_discovery_tool_and_the_prompt_names_only_given_tools() throws Exception {
+    StringBuilder yaml = new StringBuilder("sources:\n  - name: crm\n    actions:\n");
+    for (int i = 0; i < 15; i++) {
+      yaml.append("      - {name: update_record_").append(i).append(", description: Update customer record ")
+          .append(i).append(".}\n");
+    }
+    Path catalog = dir.resolve("mine.yaml");
+    Files.writeString(catalog, yaml);
+
+    assertThat(run("select", "update a customer record", "--catalog", catalog.toString(), "--format", "anthropic"))
+        .isZero();
+
+    JsonNode n = Json.MAPPER.readTree(out);
+    List<String> given = toolNames(n.get("tools"));
+    assertThat(given).hasSize(10).contains("tool_discovery__find");
+    String system = n.get("system").asText();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("[A-Za-z0-9_-]+__[A-Za-z0-9_-]+").matcher(system);
+    while (m.find()) {
+      assertThat(given).as("named in the system prompt").contains(m.group());
+    }
+    assertThat(system).contains("call tool_discovery__find");
   }
 
   @Test
