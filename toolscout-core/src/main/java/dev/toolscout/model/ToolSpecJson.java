@@ -48,6 +48,17 @@ public final class ToolSpecJson {
    * @throws InvalidSpecException naming the tool, the field, the rule and the value
    */
   public static ToolSpec fromJson(JsonNode n, JsonNode defaults) {
+    return fromJson(n, defaults, new ArrayList<>());
+  }
+
+  /**
+   * Reads one tool, its parameters as {@link ToolSchemas} reads them (Python-style types, parameter maps and
+   * lists). A schema that cannot be read leaves the tool with its name and description and adds a line to
+   * {@code problems}, {@code "parameters: <why>"}, for the loader to count and name.
+   *
+   * @throws InvalidSpecException naming the tool, the field, the rule and the value
+   */
+  public static ToolSpec fromJson(JsonNode n, JsonNode defaults, List<String> problems) {
     if (n == null || !n.isObject()) {
       throw new InvalidSpecException(String.valueOf(n), "tool", "must be a JSON object, got: " + n);
     }
@@ -61,13 +72,11 @@ public final class ToolSpecJson {
     b.sourceKind(enumValue(SourceKind.class, n, defaults, name, "source_kind"));
     b.category(text(n, defaults, name, "category"));
     b.tags(strings(n, defaults, name, "tags"));
-    JsonNode params = first(n, "parameters", "input_schema", "inputSchema");
-    if (params != null && !params.isNull()) {
-      if (!params.isObject()) {
-        throw new InvalidSpecException(name, "parameters", "must be a JSON Schema object, got: " + params);
-      }
-      b.parameters((ObjectNode) params);
+    ToolSchemas.Read schema = ToolSchemas.read(first(n, "parameters", "input_schema", "inputSchema"));
+    if (!schema.readable()) {
+      problems.add("parameters: " + schema.problem());
     }
+    b.parameters(schema.schema());
     b.aiAccess(enumValue(AiAccess.class, n, defaults, name, "ai_access"));
     b.sideEffect(enumValue(SideEffect.class, n, defaults, name, "side_effect"));
     b.dependsOn(dependencyNames(name, n.get("depends_on")));

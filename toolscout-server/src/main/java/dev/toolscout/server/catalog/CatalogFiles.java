@@ -100,7 +100,7 @@ public final class CatalogFiles {
    *     breaks a rule
    */
   public static List<ToolSpec> load(Path file) {
-    return specs(read(file));
+    return loadAll(List.of(file));
   }
 
   /**
@@ -109,8 +109,52 @@ public final class CatalogFiles {
    * @throws CatalogFileException for the first problem found
    */
   public static List<ToolSpec> loadAll(List<Path> files) {
+    Loaded loaded = readAll(files);
+    if (loaded.warning() != null) {
+      LOG.warn("{}", loaded.warning());
+    }
+    return loaded.tools();
+  }
+
+  /**
+   * Tools read from catalog files, and the tools whose parameter schema could not be read (they are loaded
+   * with their name and description, and no parameters).
+   *
+   * @param unreadableSchemas one line per such tool: {@code file at where (name): parameters: why}
+   */
+  public record Loaded(List<ToolSpec> tools, List<String> unreadableSchemas) {
+    /** The most unreadable schemas a warning names; the rest are counted. */
+    public static final int NAMED = 10;
+
+    public Loaded {
+      tools = List.copyOf(tools);
+      unreadableSchemas = List.copyOf(unreadableSchemas);
+    }
+
+    /** A warning that counts and names the tools whose schema could not be read, or {@code null} for none. */
+    public String warning() {
+      if (unreadableSchemas.isEmpty()) {
+        return null;
+      }
+      int n = unreadableSchemas.size();
+      StringBuilder b = new StringBuilder();
+      b.append("warning: ").append(n).append(n == 1 ? " tool has" : " tools have")
+          .append(" a parameter schema that could not be read; loaded with name and description only:");
+      for (String u : unreadableSchemas.subList(0, Math.min(NAMED, n))) {
+        b.append("\n  ").append(u);
+      }
+      if (n > NAMED) {
+        b.append("\n  ... and ").append(n - NAMED).append(" more");
+      }
+      return b.toString();
+    }
+  }
+
+  /** Like {@link #loadAll}, and reports the tools whose parameter schema could not be read instead of logging. */
+  public static Loaded readAll(List<Path> files) {
     Map<String, String> seen = new HashMap<>();
     List<ToolSpec> out = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
     for (Path file : files) {
       for (Entry e : read(file)) {
         String name = e.spec().fullName();
@@ -122,9 +166,12 @@ public final class CatalogFiles {
               e.where() + " (" + name + "): duplicate tool name, already defined in " + first);
         }
         out.add(e.spec());
+        if (e.schemaProblem() != null) {
+          unreadable.add(here + " (" + shown(name) + "): " + e.schemaProblem());
+        }
       }
     }
-    return List.copyOf(out);
+    return new Loaded(out, unreadable);
   }
 
   /** The demo catalog bundled with the server: the core integrations of the product design. */
@@ -143,7 +190,7 @@ public final class CatalogFiles {
   /**
    * One tool read from a file and where it was (a JSON path such as {@code sources[0].actions[2]}).
    */
-  record Entry(ToolSpec spec, String where) {}
+  record Entry(ToolSpec spec, String where, String schemaProblem) {}
 
   private static List<ToolSpec> specs(List<Entry> entries) {
     return entries.stream().map(Entry::spec).toList();
@@ -425,8 +472,9 @@ public final class CatalogFiles {
             label + ": give the input schema once, found both " + String.join(" and ", schemas));
       }
       ToolSpec spec;
+      List<String> problems = new ArrayList<>();
       try {
-        spec = ToolSpecJson.fromJson(tool, defaults);
+        spec = ToolSpecJson.fromJson(tool, defaults, problems);
       } catch (InvalidSpecException e) {
         throw new CatalogFileException(file, label + ": " + detail(e), e);
       }
@@ -435,7 +483,7 @@ public final class CatalogFiles {
         throw new CatalogFileException(
             file, label + ": duplicate tool name, already defined at " + first);
       }
-      out.add(new Entry(spec, where));
+      out.add(new Entry(spec, where, problems.isEmpty() ? null : String.join("; ", problems)));
     }
 
     private void warnUnknown(JsonNode node, Set<String> known, String label) {

@@ -28,8 +28,13 @@ final class IndexCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     // validate every file before touching the store: a bad file changes nothing
-    List<ToolSpec> tools = CatalogFiles.loadAll(files);
+    CatalogFiles.Loaded loaded = CatalogFiles.readAll(files);
+    List<ToolSpec> tools = loaded.tools();
     PrintWriter err = spec.commandLine().getErr();
+    if (loaded.warning() != null) {
+      err.println(loaded.warning());
+      err.flush();
+    }
     ProgressBar bar = new ProgressBar(err, tools.size());
     long start = System.nanoTime();
     try (Engine e = Engine.open(engine.options().withProgress(bar::update))) {

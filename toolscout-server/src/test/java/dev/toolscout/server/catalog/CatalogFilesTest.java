@@ -749,4 +749,53 @@ class CatalogFilesTest {
   void demo_catalog_loads_from_the_classpath() {
     assertThat(CatalogFiles.demo()).isNotEmpty().isEqualTo(CatalogFiles.demo());
   }
+
+  /** A fixture in the shape of public catalogs (BFCL, ToolBench): Python-style types, a schema without type. */
+  private static Path pythonTypesFixture() throws Exception {
+    return Path.of(CatalogFilesTest.class.getResource("/catalogs/python-types.json").toURI());
+  }
+
+  @Test
+  void dict_typed_tools_keep_their_parameter_text_and_get_json_schema_types() throws Exception {
+    CatalogFiles.Loaded loaded = CatalogFiles.readAll(List.of(pythonTypesFixture()));
+
+    Map<String, ToolSpec> byName =
+        loaded.tools().stream().collect(Collectors.toMap(ToolSpec::fullName, Function.identity()));
+    ToolSpec flight = byName.get("travel__book_flight");
+    assertThat(flight.parameterNames())
+        .containsExactly("origin", "destination", "passengers", "max_price", "refundable", "stops", "preferences",
+            "window", "notes");
+    assertThat(flight.requiredParameters()).containsExactly("origin", "destination");
+    assertThat(dev.toolscout.index.ToolText.parameterText(flight))
+        .contains("IATA code of the departure airport", "Number of travellers", "Window or aisle seat",
+            "Anything for the agent");
+    assertThat(dev.toolscout.index.ToolText.embeddingText(flight)).contains("Parameters: origin, destination");
+    var props = flight.parameters().get("properties");
+    assertThat(flight.parameters().get("type").asText()).isEqualTo("object");
+    assertThat(props.get("origin").get("type").asText()).isEqualTo("string");
+    assertThat(props.get("passengers").get("type").asText()).isEqualTo("integer");
+    assertThat(props.get("max_price").get("type").asText()).isEqualTo("number");
+    assertThat(props.get("refundable").get("type").asText()).isEqualTo("boolean");
+    assertThat(props.get("stops").get("type").asText()).isEqualTo("array");
+    assertThat(props.get("preferences").get("type").asText()).isEqualTo("object");
+    assertThat(props.get("window").get("type").asText()).isEqualTo("array");
+    assertThat(props.get("notes").has("type")).isFalse();
+    assertThat(byName.get("travel__hotel_search").parameterNames()).containsExactly("city", "nights");
+  }
+
+  @Test
+  void a_tool_whose_schema_cannot_be_read_keeps_its_description_and_is_counted_and_named() throws Exception {
+    Path fixture = pythonTypesFixture();
+
+    CatalogFiles.Loaded loaded = CatalogFiles.readAll(List.of(fixture));
+
+    ToolSpec currency = loaded.tools().stream().filter(t -> t.fullName().equals("travel__currency")).findFirst()
+        .orElseThrow();
+    assertThat(currency.description()).isEqualTo("Convert an amount between currencies.");
+    assertThat(currency.parameterNames()).isEmpty();
+    assertThat(loaded.unreadableSchemas()).containsExactly(fixture + " at tools[2] (travel__currency): parameters: "
+        + "type must be an object type (object or dict), got: \"string\"");
+    assertThat(loaded.warning()).startsWith("warning: 1 tool has a parameter schema that could not be read")
+        .contains("travel__currency");
+  }
 }

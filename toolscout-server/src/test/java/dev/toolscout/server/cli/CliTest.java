@@ -201,6 +201,18 @@ class CliTest {
   }
 
   @Test
+  void index_warns_naming_the_tools_whose_schema_could_not_be_read() throws Exception {
+    Path fixture = Path.of(CliTest.class.getResource("/catalogs/python-types.json").toURI());
+    assertThat(run("index", fixture.toString())).isZero();
+    assertThat(err).contains("warning: 1 tool has a parameter schema that could not be read")
+        .contains("travel__currency");
+    assertThat(out).contains("3 added");
+    assertThat(run("describe", "travel__book_flight")).isZero();
+    assertThat(Json.MAPPER.readTree(out).get("parameters_summary").asText())
+        .startsWith("origin (string, required), destination (string, required), passengers (integer");
+  }
+
+  @Test
   void blocked_tools_are_never_listed() {
     assertThat(run("list")).isZero();
     assertThat(out).doesNotContain("settings__reset_all").contains("settings__get");
