@@ -239,7 +239,7 @@ public final class ToolSchemas {
    * Optional[X]} as X, {@code List[X]}, {@code list of X} and {@code X[]} as array, {@code Dict[...]} as object,
    * and {@code "str, optional"} as str.
    */
-  static String jsonType(String name) {
+  public static String jsonType(String name) {
     String t = name.strip().toLowerCase(Locale.ROOT);
     int comma = t.indexOf(',');
     if (comma > 0 && t.substring(comma + 1).strip().equals("optional")) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
+import dev.toolscout.model.ToolSchemas;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
 import java.io.BufferedReader;
@@ -72,6 +73,8 @@ public final class NormalizedDataset {
   public static final String QUERIES_FILE = "queries.jsonl";
 
   private static final int MAX_NAME = 64;
+  /** Ends the warning of a tool whose whole schema could not be read ({@link #unreadableSchemas()}). */
+  static final String UNREADABLE = "parameters dropped, the tool keeps its name and description";
   private static final Set<String> DOCUMENTATION_READ_ELSEWHERE = Set.of("name", "description", "parameters");
   private static final Map<String, String> PYTHON_TYPES =
       Map.of(
@@ -132,6 +135,11 @@ public final class NormalizedDataset {
   /** What was accepted with a change (a dropped parameter, a cut description), one line each. */
   public List<String> warnings() {
     return warnings;
+  }
+
+  /** The warnings of tools whose whole parameter schema could not be read, one line each. */
+  public List<String> unreadableSchemas() {
+    return warnings.stream().filter(w -> w.endsWith(UNREADABLE)).toList();
   }
 
   /** The qrels files in the folder ({@code qrels.tsv}, {@code qrels.test.tsv}, ...), sorted by name. */
@@ -458,17 +466,23 @@ public final class NormalizedDataset {
           ? cleanSchema((ObjectNode) params, where + field, warnings)
           : fromMap((ObjectNode) params, where + field, warnings);
     }
-    warnings.add(where + field + " is neither a schema, a map nor a list (" + params.getNodeType() + "); dropped");
+    warnings.add(where + field + " is neither a schema, a map nor a list (" + params.getNodeType() + "); "
+        + UNREADABLE);
     return null;
   }
 
   private static ObjectNode cleanSchema(ObjectNode in, String where, List<String> warnings) {
     JsonNode type = in.get("type");
-    if (type != null && !(type.isTextual() && type.asText().equals("object"))) {
-      warnings.add(where + " has type " + type + ", not \"object\"; dropped");
+    // "dict" and the like are object types too (ToolSchemas.jsonType): reading only "object" lost every
+    // parameter of such tools
+    if (type != null && !(type.isTextual() && "object".equals(ToolSchemas.jsonType(type.asText())))) {
+      warnings.add(where + " has type " + type + ", not an object type; " + UNREADABLE);
       return null;
     }
     ObjectNode schema = in.deepCopy();
+    if (type != null) {
+      schema.put("type", "object");
+    }
     JsonNode props = schema.get("properties");
     if (props != null && !props.isObject()) {
       warnings.add(where + ".properties is not an object; dropped");

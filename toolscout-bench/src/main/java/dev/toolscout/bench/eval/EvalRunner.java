@@ -164,6 +164,15 @@ public final class EvalRunner {
     Path data = dataDir(o.workDir(), dir, o.modelId());
     log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
         + data);
+    List<String> unreadable = ds.unreadableSchemas();
+    if (!unreadable.isEmpty()) {
+      log.println("eval: warning: " + unreadable.size() + (unreadable.size() == 1 ? " tool has" : " tools have")
+          + " a parameter schema that could not be read; scored with name and description only:");
+      unreadable.stream().limit(10).forEach(w -> log.println("  " + w));
+      if (unreadable.size() > 10) {
+        log.println("  ... and " + (unreadable.size() - 10) + " more");
+      }
+    }
     log.flush();
     // dense-plain ranks with a selector of its own, so a ranker (and its threads) of its own, closed here
     try (ProductEngine e = engines.open(data, specs, o.modelId(), config);

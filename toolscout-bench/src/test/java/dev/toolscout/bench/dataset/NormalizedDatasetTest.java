@@ -113,6 +113,20 @@ class NormalizedDatasetTest {
   }
 
   @Test
+  void a_dict_typed_schema_keeps_its_parameters_and_an_unreadable_one_is_counted() throws IOException {
+    write("tools.jsonl",
+        "{\"id\": \"a\", \"name\": \"book\", \"description\": \"Book a room.\", \"parameters\": "
+            + "{\"type\": \"dict\", \"properties\": {\"city\": {\"type\": \"str\", \"description\": \"Where.\"}}}}\n"
+            + "{\"id\": \"b\", \"name\": \"pay\", \"description\": \"Pay.\", \"parameters\": {\"type\": \"string\"}}\n");
+    write("queries.jsonl", QUERIES);
+    NormalizedDataset d = NormalizedDataset.read(dir);
+    assertThat(spec(d, "a").parameterNames()).containsExactly("city");
+    assertThat(spec(d, "a").parameters().at("/properties/city/type").asText()).isEqualTo("string");
+    assertThat(spec(d, "b").description()).isEqualTo("Pay.");
+    assertThat(d.unreadableSchemas()).singleElement().asString().contains("tools.jsonl:2").contains("'b'");
+  }
+
+  @Test
   void parameter_list_becomes_an_object_schema() throws IOException {
     ToolSpec login = spec(writeValid(), "login");
     assertThat(login.parameterNames()).containsExactly("username", "password");
