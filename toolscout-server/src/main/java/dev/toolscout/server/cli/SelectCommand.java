@@ -90,6 +90,12 @@ final class SelectCommand implements Callable<Integer> {
   static Tokens tokens(Engine e, Selection s, Principal p) {
     Catalog.Snapshot snap = e.catalog().snapshot();
     long all = e.tokens().allowedTokens(snap, e.access().allowed(snap, p));
+    // the engine's own discovery tool, when offered, is sent with "all" too: count it on both sides
+    for (var t : s.selected()) {
+      if (snap.get(t.name()) == null) {
+        all += e.tokens().definitionTokens(t.spec());
+      }
+    }
     return new Tokens(e.tokens().definitionTokens(s.specs()), all);
   }
 

@@ -198,6 +198,14 @@ class CliTest {
       assertThat(given).as("named in the system prompt").contains(m.group());
     }
     assertThat(system).contains("call tool_discovery__find");
+
+    assertThat(run("select", "update a customer record", "--catalog", catalog.toString(), "--format", "json"))
+        .isZero();
+    JsonNode j = Json.MAPPER.readTree(out);
+    // 15 catalog tools and the offered find: 9 + find given, 6 left out
+    assertThat(j.get("excluded_count").asInt()).isEqualTo(6);
+    assertThat(j.get("reason").asText()).startsWith("Selected 10 of 16 available tools");
+    assertThat(j.get("tokens").get("all").asInt()).isGreaterThan(j.get("tokens").get("selected").asInt());
   }
 
   @Test
