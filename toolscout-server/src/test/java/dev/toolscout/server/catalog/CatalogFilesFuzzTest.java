@@ -65,6 +65,11 @@ class CatalogFilesFuzzTest {
     JsonNode demo = CatalogFormat.JSON.mapper.readTree(demoBytes());
     List<JsonNode> tools = new ArrayList<>();
     CatalogFiles.demo().forEach(t -> tools.add(ToolSpecJson.toJson(t)));
+    // tools as public catalogs write them (Python-style types, a schema without type, an unreadable one), so
+    // the schema reader is fuzzed too
+    try (InputStream in = CatalogFilesFuzzTest.class.getResourceAsStream("/catalogs/python-types.json")) {
+      CatalogFormat.JSON.mapper.readTree(in).get("tools").forEach(tools::add);
+    }
     int loaded = 0;
     int rejected = 0;
 
