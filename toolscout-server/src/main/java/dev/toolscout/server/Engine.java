@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
+import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.mcp.McpActions;
@@ -171,6 +172,13 @@ public final class Engine implements AutoCloseable {
       // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
       this.access = new AccessControl(
           policy != null ? policy : storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
+      if (policy != null) {
+        // a rule that matches nothing denies nothing: say so when the policy is loaded, not only on 'policy check'
+        for (PolicyCheck.Unmatched u
+            : PolicyCheck.check(policy, PolicyCheck.Known.of(catalog.snapshot(), policy, null, null, null))) {
+          LOG.warn("{}: {}", o.policyFile(), u.message());
+        }
+      }
       this.tokens = new TokenCounter();
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);

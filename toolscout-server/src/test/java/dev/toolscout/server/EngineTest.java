@@ -106,4 +106,30 @@ class EngineTest {
       assertThat(e.catalog().size()).isPositive();
     }
   }
+
+  @Test
+  void a_policy_file_is_applied_for_the_engine_only_and_its_unmatched_rules_are_logged() throws Exception {
+    Path typo = dir.resolve("typo.json");
+    Files.writeString(typo, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmial\"},"
+        + "{\"effect\":\"deny\",\"source\":\"calendar\"}]}");
+    ch.qos.logback.classic.Logger log =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Engine.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
+        new ch.qos.logback.core.read.ListAppender<>();
+    seen.start();
+    log.addAppender(seen);
+    try (Engine e = Engine.open(Engine.Options.of(dir).withPolicy(typo))) {
+      assertThat(e.access().policy().rules()).hasSize(2);
+      assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
+          .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Error.class);
+    } finally {
+      log.detachAppender(seen);
+    }
+    assertThat(seen.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .containsExactly(typo + ": rules[0].source: 'gmial' matches no known source (did you mean 'gmail'?)");
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.storedPolicy()).isEmpty();
+      assertThat(e.access().policy().rules()).isEmpty();
+    }
+  }
 }

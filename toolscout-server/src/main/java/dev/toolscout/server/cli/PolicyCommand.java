@@ -98,11 +98,13 @@ final class PolicyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
-      try (Engine e = Engine.open(engine.options())) {
+      // read here rather than given to the engine, which would log each unmatched rule a second time
+      AccessPolicy fromFile = engine.policy == null ? null : Engine.readPolicy(engine.policy);
+      try (Engine e = Engine.open(engine.options().withPolicy(null))) {
         AccessPolicy policy;
         String where;
-        if (engine.policy != null) {
-          policy = e.access().policy();
+        if (fromFile != null) {
+          policy = fromFile;
           where = engine.policy.toString();
         } else {
           Optional<AccessPolicy> stored = e.storedPolicy();
