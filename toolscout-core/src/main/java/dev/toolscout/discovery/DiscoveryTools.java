@@ -226,10 +226,16 @@ public final class DiscoveryTools {
     Catalog.Snapshot snap = catalog.snapshot();
     CatalogEntry e = snap.get(toolName.strip());
     AllowedSet allowed = allowed(snap, principal);
-    if (e == null || !allowed.contains(e.ord())) {
+    ToolSpec s;
+    if (e != null && allowed.contains(e.ord())) {
+      s = e.spec();
+    } else if (e == null && scope == null && engineTool(toolName.strip()) != null
+        && access.allows(principal, engineTool(toolName.strip()))) {
+      // a meta-tool the selector offered although the catalog lacks it: the model may ask what it is
+      s = engineTool(toolName.strip());
+    } else {
       return new DiscoveryResult.Error(notFound(toolName));
     }
-    ToolSpec s = e.spec();
     ObjectNode out = F.objectNode();
     out.put("name", s.fullName());
     out.put("description", s.description());
@@ -250,6 +256,15 @@ public final class DiscoveryTools {
       }
     }
     return new DiscoveryResult.Ok(out);
+  }
+
+  private static ToolSpec engineTool(String name) {
+    for (ToolSpec t : SPECS) {
+      if (t.fullName().equals(name)) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /** {@code to (string, required), subject (string), ...}. */

@@ -77,4 +77,20 @@ class DiscoveryToolsTest {
         ToolSpecJson.MAPPER.readTree("{\"tool_name\":\"tasks__list\"}")));
     assertThat(viaCall.get("name").asText()).isEqualTo("tasks__list");
   }
+
+  @Test
+  void the_engine_meta_tools_are_described_for_a_catalog_without_them_unless_denied() {
+    Fixture f = new Fixture();
+    f.catalog.sync(List.of(Fixture.tool("crm__update", "Update a record.")));
+
+    JsonNode find = ok(f.discovery.describe(Principal.ANONYMOUS, DiscoveryTools.FIND));
+    assertThat(find.get("parameters_summary").asText()).isEqualTo("query (string, required), limit (integer)");
+
+    f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW,
+        Map.of(), List.of(new AccessRule(
+            AccessRule.Effect.DENY, AccessRule.Target.SOURCE,
+            "tool_discovery", AccessRule.Subject.EVERYONE, null))));
+    assertThat(f.discovery.describe(Principal.ANONYMOUS, DiscoveryTools.FIND))
+        .isEqualTo(new DiscoveryResult.Error("Tool not found: " + DiscoveryTools.FIND));
+  }
 }
