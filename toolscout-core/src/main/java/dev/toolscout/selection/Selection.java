@@ -10,7 +10,8 @@ import java.util.List;
  * @param coreIncluded names of the pinned core tools among {@code selected}
  * @param excludedCount how many tools the principal may see that were left out (never counts a tool the
  *     principal may not see)
- * @param visibleCount how many tools the principal may see in all
+ * @param visibleCount how many tools the principal may see in all: the catalog's, plus the engine's own
+ *     discovery tool when this selection offers it (a catalog without one)
  * @param reason a sentence for the model and the user explaining the choice
  * @param discoverySuggested whether tools were left out, so the model should know it can search for more
  */

@@ -113,7 +113,6 @@ public final class Selector {
     int k = req.k() == null ? config.defaultK() : req.k();
     int visible = allowed.cardinality();
 
-
     List<Ranked> ranked =
         ranker.rank(message, vector, model::embedQuery, allowed,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
