@@ -3,7 +3,7 @@ package dev.toolscout.bench.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
-import dev.toolscout.bench.SyntheticCatalog;
+import dev.toolscout.server.bench.SyntheticCatalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Ranked;

@@ -1,4 +1,4 @@
-package dev.toolscout.bench.eval;
+package dev.toolscout.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Hashing;
