@@ -205,7 +205,7 @@ public final class EvalRunner {
   /** Runs the plan's queries through {@code e}, the engine opened as {@code plan} says. */
   public Result run(Plan plan, Product e) throws IOException {
     Objects.requireNonNull(plan, "plan");
-    Objects.requireNonNull(e, "e");
+    Objects.requireNonNull(e, "product");
     List<ToolSpec> specs = plan.tools();
     List<ScoredQuery> queries = plan.queries();
     SelectorConfig config = plan.selector();
