@@ -76,6 +76,8 @@ public class SelectionPathBenchmark {
   private EmbeddingModel model;
   private LuceneToolIndex index;
   private HybridRanker ranker;
+  private Canned canned;
+  private HybridRanker cannedRanker;
   private AllowedSet all;
   private String[] names;
   private IntFunction<String> nameOf;
@@ -100,6 +102,8 @@ public class SelectionPathBenchmark {
     index.commit(1);
     nameOf = ord -> names[ord];
     ranker = new HybridRanker(index);
+    canned = new Canned();
+    cannedRanker = new HybridRanker(canned);
     BitSet bits = new BitSet(specs.size());
     bits.set(0, specs.size());
     all = AllowedSet.of(bits, specs.size());
@@ -165,12 +169,15 @@ public class SelectionPathBenchmark {
     return fused(queries.get(q), lexicalHits.get(q), denseHits.get(q), queryVectors[q]);
   }
 
-  /** The default fusion of two lists already computed, as the ranker fuses a message of one clause. */
+  /**
+   * The default fusion of two lists already computed, as the ranker fuses a message of one clause: one ranker
+   * over {@link #canned}, which answers with these lists (one benchmark thread, so one pair at a time).
+   */
   private List<Ranked> fused(String query, List<Hit> lexical, List<Hit> dense, float[] vector) {
-    return new HybridRanker(new Canned(lexical, dense))
-        .rank(query, () -> vector, clause -> vector, all,
-            Fusion.DEFAULT.forClauses(1).withClausePenalty(Double.POSITIVE_INFINITY),
-            nameOf);
+    canned.lexicalHits = lexical;
+    canned.denseHits = dense;
+    return cannedRanker.rank(query, () -> vector, clause -> vector, all,
+        Fusion.DEFAULT.forClauses(1).withClausePenalty(Double.POSITIVE_INFINITY), nameOf);
   }
 
   /**
@@ -193,8 +200,11 @@ public class SelectionPathBenchmark {
     return ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, all, Fusion.DEFAULT, nameOf);
   }
 
-  /** An index that answers every search with the lists it was given: the fusion measured without searching. */
-  private record Canned(List<Hit> lexicalHits, List<Hit> denseHits) implements ToolIndex {
+  /** An index that answers every search with the lists it was last given: the fusion measured without searching. */
+  private static final class Canned implements ToolIndex {
+    private volatile List<Hit> lexicalHits = List.of();
+    private volatile List<Hit> denseHits = List.of();
+
     @Override
     public List<Hit> lexical(String query, AllowedSet allowed, int limit) {
       return lexicalHits;
