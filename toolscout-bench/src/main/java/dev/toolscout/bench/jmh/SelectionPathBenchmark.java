@@ -1,23 +1,21 @@
 package dev.toolscout.bench.jmh;
 
-import dev.toolscout.server.bench.SyntheticCatalog;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolIndex;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.FusionAccess;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.bench.SyntheticCatalog;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -44,8 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code lexical} / {@code dense}: the Lucene index's BM25 and HNSW searches, 50 hits each (the
  *       selector's candidates per retriever at K 10);
  *   <li>{@code fuse}: the z-score fusion of those two lists ({@link Fusion#DEFAULT}, as for a message of one
- *       clause), through {@link HybridRanker#rank} over an index that returns the lists already computed (the
- *       fusion is not public API), so it includes the hand-over of the canned BM25 list from another thread;
+ *       clause; package-private in core, reached through {@link FusionAccess});
  *   <li>{@code rank}: {@link HybridRanker#rank}, the whole path as the selector runs it (BM25 on another thread
  *       while the model embeds, then HNSW and the fusion; the generated queries are one clause each);
  *   <li>{@code stepsInOrder}: the same steps one after another on one thread.
@@ -76,8 +73,6 @@ public class SelectionPathBenchmark {
   private EmbeddingModel model;
   private LuceneToolIndex index;
   private HybridRanker ranker;
-  private Canned canned;
-  private HybridRanker cannedRanker;
   private AllowedSet all;
   private String[] names;
   private IntFunction<String> nameOf;
@@ -102,8 +97,6 @@ public class SelectionPathBenchmark {
     index.commit(1);
     nameOf = ord -> names[ord];
     ranker = new HybridRanker(index);
-    canned = new Canned();
-    cannedRanker = new HybridRanker(canned);
     BitSet bits = new BitSet(specs.size());
     bits.set(0, specs.size());
     all = AllowedSet.of(bits, specs.size());
@@ -166,18 +159,7 @@ public class SelectionPathBenchmark {
   @Benchmark
   public List<Ranked> fuse(Cursor c) {
     int q = c.take();
-    return fused(queries.get(q), lexicalHits.get(q), denseHits.get(q), queryVectors[q]);
-  }
-
-  /**
-   * The default fusion of two lists already computed, as the ranker fuses a message of one clause: one ranker
-   * over {@link #canned}, which answers with these lists (one benchmark thread, so one pair at a time).
-   */
-  private List<Ranked> fused(String query, List<Hit> lexical, List<Hit> dense, float[] vector) {
-    canned.lexicalHits = lexical;
-    canned.denseHits = dense;
-    return cannedRanker.rank(query, () -> vector, clause -> vector, all,
-        Fusion.DEFAULT.forClauses(1).withClausePenalty(Double.POSITIVE_INFINITY), nameOf);
+    return FusionAccess.fuse(lexicalHits.get(q), denseHits.get(q), Fusion.DEFAULT.forClauses(1), nameOf);
   }
 
   /**
@@ -191,66 +173,12 @@ public class SelectionPathBenchmark {
     float[] vector = model.embedQuery(query);
     List<Hit> lexical = index.lexical(query, all, CANDIDATES);
     List<Hit> dense = index.dense(vector, all, CANDIDATES);
-    return fused(query, lexical, dense, vector);
+    return FusionAccess.fuse(lexical, dense, Fusion.DEFAULT.forClauses(1), nameOf);
   }
 
   @Benchmark
   public List<Ranked> rank(Cursor c) {
     String query = queries.get(c.take());
     return ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, all, Fusion.DEFAULT, nameOf);
-  }
-
-  /** An index that answers every search with the lists it was last given: the fusion measured without searching. */
-  private static final class Canned implements ToolIndex {
-    private volatile List<Hit> lexicalHits = List.of();
-    private volatile List<Hit> denseHits = List.of();
-
-    @Override
-    public List<Hit> lexical(String query, AllowedSet allowed, int limit) {
-      return lexicalHits;
-    }
-
-    @Override
-    public List<Hit> dense(float[] queryVector, AllowedSet allowed, int limit) {
-      return denseHits;
-    }
-
-    @Override
-    public void upsert(Collection<ToolDocument> docs) {
-      throw new UnsupportedOperationException("read-only");
-    }
-
-    @Override
-    public void remove(Collection<String> toolNames) {
-      throw new UnsupportedOperationException("read-only");
-    }
-
-    @Override
-    public void clear() {
-      throw new UnsupportedOperationException("read-only");
-    }
-
-    @Override
-    public void commit(long catalogVersion) {
-      throw new UnsupportedOperationException("read-only");
-    }
-
-    @Override
-    public long committedVersion() {
-      return 0;
-    }
-
-    @Override
-    public int size() {
-      return 0;
-    }
-
-    @Override
-    public Map<String, Integer> ordinals() {
-      return Map.of();
-    }
-
-    @Override
-    public void close() {}
   }
 }
