@@ -1,13 +1,13 @@
 package dev.toolscout.bench.eval;
 
-import dev.toolscout.eval.dataset.DatasetTool;
-import dev.toolscout.eval.dataset.NormalizedDataset;
-import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.eval.Metrics;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
 import dev.toolscout.embeddings.QueryText;
+import dev.toolscout.eval.Metrics;
+import dev.toolscout.eval.dataset.DatasetTool;
+import dev.toolscout.eval.dataset.NormalizedDataset;
+import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.index.ToolText;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
