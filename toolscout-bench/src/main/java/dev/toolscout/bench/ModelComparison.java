@@ -1,12 +1,12 @@
 package dev.toolscout.bench;
 
-import dev.toolscout.bench.dataset.DatasetTool;
-import dev.toolscout.bench.dataset.NormalizedDataset;
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.bench.eval.ExactSearch;
-import dev.toolscout.bench.eval.Metrics;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.eval.Metrics;
+import dev.toolscout.eval.dataset.DatasetTool;
+import dev.toolscout.eval.dataset.NormalizedDataset;
+import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.ToolSpec;
 import java.lang.management.ManagementFactory;

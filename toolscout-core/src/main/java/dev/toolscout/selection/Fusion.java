@@ -8,17 +8,16 @@ package dev.toolscout.selection;
  *     tool missing from a list taking that list's lowest standardized score, reported through a logistic so
  *     it lies in 0-1. The weight adapts to the query: {@code a = alpha * cd / (alpha * cd + (1 - alpha) * cl)},
  *     where {@code cl} and {@code cd} are the standardized scores of each list's best hit (how far it stands
- *     out, floored at 0), so the retriever whose best answer stands out more counts more; {@link Method#CONVEX}: {@code alpha * dense + (1 - alpha) * lexical} over
- *     scores normalized per query (lexical by its maximum, dense min-max over the candidates), the former
- *     default; {@link Method#RRF}: reciprocal rank fusion {@code sum 1/(rrfK + rank)}; {@link Method#LEXICAL}
- *     or {@link Method#DENSE}: one retriever alone (for evaluation baselines)
- * @param alpha the dense weight for ZSCORE and CONVEX, 0-1; for ZSCORE, the weight for a message of several
- *     clauses ({@link QueryClauses}) and for each of its clauses
+ *     out, floored at 0), so the retriever whose best answer stands out more counts more; {@link
+ *     Method#LEXICAL} or {@link Method#DENSE}: one retriever alone (the evaluation's baselines). Other
+ *     fusions measured and not adopted (convex sums, reciprocal rank fusion) are in
+ *     docs/EVALUATION_HISTORY.md, with the commit that reproduces them
+ * @param alpha the dense weight, 0-1: for a message of several clauses ({@link QueryClauses}) and for each of
+ *     its clauses
  * @param oneClauseAlpha ZSCORE only: the dense weight for a message of one clause, 0-1. A single request is one
  *     intent, which the message's vector stands for; a message of several is a blend of them, where the
- *     lexical list's literal matches count for more (docs/EVALUATION.md, "The dense weight of a one-clause
+ *     lexical list's literal matches count for more (docs/EVALUATION_HISTORY.md, "The dense weight of a one-clause
  *     message")
- * @param rrfK the rank constant for RRF (60 in the original paper)
  * @param depth how many candidates each retriever contributes (the selector asks for at least 3 K)
  * @param clausePenalty ZSCORE only: a message of several clauses ({@link QueryClauses}) is also ranked clause
  *     by clause, and a tool's fused score (before the logistic) is the best of its score for the whole message
@@ -27,11 +26,9 @@ package dev.toolscout.selection;
  *     match the message; {@code Double.POSITIVE_INFINITY} ranks the message whole only
  */
 public record Fusion(
-    Method method, double alpha, double oneClauseAlpha, int rrfK, int depth, double clausePenalty) {
+    Method method, double alpha, double oneClauseAlpha, int depth, double clausePenalty) {
   public enum Method {
     ZSCORE,
-    CONVEX,
-    RRF,
     LEXICAL,
     DENSE
   }
@@ -43,9 +40,9 @@ public record Fusion(
    * The product default: ZSCORE, alpha 0.5, depth 50 (so the statistics see the same {@value #Z_WINDOW}
    * scores at every K up to 16 and in the evaluation, which ranks 150 deep for K 50).
    *
-   * <p>Chosen on the eight development sets (docs/EVALUATION.md; means over sets, metatool single capped at
+   * <p>Chosen on the eight development sets (docs/EVALUATION_HISTORY.md; means over sets, metatool single capped at
    * 3,000 queries, with the default lexical weights): mean nDCG@10 59.1 and C@10 58.3, against 57.7 / 56.0 for
-   * the former CONVEX 0.5 and 59.0 / 57.5 for ZSCORE with a fixed alpha. Standardizing puts both retrievers on
+   * the former default (a convex sum, alpha 0.5) and 59.0 / 57.5 for ZSCORE with a fixed alpha. Standardizing puts both retrievers on
    * one scale per query: BM25 scores are unbounded and their maximum says little, and a dense list's min-max
    * range depends on how deep it was fetched. The adaptive weight mostly helps seal-tools, whose queries name
    * parameters literally (BM25's best hit stands out). Fixed alphas 0.45-0.55 were within 0.3 points of each
@@ -57,13 +54,13 @@ public record Fusion(
    * C@10 +1.0, gorilla +0.4 / +1.0, apigen -0.1 / -0.4, the rest within 0.1; ToolLens +2.5 nDCG@10), where a
    * dense weight of 0.6 for every message cost seal-tools' multi-step requests 1.9 C@10.
    *
-   * <p>The clause penalty of 2.0 (1.0 for each clause's best tool) was chosen the same way (docs/EVALUATION.md,
+   * <p>The clause penalty of 2.0 (1.0 for each clause's best tool) was chosen the same way (docs/EVALUATION_HISTORY.md,
    * "Query decomposition"): seal-tools out-of-domain, whose requests chain one tool per sentence, C@10 74.6 ->
    * 89.1; apigen +1.4, metatool multi +0.6; metatool single and apibank within 0.1, gorilla and toolink
    * within 0.5 nDCG@10. Lower penalties gain more on multi-step requests and lose more on one-tool requests with a
    * sentence of context (gorilla, toolink); 3 gains about half as much.
    */
-  public static final Fusion DEFAULT = new Fusion(Method.ZSCORE, 0.5, 0.6, 60, 50, 2.0);
+  public static final Fusion DEFAULT = new Fusion(Method.ZSCORE, 0.5, 0.6, 50, 2.0);
 
   public Fusion {
     if (method == null) {
@@ -74,9 +71,6 @@ public record Fusion(
     }
     if (!(oneClauseAlpha >= 0 && oneClauseAlpha <= 1)) {
       throw new IllegalArgumentException("fusion oneClauseAlpha must be between 0 and 1, got: " + oneClauseAlpha);
-    }
-    if (rrfK < 1) {
-      throw new IllegalArgumentException("fusion rrfK must be at least 1, got: " + rrfK);
     }
     if (depth < 1 || depth > 10_000) {
       throw new IllegalArgumentException("fusion depth must be between 1 and 10000, got: " + depth);
@@ -102,20 +96,20 @@ public record Fusion(
   }
 
   public Fusion withMethod(Method m) {
-    return new Fusion(m, alpha, oneClauseAlpha, rrfK, depth, clausePenalty);
+    return new Fusion(m, alpha, oneClauseAlpha, depth, clausePenalty);
   }
 
   /** This fusion with dense weight {@code a} for every message, of one clause or several. */
   public Fusion withAlpha(double a) {
-    return new Fusion(method, a, a, rrfK, depth, clausePenalty);
+    return new Fusion(method, a, a, depth, clausePenalty);
   }
 
   public Fusion withDepth(int d) {
-    return new Fusion(method, alpha, oneClauseAlpha, rrfK, d, clausePenalty);
+    return new Fusion(method, alpha, oneClauseAlpha, d, clausePenalty);
   }
 
   /** This fusion with another clause penalty ({@code Double.POSITIVE_INFINITY}: the message whole only). */
   public Fusion withClausePenalty(double p) {
-    return new Fusion(method, alpha, oneClauseAlpha, rrfK, depth, p);
+    return new Fusion(method, alpha, oneClauseAlpha, depth, p);
   }
 }

@@ -162,7 +162,7 @@ public final class HybridRanker implements AutoCloseable {
   }
 
   /**
-   * Merges the whole query's ZSCORE ranking with its clauses' (exposed for tests and evaluation). A tool's
+   * Merges the whole query's ZSCORE ranking with its clauses' (package-private for tests). A tool's
    * fused value (the score before the logistic) is the best of its value for the whole query and, for each
    * clause, its value for the clause less {@code penalty} (half of it for the clause's best tool, so each
    * step of a request has a good chance to bring its own tool); a tool the whole query's list lacks starts from
@@ -170,7 +170,7 @@ public final class HybridRanker implements AutoCloseable {
    * clause's ranks and similarity. Best first, ties by name; ties between the whole query and a clause go to
    * the whole query.
    */
-  public static List<Ranked> mergeClauses(
+  static List<Ranked> mergeClauses(
       List<Ranked> whole, List<String> clauses, List<List<Ranked>> clauseLists, double penalty,
       IntFunction<String> nameOf) {
     Map<Integer, Ranked> best = new HashMap<>();
@@ -209,8 +209,8 @@ public final class HybridRanker implements AutoCloseable {
     return Math.log(s / (1 - s));
   }
 
-  /** Fuses two ranked lists (exposed for tests and evaluation). */
-  public static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
+  /** Fuses two ranked lists (package-private for tests). */
+  static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
     Fusion.Method method = fusion.method();
     double[] ln = normalize(lexical, method, true);
     double[] dn = normalize(dense, method, false);
@@ -232,7 +232,6 @@ public final class HybridRanker implements AutoCloseable {
       a[3] = i + 1;
       a[4] = h.score();
     }
-    int rrfK = fusion.rrfK();
     List<Ranked> out = new ArrayList<>(acc.size());
     acc.forEach((ord, a) -> {
       boolean inLex = a[2] > 0;
@@ -251,10 +250,6 @@ public final class HybridRanker implements AutoCloseable {
           }
           score = Math.max(0, a[4]);
         }
-        // scaled to 0-1: the best possible RRF score is first in both lists
-        case RRF -> score = ((inLex ? 1.0 / (rrfK + a[2]) : 0) + (inDense ? 1.0 / (rrfK + a[3]) : 0))
-            / (2.0 / (rrfK + 1));
-        case CONVEX -> score = (1 - alpha) * a[0] + alpha * a[1];
         // logistic: any real sum to 0-1, order kept
         case ZSCORE -> score = 1 / (1 + Math.exp(-((1 - alpha) * (inLex ? a[0] : lMiss) + alpha * (inDense ? a[1] : dMiss))));
         default -> throw new IllegalStateException("unknown fusion method " + method);
@@ -295,8 +290,8 @@ public final class HybridRanker implements AutoCloseable {
    * One list's scores, normalized for {@code method}, in list order. ZSCORE: standardized by the mean and
    * (population) standard deviation of the first {@link Fusion#Z_WINDOW} scores, so fetching a longer list
    * for a larger K leaves the scores of the top tools unchanged; a list whose window scores are all equal
-   * says only which tools matched, and they get 1. CONVEX: lexical divided by its maximum, dense min-max.
-   * LEXICAL: divided by the maximum.
+   * says only which tools matched, and they get 1. LEXICAL: divided by the maximum; DENSE: min-max (its
+   * fused score is the cosine itself).
    */
   static double[] normalize(List<Hit> hits, Fusion.Method method, boolean lexical) {
     int n = hits.size();
@@ -321,7 +316,7 @@ public final class HybridRanker implements AutoCloseable {
       var += d * d;
     }
     double sd = Math.sqrt(var / w);
-    boolean byMax = lexical && (method == Fusion.Method.CONVEX || method == Fusion.Method.LEXICAL);
+    boolean byMax = lexical && method == Fusion.Method.LEXICAL;
     for (int i = 0; i < n; i++) {
       double s = hits.get(i).score();
       if (method == Fusion.Method.ZSCORE) {

@@ -16,28 +16,6 @@ class HybridRankerTest {
   }
 
   @Test
-  void convex_fusion_rewards_agreement_between_retrievers() {
-    List<Hit> lex = List.of(new Hit(0, 10f), new Hit(1, 9f), new Hit(2, 1f));
-    List<Hit> dense = List.of(new Hit(1, 0.9f), new Hit(3, 0.8f), new Hit(0, 0.2f));
-    List<Ranked> r = HybridRanker.fuse(lex, dense, Fusion.DEFAULT.withMethod(Fusion.Method.CONVEX),
-        HybridRankerTest::name);
-    assertThat(r.get(0).ord()).isEqualTo(1);
-    assertThat(r).extracting(Ranked::ord).containsExactlyInAnyOrder(0, 1, 2, 3);
-    assertThat(r.get(0).score()).isLessThanOrEqualTo(1.0);
-    assertThat(r.get(0).lexicalRank()).isEqualTo(2);
-    assertThat(r.get(0).denseRank()).isEqualTo(1);
-  }
-
-  @Test
-  void rrf_scores_are_scaled_to_one_for_first_in_both() {
-    List<Hit> lex = List.of(new Hit(5, 3f));
-    List<Hit> dense = List.of(new Hit(5, 0.5f));
-    List<Ranked> r = HybridRanker.fuse(lex, dense, Fusion.DEFAULT.withMethod(Fusion.Method.RRF),
-        HybridRankerTest::name);
-    assertThat(r.get(0).score()).isEqualTo(1.0);
-  }
-
-  @Test
   void ties_break_by_name() {
     List<Hit> lex = List.of(new Hit(2, 1f), new Hit(1, 1f));
     List<Ranked> r = HybridRanker.fuse(lex, List.of(), Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL),
@@ -189,7 +167,7 @@ class HybridRankerTest {
     assertThat(Fusion.DEFAULT.decomposes()).isTrue();
     assertThat(Fusion.DEFAULT.withClausePenalty(Double.POSITIVE_INFINITY).decomposes()).isFalse();
     assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL).decomposes()).isFalse();
-    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.CONVEX).decomposes()).isFalse();
+    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.DENSE).decomposes()).isFalse();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fusion.DEFAULT.withClausePenalty(-1))
         .hasMessage("fusion clausePenalty must be at least 0 (Infinity: no clause search), got: -1.0");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fusion.DEFAULT.withClausePenalty(Double.NaN))
@@ -200,11 +178,11 @@ class HybridRankerTest {
   void a_message_of_one_clause_takes_the_one_clause_dense_weight() {
     assertThat(Fusion.DEFAULT.forClauses(0).alpha()).isEqualTo(0.6);
     assertThat(Fusion.DEFAULT.forClauses(2).alpha()).isEqualTo(0.5);
-    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.CONVEX).forClauses(0).alpha()).isEqualTo(0.5);
+    assertThat(Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL).forClauses(0).alpha()).isEqualTo(0.5);
     assertThat(Fusion.DEFAULT.withAlpha(0.3)).extracting(Fusion::alpha, Fusion::oneClauseAlpha)
         .containsExactly(0.3, 0.3);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> new Fusion(Fusion.Method.ZSCORE, 0.5, 1.5, 60, 50, 2.0))
+            () -> new Fusion(Fusion.Method.ZSCORE, 0.5, 1.5, 50, 2.0))
         .hasMessage("fusion oneClauseAlpha must be between 0 and 1, got: 1.5");
   }
 
@@ -227,7 +205,7 @@ class HybridRankerTest {
     String two = "Send an email to the team about the report. Then book a meeting room for Friday.";
     assertThat(QueryClauses.split(two)).hasSize(2);
     // dense weight 1 for one clause, 0 for several; no clause search, so each message is ranked whole
-    Fusion split = new Fusion(Fusion.Method.ZSCORE, 0.0, 1.0, 60, 50, Double.POSITIVE_INFINITY);
+    Fusion split = new Fusion(Fusion.Method.ZSCORE, 0.0, 1.0, 50, Double.POSITIVE_INFINITY);
 
     List<String> dense = ranked(f, one, Fusion.DEFAULT.withMethod(Fusion.Method.DENSE));
     List<String> lexical = ranked(f, two, Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL));

@@ -1,12 +1,13 @@
 package dev.toolscout.bench.eval;
 
-import dev.toolscout.bench.dataset.DatasetTool;
-import dev.toolscout.bench.dataset.NormalizedDataset;
-import dev.toolscout.bench.dataset.ScoredQuery;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
 import dev.toolscout.embeddings.QueryText;
+import dev.toolscout.eval.Metrics;
+import dev.toolscout.eval.dataset.DatasetTool;
+import dev.toolscout.eval.dataset.NormalizedDataset;
+import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.index.ToolText;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -38,7 +39,7 @@ import java.util.concurrent.Future;
  * toolscout-embeddings ({@link QueryAdapter} file format). Deterministic: the same data and code give the same
  * bytes (fixed shuffle seed {@value #SEED}, one thread, no timestamp in the file).
  *
- * <p>Training (the configuration of adapter {@code b} in docs/EVALUATION.md): a 384 x 384 matrix W, initialized
+ * <p>Training (the configuration of adapter {@code b} in docs/EVALUATION_HISTORY.md): a 384 x 384 matrix W, initialized
  * to the identity, trained on ToolLens {@code qrels.train.tsv} only (never the test split) with a softmax over
  * all 464 ToolLens tool vectors (temperature {@value #TAU}; a query with several gold tools contributes one term
  * per gold tool, the other gold tools masked out), mini-batch SGD (batch {@value #BATCH}) and a pull {@code
@@ -69,7 +70,7 @@ public final class QueryAdapterTrainer {
   static final long SEED = 42;
   static final String MODEL = LocalEmbeddingModels.ALL_MINILM_L6_V2_Q;
 
-  /** Adapter {@code b} of docs/EVALUATION.md: the bundled default. */
+  /** Adapter {@code b} of docs/EVALUATION_HISTORY.md: the bundled default. */
   static final Params DEFAULT = new Params(0.1, 3, 0.1, 1.0);
 
   static final Path DEFAULT_OUT = Path.of("toolscout-embeddings", "src", "main", "resources")

@@ -1,6 +1,5 @@
 package dev.toolscout.bench.jmh;
 
-import dev.toolscout.bench.SyntheticCatalog;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.AllowedSet;
@@ -10,8 +9,10 @@ import dev.toolscout.index.ToolText;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
+import dev.toolscout.selection.FusionAccess;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.bench.SyntheticCatalog;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -41,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code lexical} / {@code dense}: the Lucene index's BM25 and HNSW searches, 50 hits each (the
  *       selector's candidates per retriever at K 10);
  *   <li>{@code fuse}: the z-score fusion of those two lists ({@link Fusion#DEFAULT}, as for a message of one
- *       clause);
+ *       clause; package-private in core, reached through {@link FusionAccess});
  *   <li>{@code rank}: {@link HybridRanker#rank}, the whole path as the selector runs it (BM25 on another thread
  *       while the model embeds, then HNSW and the fusion; the generated queries are one clause each);
  *   <li>{@code stepsInOrder}: the same steps one after another on one thread.
@@ -159,7 +160,7 @@ public class SelectionPathBenchmark {
   @Benchmark
   public List<Ranked> fuse(Cursor c) {
     int q = c.take();
-    return HybridRanker.fuse(lexicalHits.get(q), denseHits.get(q), Fusion.DEFAULT.forClauses(1), nameOf);
+    return FusionAccess.fuse(lexicalHits.get(q), denseHits.get(q), Fusion.DEFAULT.forClauses(1), nameOf);
   }
 
   /**
@@ -173,7 +174,7 @@ public class SelectionPathBenchmark {
     float[] vector = model.embedQuery(query);
     List<Hit> lexical = index.lexical(query, all, CANDIDATES);
     List<Hit> dense = index.dense(vector, all, CANDIDATES);
-    return HybridRanker.fuse(lexical, dense, Fusion.DEFAULT.forClauses(1), nameOf);
+    return FusionAccess.fuse(lexical, dense, Fusion.DEFAULT.forClauses(1), nameOf);
   }
 
   @Benchmark

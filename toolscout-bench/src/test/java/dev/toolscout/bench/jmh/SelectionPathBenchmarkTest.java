@@ -3,10 +3,10 @@ package dev.toolscout.bench.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
-import dev.toolscout.bench.SyntheticCatalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Ranked;
+import dev.toolscout.server.bench.SyntheticCatalog;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;

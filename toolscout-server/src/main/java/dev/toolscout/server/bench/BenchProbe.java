@@ -28,7 +28,7 @@ public final class BenchProbe {
       // from the OS process start (JVM boot included) to the first selection in hand
       long sinceStart = java.time.Duration.between(
           ProcessHandle.current().info().startInstant().orElseThrow(), java.time.Instant.now()).toMillis();
-      for (String q : dev.toolscout.bench.SyntheticCatalog.queries(queries, 99)) {
+      for (String q : SyntheticCatalog.queries(queries, 99)) {
         e.selector().select(Selector.Request.of(q, Principal.ANONYMOUS));
       }
       System.gc();

@@ -2,7 +2,7 @@ package dev.toolscout.server.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.eval.Metrics;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;

@@ -2,8 +2,7 @@ package dev.toolscout.server.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.bench.SyntheticCatalog;
-import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.eval.Metrics;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.bench.eval.Metrics;
+import dev.toolscout.eval.Metrics;
 import dev.toolscout.server.bench.GatewayBench;
 import java.io.IOException;
 import java.io.PrintWriter;

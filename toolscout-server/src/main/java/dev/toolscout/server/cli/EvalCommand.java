@@ -2,17 +2,17 @@ package dev.toolscout.server.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.bench.eval.EvalRunner;
-import dev.toolscout.server.EngineFactory;
+import dev.toolscout.eval.EvalRunner;
+import dev.toolscout.server.Engine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout eval}: retrieval quality on a dataset in the normalized layout. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
@@ -86,8 +86,15 @@ final class EvalCommand implements Callable<Integer> {
     }
     Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
     String modelId = model != null ? model : dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
-    EvalRunner.Result r = new EvalRunner(new EngineFactory(), new EvalRunner.Options(dataset, qrels, ks, retriever,
-        byName, modelId, work, limit, perQuery), spec.commandLine().getErr()).run();
+    EvalRunner runner = new EvalRunner(new EvalRunner.Options(dataset, qrels, ks, retriever, byName, modelId, work,
+        limit, perQuery), spec.commandLine().getErr());
+    EvalRunner.Plan plan = runner.plan();
+    EvalRunner.Result r;
+    // the product's engine, opened here (the composition root) as the plan says and handed to the runner
+    try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
+        .withSelector(plan.selector()))) {
+      r = runner.run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(), e.tokens()));
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       out.println(Json.pretty(json(r)));

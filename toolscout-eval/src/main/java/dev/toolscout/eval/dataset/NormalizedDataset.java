@@ -1,4 +1,4 @@
-package dev.toolscout.bench.dataset;
+package dev.toolscout.eval.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.toolscout.bench.dataset;
+package dev.toolscout.eval.dataset;
 
 import dev.toolscout.model.ToolSpec;
 import java.util.Objects;

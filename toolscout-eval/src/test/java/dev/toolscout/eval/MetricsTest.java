@@ -1,4 +1,4 @@
-package dev.toolscout.bench.eval;
+package dev.toolscout.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.toolscout.bench.eval;
+package dev.toolscout.eval;
 
 import java.util.HashSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.toolscout.bench;
+package dev.toolscout.server.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package dev.toolscout.bench.dataset;
+package dev.toolscout.eval.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,13 +1,13 @@
-package dev.toolscout.bench.eval;
+package dev.toolscout.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.ToolSpec;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,16 +1,20 @@
-package dev.toolscout.bench.eval;
+package dev.toolscout.eval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.bench.dataset.DatasetTool;
-import dev.toolscout.bench.dataset.NormalizedDataset;
-import dev.toolscout.bench.dataset.ScoredQuery;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.eval.dataset.DatasetTool;
+import dev.toolscout.eval.dataset.NormalizedDataset;
+import dev.toolscout.eval.dataset.ScoredQuery;
+import dev.toolscout.index.ToolIndex;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selection;
@@ -35,8 +39,12 @@ import java.util.Set;
 
 /**
  * Evaluates retrieval on a dataset in the normalized layout, through the product's own catalog, index and
- * selector (an isolated data directory per dataset and model, so a rerun embeds nothing), opened by a {@link
- * ProductEngineFactory}. Scores use the dataset's tool ids, never the sanitized wire names.
+ * selector (an isolated data directory per dataset and model, so a rerun embeds nothing). Scores use the
+ * dataset's tool ids, never the sanitized wire names.
+ *
+ * <p>In two steps, so that the product's parts are chosen and wired only by its composition root: {@link
+ * #plan()} reads the dataset and says which engine to open (data directory, tools, model, selector
+ * configuration); the caller opens it and hands its parts to {@link #run}, then closes it. Not thread-safe.
  */
 public final class EvalRunner {
   /** Every query is ranked this deep (the selector's maximum K); MRR looks this far. */
@@ -117,18 +125,55 @@ public final class EvalRunner {
 
   private static final ObjectMapper LINES = new ObjectMapper();
 
-  private final ProductEngineFactory engines;
+  /**
+   * The engine to open for a run, and the dataset it reads.
+   *
+   * @param dataDir the isolated data directory of this dataset and model
+   * @param tools exactly the dataset's tools, for the engine's catalog
+   * @param selector the selector configuration of the chosen retriever
+   */
+  public record Plan(
+      Path dataDir, List<ToolSpec> tools, String modelId, SelectorConfig selector, String qrels,
+      List<ScoredQuery> queries, NormalizedDataset dataset) {
+    public Plan {
+      Objects.requireNonNull(dataDir, "dataDir");
+      tools = List.copyOf(tools);
+      Objects.requireNonNull(modelId, "modelId");
+      Objects.requireNonNull(selector, "selector");
+      queries = List.copyOf(queries);
+      Objects.requireNonNull(dataset, "dataset");
+    }
+  }
+
+  /**
+   * The product's engine opened as a {@link Plan} says, as the runner ranks and measures with it: the parts
+   * exactly as the product built them. The caller owns the engine and closes it after {@link #run}.
+   */
+  public record Product(
+      Catalog catalog, Selector selector, ToolIndex index, AccessControl access, TokenCounter tokens) {
+    public Product {
+      Objects.requireNonNull(catalog, "catalog");
+      Objects.requireNonNull(selector, "selector");
+      Objects.requireNonNull(index, "index");
+      Objects.requireNonNull(access, "access");
+      Objects.requireNonNull(tokens, "tokens");
+    }
+  }
+
   private final Options o;
   private final PrintWriter log;
 
-  /** @param engines opens the product's engine on each dataset's data directory */
-  public EvalRunner(ProductEngineFactory engines, Options o, PrintWriter log) {
-    this.engines = Objects.requireNonNull(engines, "engines");
-    this.o = o;
-    this.log = log;
+  public EvalRunner(Options o, PrintWriter log) {
+    this.o = Objects.requireNonNull(o, "o");
+    this.log = Objects.requireNonNull(log, "log");
   }
 
-  public Result run() throws IOException {
+  /**
+   * Reads the dataset and checks the options (before any tool is embedded, which can take minutes).
+   *
+   * @throws IllegalArgumentException naming the option and the bad value
+   */
+  public Plan plan() throws IOException {
     Path dir = Files.isDirectory(o.dataset().resolve("normalized")) ? o.dataset().resolve("normalized") : o.dataset();
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("--dataset " + o.dataset() + ": not a folder");
@@ -149,22 +194,32 @@ public final class EvalRunner {
       queries = queries.subList(0, o.limit());
     }
     List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
-    Map<String, String> idOf = new HashMap<>();
-    Map<String, String> nameOf = new HashMap<>();
-    for (DatasetTool t : ds.tools()) {
-      idOf.put(t.spec().fullName(), t.id());
-      nameOf.put(t.id(), t.displayName());
-    }
     Fusion fusion = o.retriever().method == null ? Fusion.DEFAULT : Fusion.DEFAULT.withMethod(o.retriever().method);
     if (o.retriever() == Retriever.whole) {
       fusion = fusion.withClausePenalty(Double.POSITIVE_INFINITY);
     }
     // the baselines stand for a retriever alone: no dependency expansion, which is the product's
     SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10, o.retriever().method == null);
-    Path data = dataDir(o.workDir(), dir, o.modelId());
-    log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + qrelsName + "), data in "
-        + data);
-    List<String> unreadable = ds.unreadableSchemas();
+    return new Plan(dataDir(o.workDir(), dir, o.modelId()), specs, o.modelId(), config, qrelsName, queries, ds);
+  }
+
+  /** Runs the plan's queries through {@code e}, the engine opened as {@code plan} says. */
+  public Result run(Plan plan, Product e) throws IOException {
+    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(e, "product");
+    List<ToolSpec> specs = plan.tools();
+    List<ScoredQuery> queries = plan.queries();
+    SelectorConfig config = plan.selector();
+    Path data = plan.dataDir();
+    Map<String, String> idOf = new HashMap<>();
+    Map<String, String> nameOf = new HashMap<>();
+    for (DatasetTool t : plan.dataset().tools()) {
+      idOf.put(t.spec().fullName(), t.id());
+      nameOf.put(t.id(), t.displayName());
+    }
+    log.println("eval: " + specs.size() + " tools, " + queries.size() + " scored queries (" + plan.qrels()
+        + "), data in " + data);
+    List<String> unreadable = plan.dataset().unreadableSchemas();
     if (!unreadable.isEmpty()) {
       log.println("eval: warning: " + unreadable.size() + (unreadable.size() == 1 ? " tool has" : " tools have")
           + " a parameter schema that could not be read; scored with name and description only:");
@@ -174,95 +229,97 @@ public final class EvalRunner {
       }
     }
     log.flush();
-    // dense-plain ranks with a selector of its own, so a ranker (and its threads) of its own, closed here
-    try (ProductEngine e = engines.open(data, specs, o.modelId(), config);
-        HybridRanker plainRanker = o.retriever() == Retriever.densePlain ? new HybridRanker(e.index()) : null) {
-      Map<Integer, double[]> recall = new LinkedHashMap<>();
-      Map<Integer, double[]> complete = new LinkedHashMap<>();
-      for (int k : o.ks()) {
-        recall.put(k, new double[1]);
-        complete.put(k, new double[1]);
-      }
-      double ndcg = 0;
-      double mrr = 0;
-      double[] latency = new double[queries.size()];
-      long allTokens = 0;
-      for (ToolSpec s : specs) {
-        allTokens += e.tokens().definitionTokens(s);
-      }
-      double top10Tokens = 0;
-      int qi = 0;
-      // LangChain4j's strategy is an external baseline: it gets the model's plain query vectors, not the
-      // product's query adapter (its document vectors are the same either way)
-      VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
-          ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(e.model().modelId()), specs, data) : null;
-      // dense-plain: the product's selector, index and tool vectors with the model's own query vector (no adapter)
-      Selector selector = o.retriever() == Retriever.densePlain
-          ? new Selector(e.catalog(), plainRanker, LocalEmbeddingModels.createPlain(e.model().modelId()), e.access(),
-              e.tokens(), config)
-          : e.selector();
-      Map<String, ToolSpec> specOf = new HashMap<>();
-      specs.forEach(s -> specOf.put(s.fullName(), s));
-      // written to a file beside it and moved into place at the end: a failed run leaves an existing file as it was
-      Path perQueryPart = o.perQuery() == null ? null
-          : o.perQuery().resolveSibling(o.perQuery().getFileName() + ".part");
-      // a null resource is allowed: nothing to close
-      try (BufferedWriter perQuery = perQueryPart == null ? null
-          : Files.newBufferedWriter(perQueryPart, StandardCharsets.UTF_8)) {
-        for (ScoredQuery q : queries) {
-          long t0 = System.nanoTime();
-          List<String> names;
-          if (lc4j != null) {
-            names = lc4j.search(q.text(), DEPTH);
-          } else {
-            Selection sel = selector.select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
-            names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
-          }
-          latency[qi++] = (System.nanoTime() - t0) / 1e6;
-          List<String> ranked = new ArrayList<>(names.size());
-          names.forEach(nm -> ranked.add(idOf.get(nm)));
-          List<ToolSpec> top10 = names.subList(0, Math.min(10, names.size())).stream().map(specOf::get).toList();
-          top10Tokens += e.tokens().definitionTokens(top10);
-          List<String> r = ranked;
-          Set<String> gold = q.gold();
-          if (o.byName()) {
-            r = collapse(ranked, nameOf);
-            gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
-          }
-          for (int k : o.ks()) {
-            recall.get(k)[0] += Metrics.recallAt(k, r, gold);
-            complete.get(k)[0] += Metrics.completeAt(k, r, gold);
-          }
-          double qn = Metrics.ndcgAt(10, r, gold);
-          ndcg += qn;
-          for (int i = 0; i < r.size(); i++) {
-            if (gold.contains(r.get(i))) {
-              mrr += 1.0 / (i + 1);
-              break;
-            }
-          }
-          if (perQuery != null) {
-            writeOutcome(perQuery, q, gold, r, qn);
-          }
-        }
-      } catch (IOException | RuntimeException ex) {
-        if (perQueryPart != null) {
-          Files.deleteIfExists(perQueryPart);
-        }
-        throw ex;
-      }
-      if (perQueryPart != null) {
-        Files.move(perQueryPart, o.perQuery(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      }
-      int n = Math.max(1, queries.size());
-      Map<Integer, Double> rec = new LinkedHashMap<>();
-      Map<Integer, Double> com = new LinkedHashMap<>();
-      recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
-      complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
-      double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
-      return new Result(o.dataset().toString(), qrelsName, o.retriever().cliName(), queries.size(), rec, com,
-          pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
+    Map<Integer, double[]> recall = new LinkedHashMap<>();
+    Map<Integer, double[]> complete = new LinkedHashMap<>();
+    for (int k : o.ks()) {
+      recall.put(k, new double[1]);
+      complete.put(k, new double[1]);
     }
+    double ndcg = 0;
+    double mrr = 0;
+    double[] latency = new double[queries.size()];
+    long allTokens = 0;
+    for (ToolSpec s : specs) {
+      allTokens += e.tokens().definitionTokens(s);
+    }
+    double top10Tokens = 0;
+    int qi = 0;
+    // LangChain4j's strategy is an external baseline: it gets the model's plain query vectors, not the
+    // product's query adapter (its document vectors are the same either way)
+    VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
+        ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(plan.modelId()), specs, data) : null;
+    // dense-plain: the product's selector, index and tool vectors with the model's own query vector (no adapter),
+    // through a ranker (and its threads) of its own, closed at the end of the run
+    HybridRanker plainRanker = o.retriever() == Retriever.densePlain ? new HybridRanker(e.index()) : null;
+    Selector selector = plainRanker != null
+        ? new Selector(e.catalog(), plainRanker, LocalEmbeddingModels.createPlain(plan.modelId()), e.access(),
+            e.tokens(), config)
+        : e.selector();
+    Map<String, ToolSpec> specOf = new HashMap<>();
+    specs.forEach(s -> specOf.put(s.fullName(), s));
+    // written to a file beside it and moved into place at the end: a failed run leaves an existing file as it was
+    Path perQueryPart = o.perQuery() == null ? null
+        : o.perQuery().resolveSibling(o.perQuery().getFileName() + ".part");
+    // a null resource is allowed: nothing to close
+    try (BufferedWriter perQuery = perQueryPart == null ? null
+        : Files.newBufferedWriter(perQueryPart, StandardCharsets.UTF_8)) {
+      for (ScoredQuery q : queries) {
+        long t0 = System.nanoTime();
+        List<String> names;
+        if (lc4j != null) {
+          names = lc4j.search(q.text(), DEPTH);
+        } else {
+          Selection sel = selector.select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+          names = sel.selected().stream().map(Selection.SelectedTool::name).toList();
+        }
+        latency[qi++] = (System.nanoTime() - t0) / 1e6;
+        List<String> ranked = new ArrayList<>(names.size());
+        names.forEach(nm -> ranked.add(idOf.get(nm)));
+        List<ToolSpec> top10 = names.subList(0, Math.min(10, names.size())).stream().map(specOf::get).toList();
+        top10Tokens += e.tokens().definitionTokens(top10);
+        List<String> r = ranked;
+        Set<String> gold = q.gold();
+        if (o.byName()) {
+          r = collapse(ranked, nameOf);
+          gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
+        }
+        for (int k : o.ks()) {
+          recall.get(k)[0] += Metrics.recallAt(k, r, gold);
+          complete.get(k)[0] += Metrics.completeAt(k, r, gold);
+        }
+        double qn = Metrics.ndcgAt(10, r, gold);
+        ndcg += qn;
+        for (int i = 0; i < r.size(); i++) {
+          if (gold.contains(r.get(i))) {
+            mrr += 1.0 / (i + 1);
+            break;
+          }
+        }
+        if (perQuery != null) {
+          writeOutcome(perQuery, q, gold, r, qn);
+        }
+      }
+    } catch (IOException | RuntimeException ex) {
+      if (perQueryPart != null) {
+        Files.deleteIfExists(perQueryPart);
+      }
+      throw ex;
+    } finally {
+      if (plainRanker != null) {
+        plainRanker.close();
+      }
+    }
+    if (perQueryPart != null) {
+      Files.move(perQueryPart, o.perQuery(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+    int n = Math.max(1, queries.size());
+    Map<Integer, Double> rec = new LinkedHashMap<>();
+    Map<Integer, Double> com = new LinkedHashMap<>();
+    recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
+    complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
+    double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
+    return new Result(o.dataset().toString(), plan.qrels(), o.retriever().cliName(), queries.size(), rec, com,
+        pct(ndcg / n), pct(mrr / n), Math.round(saved * 10) / 10.0, at(latency, 50), at(latency, 99));
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.toolscout.bench.dataset;
+package dev.toolscout.eval.dataset;
 
 import java.util.Collections;
 import java.util.LinkedHashSet;
