@@ -10,6 +10,7 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
@@ -161,6 +162,10 @@ public final class DiscoveryTools {
     if (query == null || query.isBlank()) {
       return new DiscoveryResult.Error("query is required: a non-blank string, e.g. \"send email\"");
     }
+    String tooLong = InputLimits.messageTooLong("query", query);
+    if (tooLong != null) {
+      return new DiscoveryResult.Error(tooLong);
+    }
     int n = limit == null ? DEFAULT_LIMIT : limit;
     if (n < 1 || n > MAX_LIMIT) {
       return new DiscoveryResult.Error("limit must be between 1 and " + MAX_LIMIT + ", got: " + n);
@@ -188,6 +193,10 @@ public final class DiscoveryTools {
 
   /** Lists the tools the principal may see, optionally of one category, by name. */
   public DiscoveryResult listAll(Principal principal, String category) {
+    String tooLong = InputLimits.nameTooLong("category", category);
+    if (tooLong != null) {
+      return new DiscoveryResult.Error(tooLong);
+    }
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = allowed(snap, principal);
     String cat = category == null || category.isBlank() ? null : category.strip().toLowerCase(Locale.ROOT);
@@ -222,6 +231,10 @@ public final class DiscoveryTools {
   public DiscoveryResult describe(Principal principal, String toolName) {
     if (toolName == null) {
       return new DiscoveryResult.Error(notFound("null"));
+    }
+    String tooLong = InputLimits.nameTooLong("tool_name", toolName);
+    if (tooLong != null) {
+      return new DiscoveryResult.Error(tooLong);
     }
     Catalog.Snapshot snap = catalog.snapshot();
     CatalogEntry e = snap.get(toolName.strip());

@@ -5,6 +5,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
+import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection.SelectedTool;
@@ -28,7 +29,10 @@ import java.util.Objects;
  * like a catalog core tool whenever tools are left out, so the escape hatch never depends on the catalog.
  */
 public final class Selector {
-  /** The longest message embedded and searched; longer ones are cut (small embedders read 512 tokens). */
+  /**
+   * The longest part of a message embedded and searched; the rest of a longer one is not used (small
+   * embedders read 512 tokens). A message longer than {@link InputLimits#MAX_MESSAGE_CHARS} is refused.
+   */
   public static final int MAX_MESSAGE_CHARS = 8_192;
 
   private final Catalog catalog;
@@ -83,6 +87,10 @@ public final class Selector {
       Objects.requireNonNull(principal, "principal");
       if (message == null || message.isBlank()) {
         throw new IllegalArgumentException("message must not be blank, got: '" + message + "'");
+      }
+      String tooLong = InputLimits.messageTooLong("message", message);
+      if (tooLong != null) {
+        throw new IllegalArgumentException(tooLong);
       }
       if (k != null) {
         SelectorConfig.checkK(k);

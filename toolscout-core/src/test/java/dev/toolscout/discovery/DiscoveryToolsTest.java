@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.Fixture;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessRule;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpecJson;
 import java.util.List;
@@ -24,6 +26,22 @@ class DiscoveryToolsTest {
   private static JsonNode ok(DiscoveryResult r) {
     assertThat(r).isInstanceOf(DiscoveryResult.Ok.class);
     return ((DiscoveryResult.Ok) r).output();
+  }
+
+  @Test
+  void oversized_arguments_are_refused_naming_the_argument_the_limit_and_the_size() {
+    Fixture f = fixtureDenyingGmailSend();
+    String query = "send email ".repeat(2_000); // 22,000 characters
+    assertThat(f.discovery.call(Principal.ANONYMOUS, DiscoveryTools.FIND,
+            JsonNodeFactory.instance.objectNode().put("query", query)))
+        .isEqualTo(new DiscoveryResult.Error("query must be at most 16,384 characters, got: 22,000 characters"));
+    assertThat(f.discovery.describe(Principal.ANONYMOUS, "gmail__send_email" + " ".repeat(300)))
+        .isEqualTo(new DiscoveryResult.Error("tool_name must be at most 256 characters, got: 317 characters"));
+    assertThat(f.discovery.listAll(Principal.ANONYMOUS, "c".repeat(1_000)))
+        .isEqualTo(new DiscoveryResult.Error("category must be at most 256 characters, got: 1,000 characters"));
+    // at the limit it is searched
+    String longest = "send email " + "x".repeat(InputLimits.MAX_MESSAGE_CHARS - 11);
+    assertThat(ok(f.discovery.find(Principal.ANONYMOUS, longest, 1)).get("count").asInt()).isEqualTo(1);
   }
 
   @Test

@@ -26,6 +26,14 @@ class SelectorTest {
   }
 
   @Test
+  void a_message_over_the_size_limit_is_refused_naming_the_limit_and_its_size() {
+    assertThatThrownBy(() -> Selector.Request.of("a".repeat(64 * 1024), Principal.ANONYMOUS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("message must be at most 16,384 characters, got: 65,536 characters");
+    assertThat(Selector.Request.of("a".repeat(16_384), Principal.ANONYMOUS).message()).hasSize(16_384);
+  }
+
+  @Test
   void blank_message_is_a_clear_error() {
     assertThatThrownBy(() -> Selector.Request.of("  ", Principal.ANONYMOUS)).hasMessageContaining("message");
   }
