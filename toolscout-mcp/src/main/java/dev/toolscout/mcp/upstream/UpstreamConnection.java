@@ -58,6 +58,8 @@ final class UpstreamConnection {
   private final Set<CompletableFuture<?>> inflight = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
   private final AtomicBoolean relistPending = new AtomicBoolean();
+  /** The bulkhead: one permit per call in progress, {@link UpstreamLimits#maxConcurrentCalls} in all. */
+  private final java.util.concurrent.Semaphore calls;
 
   private volatile McpAsyncClient client;
   private volatile McpClientTransport transport;
@@ -82,6 +84,7 @@ final class UpstreamConnection {
     this.io = io;
     this.json = json;
     this.listener = listener;
+    this.calls = new java.util.concurrent.Semaphore(limits.maxConcurrentCalls());
   }
 
   ServerConfig config() {
@@ -205,7 +208,7 @@ final class UpstreamConnection {
   private McpAsyncClient initialize(int gen, McpClientTransport t) {
     McpAsyncClient c = McpClient.async(t)
         .requestTimeout(config.timeout())
-        .initializationTimeout(config.timeout())
+        .initializationTimeout(startTimeout())
         .clientInfo(McpSchema.Implementation.builder("toolscout", "0.1.0").title("ToolScout").build())
         .toolsChangeConsumer(ignored -> {
           relistSoon(gen);
@@ -213,7 +216,7 @@ final class UpstreamConnection {
         })
         .build();
     try {
-      await(c.initialize(), "initialize");
+      await(c.initialize(), "initialize", startTimeout());
     } catch (RuntimeException e) {
       closeQuietly(c);
       throw e;
@@ -307,15 +310,19 @@ final class UpstreamConnection {
    * it to time out.
    */
   private <T> T await(Mono<T> request, String what) {
+    return await(request, what, config.timeout());
+  }
+
+  private <T> T await(Mono<T> request, String what, Duration timeout) {
     CompletableFuture<T> f = request.toFuture();
     inflight.add(f);
     try {
-      return f.get(config.timeout().toMillis() + 500, TimeUnit.MILLISECONDS);
+      return f.get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       f.cancel(true);
       String problem = lastProblem;
       throw new UpstreamException(UpstreamException.Kind.TIMEOUT, null, what + " got no answer within "
-          + config.timeout().toMillis() + " ms" + (problem == null ? "" : "; the server " + problem), e);
+          + timeout.toMillis() + " ms" + (problem == null ? "" : "; the server " + problem), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UpstreamException(UpstreamException.Kind.DOWN, null, what + " was interrupted", e);
@@ -379,6 +386,30 @@ final class UpstreamConnection {
     if (c == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
       throw unavailable(s);
     }
+    if (!calls.tryAcquire()) {
+      throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
+          + limits.maxConcurrentCalls() + " calls to it are in progress, the most one server may have "
+          + "(--max-upstream-calls); try again when one has ended", null);
+    }
+    try {
+      return callHoldingPermit(c, tool, arguments);
+    } finally {
+      calls.release();
+    }
+  }
+
+  /** The calls in progress on this server now. */
+  int callsInProgress() {
+    return limits.maxConcurrentCalls() - calls.availablePermits();
+  }
+
+  /** How long the server may take to start and answer initialize: never less than its request timeout. */
+  private Duration startTimeout() {
+    Duration start = limits.startTimeout();
+    return start.compareTo(config.timeout()) > 0 ? start : config.timeout();
+  }
+
+  private McpSchema.CallToolResult callHoldingPermit(McpAsyncClient c, String tool, Map<String, Object> arguments) {
     CompletableFuture<McpSchema.CallToolResult> f =
         c.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments).build())
             .toFuture();

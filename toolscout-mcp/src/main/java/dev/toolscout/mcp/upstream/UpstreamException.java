@@ -19,6 +19,8 @@ public final class UpstreamException extends RuntimeException {
     DOWN(true),
     /** The server did not answer within its timeout. */
     TIMEOUT(true),
+    /** The server already has as many calls in progress as it may ({@link UpstreamLimits#maxConcurrentCalls}). */
+    BUSY(true),
     /** The server answered with more than the response cap. */
     TOO_LARGE(false),
     /** The server broke the protocol (a line that is not JSON-RPC, an error response). */

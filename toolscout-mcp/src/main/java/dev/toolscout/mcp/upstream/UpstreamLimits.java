@@ -3,7 +3,7 @@ package dev.toolscout.mcp.upstream;
 import java.time.Duration;
 
 /**
- * The limits of the upstream manager, each with a documented default.
+ * The limits of the upstream manager, each with a documented default (docs/SECURITY.md, "Limits").
  *
  * @param maxResponseBytes the largest message an upstream may send (default 8 MiB); a larger one is dropped
  *     and its call fails with a clear error
@@ -12,8 +12,19 @@ import java.time.Duration;
  * @param backoffMax the longest wait between reconnects (default 30 s)
  * @param resyncInterval how often every ready server's tools are listed again, the safety net behind
  *     {@code notifications/tools/list_changed} (default 5 minutes)
+ * @param startTimeout how long a server may take to start and answer {@code initialize} (default 60 s, and
+ *     never less than the server's own request timeout): starting a process (Node, Python, a JVM) takes as
+ *     long as the machine is busy, which says nothing about how fast the server answers once up, so the
+ *     server's request timeout counts only from then on
+ * @param maxConcurrentCalls the most tool calls in progress on one server at a time (default 16); one more
+ *     fails at once as retriable ({@link UpstreamException.Kind#BUSY}) instead of waiting, so a server that
+ *     hangs holds at most this many of the gateway's request threads, not all of them
  */
-public record UpstreamLimits(int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval) {
+public record UpstreamLimits(
+    int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval,
+    Duration startTimeout, int maxConcurrentCalls) {
+  public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS = 16;
   public static final UpstreamLimits DEFAULT =
       new UpstreamLimits(8 * 1024 * 1024, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMinutes(5));
 
@@ -31,6 +42,24 @@ public record UpstreamLimits(int maxResponseBytes, Duration backoffInitial, Dura
     if (resyncInterval == null || resyncInterval.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("mcp.resync-interval must be at least 1 s, got: " + resyncInterval);
     }
+    if (startTimeout == null || startTimeout.isNegative() || startTimeout.isZero()) {
+      throw new IllegalArgumentException("mcp.start-timeout must be positive, got: " + startTimeout);
+    }
+    if (maxConcurrentCalls < 1 || maxConcurrentCalls > 10_000) {
+      throw new IllegalArgumentException(
+          "--max-upstream-calls must be between 1 and 10000, got: " + maxConcurrentCalls);
+    }
+  }
+
+  /** The limits with the default start timeout and concurrent-call cap. */
+  public UpstreamLimits(int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval) {
+    this(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, DEFAULT_START_TIMEOUT,
+        DEFAULT_MAX_CONCURRENT_CALLS);
+  }
+
+  /** These limits with another cap on concurrent calls per server. */
+  public UpstreamLimits withMaxConcurrentCalls(int max) {
+    return new UpstreamLimits(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, startTimeout, max);
   }
 
   /** The wait before reconnect number {@code failures} (1-based): initial * 2^(failures-1), at most the max. */

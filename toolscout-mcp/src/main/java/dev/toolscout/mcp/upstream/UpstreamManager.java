@@ -218,6 +218,11 @@ public final class UpstreamManager implements AutoCloseable {
     return find(name).map(UpstreamConnection::config);
   }
 
+  /** The tool calls in progress on a server now (0 when there is no such server). */
+  public int callsInProgress(String name) {
+    return find(name).map(UpstreamConnection::callsInProgress).orElse(0);
+  }
+
   /** The process id of a stdio server, or -1 (tests kill it to check recovery). */
   public long pid(String name) {
     return find(name).map(UpstreamConnection::pid).orElse(-1L);

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the catalog. The fault servers are the real Node peers in {@code src/test/node/faults}.
  */
 class UpstreamFaultTest {
-  /** Per-server timeout of the fault servers: short, so a hang costs the suite two seconds, not thirty. */
+  /**
+   * Per-request timeout of the fault servers: short, so a hang costs the suite two seconds, not thirty. It
+   * counts from when the server is up: starting Node has its own allowance ({@link UpstreamLimits#startTimeout},
+   * 60 s), so a busy machine does not fail the registrations.
+   */
   static final Duration TIMEOUT = Duration.ofSeconds(2);
   /** 1 MiB cap, so huge.mjs's 50 MiB answer is far over it; a long backoff keeps a crashed server DOWN. */
   static final UpstreamLimits LIMITS =
@@ -127,21 +130,31 @@ class UpstreamFaultTest {
     assertMemoryStillServes();
   }
 
+  /**
+   * A hanging server that never times out within the test (the timeout is not what this is about): its call
+   * ends when the server is removed, so nothing here depends on how fast the machine is.
+   */
+  void registerEndlessHang() throws InterruptedException {
+    manager.register(McpPeers.node("Endless", "faults/hang.mjs").withTimeout(Duration.ofMinutes(10)));
+    UpstreamManagerTest.await("'Endless' is ready", Duration.ofMinutes(2),
+        () -> status("Endless").state() == ServerStatus.State.READY);
+  }
+
   @Test
   void hanging_call_does_not_block_a_concurrent_call_to_another_server() throws Exception {
+    registerEndlessHang();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      CountDownLatch calling = new CountDownLatch(1);
       CompletableFuture<Throwable> hanging = CompletableFuture.supplyAsync(() -> {
-        calling.countDown();
         try {
-          manager.call("Hang", "slow_lookup", Map.of("id", "7"));
+          manager.call("Endless", "slow_lookup", Map.of("id", "7"));
           return null;
         } catch (RuntimeException e) {
           return e;
         }
       }, pool);
-      assertThat(calling.await(10, TimeUnit.SECONDS)).isTrue();
+      UpstreamManagerTest.await("the hanging call is in progress", Duration.ofMinutes(1),
+          () -> manager.callsInProgress("Endless") == 1);
 
       McpSchema.CallToolResult graph = manager.call("Memory", "read_graph", Map.of());
 
@@ -151,10 +164,52 @@ class UpstreamFaultTest {
       assertMemoryStillServes();
       assertThat(hanging).as("the hanging call, after memory answered twice more").isNotDone();
 
-      Throwable failure = hanging.get(30, TimeUnit.SECONDS);
+      manager.unregister("Endless");
+      Throwable failure = hanging.get(1, TimeUnit.MINUTES);
       assertThat(failure).isInstanceOfSatisfying(UpstreamException.class,
-          e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.TIMEOUT))
-          .hasMessageContaining("did not answer tools/call 'slow_lookup' within 2000 ms");
+          e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.DOWN))
+          .hasMessage("MCP server 'Endless': was removed");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void a_hanging_server_holds_at_most_its_call_cap_and_one_more_call_is_refused_as_busy() throws Exception {
+    registerEndlessHang();
+    int cap = UpstreamLimits.DEFAULT_MAX_CONCURRENT_CALLS;
+    ExecutorService pool = Executors.newFixedThreadPool(cap);
+    try {
+      List<CompletableFuture<Throwable>> hanging = new java.util.ArrayList<>();
+      for (int i = 0; i < cap; i++) {
+        String id = "call " + i;
+        hanging.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            manager.call("Endless", "slow_lookup", Map.of("id", id));
+            return null;
+          } catch (RuntimeException e) {
+            return e;
+          }
+        }, pool));
+      }
+      UpstreamManagerTest.await(cap + " hanging calls are in progress", Duration.ofMinutes(1),
+          () -> manager.callsInProgress("Endless") == cap);
+
+      assertThatThrownBy(() -> manager.call("Endless", "slow_lookup", Map.of("id", "one more")))
+          .isInstanceOfSatisfying(UpstreamException.class, e -> {
+            assertThat(e.kind()).isEqualTo(UpstreamException.Kind.BUSY);
+            assertThat(e.retriable()).isTrue();
+          })
+          .hasMessage("MCP server 'Endless': is busy: " + cap + " calls to it are in progress, the most one "
+              + "server may have (--max-upstream-calls); try again when one has ended");
+      // the other servers are not held up
+      assertMemoryStillServes();
+
+      manager.unregister("Endless");
+      for (CompletableFuture<Throwable> h : hanging) {
+        assertThat(h.get(1, TimeUnit.MINUTES)).isInstanceOfSatisfying(UpstreamException.class,
+            e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.DOWN));
+      }
     } finally {
       pool.shutdownNow();
     }
