@@ -64,6 +64,7 @@ public final class Engine implements AutoCloseable {
   private final Path dataDir;
   private final Approvals approvals;
   private ServerRegistry mcp;
+  private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
   private McpActions mcpActions;
 
   /**
@@ -313,6 +314,15 @@ public final class Engine implements AutoCloseable {
     return index;
   }
 
+  /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #startMcp}. */
+  public synchronized Engine upstreamLimits(UpstreamLimits limits) {
+    if (mcp != null) {
+      throw new IllegalStateException("the upstream servers are already started");
+    }
+    this.upstreamLimits = java.util.Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
   /**
    * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
    * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent per
@@ -323,7 +333,7 @@ public final class Engine implements AutoCloseable {
       return List.of();
     }
     SecretBox secrets = SecretBox.open(dataDir, System.getenv());
-    mcp = new ServerRegistry(store, secrets, new UpstreamManager(catalog, UpstreamLimits.DEFAULT));
+    mcp = new ServerRegistry(store, secrets, new UpstreamManager(catalog, upstreamLimits));
     mcpActions = new McpActions(mcp, catalog, access, ServerConfig.DEFAULT_TIMEOUT);
     return mcp.start(declared, wait);
   }

@@ -79,6 +79,12 @@ public final class McpGateway implements AutoCloseable {
   private final Set<String> coreTools;
   private final Principal localPrincipal;
   private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+  /**
+   * The largest HTTP request body the gateway reads (4 MiB; HTTP 413 past it): room for an upstream tool's
+   * large argument (a file to write), while a find query is capped far lower, at {@code
+   * InputLimits.MAX_MESSAGE_CHARS}.
+   */
+  public static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
   /** The most sessions whose disclosed tools are kept; the least recently active one is forgotten first. */
   public static final int MAX_SESSIONS = 10_000;
 
@@ -101,6 +107,8 @@ public final class McpGateway implements AutoCloseable {
   private volatile Approval approval = Approval.QUEUE;
   private volatile Approvals queue;
   private volatile boolean allowRemoteStdio;
+  private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
+  private volatile HttpSessions httpSessions;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -125,6 +133,31 @@ public final class McpGateway implements AutoCloseable {
     CLIENT,
     /** Never: PROPOSE tools and actions do not run through the gateway. */
     NEVER
+  }
+
+  /** Sets how long HTTP sessions may idle and how many may be open (before {@link #httpTransport}). */
+  public McpGateway sessionLimits(SessionLimits limits) {
+    this.sessionLimits = java.util.Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
+  /**
+   * The filter to put in front of {@link #httpTransport}'s servlet (after authentication): it refuses a new
+   * session past {@link SessionLimits#maxSessions()} and notes each session's requests, so that idle ones
+   * are closed.
+   */
+  public jakarta.servlet.Filter sessionFilter() {
+    HttpSessions s = httpSessions;
+    if (s == null) {
+      throw new IllegalStateException("httpTransport was not created");
+    }
+    return s;
+  }
+
+  /** The HTTP sessions open now (0 before {@link #httpTransport}). */
+  public int openSessions() {
+    HttpSessions s = httpSessions;
+    return s == null ? 0 : s.open();
   }
 
   /** Sets how PROPOSE tools are approved (before serving). */
@@ -197,6 +230,7 @@ public final class McpGateway implements AutoCloseable {
     HttpServletStreamableServerTransportProvider provider = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(json)
         .mcpEndpoint(endpoint)
+        .maxRequestSize(MAX_REQUEST_BYTES)
         .contextExtractor(req -> {
           Object p = req.getAttribute(GatewayAuth.PRINCIPAL_ATTRIBUTE);
           String session = req.getHeader("mcp-session-id");
@@ -220,6 +254,9 @@ public final class McpGateway implements AutoCloseable {
     // (about 0.05 ms of the HTTP hop, docs/BENCHMARKS.md). Never over stdio: there one thread reads every
     // message, and a slow tool would hold up the session's other requests.
     server = build(McpServer.sync(provider).immediateExecution(true));
+    HttpSessions sessions = new HttpSessions(provider, sessionLimits, disclosed::remove);
+    httpSessions = sessions;
+    closers.add(sessions::close);
     closers.add(provider::closeGracefully);
     return provider;
   }

@@ -2,6 +2,8 @@ package dev.toolscout.server.cli;
 
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.mcp.gateway.SessionLimits;
+import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.server.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.nio.file.Path;
@@ -29,6 +31,21 @@ final class ServeCommand implements Callable<Integer> {
           + "default user); without it every client is the local user given by --user/--group/--space.")
   Path apiKeys;
 
+  @Option(names = "--session-idle-timeout", paramLabel = "DURATION", defaultValue = "30m",
+      description = "Close an MCP session that sent no request for this long and free what it holds: a whole "
+          + "number and ms, s, m or h (default ${DEFAULT-VALUE}).")
+  String sessionIdleTimeout;
+
+  @Option(names = "--max-sessions", paramLabel = "N", defaultValue = "" + SessionLimits.DEFAULT_MAX_SESSIONS,
+      description = "The most MCP sessions open at once; a new one past it gets HTTP 503 (default ${DEFAULT-VALUE}).")
+  int maxSessions;
+
+  @Option(names = "--max-upstream-calls", paramLabel = "N",
+      defaultValue = "" + UpstreamLimits.DEFAULT_MAX_CONCURRENT_CALLS,
+      description = "The most tool calls in progress on one upstream MCP server; one more fails at once as busy, "
+          + "so a server that hangs cannot hold every request thread (default ${DEFAULT-VALUE}).")
+  int maxUpstreamCalls;
+
   @Mixin ApprovalOptions approval;
 
   @Option(names = "--allow-remote-stdio",
@@ -45,11 +62,15 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var declared = servers.declared();
     McpGateway.Approval mode = apiKeys == null ? approval.mode() : approval.modeWithKeys();
+    SessionLimits sessions =
+        new SessionLimits(SessionLimits.parseDuration("--session-idle-timeout", sessionIdleTimeout), maxSessions);
+    UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = Engine.open(engine.options())) {
+      e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
-              .allowRemoteStdio(allowRemoteStdio);
+              .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()
             + (auth.requiresKey() ? " (API key required)" : ""));

@@ -53,6 +53,10 @@ public final class GatewayHttpServer implements AutoCloseable {
     FilterHolder filter = new FilterHolder(auth);
     filter.setAsyncSupported(true);
     context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    // after the key check, so a caller without a key learns nothing about the sessions
+    FilterHolder sessions = new FilterHolder(gateway.sessionFilter());
+    sessions.setAsyncSupported(true);
+    context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     if (gateway.approvalQueue() != null) {
       context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
           APPROVALS + "/*");
