@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.eval.Metrics;
+import dev.toolscout.server.bench.GatewayAbuseBench;
 import dev.toolscout.server.bench.GatewayBench;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -66,10 +67,63 @@ final class BenchGatewayCommand implements Callable<Integer> {
       description = "Where the gateways' data directories go (default: a new temporary folder, removed after).")
   Path dataDir;
 
+  enum Abuse { sessions, query_size, hanging }
+
+  @Option(names = "--abuse", paramLabel = "sessions|query_size|hanging",
+      description = "Instead: what an abusive client costs a running gateway (--url, --pid): abandoned sessions, "
+          + "oversized find queries, or calls to a hanging tool while another client finds (docs/SECURITY.md).")
+  Abuse abuse;
+
+  @Option(names = "--url", paramLabel = "URL", description = "--abuse: the gateway, e.g. http://127.0.0.1:8765/mcp.")
+  java.net.URI url;
+
+  @Option(names = "--pid", paramLabel = "PID", description = "--abuse: the gateway's process id (memory, files, CPU).")
+  Long pid;
+
+  @Option(names = "--sessions", paramLabel = "N", defaultValue = "2000",
+      description = "--abuse sessions: sessions to open and abandon (default ${DEFAULT-VALUE}).")
+  int sessions;
+
+  @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "120",
+      description = "--abuse sessions: how long to wait for them to be freed (default ${DEFAULT-VALUE}).")
+  int waitSeconds;
+
+  @Option(names = "--query-sizes", paramLabel = "SIZES", defaultValue = "16k,64k,1m",
+      description = "--abuse query_size: find query sizes in characters (default ${DEFAULT-VALUE}).")
+  String querySizes;
+
+  @Option(names = "--hanging-calls", paramLabel = "N", defaultValue = "80",
+      description = "--abuse hanging: concurrent calls to the hanging tool (default ${DEFAULT-VALUE}).")
+  int hangingCalls;
+
+  @Option(names = "--hanging-server", paramLabel = "NAME", defaultValue = "hang",
+      description = "--abuse hanging: the upstream server whose --tool never answers (default ${DEFAULT-VALUE}; "
+          + "toolscout-mcp/src/test/node/faults/hang.mjs, tool slow_lookup).")
+  String hangingServer;
+
+  @Option(names = "--window", paramLabel = "SECONDS", defaultValue = "20",
+      description = "--abuse hanging: how long the other client finds (default ${DEFAULT-VALUE}).")
+  int window;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
+    if (abuse != null) {
+      if (url == null || pid == null) {
+        throw new IllegalArgumentException("--abuse needs the running gateway's --url and --pid");
+      }
+      GatewayAbuseBench b = new GatewayAbuseBench(url, pid, spec.commandLine().getErr());
+      ObjectNode r = switch (abuse) {
+        case sessions -> b.sessions(sessions, java.time.Duration.ofSeconds(waitSeconds));
+        case query_size -> b.querySizes(GatewayAbuseBench.sizes(querySizes));
+        case hanging -> b.hanging(hangingServer, "echo".equals(tool) ? "slow_lookup" : tool, hangingCalls,
+            java.time.Duration.ofSeconds(window));
+      };
+      spec.commandLine().getOut().println(Json.pretty(r));
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
     Map<String, Object> arguments = parseArgs(args);
     List<String> command;
     if (upstream != null) {

@@ -192,6 +192,12 @@ class GatewayAbuseTest {
           .arguments(Map.of("query", "find the flights. ".repeat(64 * 1024 / 18))).build());
       assertThat(r.isError()).isTrue();
       assertThat(text(r)).isEqualTo("query must be at most 16,384 characters, got: 65,520 characters");
+
+      // a body past the HTTP cap is not read at all
+      String session = initialize(s);
+      HttpResponse<String> huge = post(s, session, callRequest(3, "tool_discovery__find",
+          Map.of("query", "x".repeat(McpGateway.MAX_REQUEST_BYTES + 1))));
+      assertThat(huge.statusCode()).isEqualTo(413);
     }
   }
 
