@@ -206,8 +206,10 @@ final class UpstreamConnection {
   }
 
   private McpAsyncClient initialize(int gen, McpClientTransport t) {
+    // The SDK applies its request timeout to initialize too, which must wait out a slow start; every later
+    // request is held to the server's own timeout by await and call, which give up first.
     McpAsyncClient c = McpClient.async(t)
-        .requestTimeout(config.timeout())
+        .requestTimeout(startTimeout())
         .initializationTimeout(startTimeout())
         .clientInfo(McpSchema.Implementation.builder("toolscout", "0.1.0").title("ToolScout").build())
         .toolsChangeConsumer(ignored -> {

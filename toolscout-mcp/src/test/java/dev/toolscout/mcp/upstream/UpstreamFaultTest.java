@@ -277,6 +277,19 @@ class UpstreamFaultTest {
   }
 
   @Test
+  void a_server_slower_to_start_than_its_request_timeout_still_connects_and_answers() throws Exception {
+    // three seconds of silence at start against a one-second request timeout: what a busy machine does to
+    // Node; the start has its own allowance (UpstreamLimits.startTimeout), the calls keep the short timeout
+    manager.register(McpPeers.node("Slow start", "faults/slow-start.mjs", "3000").withTimeout(Duration.ofSeconds(1)));
+    UpstreamManagerTest.await("'Slow start' has had its first connect attempt", Duration.ofMinutes(2),
+        () -> status("Slow start").state() != ServerStatus.State.CONNECTING);
+
+    assertThat(status("Slow start").state()).as(String.valueOf(status("Slow start").lastError()))
+        .isEqualTo(ServerStatus.State.READY);
+    assertThat(text(manager.call("Slow start", "quick_echo", Map.of("message", "up")))).isEqualTo("up");
+  }
+
+  @Test
   void server_that_exits_at_start_is_down_with_its_exit_code_and_stderr_and_lists_no_tools() {
     ServerStatus crash = status("Crash at start");
     assertThat(crash.state()).isEqualTo(ServerStatus.State.DOWN);
