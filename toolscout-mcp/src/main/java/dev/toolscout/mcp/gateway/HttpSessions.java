@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,7 @@ final class HttpSessions implements Filter, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpSessions.class);
   /** The JSON-RPC error code of a refused session: the implementation-defined server-error range. */
   static final int TOO_MANY_SESSIONS_CODE = -32000;
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final SessionLimits limits;
   private final Map<String, McpStreamableServerSession> sdkSessions;
@@ -82,9 +84,12 @@ final class HttpSessions implements Filter, AutoCloseable {
     return sdkSessions.size();
   }
 
-  /** Notes a request on a session (called for every request that names one). */
+  /**
+   * Notes a request on a session (called for every request that names one). An id the SDK does not know is
+   * not noted, so made-up ids cannot grow the table.
+   */
   void touched(String sessionId) {
-    if (sessionId != null) {
+    if (sessionId != null && sdkSessions.containsKey(sessionId)) {
       lastSeen.put(sessionId, System.nanoTime());
     }
   }
@@ -117,7 +122,11 @@ final class HttpSessions implements Filter, AutoCloseable {
       }
     }
     // sessions the SDK ended itself (a client's DELETE, a broken stream)
-    lastSeen.keySet().removeIf(id -> !sdkSessions.containsKey(id));
+    for (String id : List.copyOf(lastSeen.keySet())) {
+      if (!sdkSessions.containsKey(id) && lastSeen.remove(id) != null) {
+        onClosed.accept(id);
+      }
+    }
     if (closed > 0) {
       LOG.info("closed {} MCP sessions idle for more than {} ms; {} open", closed, limits.idleTimeout().toMillis(),
           sdkSessions.size());
@@ -162,7 +171,7 @@ final class HttpSessions implements Filter, AutoCloseable {
     resp.setContentType("application/json");
     resp.setCharacterEncoding("UTF-8");
     String body = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + TOO_MANY_SESSIONS_CODE
-        + ",\"message\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(message) + "}}";
+        + ",\"message\":" + JSON.writeValueAsString(message) + "}}";
     resp.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
   }
 

@@ -172,6 +172,11 @@ class GatewayAbuseTest {
       assertThat(post(s, ids.get(0), callRequest(2, "tool_discovery__list_all", Map.of())).statusCode())
           .isEqualTo(200);
 
+      // a made-up session id is not a session
+      assertThat(post(s, "made-up-session", callRequest(3, "tool_discovery__list_all", Map.of())).statusCode())
+          .isEqualTo(404);
+      assertThat(gateway.openSessions()).isEqualTo(3);
+
       // a session closed by its client makes room for a new one
       HttpResponse<String> deleted = HTTP.send(request(s, ids.get(1)).DELETE().build(),
           HttpResponse.BodyHandlers.ofString());
