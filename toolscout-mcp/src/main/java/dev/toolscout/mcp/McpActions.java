@@ -286,6 +286,11 @@ public final class McpActions {
     return v instanceof String s && !s.isBlank() ? s.strip() : null;
   }
 
+  /** Cancels the upstream call {@code caller} is waiting for, if any (its client's session ended). */
+  public boolean cancelUpstreamCallOf(Thread caller) {
+    return registry.manager().cancelCallOf(caller);
+  }
+
   /** A successful tool result carrying {@code out} as JSON text (the gateway's results too). */
   public static McpSchema.CallToolResult ok(JsonNode out) {
     return McpSchema.CallToolResult.builder().addTextContent(out.toString()).isError(false).build();

@@ -142,6 +142,10 @@ final class HttpSessions implements Filter, AutoCloseable {
     if (session != null || !"POST".equals(req.getMethod())) {
       touched(session);
       chain.doFilter(request, response);
+      if (session != null && "DELETE".equals(req.getMethod()) && !sdkSessions.containsKey(session)
+          && lastSeen.remove(session) != null) {
+        onClosed.accept(session); // at once: its calls in progress are cancelled
+      }
       return;
     }
     // a POST without a session id starts one (initialize), which the cap may refuse

@@ -98,6 +98,8 @@ public final class McpGateway implements AutoCloseable {
           return size() > MAX_SESSIONS;
         }
       });
+  /** Per HTTP session, the threads running its tool calls now, so that a closed session's calls are cancelled. */
+  private final Map<String, Set<Thread>> working = new ConcurrentHashMap<>();
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final Object syncLock = new Object();
   private final List<Runnable> closers = new ArrayList<>();
@@ -254,7 +256,7 @@ public final class McpGateway implements AutoCloseable {
     // (about 0.05 ms of the HTTP hop, docs/BENCHMARKS.md). Never over stdio: there one thread reads every
     // message, and a slow tool would hold up the session's other requests.
     server = build(McpServer.sync(provider).immediateExecution(true));
-    HttpSessions sessions = new HttpSessions(provider, sessionLimits, disclosed::remove);
+    HttpSessions sessions = new HttpSessions(provider, sessionLimits, this::sessionClosed);
     httpSessions = sessions;
     closers.add(sessions::close);
     closers.add(provider::closeGracefully);
@@ -366,7 +368,7 @@ public final class McpGateway implements AutoCloseable {
           return actions.call(p, name, args, false); // its own "not found" or argument error
         }
         Gate g = gate(exchange, c, target, params == null ? Map.of() : params);
-        return g.answer() != null ? g.answer() : actions.call(p, name, args, g.approved());
+        return g.answer() != null ? g.answer() : working(exchange, () -> actions.call(p, name, args, g.approved()));
       }
       if (McpActions.REGISTER.equals(name)) {
         Object endpoint = args.get("endpoint");
@@ -382,7 +384,7 @@ public final class McpGateway implements AutoCloseable {
         }
       }
       Gate g = gate(exchange, c, effective, args);
-      return g.answer() != null ? g.answer() : actions.call(p, name, args, g.approved());
+      return g.answer() != null ? g.answer() : working(exchange, () -> actions.call(p, name, args, g.approved()));
     }
     ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
@@ -430,9 +432,40 @@ public final class McpGateway implements AutoCloseable {
       }
       Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
       Gate g = gate(ex, c, now, args);
-      return g.answer() != null ? g.answer() : actions.callUpstream(now, args, g.approved());
+      return g.answer() != null ? g.answer() : working(ex, () -> actions.callUpstream(now, args, g.approved()));
     };
     return new McpServerFeatures.SyncToolSpecification(wire(s), handler);
+  }
+
+  /** Runs a tool call noting its thread under the session, so {@link #sessionClosed} can cancel it. */
+  private McpSchema.CallToolResult working(
+      McpSyncServerExchange exchange, java.util.function.Supplier<McpSchema.CallToolResult> call) {
+    if (stdio) {
+      return call.get();
+    }
+    String session = exchange.sessionId();
+    Thread me = Thread.currentThread();
+    working.computeIfAbsent(session, k -> ConcurrentHashMap.newKeySet()).add(me);
+    try {
+      return call.get();
+    } finally {
+      working.computeIfPresent(session, (k, threads) -> {
+        threads.remove(me);
+        return threads.isEmpty() ? null : threads;
+      });
+    }
+  }
+
+  /**
+   * An HTTP session ended (its client's DELETE, or idle too long): forget what it was shown and cancel
+   * its upstream calls in progress, whose answers nobody would read.
+   */
+  private void sessionClosed(String session) {
+    disclosed.remove(session);
+    Set<Thread> threads = working.remove(session);
+    if (threads != null) {
+      threads.forEach(actions::cancelUpstreamCallOf);
+    }
   }
 
   /**

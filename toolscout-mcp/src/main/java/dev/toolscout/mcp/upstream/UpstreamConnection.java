@@ -60,6 +60,8 @@ final class UpstreamConnection {
   private final AtomicBoolean relistPending = new AtomicBoolean();
   /** The bulkhead: one permit per call in progress, {@link UpstreamLimits#maxConcurrentCalls} in all. */
   private final java.util.concurrent.Semaphore calls;
+  /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
+  private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
 
   private volatile McpAsyncClient client;
   private volatile McpClientTransport transport;
@@ -416,6 +418,8 @@ final class UpstreamConnection {
         c.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments).build())
             .toFuture();
     inflight.add(f);
+    Thread caller = Thread.currentThread();
+    callers.put(caller, f);
     try {
       McpSchema.CallToolResult r = f.get(config.timeout().toMillis() + 500, TimeUnit.MILLISECONDS);
       if (state == ServerStatus.State.DEGRADED) {
@@ -428,11 +432,24 @@ final class UpstreamConnection {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "the call was interrupted", e);
+    } catch (java.util.concurrent.CancellationException e) {
+      throw new UpstreamException(UpstreamException.Kind.CANCELLED, config.name(),
+          "tools/call '" + tool + "' was cancelled: the client that asked is gone", e);
     } catch (ExecutionException e) {
       throw classify(tool, e.getCause());
     } finally {
       inflight.remove(f);
+      callers.remove(caller, f);
     }
+  }
+
+  /**
+   * Cancels the tool call {@code caller} is waiting for, if any: the request to the server is dropped (the
+   * SDK tells it with {@code notifications/cancelled}) and the caller gets a {@code CANCELLED} error at once.
+   */
+  boolean cancelCallOf(Thread caller) {
+    CompletableFuture<?> f = callers.get(caller);
+    return f != null && f.cancel(true);
   }
 
   /**

@@ -21,6 +21,8 @@ public final class UpstreamException extends RuntimeException {
     TIMEOUT(true),
     /** The server already has as many calls in progress as it may ({@link UpstreamLimits#maxConcurrentCalls}). */
     BUSY(true),
+    /** The call was cancelled because its client went away (its session ended). */
+    CANCELLED(false),
     /** The server answered with more than the response cap. */
     TOO_LARGE(false),
     /** The server broke the protocol (a line that is not JSON-RPC, an error response). */

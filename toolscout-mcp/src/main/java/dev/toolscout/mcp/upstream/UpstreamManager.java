@@ -218,6 +218,16 @@ public final class UpstreamManager implements AutoCloseable {
     return find(name).map(UpstreamConnection::config);
   }
 
+  /** Cancels the tool call {@code caller} is waiting for, on whichever server; false when it waits for none. */
+  public boolean cancelCallOf(Thread caller) {
+    for (UpstreamConnection c : byPrefix.values()) {
+      if (c.cancelCallOf(caller)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The tool calls in progress on a server now (0 when there is no such server). */
   public int callsInProgress(String name) {
     return find(name).map(UpstreamConnection::callsInProgress).orElse(0);

@@ -206,14 +206,45 @@ class GatewayAbuseTest {
     }
   }
 
+  /** Registers faults/hang.mjs with a timeout far past the test: its calls hang until it is removed. */
+  static UpstreamManager registerHanging(String name) throws InterruptedException {
+    UpstreamManager manager = engine.mcp().manager();
+    manager.register(ServerConfig.stdio(name, "node", List.of(PEERS.resolve("faults/hang.mjs").toString()))
+        .withTimeout(Duration.ofMinutes(10)));
+    await("the hanging server is ready", () -> manager.status(name).map(ServerStatus::state)
+        .orElse(null) == ServerStatus.State.READY);
+    return manager;
+  }
+
+  @Test
+  void a_call_in_progress_is_cancelled_when_its_client_closes_the_session() throws Exception {
+    UpstreamManager manager = registerHanging("stuck");
+    McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+    try (gateway; GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS),
+        "127.0.0.1", 0)) {
+      String session = initialize(s);
+      String body = callRequest(2, "mcp__call_tool",
+          Map.of("server_name", "stuck", "tool_name", "slow_lookup", "params", Map.of("id", "1")));
+      CompletableFuture<HttpResponse<String>> call = HTTP.sendAsync(
+          request(s, session).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      await("the call hangs on the server", () -> manager.callsInProgress("stuck") == 1);
+
+      assertThat(HTTP.send(request(s, session).DELETE().build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+          .isEqualTo(200);
+
+      // nobody will read its answer: the call is dropped and its thread and slot on the server freed
+      await("the call is cancelled", () -> manager.callsInProgress("stuck") == 0);
+      await("its request has ended", call::isDone);
+      assertThat(manager.status("stuck").orElseThrow().state()).isEqualTo(ServerStatus.State.READY);
+    } finally {
+      manager.unregister("stuck");
+    }
+  }
+
   @Test
   void eighty_calls_to_a_hanging_tool_leave_another_clients_finds_answering() throws Exception {
-    UpstreamManager manager = engine.mcp().manager();
-    // a timeout far past the test: the calls hang until the server is removed at the end
-    manager.register(ServerConfig.stdio("hang", "node", List.of(PEERS.resolve("faults/hang.mjs").toString()))
-        .withTimeout(Duration.ofMinutes(10)));
-    await("the hanging server is ready", () -> manager.status("hang").map(ServerStatus::state)
-        .orElse(null) == ServerStatus.State.READY);
+    UpstreamManager manager = registerHanging("hang");
     McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
     List<CompletableFuture<HttpResponse<String>>> hanging = new ArrayList<>();
     try (gateway; GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS),
