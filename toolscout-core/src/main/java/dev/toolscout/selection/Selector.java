@@ -43,7 +43,6 @@ public final class Selector {
   private final SelectorConfig config;
   private final java.util.Set<String> coreSet;
   private final Map<String, ToolSpec> engineTools;
-  private volatile CredentialDependencies credentials;
 
   /** A selector with no engine tools: only the catalog's tools are offered. */
   public Selector(
@@ -198,10 +197,10 @@ public final class Selector {
   }
 
   /**
-   * Dependency expansion: the tools {@code parent} declares in {@code depends_on}, then the issuers of the
-   * credentials it takes ({@link CredentialDependencies}), that exist, that the principal may see and that are
-   * not chosen yet join the selection while slots remain, in that order, with the parent's score so they sort
-   * right after it. Only direct dependencies: a chain would let one tool fill the page. A tool that needs
+   * Dependency expansion: the tools {@code parent} declares in {@code depends_on} that exist, that the
+   * principal may see and that are not chosen yet join the selection while slots remain, in that order, with
+   * the parent's score so they sort right after it. Only declared dependencies: inferring credential issuers
+   * from names helped one development set only (docs/FITTED_RULES.md). Only direct dependencies: a chain would let one tool fill the page. A tool that needs
    * another is unusable without it, so it is better to carry both than two unrelated tools; unknown or denied
    * names are skipped (never revealed).
    */
@@ -211,11 +210,6 @@ public final class Selector {
     String parentKey = tieKey.getOrDefault(parent.name(), parent.name());
     for (String dep : parent.spec().dependsOn()) {
       addDependency(parent, parentKey, dep, "needed by " + parent.name(), snap, allowed, k, chosen, tieKey);
-    }
-    for (CredentialDependencies.Issuer i : credentials(snap).of(parent.name())) {
-      addDependency(parent, parentKey, i.name(),
-          "needed by " + parent.name() + " (it takes the '" + i.parameter() + "' this tool issues)", snap, allowed,
-          k, chosen, tieKey);
     }
   }
 
@@ -232,16 +226,6 @@ public final class Selector {
     boolean core = coreSet.contains(d.name());
     chosen.put(d.ord(), new SelectedTool(d.spec(), parent.score(), core ? "core tool; " + reason : reason, core));
     tieKey.put(d.name(), parentKey + '\u0001' + d.name());
-  }
-
-  /** The snapshot's inferred credential dependencies, computed once per catalog version. */
-  private CredentialDependencies credentials(Catalog.Snapshot snap) {
-    CredentialDependencies c = credentials;
-    if (c == null || c.version() != snap.version()) {
-      c = CredentialDependencies.of(snap);
-      credentials = c;
-    }
-    return c;
   }
 
   /**

@@ -38,12 +38,13 @@ final class AdaptedQueryModel implements EmbeddingModel {
   }
 
   /**
-   * The wrapped model's vector of the query without its numbers ({@link QueryText#withoutNumbers}, the text
-   * the adapter was trained on), adapted and unit length.
+   * The wrapped model's vector of the query as it is, adapted and unit length. Numbers are kept: dropping
+   * them (the text the bundled adapter was trained on, {@link QueryText#withoutNumbers}) helped one
+   * development set only, toolink's arithmetic questions (docs/FITTED_RULES.md).
    */
   @Override
   public float[] embedQuery(String text) {
-    return adapter.apply(plain.embedQuery(QueryText.withoutNumbers(text)));
+    return adapter.apply(plain.embedQuery(text));
   }
 
   /** The wrapped model's document vectors, unchanged. */

@@ -3,10 +3,11 @@ package dev.toolscout.embeddings;
 import java.util.regex.Pattern;
 
 /**
- * The text of a request as the adapted model embeds it. In a request a number is nearly always a value (an
- * amount, an id, a date, coordinates), not what the tool does; a small embedder gives it as much weight as
- * the words that name the task, and pulls the request toward tools whose descriptions are full of numbers.
- * The lexical side weighs such words down for the same reason ({@code LuceneToolIndex.NUMBER_WEIGHT}).
+ * The text the bundled query adapter was trained on: each training query without its numbers ({@code
+ * QueryAdapterTrainer} calls {@link #withoutNumbers}, and the adapter's provenance says so). The product
+ * embeds queries with their numbers: dropping them helped one development set only, toolink, and was removed
+ * from the default ranking (docs/FITTED_RULES.md). Kept here for the trainer, so the bundled adapter can be
+ * reproduced.
  */
 public final class QueryText {
   /**

@@ -47,14 +47,14 @@ class QueryAdapterTest {
   }
 
   @Test
-  void the_adapted_model_embeds_the_query_without_its_numbers() {
+  void the_adapted_model_embeds_the_query_with_its_numbers() {
+    // dropping numbers from the query helped one development set only (docs/FITTED_RULES.md)
     EmbeddingModel product = LocalEmbeddingModels.create(MINI);
     EmbeddingModel plain = LocalEmbeddingModels.createPlain(MINI);
     QueryAdapter a = LocalEmbeddingModels.bundledAdapter(MINI);
     String q = "What is 641 plus 719?";
-    assertThat(product.embedQuery(q)).containsExactly(a.apply(plain.embedQuery("What is plus ?")));
-    assertThat(product.embedQuery(q)).isNotEqualTo(a.apply(plain.embedQuery(q)));
-    assertThat(a.provenance()).contains("QueryText.withoutNumbers"); // trained on the same text
+    assertThat(product.embedQuery(q)).containsExactly(a.apply(plain.embedQuery(q)));
+    assertThat(product.embedQuery(q)).isNotEqualTo(a.apply(plain.embedQuery("What is plus ?")));
   }
 
   @Test

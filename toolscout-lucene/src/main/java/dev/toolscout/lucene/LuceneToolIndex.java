@@ -456,9 +456,8 @@ public final class LuceneToolIndex implements ToolIndex {
       }
       BooleanQuery.Builder text = new BooleanQuery.Builder();
       for (String term : terms) {
-        float w = allDigits(term) ? NUMBER_WEIGHT : 1f;
         for (int f = 0; f < fields.length; f++) {
-          text.add(new BoostQuery(new TermQuery(new Term(fields[f], term)), w * fieldWeights[f]), Occur.SHOULD);
+          text.add(new BoostQuery(new TermQuery(new Term(fields[f], term)), fieldWeights[f]), Occur.SHOULD);
         }
       }
       ToolSearcher searcher = (ToolSearcher) searchers.acquire();
@@ -493,26 +492,6 @@ public final class LuceneToolIndex implements ToolIndex {
       ts.end();
     }
     return terms;
-  }
-
-  /**
-   * The weight of a query word made only of ASCII digits ({@code 3}, {@code 2024}; not {@code mp3}, which the
-   * analyzer keeps whole, nor {@code 3.5} or {@code 100,000}, kept whole too). In a request a number is nearly
-   * always a value ("what is 3 minus 0", "the past 3 months"), and BM25 gives a rare number a high weight, so it
-   * pulled up tools that merely have that number in their name ({@code is_multiple_of_3}). Kept at a quarter
-   * rather than dropped: some tools are named by a number ({@code get_1688_product_detail}). docs/EVALUATION.md,
-   * "Numbers in the lexical query".
-   */
-  static final float NUMBER_WEIGHT = 0.25f;
-
-  private static boolean allDigits(CharSequence term) {
-    for (int i = 0; i < term.length(); i++) {
-      char c = term.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return !term.isEmpty();
   }
 
   @Override

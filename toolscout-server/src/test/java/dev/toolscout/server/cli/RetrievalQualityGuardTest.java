@@ -32,14 +32,16 @@ class RetrievalQualityGuardTest {
   static final String TAG = "quality-guard";
 
   /**
-   * Measured 75.2 on 2026-11-23 (default model with its query adapter and number-free query, default fusion
-   * with the one-clause dense weight, clause search, credential dependencies, camelCase splitting, the
-   * documentation's other fields as tool text); docs/EVALUATION.md.
+   * Lowered from 73.6 by the measured effect of removing the inferred credential dependencies (apibank N@10
+   * 75.2 -> 66.5, docs/FITTED_RULES.md): a rule that helped this set only. Measured 75.2 before (2026-11-23).
    */
-  static final double NDCG10_FLOOR = 73.6;
+  static final double NDCG10_FLOOR = 64.9;
 
-  /** Measured 89.7 on 2026-11-23; docs/EVALUATION.md. */
-  static final double RECALL10_FLOOR = 87.7;
+  /**
+   * Lowered from 87.7 by the measured effect of removing the credential dependencies (apibank R@10 89.7 ->
+   * 76.7) and the number-free dense query (89.7 -> 89.2), docs/FITTED_RULES.md.
+   */
+  static final double RECALL10_FLOOR = 74.2;
 
   /**
    * Seal-tools out-of-domain, first 300 queries: measured 96.0 on 2026-11-23 (89.7 without the clause search,
