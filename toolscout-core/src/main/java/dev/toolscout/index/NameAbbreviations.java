@@ -11,6 +11,8 @@ import java.util.Map;
  * (temperature or temporary), {@code exp} (exponent, expiry, experience), {@code pos} (position, part of
  * speech, point of sale), {@code mod} (modulo, module, moderator), {@code prod} (product, production),
  * {@code gen}, {@code ts}, {@code dt}, {@code res}, {@code sim}, {@code det}.
+ *
+ * <p>Fitted rule "abbreviations": measured effect on every development set in docs/FITTED_RULES.md.
  */
 public final class NameAbbreviations {
   private static final Map<String, String> WORDS = Map.ofEntries(

@@ -54,9 +54,8 @@ public final class ToolText {
 
   /**
    * The tool's name as words, then the words of its original name (the name at the source) that the name
-   * does not already hold. An original name with a word that is only digits is taken for an opaque id
-   * ({@code apigen_tool_17}, {@code 0}) and left out whole: on the development sets, dense retrieval without
-   * the dataset ids and repeated names gained 1.2 points of mean nDCG@10 (docs/EMBEDDINGS.md). A sanitized
+   * does not already hold (a name with digits, such as {@code apigen_tool_17}, is no exception: skipping such
+   * names helped one development set only, docs/FITTED_RULES.md). A sanitized
    * upstream name ({@code Update Contact ✓} behind {@code crm__Update_Contact}) adds nothing new. Last come
    * the spelled-out words of the abbreviations among them ({@link NameAbbreviations}: {@code div} adds
    * {@code divide}, {@code repo} adds {@code repository}), each once.
@@ -67,15 +66,9 @@ public final class ToolText {
     StringBuilder b = new StringBuilder(words);
     String orig = spec.originalName() == null ? "" : splitIdentifier(spec.originalName());
     String[] origWords = orig.isEmpty() ? new String[0] : orig.split(" ");
-    boolean opaque = false;
     for (String w : origWords) {
-      opaque |= w.chars().allMatch(Character::isDigit);
-    }
-    if (!opaque) {
-      for (String w : origWords) {
-        if (have.add(w)) {
-          b.append(' ').append(w);
-        }
+      if (have.add(w)) {
+        b.append(' ').append(w);
       }
     }
     for (String w : List.copyOf(have)) {

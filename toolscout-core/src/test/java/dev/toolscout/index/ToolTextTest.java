@@ -29,15 +29,15 @@ class ToolTextTest {
   }
 
   @Test
-  void original_name_adds_only_new_words_and_opaque_ids_are_left_out() {
+  void original_name_adds_only_new_words_digits_included() {
     ToolSpec renamed = ToolSpec.builder("crm__update", "d").originalName("updateContactRecord").build();
     assertThat(ToolText.nameWords(renamed)).isEqualTo("crm update contact record");
     ToolSpec same = ToolSpec.builder("t__timeport", "d").originalName("timeport").build();
     assertThat(ToolText.nameWords(same)).isEqualTo("t timeport");
     ToolSpec id = ToolSpec.builder("t__live_giveaways", "d").originalName("apigen_tool_17").build();
-    assertThat(ToolText.nameWords(id)).isEqualTo("t live giveaways");
+    assertThat(ToolText.nameWords(id)).isEqualTo("t live giveaways apigen tool 17");
     ToolSpec numeric = ToolSpec.builder("t__Weather_Forecast", "d").originalName("7").build();
-    assertThat(ToolText.nameWords(numeric)).isEqualTo("t weather forecast");
+    assertThat(ToolText.nameWords(numeric)).isEqualTo("t weather forecast 7");
   }
 
   @Test
@@ -48,7 +48,7 @@ class ToolTextTest {
     assertThat(ToolText.nameWords(repo)).isEqualTo("gh get repo info repository information");
     ToolSpec both = ToolSpec.builder("db__create_database", "d").build();
     assertThat(ToolText.nameWords(both)).isEqualTo("db create database");
-    ToolSpec gcd = ToolSpec.builder("t__gcd", "d").originalName("toolink_tool_3").build();
+    ToolSpec gcd = ToolSpec.builder("t__gcd", "d").build();
     assertThat(ToolText.nameWords(gcd)).isEqualTo("t gcd greatest common divisor");
     assertThat(ToolText.embeddingText(div)).isEqualTo("math div divide: d");
     ToolSpec plain = ToolSpec.builder("t__temperature_position", "d").build();

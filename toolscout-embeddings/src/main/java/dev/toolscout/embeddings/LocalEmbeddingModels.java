@@ -23,6 +23,9 @@ public final class LocalEmbeddingModels {
    * sentence-transformers all-MiniLM-L6-v2, int8-quantized, mean pooling, 384 dimensions; query vectors go
    * through the bundled query adapter {@value #ADAPTER_FOLDER}{@code all-minilm-l6-v2-q.adapter} (trained on
    * the ToolLens train split, docs/EVALUATION.md); documents are embedded as they are.
+   *
+   * <p>Fitted rule "query adapter": it moves queries toward the tools that answer them, learned on one set's
+   * train split; measured effect on every development set in docs/FITTED_RULES.md.
    */
   public static final String ALL_MINILM_L6_V2_Q = "all-minilm-l6-v2-q";
 

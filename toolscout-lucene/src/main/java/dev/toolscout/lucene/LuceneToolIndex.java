@@ -125,9 +125,10 @@ public final class LuceneToolIndex implements ToolIndex {
    * The document layout and tool text this code writes. An index committed with another (or none) reports
    * catalog version -1, so the indexer rebuilds it from the store: 2 added the combined {@code all} field
    * and changed {@code ToolText.nameWords}; 3 splits camelCase words ({@link ToolAnalyzer}); 4 spells out
-   * abbreviations in name words ({@code NameAbbreviations}).
+   * abbreviations in name words ({@code NameAbbreviations}); 5 keeps original names with digit words in the
+   * name words (docs/FITTED_RULES.md).
    */
-  static final String FORMAT = "4";
+  static final String FORMAT = "5";
 
   /** Distinct query terms used at most (each becomes up to four clauses; Lucene allows 1024). */
   static final int MAX_QUERY_TERMS = 64;
