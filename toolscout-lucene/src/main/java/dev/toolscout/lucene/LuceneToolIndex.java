@@ -577,6 +577,28 @@ public final class LuceneToolIndex implements ToolIndex {
     return new AllowedOrdsQuery(allowed);
   }
 
+  /**
+   * Reads every file of the committed index through its checksum (Lucene's {@code checkIntegrity}), so a
+   * damaged file shows here, at open, rather than as a wrong or failed search later. Linear in the index size
+   * (tens of milliseconds at 10k tools).
+   *
+   * @throws UncheckedIOException (a {@code CorruptIndexException} cause) when a file does not match
+   */
+  public void checkIntegrity() {
+    try {
+      IndexSearcher searcher = searchers.acquire();
+      try {
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+          leaf.reader().checkIntegrity();
+        }
+      } finally {
+        searchers.release(searcher);
+      }
+    } catch (IOException e) {
+      throw failure("checkIntegrity", e);
+    }
+  }
+
   private UncheckedIOException failure(String what, IOException e) {
     return new UncheckedIOException(
         what + " failed on the tool index at " + location + ": " + e.getMessage(), e);

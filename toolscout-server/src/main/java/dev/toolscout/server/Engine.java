@@ -23,7 +23,10 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.events.ToolIndexer;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.index.ToolIndex;
 import dev.toolscout.lucene.LuceneToolIndex;
+import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
@@ -34,8 +37,13 @@ import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.CompletableFuture;
 import dev.toolscout.catalog.StateStore;
 import java.util.function.IntConsumer;
@@ -45,11 +53,14 @@ import java.util.function.IntConsumer;
  * the indexer, the access control, the selector and the discovery tools. The only place that chooses
  * implementations.
  *
- * <p>Data directory layout: {@code state.db} (SQLite: catalog, vectors, policy) and {@code index/<model>/}
- * (Lucene; a cache rebuilt from the store when behind). Opening with a current index embeds nothing.
+ * <p>Data directory layout: {@code lock} (held while an engine has the directory open: one writer per data
+ * directory, whatever the model), {@code state.db} (SQLite: catalog, vectors, policy; the truth) and {@code
+ * index/<model>/} (Lucene; a cache, rebuilt from the stored vectors when missing, behind or damaged). Opening
+ * with a current index embeds nothing; the embedding model is loaded only when something is embedded.
  */
 public final class Engine implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Engine.class);
+  private final DataDirectoryLock lock;
   private final SqliteStateStore store;
   private final LazyEmbeddingModel model;
   private final LuceneToolIndex index;
@@ -63,6 +74,7 @@ public final class Engine implements AutoCloseable {
   private final EventBus bus;
   private final Path dataDir;
   private final Approvals approvals;
+  private final int untouchedByCatalogs;
   private ServerRegistry mcp;
   private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
   private McpActions mcpActions;
@@ -71,18 +83,21 @@ public final class Engine implements AutoCloseable {
    * How to open an engine.
    *
    * @param dataDir the data directory (created if missing)
-   * @param catalogs catalog files the catalog must hold exactly, or {@code null} to keep what the data
-   *     directory holds (a new one starts with the bundled demo catalog)
-   * @param tools tools the catalog must hold exactly (instead of files; for evaluation and benchmarks), or
-   *     {@code null}
+   * @param catalogs catalog files whose tools are added to (or updated in) the catalog, or {@code null} to
+   *     keep what the data directory holds (a new one starts with the bundled demo catalog). Stored tools
+   *     the files do not name are kept: dropping them takes {@link #replaceCatalogTools}.
+   * @param tools tools the catalog must hold exactly (instead of files; for evaluation and benchmarks on
+   *     their own data directories), or {@code null}
    * @param policyFile an access policy file that applies to this engine instead of the stored one (which it
    *     never replaces; see {@link #savePolicy}), or {@code null}
    * @param modelId the embedding model, or {@code null} for the default
    * @param progress told how many tools were embedded so far during long indexing runs; may be null
+   * @param preloadModel start loading the embedding model at once, on another thread, overlapping the open
+   *     (for callers that will embed: select, find, the gateways); otherwise it loads on first use
    */
   public record Options(
       Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
-      SelectorConfig selector, IntConsumer progress) {
+      SelectorConfig selector, IntConsumer progress, boolean preloadModel) {
     public Options {
       if (catalogs != null && tools != null) {
         throw new IllegalArgumentException("give catalog files or tools, not both");
@@ -93,31 +108,36 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Options of(Path dataDir) {
-      return new Options(dataDir, null, null, null, null, null, null);
+      return new Options(dataDir, null, null, null, null, null, null, false);
     }
 
     public Options withCatalogs(List<Path> files) {
-      return new Options(dataDir, files, null, policyFile, modelId, selector, progress);
+      return new Options(dataDir, files, null, policyFile, modelId, selector, progress, preloadModel);
     }
 
     public Options withTools(List<ToolSpec> specs) {
-      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress);
+      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress, preloadModel);
     }
 
     public Options withPolicy(Path file) {
-      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress);
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel);
     }
 
     public Options withModel(String id) {
-      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress);
+      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress, preloadModel);
     }
 
     public Options withSelector(SelectorConfig config) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress, preloadModel);
     }
 
     public Options withProgress(IntConsumer p) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel);
+    }
+
+    /** Loads the model while the engine opens: for callers that embed every time (select, find, gateways). */
+    public Options withModelPreload() {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true);
     }
   }
 
@@ -128,16 +148,20 @@ public final class Engine implements AutoCloseable {
     AccessPolicy policy = o.policyFile() == null ? null : readPolicy(o.policyFile());
     Files.createDirectories(o.dataDir());
     String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
-    this.model = new LazyEmbeddingModel(
-        modelId, LocalEmbeddingModels.dimension(modelId), () -> LocalEmbeddingModels.create(modelId));
-    // the model load (about a second) overlaps opening the store and the index; on two cores this roughly
-    // halves the time to a first selection
-    model.preload();
+    int dimension = LocalEmbeddingModels.dimension(modelId);
+    // before the store or any index: one engine writes a data directory, whichever model it uses
+    DataDirectoryLock l = DataDirectoryLock.acquire(o.dataDir());
+    LazyEmbeddingModel m = new LazyEmbeddingModel(modelId, dimension, () -> LocalEmbeddingModels.create(modelId));
+    if (o.preloadModel()) {
+      // the model load (about a second) overlaps opening the store and the index; on two cores this roughly
+      // halves the time to a first selection. close() waits for it (see LazyEmbeddingModel).
+      m.preload();
+    }
     // The store (native library, then 10k specs parsed) and the index (Lucene start-up) open in parallel;
     // neither needs the other until the ordinals are matched.
+    Path indexDir = o.dataDir().resolve("index").resolve(modelId);
     CompletableFuture<LuceneToolIndex> indexOpen = CompletableFuture.supplyAsync(
-        () -> LuceneToolIndex.open(o.dataDir().resolve("index").resolve(modelId), model.dimension()),
-        r -> Thread.ofVirtual().name("index-open").start(r));
+        () -> openIndex(indexDir, dimension), r -> Thread.ofVirtual().name("index-open").start(r));
     SqliteStateStore s = null;
     LuceneToolIndex idx = null;
     try {
@@ -152,7 +176,7 @@ public final class Engine implements AutoCloseable {
       Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
       this.catalog = Catalog.of(s, stored, bus, hints);
       this.bus = bus;
-      this.indexer = new ToolIndexer(s, idx, model).attach(bus);
+      this.indexer = new ToolIndexer(s, idx, m).attach(bus);
       indexer.onProgress(o.progress());
       indexer.rebuildIfStale(catalog.snapshot());
       long tRebuild = System.nanoTime();
@@ -160,16 +184,21 @@ public final class Engine implements AutoCloseable {
               + "index check {} ms",
           o.dataDir(), ms(t0, tRebuild), ms(t0, tStore), catalog.size(), ms(tStore, tCatalog), ms(tCatalog, tIndex),
           ms(tIndex, tRebuild));
-      // catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps
-      java.util.function.Predicate<dev.toolscout.catalog.CatalogEntry> notMcp =
-          e -> e.spec().sourceKind() != dev.toolscout.model.SourceKind.MCP;
+      int untouched = 0;
       if (fromFiles != null) {
-        catalog.sync(fromFiles, notMcp);
+        // add and update only: a data directory may hold tools of other files, `index`, or `remove`d ones
+        // brought back; dropping stored tools takes an explicit `index --replace` or `remove`
+        catalog.apply(fromFiles, List.of());
+        Set<String> named = new HashSet<>();
+        fromFiles.forEach(t -> named.add(t.fullName()));
+        untouched = (int) catalog.snapshot().entries().stream()
+            .filter(e -> NOT_MCP.test(e) && !named.contains(e.spec().fullName())).count();
       } else if (o.tools() != null) {
-        catalog.sync(o.tools(), notMcp);
-      } else if (catalog.snapshot().entries().stream().noneMatch(notMcp)) {
-        catalog.sync(CatalogFiles.demo(), notMcp);
+        catalog.sync(o.tools(), NOT_MCP);
+      } else if (catalog.snapshot().entries().stream().noneMatch(NOT_MCP)) {
+        catalog.sync(CatalogFiles.demo(), NOT_MCP);
       }
+      this.untouchedByCatalogs = untouched;
       // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
       this.access = new AccessControl(
           policy != null ? policy : storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
@@ -183,35 +212,103 @@ public final class Engine implements AutoCloseable {
       this.tokens = new TokenCounter();
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);
-      this.selector = new Selector(catalog, ranker, model, access, tokens, o.selector(), DiscoveryTools.SPECS);
-      this.discovery = new DiscoveryTools(catalog, ranker, model, access, o.selector().fusion());
+      this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), DiscoveryTools.SPECS);
+      this.discovery = new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion());
       this.store = s;
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
+      this.model = m;
+      this.lock = l;
       this.dataDir = o.dataDir();
     } catch (RuntimeException | Error e) {
-      if (idx == null) {
-        indexOpen.thenAccept(LuceneToolIndex::close);
-      } else {
-        idx.close();
-      }
-      if (s != null) {
-        s.close();
+      try {
+        if (idx == null) {
+          // wait for the open to end (it may be rebuilding the directory) and close what it made
+          try {
+            indexOpen.join().close();
+          } catch (RuntimeException ignored) {
+            // its own failure; the first error is the one reported
+          }
+        } else {
+          idx.close();
+        }
+        if (s != null) {
+          s.close();
+        }
+        m.awaitPreload();
+      } finally {
+        l.close();
       }
       throw e;
     }
   }
 
-  /** The index, or a clear error when another process holds the data directory (Lucene's write lock). */
+  /** Catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps. */
+  private static final Predicate<CatalogEntry> NOT_MCP = e -> e.spec().sourceKind() != SourceKind.MCP;
+
+  /**
+   * Opens the index of one model and checks every file's checksum. The index is a cache of the store: one
+   * that cannot be opened or read (a damaged or half-written file, an unknown format, vectors of another
+   * dimension) is deleted and started empty, and the indexer then rebuilds it from the stored vectors,
+   * embedding nothing. Only a lock held by another process is an error, since that index is in use. Runs
+   * while this engine holds the data-directory lock, so no ToolScout process is using the files deleted.
+   */
+  static LuceneToolIndex openIndex(Path dir, int dimension) {
+    LuceneToolIndex idx = null;
+    try {
+      idx = LuceneToolIndex.open(dir, dimension);
+      idx.checkIntegrity();
+      return idx;
+    } catch (RuntimeException e) {
+      if (causedBy(e, org.apache.lucene.store.LockObtainFailedException.class)) {
+        throw e;
+      }
+      if (idx != null) {
+        try {
+          idx.close();
+        } catch (RuntimeException ignored) {
+          // the files go next
+        }
+      }
+      LOG.warn("the search index at {} cannot be used ({}); rebuilding it from the store", dir, e.getMessage());
+      try {
+        deleteTree(dir);
+      } catch (IOException d) {
+        throw new java.io.UncheckedIOException("cannot delete the damaged search index at " + dir
+            + " to rebuild it: " + d.getMessage() + " (delete the directory by hand; it is rebuilt from the store)",
+            d);
+      }
+      return LuceneToolIndex.open(dir, dimension);
+    }
+  }
+
+  private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** The index, or a clear error when a process without the data-directory lock holds it (Lucene's lock). */
   private static LuceneToolIndex joinIndex(CompletableFuture<LuceneToolIndex> f, Path dataDir) {
     try {
       return join(f);
     } catch (RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof org.apache.lucene.store.LockObtainFailedException) {
-          throw new IllegalArgumentException("data directory " + dataDir + " is in use by another ToolScout process "
-              + "(its search index is locked); give this one its own --data-dir, or stop the other one", e);
-        }
+      if (causedBy(e, org.apache.lucene.store.LockObtainFailedException.class)) {
+        throw new DataDirectoryInUseException(dataDir, "another process (its search index is locked)");
       }
       throw e;
     }
@@ -286,6 +383,95 @@ public final class Engine implements AutoCloseable {
     return catalog.apply(tools, List.of());
   }
 
+  /**
+   * Makes the catalog's own tools (all but MCP servers') exactly {@code tools}: adds, updates, and removes
+   * every other stored one. What {@code index --replace} does; nothing else drops stored tools in bulk.
+   */
+  public Catalog.Change replaceCatalogTools(List<ToolSpec> tools) {
+    return catalog.sync(tools, NOT_MCP);
+  }
+
+  /**
+   * Removes tools by name, all or none.
+   *
+   * @throws IllegalArgumentException naming every name that is not in the catalog, or that belongs to an MCP
+   *     server (its server would list it again; {@code mcp remove} removes the server)
+   */
+  public Catalog.Change remove(Collection<String> names) {
+    Catalog.Snapshot snap = catalog.snapshot();
+    List<String> missing = new ArrayList<>();
+    List<String> upstream = new ArrayList<>();
+    for (String n : names) {
+      CatalogEntry e = snap.get(n);
+      if (e == null) {
+        missing.add(n);
+      } else if (!NOT_MCP.test(e)) {
+        upstream.add(n);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("no tool named " + quoted(missing) + " in the catalog of " + dataDir
+          + "; nothing was removed");
+    }
+    if (!upstream.isEmpty()) {
+      throw new IllegalArgumentException(quoted(upstream) + (upstream.size() == 1 ? " comes" : " come")
+          + " from an MCP server, which would list it again; remove the server with `toolscout mcp remove NAME`; "
+          + "nothing was removed");
+    }
+    return catalog.apply(List.of(), names);
+  }
+
+  /**
+   * Removes every tool of one source (the part of the name before {@code __}).
+   *
+   * @throws IllegalArgumentException when the catalog has no tool of that source, or the source is an MCP
+   *     server's
+   */
+  public Catalog.Change removeSource(String source) {
+    List<String> names = new ArrayList<>();
+    boolean mcpTools = false;
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (e.spec().name().source().equals(source)) {
+        if (NOT_MCP.test(e)) {
+          names.add(e.spec().fullName());
+        } else {
+          mcpTools = true;
+        }
+      }
+    }
+    if (mcpTools) {
+      throw new IllegalArgumentException("source '" + source + "' is an MCP server's, which would list its tools "
+          + "again; remove the server with `toolscout mcp remove NAME`; nothing was removed");
+    }
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException("no tool of source '" + source + "' in the catalog of " + dataDir
+          + " (a source is the part of a name before __, e.g. gmail in gmail__send_email)");
+    }
+    return catalog.apply(List.of(), names);
+  }
+
+  private static String quoted(List<String> names) {
+    return String.join(", ", names.stream().map(n -> "'" + n + "'").toList());
+  }
+
+  /**
+   * How many of the catalog's own tools the {@code catalogs} files opened with do not name (they stay stored
+   * and ranked); 0 when opened without catalog files.
+   */
+  public int toolsBesidesCatalogFiles() {
+    return untouchedByCatalogs;
+  }
+
+  /** Whether the embedding model was loaded (or is loading): never, for an engine that embedded nothing. */
+  public boolean modelLoaded() {
+    return model.state() != LazyEmbeddingModel.State.NOT_LOADED;
+  }
+
+  /** The data directory this engine holds. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
   public Catalog catalog() {
     return catalog;
   }
@@ -310,7 +496,8 @@ public final class Engine implements AutoCloseable {
     return model;
   }
 
-  public LuceneToolIndex index() {
+  /** The search index (a cache of the store). */
+  public ToolIndex index() {
     return index;
   }
 
@@ -380,14 +567,23 @@ public final class Engine implements AutoCloseable {
     synchronized (this) {
       m = mcp;
     }
-    if (m != null) {
-      m.close();
-    }
-    ranker.close();
     try {
-      index.close();
+      if (m != null) {
+        m.close();
+      }
     } finally {
-      store.close();
+      try {
+        ranker.close();
+        index.close();
+      } finally {
+        try {
+          store.close();
+        } finally {
+          // no thread may be inside the native model loader when the process exits
+          model.awaitPreload();
+          lock.close();
+        }
+      }
     }
   }
 }

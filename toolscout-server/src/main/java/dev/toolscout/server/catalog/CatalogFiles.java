@@ -5,7 +5,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.toolscout.mcp.upstream.ToolMapping;
 import dev.toolscout.model.InvalidSpecException;
+import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
@@ -21,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.error.Mark;
@@ -174,6 +180,79 @@ public final class CatalogFiles {
     return new Loaded(out, unreadable);
   }
 
+  /**
+   * Loads saved MCP {@code tools/list} responses as the tools of one source: each file is the whole JSON-RPC
+   * response ({@code {"jsonrpc": ..., "result": {"tools": [...]}}}), its {@code result}, or a bare array of MCP
+   * tools. Names become {@code <source>__<name>} (sanitized as the MCP gateway does, the original kept for the
+   * call); annotations and titles are mapped as for a live MCP server ({@code ToolMapping}: {@code
+   * readOnlyHint} a read, {@code destructiveHint} a delete proposed for approval, a title the description of
+   * a tool without one). Lenient per tool like a live server: a tool that cannot be understood is skipped
+   * with a warning, the others kept. The tools are catalog tools: no server is started or called for them.
+   *
+   * @throws CatalogFileException when the source name is not a valid source, a file is missing, malformed or
+   *     holds no tool list, or a tool name appears twice across the files
+   */
+  public static List<ToolSpec> loadToolsLists(List<Path> files, String source) {
+    try {
+      new ToolName(source, "a");
+    } catch (InvalidSpecException e) {
+      throw new CatalogFileException("--source", "'" + shown(source) + "' is not a valid source name: "
+          + detail(e) + " (a source is the part of a tool name before __, e.g. gmail)", e);
+    }
+    List<McpSchema.Tool> all = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (Path file : files) {
+      String label = file.toString();
+      CatalogFormat format = CatalogFormat.of(file);
+      if (format == null) {
+        throw new CatalogFileException(
+            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
+      }
+      JsonNode root = tree(label, bytes(file), format);
+      JsonNode list = root == null ? null
+          : root.isArray() ? root
+          : root.path("result").has("tools") ? root.path("result").get("tools")
+          : root.get("tools");
+      if (list == null || !list.isArray()) {
+        throw new CatalogFileException(label, "expected an MCP tools/list response (an object with result.tools "
+            + "or tools, or an array of tools), got: " + (root == null ? "nothing" : kind(root)));
+      }
+      for (int i = 0; i < list.size(); i++) {
+        JsonNode t = list.get(i);
+        String where = (root.isArray() ? "" : root.has("result") ? "result.tools" : "tools") + "[" + i + "]";
+        if (!t.isObject()) {
+          throw new CatalogFileException(label, where + ": must be a tool object, got: " + kind(t));
+        }
+        McpSchema.Tool tool;
+        try {
+          tool = MCP_JSON.treeToValue(t, McpSchema.Tool.class);
+        } catch (JsonProcessingException e) {
+          throw new CatalogFileException(label, where + ": not an MCP tool: " + e.getOriginalMessage(), e);
+        } catch (IllegalArgumentException e) {
+          throw new CatalogFileException(label, where + ": not an MCP tool: " + e.getMessage(), e);
+        }
+        String first = tool.name() == null ? null : seen.putIfAbsent(tool.name(), label + " at " + where);
+        if (first != null) {
+          throw new CatalogFileException(label, where + " (" + shown(tool.name())
+              + "): duplicate tool name, already defined in " + first);
+        }
+        all.add(tool);
+      }
+    }
+    List<ToolSpec> out = new ArrayList<>(all.size());
+    for (ToolMapping.Mapped m : ToolMapping.map(source, source, all)) {
+      // catalog tools, not a registered server's: MCP-kind tools are the upstream manager's, which drops those
+      // of servers it does not know
+      out.add(m.spec().toBuilder().sourceKind(SourceKind.INTEGRATION).build());
+    }
+    return List.copyOf(out);
+  }
+
+  /** Reads MCP wire JSON: unknown fields (a newer protocol's) are the wire's leniency, not an error. */
+  private static final ObjectMapper MCP_JSON = JsonMapper.builder()
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .build();
+
   /** The demo catalog bundled with the server: the core integrations of the product design. */
   public static List<ToolSpec> demo() {
     String label = "classpath:" + DEMO_RESOURCE;
@@ -203,13 +282,17 @@ public final class CatalogFiles {
       throw new CatalogFileException(
           label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
     }
-    byte[] bytes;
+    return parse(label, bytes(file), format);
+  }
+
+  private static byte[] bytes(Path file) {
+    String label = file.toString();
     try {
       if (Files.isDirectory(file)) {
         throw new CatalogFileException(label, "is a directory, expected a catalog file");
       }
       checkSize(label, Files.size(file));
-      bytes = Files.readAllBytes(file);
+      return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new CatalogFileException(label, "file not found", e);
     } catch (AccessDeniedException e) {
@@ -217,13 +300,42 @@ public final class CatalogFiles {
     } catch (IOException e) {
       throw new CatalogFileException(label, "file could not be read: " + e, e);
     }
-    return parse(label, bytes, format);
   }
 
   /** Parses a whole file's content; {@code label} names the file in messages. */
   static List<Entry> parse(String label, byte[] content, CatalogFormat format) {
     checkSize(label, content.length);
-    return new FileReader(label).read(tree(label, content, format));
+    JsonNode root = tree(label, content, format);
+    try {
+      return new FileReader(label).read(root);
+    } catch (CatalogFileException e) {
+      if (looksLikeToolsList(root)) {
+        String problem = e.getMessage().substring(label.length() + 2);
+        throw new CatalogFileException(label, problem + "; this looks like an MCP tools/list response: "
+            + "load it with `toolscout index --source NAME FILE`, which names its tools NAME__<tool>", e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A JSON-RPC envelope, or tools named without a source that carry MCP's {@code inputSchema}: what a saved
+   * {@code tools/list} response looks like (for a better error, never to guess a source name).
+   */
+  private static boolean looksLikeToolsList(JsonNode root) {
+    if (root == null) {
+      return false;
+    }
+    if (root.has("jsonrpc") || root.path("result").has("tools")) {
+      return true;
+    }
+    JsonNode tools = root.isArray() ? root : root.get("tools");
+    if (tools == null || !tools.isArray() || tools.isEmpty()) {
+      return false;
+    }
+    JsonNode first = tools.get(0);
+    return first.has("inputSchema") && first.path("name").isTextual()
+        && !first.get("name").asText().contains(ToolName.SEPARATOR);
   }
 
   private static void checkSize(String label, long size) {

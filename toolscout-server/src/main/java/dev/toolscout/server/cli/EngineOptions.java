@@ -2,6 +2,8 @@ package dev.toolscout.server.cli;
 
 import dev.toolscout.model.Hashing;
 import dev.toolscout.server.Engine;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,8 @@ final class EngineOptions {
       names = "--catalog",
       paramLabel = "FILE",
       arity = "1..*",
-      description = "Catalog files (JSON or YAML, see docs/CATALOG_FORMAT.md) to use instead of the demo catalog.")
+      description = "Catalog files (JSON or YAML, see docs/CATALOG_FORMAT.md) to use instead of the demo catalog; "
+          + "their tools are added to the data directory, whose other tools are kept.")
   List<Path> catalogs;
 
   @Option(names = "--policy", paramLabel = "FILE", description = "Access policy file (see docs/ACCESS_POLICY.md) "
@@ -32,7 +35,23 @@ final class EngineOptions {
   String model;
 
   Engine.Options options() {
-    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null);
+    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null, false);
+  }
+
+  /**
+   * Opens the engine and says on {@code err} when the data directory holds tools besides the --catalog files'
+   * (they are kept, and ranked with them), so mixing catalogs in one directory is never a surprise.
+   */
+  static Engine open(Engine.Options o, PrintWriter err) throws IOException {
+    Engine e = Engine.open(o);
+    int others = e.toolsBesidesCatalogFiles();
+    if (others > 0) {
+      err.println("toolscout: data directory " + e.dataDir() + " also holds " + others + " tool"
+          + (others == 1 ? "" : "s") + " the --catalog files do not name; kept and ranked too "
+          + "(`toolscout index --replace FILE...` keeps only the files' tools)");
+      err.flush();
+    }
+    return e;
   }
 
   Path resolveDataDir() {

@@ -1,12 +1,13 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.discovery.DiscoveryResult;
+import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.server.Engine;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -14,8 +15,11 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "find", mixinStandardHelpOptions = true,
     description = "Search the tools you may see (tool_discovery__find).")
 final class FindCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "QUERY", description = "What the tool should do, e.g. \"send email\".")
+  @Parameters(index = "0", paramLabel = "QUERY",
+      description = "What the tool should do, e.g. \"send email\"; - reads it from standard input.")
   String query;
+
+  @ParentCommand ToolScoutCli cli;
 
   @Option(names = "--limit", paramLabel = "N", description = "Most results, 1-50 (default 10).")
   Integer limit;
@@ -27,10 +31,15 @@ final class FindCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // a usage error (exit 2), checked before anything opens, like select's --k
+    if (limit != null && (limit < 1 || limit > DiscoveryTools.MAX_LIMIT)) {
+      throw new IllegalArgumentException("--limit must be between 1 and " + DiscoveryTools.MAX_LIMIT + ", got: " + limit);
+    }
+    String text = MessageArgument.resolve(query, cli.stdin, "QUERY");
     var declared = servers.declared();
-    try (Engine e = Engine.open(engine.options())) {
+    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
-      return Results.print(spec, e.discovery().find(who.principal(), query, limit));
+      return Results.print(spec, e.discovery().find(who.principal(), text, limit));
     }
   }
 }

@@ -11,16 +11,28 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout index FILE...}: adds or updates catalog files' tools in the data directory. */
 @Command(name = "index", mixinStandardHelpOptions = true,
-    description = "Add or update the tools of catalog FILEs in the data directory, embedding only what changed.")
+    description = "Add or update the tools of catalog FILEs in the data directory, embedding only what changed. "
+        + "Stored tools the files do not name are kept unless --replace is given.")
 final class IndexCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Catalog files (JSON or YAML).")
   List<Path> files;
+
+  @Option(names = "--replace",
+      description = "Make the catalog hold exactly these files' tools: remove every other stored tool (MCP "
+          + "servers' tools excepted). Without it nothing stored is removed.")
+  boolean replace;
+
+  @Option(names = "--source", paramLabel = "NAME",
+      description = "The FILEs are saved MCP tools/list responses; their tools are named NAME__<tool> and "
+          + "their annotations kept (see docs/CATALOG_FORMAT.md).")
+  String source;
 
   @Mixin EngineOptions engine;
   @Spec CommandSpec spec;
@@ -28,26 +40,27 @@ final class IndexCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     // validate every file before touching the store: a bad file changes nothing
-    CatalogFiles.Loaded loaded = CatalogFiles.readAll(files);
-    List<ToolSpec> tools = loaded.tools();
+    CatalogFiles.Loaded loaded = source == null ? CatalogFiles.readAll(files) : null;
+    List<ToolSpec> tools = source == null ? loaded.tools() : CatalogFiles.loadToolsLists(files, source);
     PrintWriter err = spec.commandLine().getErr();
-    if (loaded.warning() != null) {
+    if (loaded != null && loaded.warning() != null) {
       err.println(loaded.warning());
       err.flush();
     }
     ProgressBar bar = new ProgressBar(err, tools.size());
     long start = System.nanoTime();
-    try (Engine e = Engine.open(engine.options().withProgress(bar::update))) {
+    try (Engine e = EngineOptions.open(engine.options().withProgress(bar::update), err)) {
       long before = e.embeddedCount();
-      Catalog.Change c = e.index(tools);
+      Catalog.Change c = replace ? e.replaceCatalogTools(tools) : e.index(tools);
       bar.finish();
       double secs = (System.nanoTime() - start) / 1e9;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(Locale.ROOT,
-          "Indexed %d tools from %d file(s): %d added, %d updated, %d unchanged; embedded %d in %.1f s. "
+          "Indexed %d tools from %d file(s): %d added, %d updated, %d unchanged%s; embedded %d in %.1f s. "
               + "Catalog now holds %d tools (version %d).%n",
           tools.size(), files.size(), c.added(), c.updated(), tools.size() - c.added() - c.updated(),
-          e.embeddedCount() - before, secs, e.catalog().size(), e.catalog().version());
+          replace ? ", " + c.removed() + " removed" : "", e.embeddedCount() - before, secs, e.catalog().size(),
+          e.catalog().version());
       out.flush();
     }
     return 0;

@@ -21,7 +21,7 @@ final class ListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Engine e = Engine.open(engine.options())) {
+    try (Engine e = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
       return Results.print(spec, e.discovery().listAll(who.principal(), category));
     }
   }

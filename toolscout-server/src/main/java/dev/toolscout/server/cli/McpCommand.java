@@ -64,7 +64,7 @@ final class McpCommand implements Callable<Integer> {
         return n;
       }
     };
-    try (Engine e = Engine.open(engine.options())) {
+    try (Engine e = Engine.open(engine.options().withModelPreload())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
         gateway.serveStdio(in, System.out);

@@ -15,7 +15,7 @@ final class Results {
         yield 0;
       }
       case DiscoveryResult.Error err -> {
-        spec.commandLine().getErr().println("toolscout " + spec.name() + ": " + err.message());
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": " + err.message());
         spec.commandLine().getErr().flush();
         yield 1;
       }

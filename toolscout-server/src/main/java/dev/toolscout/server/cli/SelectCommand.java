@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -26,8 +27,10 @@ import picocli.CommandLine.Model.CommandSpec;
 final class SelectCommand implements Callable<Integer> {
   enum Format { table, json, anthropic, openai, mcp }
 
-  @Parameters(index = "0", paramLabel = "MESSAGE", description = "The user's message.")
+  @Parameters(index = "0", paramLabel = "MESSAGE", description = "The user's message; - reads it from standard input.")
   String message;
+
+  @ParentCommand ToolScoutCli cli;
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -47,9 +50,10 @@ final class SelectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Selector.Request req = new Selector.Request(message, who.principal(), k, tokenBudget);
+    String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
+    Selector.Request req = new Selector.Request(text, who.principal(), k, tokenBudget);
     var declared = servers.declared();
-    try (Engine e = Engine.open(engine.options())) {
+    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       Selection s = e.selector().select(req);
       PrintWriter out = spec.commandLine().getOut();

@@ -66,7 +66,7 @@ final class ServeCommand implements Callable<Integer> {
         new SessionLimits(SessionLimits.parseDuration("--session-idle-timeout", sessionIdleTimeout), maxSessions);
     UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
-    try (Engine e = Engine.open(engine.options())) {
+    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
       e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)

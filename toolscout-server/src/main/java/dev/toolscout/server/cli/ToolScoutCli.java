@@ -1,6 +1,8 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.model.InvalidSpecException;
+import dev.toolscout.server.DataDirectoryInUseException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,6 +19,7 @@ import picocli.CommandLine.Command;
       DescribeCommand.class,
       ListCommand.class,
       IndexCommand.class,
+      RemoveCommand.class,
       BenchCommand.class,
       BenchGatewayCommand.class,
       EvalCommand.class,
@@ -33,8 +36,15 @@ public final class ToolScoutCli {
    */
   private static final java.util.logging.Logger LUCENE_LOG = java.util.logging.Logger.getLogger("org.apache.lucene");
 
-  /** Exit code for bad input (options, files, values). */
+  /** Exit code for bad input (options, files, values): every usage error, whichever command finds it. */
   public static final int BAD_INPUT = 2;
+
+  /** What {@code -} in place of a message or query reads (standard input, unless a test gives another). */
+  final InputStream stdin;
+
+  ToolScoutCli(InputStream stdin) {
+    this.stdin = stdin;
+  }
 
   public static void main(String[] args) {
     LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
@@ -43,7 +53,12 @@ public final class ToolScoutCli {
 
   /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new ToolScoutCli());
+    return run(args, System.in, out, err);
+  }
+
+  /** Runs a command line with {@code in} as its standard input; see {@link #run(String[], PrintWriter, PrintWriter)}. */
+  public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new ToolScoutCli(in));
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -53,8 +68,11 @@ public final class ToolScoutCli {
       }
       boolean badInput = t instanceof IllegalArgumentException || t instanceof InvalidSpecException
           || t instanceof java.nio.file.NoSuchFileException;
-      cmd.getErr().println("toolscout " + cmd.getCommandName() + ": error: " + t.getMessage());
-      if (!badInput) {
+      // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs
+      boolean known = badInput || t instanceof DataDirectoryInUseException;
+      // the whole command path ("toolscout mcp add"), so a message says which command refused
+      cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + t.getMessage());
+      if (!known) {
         t.printStackTrace(cmd.getErr());
       }
       cmd.getErr().flush();

@@ -1,0 +1,47 @@
+package dev.toolscout.server.cli;
+
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.server.Engine;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code toolscout remove NAME... | --source S}: takes tools out of the data directory's catalog. */
+@Command(name = "remove", mixinStandardHelpOptions = true,
+    description = "Remove tools from the data directory's catalog, by name or every tool of one source. "
+        + "All or nothing: an unknown name removes none. MCP servers' tools go with `mcp remove`.")
+final class RemoveCommand implements Callable<Integer> {
+  @Parameters(arity = "0..*", paramLabel = "NAME", description = "Tool names, e.g. weather__forecast.")
+  List<String> names;
+
+  @Option(names = "--source", paramLabel = "S", description = "Every tool of this source (S__...).")
+  String source;
+
+  @Mixin EngineOptions engine;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    boolean byName = names != null && !names.isEmpty();
+    if (byName == (source != null)) {
+      throw new IllegalArgumentException("give tool NAMEs or --source S, "
+          + (byName ? "not both" : "got neither") + ", e.g. `toolscout remove weather__forecast` or "
+          + "`toolscout remove --source weather`");
+    }
+    try (Engine e = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      Catalog.Change c = byName ? e.remove(names) : e.removeSource(source);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf(Locale.ROOT, "Removed %d tool%s. Catalog now holds %d tools (version %d).%n", c.removed(),
+          c.removed() == 1 ? "" : "s", e.catalog().size(), e.catalog().version());
+      out.flush();
+    }
+    return 0;
+  }
+}
