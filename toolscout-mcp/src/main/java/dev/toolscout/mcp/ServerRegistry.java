@@ -76,6 +76,33 @@ public final class ServerRegistry implements AutoCloseable {
     return manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
   }
 
+  /**
+   * Connects a server first and stores it only once it answered (ready, or degraded), as the seed's flow
+   * validates before it registers: a server that is down or still connecting after {@code wait} is
+   * disconnected and nothing is stored, unless {@code storeIfUnreachable} (a server that is offline now but
+   * will be reachable where the gateway runs). What {@code toolscout mcp add} does.
+   *
+   * @return the server's status after the first attempt; it was stored when {@link #reachable} or {@code
+   *     storeIfUnreachable}
+   * @throws IllegalArgumentException when the name's tool prefix is taken
+   */
+  public ServerStatus add(ServerConfig config, Duration wait, boolean storeIfUnreachable) {
+    manager.checkRegistrable(config);
+    manager.register(config);
+    ServerStatus s = manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
+    if (reachable(s) || storeIfUnreachable) {
+      store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+    } else {
+      manager.unregister(config.name());
+    }
+    return s;
+  }
+
+  /** Whether a first attempt reached the server (its tools were listed). */
+  public static boolean reachable(ServerStatus s) {
+    return s.state() == ServerStatus.State.READY || s.state() == ServerStatus.State.DEGRADED;
+  }
+
   /** Removes a registration from the store and disconnects it; false when there was none. */
   public boolean remove(String name) {
     String stored = manager.config(name).map(ServerConfig::name).orElse(name);

@@ -232,10 +232,10 @@ public final class Engine implements AutoCloseable {
         } else {
           idx.close();
         }
+        m.close();
         if (s != null) {
           s.close();
         }
-        m.awaitPreload();
       } finally {
         l.close();
       }
@@ -573,15 +573,19 @@ public final class Engine implements AutoCloseable {
       }
     } finally {
       try {
-        ranker.close();
-        index.close();
+        // waits for the preload and any embedding still running on another thread (an MCP connection indexing
+        // its tools): no thread may be in the model's native code when the process exits
+        model.close();
       } finally {
         try {
-          store.close();
+          ranker.close();
+          index.close();
         } finally {
-          // no thread may be inside the native model loader when the process exits
-          model.awaitPreload();
-          lock.close();
+          try {
+            store.close();
+          } finally {
+            lock.close();
+          }
         }
       }
     }

@@ -2,18 +2,21 @@ package dev.toolscout.server;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
  * Loads the real model on first use, on the calling thread, so commands that embed nothing ({@code list},
  * {@code describe}, {@code mcp add}, a start with a current index) never start an ONNX session. Thread-safe.
  *
- * <p>A command that will embed may {@link #preload} to overlap the load with opening the store and the index;
- * whoever preloads must {@link #awaitPreload} before the process may exit. The JVM crashes (exit 134, an
- * {@code hs_err_pid} file) when {@code System.exit} runs while {@code OrtSession.createSession} is still in
- * native code on another thread, which is what quick commands did when every start preloaded.
+ * <p>A command that will embed may {@link #preload} to overlap the load with opening the store and the index.
+ * {@link #close} waits for every load and embedding call in flight, on any thread (the preload, an MCP
+ * connection indexing its server's tools, a request), and refuses later ones, so once the engine is closed no
+ * thread is in the model's native code. The JVM crashes (exit 134, an {@code hs_err_pid} file) when {@code
+ * System.exit} runs while {@code OrtSession.createSession} is still in native code on another thread, which is
+ * what quick commands did when every start preloaded and nothing waited.
  */
-final class LazyEmbeddingModel implements EmbeddingModel {
+final class LazyEmbeddingModel implements EmbeddingModel, AutoCloseable {
   /** Where the model is: observable so tests can tell a command that embeds nothing never loaded it. */
   enum State { NOT_LOADED, LOADING, LOADED }
 
@@ -23,6 +26,9 @@ final class LazyEmbeddingModel implements EmbeddingModel {
   private volatile EmbeddingModel model;
   private volatile boolean loading;
   private Thread preloader;
+  /** Read: a load or an embedding call in flight; write: {@link #close}, which waits for them. */
+  private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
+  private boolean closed;
 
   LazyEmbeddingModel(String modelId, int dimension, Supplier<EmbeddingModel> factory) {
     this.modelId = modelId;
@@ -53,20 +59,33 @@ final class LazyEmbeddingModel implements EmbeddingModel {
     return m;
   }
 
+  /** Runs {@code call} unless closed; {@link #close} waits for it. */
+  private <T> T use(java.util.function.Function<EmbeddingModel, T> call) {
+    inFlight.readLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("embedding model '" + modelId + "' is closed (its engine was closed)");
+      }
+      return call.apply(model());
+    } finally {
+      inFlight.readLock().unlock();
+    }
+  }
+
   State state() {
     return model != null ? State.LOADED : loading ? State.LOADING : State.NOT_LOADED;
   }
 
   /**
    * Starts loading the model on a background thread, so the load (about a second) overlaps opening the store
-   * and the index; the first embedding call waits for it. Safe to call more than once. The caller must
-   * {@link #awaitPreload} before exiting.
+   * and the index; the first embedding call waits for it. Safe to call more than once; {@link #close} waits
+   * for it.
    */
   synchronized void preload() {
     if (model == null && preloader == null) {
-      preloader = Thread.ofPlatform().name("embedding-model-preload").daemon(false).start(() -> {
+      preloader = Thread.ofPlatform().name("embedding-model-preload").daemon(true).start(() -> {
         try {
-          model();
+          use(m -> m);
         } catch (RuntimeException e) {
           // the first real call loads again and reports the error where it matters
         }
@@ -75,28 +94,16 @@ final class LazyEmbeddingModel implements EmbeddingModel {
   }
 
   /**
-   * Waits until a {@link #preload} started earlier has finished (at once when none was started), so no
-   * thread is inside the native model loader when the process exits.
+   * Waits for every load and embedding call in flight to end and refuses new ones. Idempotent. After it
+   * returns, no thread is in the model's native code on this model's behalf.
    */
-  void awaitPreload() {
-    Thread t;
-    synchronized (this) {
-      t = preloader;
-    }
-    if (t == null) {
-      return;
-    }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        t.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true; // keep waiting: leaving now is what crashes the JVM
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+  @Override
+  public void close() {
+    inFlight.writeLock().lock();
+    try {
+      closed = true;
+    } finally {
+      inFlight.writeLock().unlock();
     }
   }
 
@@ -112,11 +119,11 @@ final class LazyEmbeddingModel implements EmbeddingModel {
 
   @Override
   public float[] embedQuery(String text) {
-    return model().embedQuery(text);
+    return use(m -> m.embedQuery(text));
   }
 
   @Override
   public List<float[]> embedDocuments(List<String> texts) {
-    return model().embedDocuments(texts);
+    return use(m -> m.embedDocuments(texts));
   }
 }

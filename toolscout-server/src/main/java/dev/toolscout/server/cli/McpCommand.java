@@ -3,6 +3,7 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
@@ -146,6 +147,11 @@ final class McpCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per-request timeout (default 30).")
     Integer timeoutSeconds;
 
+    @Option(names = "--allow-offline",
+        description = "Store the server even when it cannot be reached now (it is retried whenever ToolScout "
+            + "starts). Without it, a server that does not answer is refused and nothing is stored.")
+    boolean allowOffline;
+
     @Mixin EngineOptions engine;
     @Spec CommandSpec spec;
 
@@ -175,14 +181,28 @@ final class McpCommand implements Callable<Integer> {
       if (timeoutSeconds != null) {
         c = c.withTimeout(Duration.ofSeconds(timeoutSeconds));
       }
+      String problem = StdioCommands.problem(c);
+      if (problem != null) {
+        throw new IllegalArgumentException("server '" + name + "': " + problem + "; nothing was stored");
+      }
       PrintWriter out = spec.commandLine().getOut();
       try (Engine e = Engine.open(engine.options())) {
         e.startMcp(List.of(), Duration.ZERO); // the new server gets its own wait below
-        ServerStatus s = e.mcp().add(c, c.timeout().plusSeconds(5));
-        out.println("registered '" + s.name() + "' (" + s.transport() + "): "
-            + s.state().name().toLowerCase(Locale.ROOT) + ", " + s.tools() + " tools"
+        Duration wait = c.timeout().plusSeconds(5);
+        ServerStatus s = e.mcp().add(c, wait, allowOffline);
+        String state = s.state().name().toLowerCase(Locale.ROOT);
+        if (!ServerRegistry.reachable(s) && !allowOffline) {
+          PrintWriter err = spec.commandLine().getErr();
+          err.println(spec.qualifiedName() + ": error: server '" + s.name() + "' (" + s.transport() + ") did not "
+              + "answer" + (s.state() == ServerStatus.State.CONNECTING ? " within " + wait.toSeconds() + " s" : "")
+              + (s.lastError() == null ? "" : ": " + s.lastError())
+              + "; nothing was stored (--allow-offline stores it anyway, to be retried at every start)");
+          err.flush();
+          return 1;
+        }
+        out.println("registered '" + s.name() + "' (" + s.transport() + "): " + state + ", " + s.tools() + " tools"
             + (s.lastError() == null ? "" : "; " + s.lastError()));
-        return s.state() == ServerStatus.State.DOWN ? 1 : 0;
+        return 0;
       }
     }
   }

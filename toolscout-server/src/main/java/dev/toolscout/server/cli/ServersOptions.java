@@ -66,7 +66,18 @@ final class ServersOptions {
       return;
     }
     int wait = waitSeconds != null ? waitSeconds : gateway ? WAIT_FOR_GATEWAY : WAIT_FOR_ANSWER;
-    for (UpstreamManager.Registration r : e.startMcp(declared, Duration.ofSeconds(wait))) {
+    // a command that does not exist is one line here, not a start retried with backoff for the whole run
+    List<ServerConfig> runnable = new java.util.ArrayList<>();
+    for (ServerConfig c : declared) {
+      String problem = StdioCommands.problem(c);
+      if (problem == null) {
+        runnable.add(c);
+      } else {
+        err.println("toolscout: MCP server '" + c.name() + "' is not started: " + problem
+            + (servers == null ? "" : " (" + servers + ")"));
+      }
+    }
+    for (UpstreamManager.Registration r : e.startMcp(runnable, Duration.ofSeconds(wait))) {
       if (r instanceof UpstreamManager.Registration.Failure f) {
         err.println("toolscout: MCP server '" + f.name() + "' is not available: " + f.error());
       } else if (r instanceof UpstreamManager.Registration.Success s
