@@ -40,12 +40,139 @@ class EngineTest {
   void a_data_directory_in_use_is_refused_clearly_and_left_working() throws Exception {
     try (Engine running = Engine.open(Engine.Options.of(dir))) {
       assertThatThrownBy(() -> Engine.open(Engine.Options.of(dir)))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("data directory " + dir + " is in use by another ToolScout process (its search index is "
-              + "locked); give this one its own --data-dir, or stop the other one");
+          .isInstanceOf(DataDirectoryInUseException.class)
+          .hasMessage("data directory " + dir + " is in use by an engine in this process (pid "
+              + ProcessHandle.current().pid() + "); give this one its own --data-dir, or stop the other one");
       assertThat(running.discovery().find(Principal.ANONYMOUS, "send an email", 3))
           .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
       assertThat(running.catalog().size()).isGreaterThanOrEqualTo(60);
+    }
+  }
+
+  @Test
+  void the_lock_covers_the_store_so_an_engine_with_another_model_is_refused_too() throws Exception {
+    try (Engine running = Engine.open(Engine.Options.of(dir))) {
+      long version = running.catalog().version();
+      // another model has its own index directory: only the data-directory lock stands between it and the store
+      assertThatThrownBy(() -> Engine.open(Engine.Options.of(dir).withModel("bge-small-en-v1.5-q")))
+          .isInstanceOf(DataDirectoryInUseException.class)
+          .hasMessageContaining("data directory " + dir + " is in use");
+      assertThat(running.catalog().version()).isEqualTo(version);
+      assertThat(dir.resolve("index").resolve("bge-small-en-v1.5-q")).doesNotExist();
+    }
+    // released on close
+    try (Engine again = Engine.open(Engine.Options.of(dir))) {
+      assertThat(again.catalog().size()).isGreaterThanOrEqualTo(60);
+    }
+  }
+
+  @Test
+  void reading_a_current_data_directory_never_loads_the_embedding_model() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.embeddedCount()).isPositive(); // the demo catalog, embedded once
+    }
+    // what list, describe, remove and mcp add/remove do, on the engine they open
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.discovery().listAll(Principal.ANONYMOUS, null))
+          .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
+      assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
+          .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
+      e.remove(List.of("echo__echo"));
+      e.startMcp(List.of(), java.time.Duration.ZERO);
+      assertThat(e.mcp().remove("no-such-server")).isFalse();
+      assertThat(e.modelLoaded()).isFalse();
+
+      e.discovery().find(Principal.ANONYMOUS, "send an email", 3); // a query is embedded
+      assertThat(e.modelLoaded()).isTrue();
+    }
+  }
+
+  @Test
+  void a_closed_engine_refuses_to_embed_instead_of_entering_the_model() throws Exception {
+    Engine e = Engine.open(Engine.Options.of(dir).withModelPreload());
+    dev.toolscout.embedding.EmbeddingModel model = e.model();
+    e.close();
+    assertThatThrownBy(() -> model.embedQuery("send an email"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("is closed");
+  }
+
+  @Test
+  void a_damaged_index_is_rebuilt_from_the_store_without_embedding() throws Exception {
+    List<String> first;
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      first = names(meeting(e));
+    }
+    // garbage in the middle of every index file (segments_N, compound files, vectors): checksums no longer match
+    try (Stream<Path> files = Files.walk(dir.resolve("index"))) {
+      for (Path p : files.filter(Files::isRegularFile).filter(p -> !p.endsWith("write.lock")).toList()) {
+        byte[] b = Files.readAllBytes(p);
+        for (int i = b.length / 2; i < Math.min(b.length, b.length / 2 + 64); i++) {
+          b[i] = (byte) ~b[i];
+        }
+        Files.write(p, b);
+      }
+    }
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.index().size()).isEqualTo(e.catalog().size());
+      assertThat(e.embeddedCount()).isZero();
+      assertThat(e.modelLoaded()).isFalse(); // every vector came from the store
+      assertThat(names(meeting(e))).isEqualTo(first);
+    }
+  }
+
+  @Test
+  void a_segment_file_with_a_bad_checksum_is_found_at_open_and_rebuilt_without_embedding() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.catalog().size()).isPositive();
+    }
+    // one byte in the middle of the largest file (the segment's data): the index opens, and only the full
+    // checksum check at open sees the damage
+    Path largest;
+    try (Stream<Path> files = Files.walk(dir.resolve("index"))) {
+      largest = files.filter(Files::isRegularFile)
+          .max(Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
+    }
+    byte[] b = Files.readAllBytes(largest);
+    b[b.length / 2] = (byte) ~b[b.length / 2];
+    Files.write(largest, b);
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      assertThat(e.index().size()).isEqualTo(e.catalog().size());
+      assertThat(e.embeddedCount()).isZero();
+      assertThat(names(meeting(e))).contains("calendar__create_event");
+    }
+  }
+
+  @Test
+  void catalog_files_add_to_a_data_directory_and_only_replace_drops_its_other_tools() throws Exception {
+    int demo;
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      demo = e.catalog().size();
+    }
+    Path file = dir.resolve("weather.json");
+    Files.writeString(file, "{\"tools\":[{\"name\":\"weather__forecast\",\"description\":\"Weather forecast.\"}]}");
+    try (Engine e = Engine.open(Engine.Options.of(dir).withCatalogs(List.of(file)))) {
+      assertThat(e.catalog().size()).isEqualTo(demo + 1);
+      assertThat(e.toolsBesidesCatalogFiles()).isEqualTo(demo);
+      e.replaceCatalogTools(dev.toolscout.server.catalog.CatalogFiles.load(file));
+      assertThat(e.catalog().size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void remove_takes_out_named_tools_or_a_source_all_or_nothing() throws Exception {
+    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+      int before = e.catalog().size();
+      assertThatThrownBy(() -> e.remove(List.of("echo__echo", "nope__x")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("no tool named 'nope__x' in the catalog of " + dir + "; nothing was removed");
+      assertThat(e.catalog().size()).isEqualTo(before);
+      assertThat(e.remove(List.of("echo__echo")).removed()).isEqualTo(1);
+      int gmail = (int) e.catalog().snapshot().entries().stream()
+          .filter(t -> t.spec().name().source().equals("gmail")).count();
+      assertThat(e.removeSource("gmail").removed()).isEqualTo(gmail).isPositive();
+      assertThat(e.catalog().snapshot().hasSource("gmail")).isFalse();
+      assertThatThrownBy(() -> e.removeSource("gmail")).hasMessageContaining("no tool of source 'gmail'");
     }
   }
 
