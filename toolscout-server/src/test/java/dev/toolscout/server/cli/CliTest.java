@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,13 +20,18 @@ class CliTest {
   private String err;
 
   private int run(String... args) {
+    return runWithInput("", args);
+  }
+
+  private int runWithInput(String stdin, String... args) {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
     String[] all = new String[args.length + 2];
     System.arraycopy(args, 0, all, 0, args.length);
     all[args.length] = "--data-dir";
     all[args.length + 1] = dir.toString();
-    int code = ToolScoutCli.run(all, new PrintWriter(o, true), new PrintWriter(e, true));
+    int code = ToolScoutCli.run(all, new java.io.ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintWriter(o, true), new PrintWriter(e, true));
     out = o.toString();
     err = e.toString();
     return code;
@@ -263,5 +269,109 @@ class CliTest {
     assertThat(o.get("messages").get(0).get("content").asText()).contains("tool_discovery__find");
     assertThat(run("select", "send an email", "--format", "mcp", "--k", "3")).isZero();
     assertThat(Json.MAPPER.readTree(out).get("tools").get(0).has("inputSchema")).isTrue();
+  }
+
+  private java.util.List<String> listed() throws Exception {
+    assertThat(run("list")).as(err).isZero();
+    return toolNames(Json.MAPPER.readTree(out).get("tools"));
+  }
+
+  /** Every tool stored, blocked ones too (list shows only those the principal may see). */
+  private int stored() throws Exception {
+    try (dev.toolscout.server.Engine e = dev.toolscout.server.Engine.open(dev.toolscout.server.Engine.Options.of(dir))) {
+      return e.catalog().size();
+    }
+  }
+
+  private Path otherCatalog() throws Exception {
+    Path other = dir.resolve("other.json");
+    Files.writeString(other, """
+        {"tools": [
+          {"name": "crm__find_contact", "description": "Finds a contact in the CRM by name or email."},
+          {"name": "crm__add_note", "description": "Adds a note to a CRM contact."},
+          {"name": "crm__list_deals", "description": "Lists the open deals of a CRM account."}
+        ]}
+        """);
+    return other;
+  }
+
+  @Test
+  void select_with_another_catalog_keeps_the_tools_already_stored() throws Exception {
+    java.util.List<String> before = listed();
+    assertThat(before).contains("calendar__create_event");
+    int storedBefore = stored();
+
+    assertThat(run("select", "add a note to Anna's contact", "--catalog", otherCatalog().toString())).as(err).isZero();
+    assertThat(out).contains("crm__add_note");
+    assertThat(err).contains("also holds " + storedBefore + " tools the --catalog files do not name; kept");
+
+    assertThat(listed()).containsAll(before).contains("crm__find_contact", "crm__add_note", "crm__list_deals");
+  }
+
+  @Test
+  void index_replace_is_the_one_way_to_drop_the_other_stored_tools() throws Exception {
+    int before = listed().size();
+    int storedBefore = stored();
+    assertThat(run("index", otherCatalog().toString())).isZero();
+    assertThat(out).contains("3 added");
+    assertThat(listed()).hasSize(before + 3);
+
+    assertThat(run("index", "--replace", otherCatalog().toString())).isZero();
+    assertThat(out).contains("0 added, 0 updated, 3 unchanged, " + storedBefore + " removed");
+    assertThat(listed()).containsExactlyInAnyOrder("crm__find_contact", "crm__add_note", "crm__list_deals");
+  }
+
+  @Test
+  void remove_takes_out_named_tools_or_a_whole_source_and_an_unknown_name_removes_none() throws Exception {
+    assertThat(listed()).contains("echo__echo", "gmail__send_email");
+
+    assertThat(run("remove", "echo__echo", "no_such__tool")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("toolscout remove: error: no tool named 'no_such__tool'").contains("nothing was removed");
+    assertThat(listed()).contains("echo__echo");
+
+    assertThat(run("remove", "echo__echo")).isZero();
+    assertThat(out).startsWith("Removed 1 tool.");
+    assertThat(run("remove", "--source", "gmail")).isZero();
+    assertThat(listed()).doesNotContain("echo__echo").noneMatch(n -> n.startsWith("gmail__")).contains("calendar__create_event");
+
+    assertThat(run("remove")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("give tool NAMEs or --source S, got neither");
+  }
+
+  @Test
+  void every_usage_error_exits_2_and_names_the_whole_command() {
+    assertThat(run("find", "send an email", "--limit", "0")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("toolscout find: error: --limit must be between 1 and 50, got: 0");
+    assertThat(run("select", "send an email", "--k", "0")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(run("mcp", "add", "x")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).startsWith("toolscout mcp add: error: give --url URL or a command after --");
+  }
+
+  @Test
+  void a_message_or_query_of_dash_is_read_from_standard_input() throws Exception {
+    String longMessage = "Please look at my calendar for next week. " + "I have a lot going on. ".repeat(200)
+        + "Then schedule a meeting with the design team on Friday at 2pm.";
+    assertThat(runWithInput(longMessage, "select", "-", "--format", "json")).as(err).isZero();
+    assertThat(toolNames(Json.MAPPER.readTree(out).get("selected"))).contains("calendar__create_event");
+
+    assertThat(runWithInput("send an email\n", "find", "-", "--limit", "3")).as(err).isZero();
+    assertThat(toolNames(Json.MAPPER.readTree(out).get("tools"))).contains("gmail__send_email");
+
+    assertThat(runWithInput("  \n", "select", "-")).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("MESSAGE from standard input (-) is empty");
+  }
+
+  @Test
+  void index_source_loads_a_saved_mcp_tools_list_response() throws Exception {
+    Path saved = dir.resolve("fs-tools.json");
+    Files.writeString(saved, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": "
+        + dev.toolscout.server.catalog.ToolsListImportTest.TOOLS + "}}");
+    assertThat(run("index", saved.toString())).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains("index --source NAME FILE");
+
+    assertThat(run("index", "--source", "fs", saved.toString())).as(err).isZero();
+    assertThat(out).contains("3 added");
+    assertThat(run("find", "delete a file from disk", "--limit", "3")).isZero();
+    assertThat(toolNames(Json.MAPPER.readTree(out).get("tools"))).contains("fs__delete-file");
   }
 }
