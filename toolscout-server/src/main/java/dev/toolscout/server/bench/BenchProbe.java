@@ -21,7 +21,7 @@ public final class BenchProbe {
     Path dir = Path.of(args[0]);
     int queries = Integer.parseInt(args[1]);
     long t0 = System.nanoTime();
-    try (Engine e = Engine.open(Engine.Options.of(dir))) {
+    try (Engine e = Engine.open(Engine.Options.of(dir).withModelPreload())) {
       long t1 = System.nanoTime();
       Selection s = e.selector().select(Selector.Request.of("Schedule a meeting with the team", Principal.ANONYMOUS));
       long t2 = System.nanoTime();
