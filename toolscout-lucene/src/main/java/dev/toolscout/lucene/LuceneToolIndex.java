@@ -579,8 +579,9 @@ public final class LuceneToolIndex implements ToolIndex {
 
   /**
    * Reads every file of the committed index through its checksum (Lucene's {@code checkIntegrity}), so a
-   * damaged file shows here, at open, rather than as a wrong or failed search later. Linear in the index size
-   * (tens of milliseconds at 10k tools).
+   * damaged file shows here, at open, rather than as a wrong or failed search later. Reads the whole index once
+   * (its cost grows with the index size; the engine runs it on the thread that opens the index, beside the
+   * store).
    *
    * @throws UncheckedIOException (a {@code CorruptIndexException} cause) when a file does not match
    */
