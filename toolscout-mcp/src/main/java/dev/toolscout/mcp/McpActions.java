@@ -12,6 +12,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.mcp.upstream.SecretText;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamException;
@@ -152,7 +153,7 @@ public final class McpActions {
     }
     if (!approved) {
       return error(REGISTER + " needs the user's approval (ai_access: propose). Ask the user; once approved, "
-          + "register it with `toolscout mcp add " + shellWord(name) + " " + shellWord(endpoint)
+          + "register it with `toolscout mcp add " + shellWord(name) + " " + shellWord(shown(endpoint))
           + "` or add it to the --servers file.");
     }
     ServerConfig config = !isCommandLine(endpoint)
@@ -178,6 +179,12 @@ public final class McpActions {
     String server = args == null ? null : string(args, "server_name");
     String tool = args == null ? null : string(args, "tool_name");
     return server == null || tool == null ? Optional.empty() : registry.manager().toolOf(server, tool);
+  }
+
+  /** An endpoint as given, its secrets (a password in the URL, a token argument) redacted. */
+  private static String shown(String endpoint) {
+    return !isCommandLine(endpoint) ? SecretText.urlText(endpoint.strip())
+        : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ", SecretText.args(rest(endpoint))));
   }
 
   private static String shellWord(String s) {

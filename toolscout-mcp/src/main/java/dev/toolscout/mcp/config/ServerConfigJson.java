@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.secret.SecretBox.UnsealException;
+import dev.toolscout.mcp.upstream.SecretText;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerConfig.Transport;
 import java.net.URI;
@@ -34,9 +35,10 @@ import org.slf4j.LoggerFactory;
  *  "headers": {"Authorization": "enc:v1:...", "X-Team": "core"}, "apiKey": "enc:v1:...", "timeout": "PT30S"}
  * }</pre>
  *
- * <p>Secrets are sealed with a {@link SecretBox}: the {@code apiKey}, and every header and environment
- * variable whose name {@link ServerConfig#isSecretName} marks; other values are plain, so they can be read
- * and diffed. A plain value that happens to start with {@value SecretBox#PREFIX} is sealed too, so that every
+ * <p>Secrets are sealed with a {@link SecretBox}: the {@code apiKey}, every header and environment
+ * variable whose name {@link ServerConfig#isSecretName} marks, a {@code url} that holds a password or key
+ * (whole) and each argument that holds a token ({@link SecretText}, whole); other values are plain, so they
+ * can be read and diffed. A plain value that happens to start with {@value SecretBox#PREFIX} is sealed too, so that every
  * value that looks sealed is sealed and {@link #read} can unseal exactly those: a later change to {@code
  * isSecretName} never turns a stored value into garbage. A secret-named value stored plain (possible only
  * after {@code isSecretName} widened, or by hand) is read as it is, with a warning naming the field.
@@ -72,7 +74,12 @@ public final class ServerConfigJson {
     }
     if (!config.args().isEmpty()) {
       ArrayNode args = root.putArray("args");
-      config.args().forEach(args::add);
+      List<String> shown = SecretText.args(config.args());
+      for (int i = 0; i < config.args().size(); i++) {
+        String a = config.args().get(i);
+        // an argument holding a secret (a token, "--api-key=...") is sealed whole
+        args.add(!a.equals(shown.get(i)) || SecretBox.isSealed(a) ? box.seal(a) : a);
+      }
     }
     if (!config.env().isEmpty()) {
       root.set("env", sealedMap(config.env(), box));
@@ -81,7 +88,9 @@ public final class ServerConfigJson {
       root.put("cwd", config.cwd().toString());
     }
     if (config.url() != null) {
-      root.put("url", config.url().toString());
+      String url = config.url().toString();
+      // a URL with a password or a key in it is sealed whole
+      root.put("url", !url.equals(SecretText.url(config.url())) || SecretBox.isSealed(url) ? box.seal(url) : url);
     }
     if (!config.headers().isEmpty()) {
       root.set("headers", sealedMap(config.headers(), box));
@@ -154,13 +163,18 @@ public final class ServerConfigJson {
           throw new IllegalArgumentException(
               where + ": args[" + i + "] must be a string, got: " + ServersFile.describe(argsNode.get(i)));
         }
-        args.add(argsNode.get(i).textValue());
+        String a = argsNode.get(i).textValue();
+        args.add(SecretBox.isSealed(a) ? unseal(a, where, "args[" + i + "]", box) : a);
       }
     }
     Map<String, String> env = unsealedMap(root, "env", where, box);
     Map<String, String> headers = unsealedMap(root, "headers", where, box);
     String cwdText = text(root, "cwd", where, false);
     String urlText = text(root, "url", where, false);
+    boolean urlSealed = urlText != null && SecretBox.isSealed(urlText);
+    if (urlSealed) {
+      urlText = unseal(urlText, where, "url", box);
+    }
     String sealedKey = text(root, "apiKey", where, false);
     String apiKey = sealedKey == null ? null : unseal(sealedKey, where, "apiKey", box);
     String timeoutText = text(root, "timeout", where, false);
@@ -170,7 +184,11 @@ public final class ServerConfigJson {
       Duration timeout = timeoutText == null ? null : Duration.parse(timeoutText);
       return new ServerConfig(
           name, transport, text(root, "command", where, false), args, env, cwd, url, headers, apiKey, timeout);
-    } catch (InvalidPathException | URISyntaxException | DateTimeParseException e) {
+    } catch (URISyntaxException e) {
+      // the reason, not the input: a sealed URL holds a secret
+      throw new IllegalArgumentException(where + ": url is not a valid URI: " + e.getReason()
+          + (urlSealed ? " (the url is sealed: not shown)" : ": " + urlText), e);
+    } catch (InvalidPathException | DateTimeParseException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + " is invalid: " + e.getMessage(), e);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.toolscout.mcp.upstream.SecretText;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerConfig.Transport;
 import java.io.IOException;
@@ -273,12 +274,13 @@ public final class ServersFile {
       try {
         uri = new URI(text.strip());
       } catch (URISyntaxException e) {
-        throw fail(path, "must be an absolute http:// or https:// URL, got: " + quote(text) + " (" + e.getReason()
+        throw fail(path, "must be an absolute http:// or https:// URL, got: " + quote(SecretText.urlText(text)) + " (" + e.getReason()
             + " at index " + e.getIndex() + ")");
       }
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-        throw fail(path, "must be an absolute http:// or https:// URL with a host, got: " + quote(text));
+        throw fail(path, "must be an absolute http:// or https:// URL with a host, got: "
+            + quote(SecretText.urlText(text)));
       }
       return uri;
     }

@@ -21,13 +21,17 @@ import dev.toolscout.render.ToolRenderer;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.util.ToolInputValidator;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -52,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each request runs as a principal: over HTTP the one its API key maps to (see {@link GatewayAuth}),
  * over stdio the one the gateway was started for. Access control and {@code AiAccess} apply to listing,
- * finding and calling alike; a tool the principal may not see is never listed and calling it gives the
- * same "Tool not found" as a missing one.
+ * finding and calling alike; a tool the principal may not see is never listed, and calling it gives the
+ * same JSON-RPC error, byte for byte, as calling a missing one ({@link #notFound}). Access is checked before
+ * the arguments and before any approval.
  *
  * <p>Each caller also has a {@link Role}: a reader is offered and runs only tools that read. A tool that needs
  * approval ({@code ai_access: propose}) is held, by default, as a request in the approval queue that someone
@@ -85,6 +90,10 @@ public final class McpGateway implements AutoCloseable {
    * InputLimits.MAX_MESSAGE_CHARS}.
    */
   public static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+  /** Checks call arguments against a tool's schema, once access has been checked (the SDK would do it first). */
+  private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
+  /** The wire definition of every tool the server holds, by name, for argument checks. */
+  private final Map<String, McpSchema.Tool> wireTools = new ConcurrentHashMap<>();
   /** The most sessions whose disclosed tools are kept; the least recently active one is forgotten first. */
   public static final int MAX_SESSIONS = 10_000;
 
@@ -206,9 +215,13 @@ public final class McpGateway implements AutoCloseable {
     events.subscribe(this::onCatalogEvents);
   }
 
-  /** Whether the gateway can run this catalog tool: an upstream tool that is not blocked. */
+  /**
+   * Whether the gateway can run this catalog tool: an upstream tool that is not blocked and does not bear one
+   * of the gateway's own names (the manager refuses such prefixes; this keeps a catalog that holds one anyway
+   * from replacing {@code mcp__call_tool} for every session).
+   */
   private boolean runnable(ToolSpec spec) {
-    return spec.sourceKind() == SourceKind.MCP && spec.aiAccess() != AiAccess.BLOCKED;
+    return spec.sourceKind() == SourceKind.MCP && spec.aiAccess() != AiAccess.BLOCKED && !isBase(spec.fullName());
   }
 
   /** Serves one client over stdin/stdout until the input ends. */
@@ -266,7 +279,9 @@ public final class McpGateway implements AutoCloseable {
   private McpSyncServer build(McpServer.SyncSpecification<?> spec) {
     List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
     for (ToolSpec s : baseTools()) {
-      tools.add(new McpServerFeatures.SyncToolSpecification(wire(s), this::callBase));
+      McpSchema.Tool t = wire(s);
+      wireTools.put(t.name(), t);
+      tools.add(new McpServerFeatures.SyncToolSpecification(t, this::callBase));
     }
     for (ToolSpec s : upstreamTools()) {
       tools.add(upstreamSpec(s));
@@ -279,6 +294,9 @@ public final class McpGateway implements AutoCloseable {
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         .tools(tools)
         .addToolFilter(this::isVisible)
+        // the SDK checks arguments before the handler runs, which would tell a denied tool (its schema's
+        // errors) from a missing one; the handlers check access first, then the arguments (checkArguments)
+        .validateToolInputs(false)
         .build();
   }
 
@@ -350,16 +368,40 @@ public final class McpGateway implements AutoCloseable {
     return stdio ? STDIO_SESSION : exchange.sessionId();
   }
 
+  /**
+   * The answer to {@code tools/call} of a tool that the principal may not see or that does not exist: the
+   * MCP SDK's own answer to an unknown tool, byte for byte ({@code McpAsyncServer}'s tools/call handler in
+   * SDK 2.1), so the two cannot be told apart. {@code DeniedEqualsMissingSecurityTest} compares the bytes.
+   */
+  static McpError notFound(String name) {
+    return McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+        .message("Unknown tool: invalid_tool_name")
+        .data("Tool not found: " + name)
+        .build();
+  }
+
+  /** The schema's complaint about {@code args} as a tool error result, or {@code null} when they fit. */
+  private McpSchema.CallToolResult checkArguments(String name, Map<String, Object> args) {
+    McpSchema.Tool t = wireTools.get(name);
+    return t == null ? null : ToolInputValidator.validate(t, args, true, validator);
+  }
+
   private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
     Caller c = caller(exchange.transportContext());
     Principal p = c.principal();
     String name = req.name();
     Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
+    // access first, before the arguments, the role or the approval are looked at
+    ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
+    if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
+      throw notFound(name);
+    }
+    McpSchema.CallToolResult invalid = checkArguments(name, args);
+    if (invalid != null) {
+      return invalid;
+    }
     if (McpActions.isAction(name)) {
-      ToolSpec effective = actions.spec(name);
-      if (!visible(p, effective)) {
-        return actions.call(p, name, args, false); // "Tool not found", exactly as for a missing tool
-      }
+      ToolSpec effective = own;
       if (McpActions.CALL.equals(name)) {
         // the tool it calls through is the one that needs a role and an approval, not the call-through itself
         ToolSpec target = actions.target(args).filter(t -> visible(p, t)).orElse(null);
@@ -385,10 +427,6 @@ public final class McpGateway implements AutoCloseable {
       }
       Gate g = gate(exchange, c, effective, args);
       return g.answer() != null ? g.answer() : working(exchange, () -> actions.call(p, name, args, g.approved()));
-    }
-    ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
-    if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
-      return McpActions.error("Tool not found: " + name);
     }
     DiscoveryResult r = discovery.call(p, name, JSON.valueToTree(args));
     return switch (r) {
@@ -428,13 +466,19 @@ public final class McpGateway implements AutoCloseable {
       Caller c = caller(ex.transportContext());
       ToolSpec now = catalog.get(req.name()).map(CatalogEntry::spec).orElse(null);
       if (now == null || !runnable(now) || !access.allows(c.principal(), now)) {
-        return McpActions.error("Tool not found: " + req.name());
+        throw notFound(req.name());
       }
       Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
+      McpSchema.CallToolResult invalid = checkArguments(req.name(), args);
+      if (invalid != null) {
+        return invalid;
+      }
       Gate g = gate(ex, c, now, args);
       return g.answer() != null ? g.answer() : working(ex, () -> actions.callUpstream(now, args, g.approved()));
     };
-    return new McpServerFeatures.SyncToolSpecification(wire(s), handler);
+    McpSchema.Tool t = wire(s);
+    wireTools.put(t.name(), t);
+    return new McpServerFeatures.SyncToolSpecification(t, handler);
   }
 
   /** Runs a tool call noting its thread under the session, so {@link #sessionClosed} can cancel it. */
@@ -578,6 +622,7 @@ public final class McpGateway implements AutoCloseable {
         if (!want.contains(name)) {
           s.removeTool(name);
           registered.remove(name);
+          wireTools.remove(name);
           synchronized (disclosed) {
             disclosed.values().forEach(set -> set.remove(name));
           }

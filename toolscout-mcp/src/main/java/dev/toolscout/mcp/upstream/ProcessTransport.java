@@ -11,6 +11,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -84,7 +88,10 @@ final class ProcessTransport implements McpClientTransport {
       if (config.cwd() != null) {
         pb.directory(config.cwd().toFile());
       }
-      pb.environment().putAll(config.env());
+      Map<String, String> env = pb.environment();
+      Map<String, String> child = childEnvironment(System.getenv(), config.env());
+      env.clear();
+      env.putAll(child);
       Process p;
       try {
         p = pb.start();
@@ -97,6 +104,37 @@ final class ProcessTransport implements McpClientTransport {
       stderrReader = Thread.ofPlatform().daemon().name("mcp-" + config.prefix() + "-err").start(() -> drainStderr(p));
       p.onExit().thenAccept(this::onExit);
     });
+  }
+
+  /**
+   * Variables a child inherits from the gateway: those a program needs to start, find its files and speak the
+   * user's language, and nothing else, so that none of ToolScout's secrets ({@code TOOLSCOUT_SECRET_KEY}, API
+   * keys of other servers, cloud credentials) reaches a server that should not have it. The list follows the
+   * MCP TypeScript SDK's {@code getDefaultEnvironment} (what Claude Desktop gives stdio servers) plus the
+   * locale and temporary-directory variables; Windows names are compared ignoring case, as Windows does.
+   */
+  static final Set<String> INHERITED = Set.of(
+      "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "TZ", "LANG", "LANGUAGE",
+      // Windows
+      "APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT",
+      "TEMP", "TMP", "USERNAME", "USERPROFILE", "PROGRAMFILES", "COMSPEC", "PATHEXT", "WINDIR");
+
+  /**
+   * The environment of a stdio server: the {@link #INHERITED} variables and the locale ({@code LC_*}) of
+   * {@code parent}, never one named {@code TOOLSCOUT_*}, then exactly the variables its config names (which
+   * win). A value that starts with {@code ()} is a shell function, skipped as the TypeScript SDK does.
+   */
+  static Map<String, String> childEnvironment(Map<String, String> parent, Map<String, String> configured) {
+    Map<String, String> out = new TreeMap<>();
+    parent.forEach((k, v) -> {
+      String upper = k.toUpperCase(Locale.ROOT);
+      if (v != null && !v.startsWith("()") && !upper.startsWith("TOOLSCOUT_")
+          && (INHERITED.contains(upper) || upper.startsWith("LC_"))) {
+        out.put(k, v);
+      }
+    });
+    out.putAll(configured);
+    return out;
   }
 
   /** The child's process id, or -1 before it started. */

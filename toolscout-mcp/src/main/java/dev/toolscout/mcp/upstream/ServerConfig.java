@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * How to reach one upstream MCP server. A stdio server has a command (plus arguments, environment and
  * working directory); an HTTP server has a URL (plus headers and an API key). Secrets (the API key, secret
- * headers, secret environment variables) are plain here; they are sealed only when stored and redacted by
- * {@link #redacted()} and {@link #toString()}.
+ * headers, secret environment variables, a password or key in the URL, a token among the arguments: see
+ * {@link SecretText}) are plain here, for the connection; they are sealed when stored and redacted by
+ * {@link #redacted()}, {@link #endpoint()}, {@link #scrub} and {@link #toString()}.
  *
  * @param name the server's name as the user gave it; its tools are named {@code <prefix>__<tool>} with the
  *     prefix from {@link ToolNaming#serverPrefix(String)}
@@ -37,7 +38,7 @@ public record ServerConfig(
   public static final int MAX_NAME = 48;
   private static final Pattern SECRET_NAME =
       Pattern.compile("(?i).*(authorization|api[-_]?key|token|secret|password|passwd|credential|cookie).*");
-  static final String REDACTED = "***";
+  static final String REDACTED = SecretText.REDACTED;
 
   /** How the server is reached. */
   public enum Transport {
@@ -80,7 +81,8 @@ public record ServerConfig(
         throw new IllegalArgumentException("server '" + name + "': a stdio server needs a command");
       }
       if (url != null) {
-        throw new IllegalArgumentException("server '" + name + "': a stdio server takes a command, not a url: " + url);
+        throw new IllegalArgumentException(
+            "server '" + name + "': a stdio server takes a command, not a url: " + SecretText.url(url));
       }
     } else {
       if (url == null) {
@@ -89,10 +91,11 @@ public record ServerConfig(
       String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
       if (!scheme.equals("http") && !scheme.equals("https")) {
         throw new IllegalArgumentException(
-            "server '" + name + "': url must be http:// or https://, got: " + url);
+            "server '" + name + "': url must be http:// or https://, got: " + SecretText.url(url));
       }
       if (url.getHost() == null) {
-        throw new IllegalArgumentException("server '" + name + "': url must name a host, got: " + url);
+        throw new IllegalArgumentException(
+            "server '" + name + "': url must name a host, got: " + SecretText.url(url));
       }
       if (command != null) {
         throw new IllegalArgumentException(
@@ -152,13 +155,52 @@ public record ServerConfig(
   /** This config with every secret value replaced by {@code ***}: what list commands and logs show. */
   public ServerConfig redacted() {
     return new ServerConfig(
-        name, transport, command, args, redact(env), cwd, url, redact(headers), apiKey == null ? null : REDACTED,
+        name, transport, command, SecretText.args(args), redact(env), cwd,
+        url == null ? null : URI.create(SecretText.url(url)), redact(headers), apiKey == null ? null : REDACTED,
         timeout);
   }
 
-  /** Where the server is: the command line or the URL. Holds no secret. */
+  /** Where the server is: the command line or the URL, secrets redacted ({@link SecretText}). */
   public String endpoint() {
-    return transport == Transport.STDIO ? String.join(" ", prefixWith(command, args)) : url.toString();
+    return transport == Transport.STDIO ? String.join(" ", prefixWith(command, SecretText.args(args)))
+        : SecretText.url(url);
+  }
+
+  /** Whether the URL or the arguments hold a secret (which storage then seals). */
+  public boolean endpointHasSecret() {
+    return !SecretText.args(args).equals(args) || (url != null && !SecretText.url(url).equals(url.toString()));
+  }
+
+  /**
+   * Every secret value of this config: the API key, secret headers and environment variables, and the
+   * secrets in the URL and the arguments.
+   */
+  public java.util.Set<String> secrets() {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>(SecretText.secrets(url, args));
+    if (apiKey != null) {
+      out.add(apiKey);
+    }
+    env.forEach((k, v) -> {
+      if (isSecretName(k)) {
+        out.add(v);
+      }
+    });
+    headers.forEach((k, v) -> {
+      if (isSecretName(k)) {
+        out.add(v);
+        // "Bearer <token>": the token alone is a secret too
+        int space = v.indexOf(' ');
+        if (space > 0) {
+          out.add(v.substring(space + 1).strip());
+        }
+      }
+    });
+    return out;
+  }
+
+  /** {@code text} (an error message, a log line) with every secret of this config replaced by {@code ***}. */
+  public String scrub(String text) {
+    return SecretText.scrub(text, secrets());
   }
 
   private static List<String> prefixWith(String first, List<String> rest) {

@@ -44,6 +44,13 @@ public final class ToolNaming {
     return Integer.compare(a.length() - i, b.length() - j);
   };
 
+  /**
+   * Tool-name prefixes no upstream server may take: the gateway's own tools ({@code mcp__call_tool},
+   * {@code mcp__list_servers}, ...) and the discovery meta-tools. A server holding one of them would replace
+   * those tools for every session and receive other users' call arguments.
+   */
+  public static final Set<String> RESERVED_PREFIXES = Set.of("mcp", "tool_discovery");
+
   private ToolNaming() {}
 
   /**

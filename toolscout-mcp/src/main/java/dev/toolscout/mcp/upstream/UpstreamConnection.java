@@ -48,7 +48,7 @@ final class UpstreamConnection {
   }
 
   private final ServerConfig config;
-  /** The tool-name prefix in use: the config's, or that plus {@code _mcp} when built-in tools hold it. */
+  /** The tool-name prefix: the config's ({@link ServerConfig#prefix()}), checked free by the manager. */
   private final String prefix;
   private final UpstreamLimits limits;
   private final ScheduledExecutorService scheduler;
@@ -523,7 +523,7 @@ final class UpstreamConnection {
         return;
       }
     }
-    LOG.warn("MCP server '{}' {}", config.name(), problem);
+    LOG.warn("MCP server '{}' {}", config.name(), config.scrub(problem));
     lastProblem = problem;
     if (state == ServerStatus.State.READY) {
       setState(ServerStatus.State.DEGRADED, problem);
@@ -555,7 +555,7 @@ final class UpstreamConnection {
         connect(next);
       }), wait.toMillis(), TimeUnit.MILLISECONDS);
     }
-    LOG.warn("MCP server '{}' is down: {}; reconnecting in {} ms", config.name(), why, wait.toMillis());
+    LOG.warn("MCP server '{}' is down: {}; reconnecting in {} ms", config.name(), config.scrub(why), wait.toMillis());
     setState(ServerStatus.State.DOWN, why);
     UpstreamException down = new UpstreamException(UpstreamException.Kind.DOWN, config.name(), "went down: " + why, null);
     for (CompletableFuture<?> f : List.copyOf(inflight)) {
@@ -566,7 +566,9 @@ final class UpstreamConnection {
     }
   }
 
-  private void setState(ServerStatus.State s, String error) {
+  private void setState(ServerStatus.State s, String rawError) {
+    // the status is shown everywhere (mcp list, mcp__list_servers, errors of calls): no secret may be in it
+    String error = config.scrub(rawError);
     boolean changed;
     synchronized (this) {
       if (state == ServerStatus.State.STOPPED) {

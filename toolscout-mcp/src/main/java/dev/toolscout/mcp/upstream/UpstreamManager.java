@@ -74,16 +74,18 @@ public final class UpstreamManager implements AutoCloseable {
   /**
    * Registers (or replaces) a server and connects to it in the background.
    *
-   * @throws IllegalArgumentException when its prefix belongs to another server (a prefix held by built-in
-   *     tools is not an error: the server's tools get {@code <prefix>_mcp__*})
+   * @throws IllegalArgumentException when its prefix is reserved, held by built-in tools or belongs to another
+   *     server (see {@link #checkRegistrable})
    */
   public ServerStatus register(ServerConfig config) {
     synchronized (this) {
       UpstreamConnection existing = find(config.name()).filter(c -> c.config().name().equals(config.name()))
           .orElse(null);
-      String prefix = existing != null ? existing.prefix() : freePrefix(config);
+      checkRegistrable(config);
+      String prefix = config.prefix();
       if (existing != null) {
         existing.stop();
+        byPrefix.remove(existing.prefix());
       }
       UpstreamConnection c = new UpstreamConnection(config, prefix, limits, scheduler, io, json, new Listener());
       byPrefix.put(prefix, c);
@@ -93,51 +95,44 @@ public final class UpstreamManager implements AutoCloseable {
   }
 
   /**
-   * The prefix for a new server: its own, unless built-in tools hold it (the demo catalog has {@code
-   * memory__*} and {@code filesystem__*}, and so do the reference MCP servers people paste), then the first
-   * free of {@code <prefix>_mcp}, {@code <prefix>_mcp2}, ... Deterministic for a given catalog.
+   * Checks that {@link #register} would take this config. Its tool prefix must not be reserved ({@link
+   * ToolNaming#RESERVED_PREFIXES}), must not be the source of built-in tools (the demo catalog has {@code
+   * memory__*} and {@code filesystem__*}) and must be no other server's. A collision is refused rather than
+   * resolved by renaming, so that a tool name always means the tool the user expects.
    *
-   * @throws IllegalArgumentException when another server already has the prefix
-   */
-  private String freePrefix(ServerConfig config) {
-    checkRegistrable(config);
-    String own = config.prefix();
-    Catalog.Snapshot snap = catalog.snapshot();
-    String candidate = own;
-    for (int n = 1; builtIn(snap, candidate) || byPrefix.containsKey(candidate); n++) {
-      candidate = own + "_mcp" + (n == 1 ? "" : Integer.toString(n));
-    }
-    if (!candidate.equals(own)) {
-      LOG.warn("MCP server '{}': its tools are named {}__* because {}__* are built-in tools", config.name(),
-          candidate, own);
-    }
-    return candidate;
-  }
-
-  /**
-   * Checks that {@link #register} would take this config: its name is registered already (a replacement), or
-   * its tool prefix is no other server's.
-   *
-   * @throws IllegalArgumentException naming the server that has the prefix
+   * @throws IllegalArgumentException naming the server, the prefix and what holds it
    */
   public synchronized void checkRegistrable(ServerConfig config) {
-    UpstreamConnection other = byPrefix.get(config.prefix());
+    String prefix = config.prefix();
+    if (ToolNaming.RESERVED_PREFIXES.contains(prefix)) {
+      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
+          + "', which is reserved for ToolScout's own tools (" + prefix + "__*); choose another name, e.g. '"
+          + prefix + "-server'");
+    }
+    String builtIn = builtIn(catalog.snapshot(), prefix);
+    if (builtIn != null) {
+      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
+          + "', which built-in tools hold (e.g. " + builtIn + "); choose another name, e.g. '" + prefix
+          + "-server'");
+    }
+    UpstreamConnection other = byPrefix.get(prefix);
     if (other != null && !other.config().name().equals(config.name())) {
       throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '"
-          + config.prefix() + "', already used by server '" + other.config().name() + "'");
+          + prefix + "', already used by server '" + other.config().name() + "'");
     }
   }
 
-  private static boolean builtIn(Catalog.Snapshot snap, String source) {
+  /** A built-in (not MCP) tool whose source is {@code source}, or {@code null}. */
+  private static String builtIn(Catalog.Snapshot snap, String source) {
     if (!snap.hasSource(source)) {
-      return false;
+      return null;
     }
     for (CatalogEntry e : snap.entries()) {
       if (e.spec().name().source().equals(source) && e.spec().sourceKind() != SourceKind.MCP) {
-        return true;
+        return e.spec().fullName();
       }
     }
-    return false;
+    return null;
   }
 
   /** Registers servers and waits (at most {@code wait} in all) for each first connect attempt. */
@@ -265,7 +260,24 @@ public final class UpstreamManager implements AutoCloseable {
     if (c == null) {
       throw new UpstreamException(UpstreamException.Kind.NOT_FOUND, null, "Tool not found: " + fullName, null);
     }
-    return c.call(e.spec().sourceName(), arguments);
+    return scrubbed(c, () -> c.call(e.spec().sourceName(), arguments));
+  }
+
+  /**
+   * Runs a call, and takes the server's secrets out of the message of an error it ends with: transport errors
+   * quote the URL, and the caller shows the message to users and models.
+   */
+  private static McpSchema.CallToolResult scrubbed(
+      UpstreamConnection c, java.util.function.Supplier<McpSchema.CallToolResult> call) {
+    try {
+      return call.get();
+    } catch (UpstreamException e) {
+      String clean = c.config().scrub(e.getMessage());
+      if (clean.equals(e.getMessage())) {
+        throw e;
+      }
+      throw new UpstreamException(e.kind(), null, clean, null);
+    }
   }
 
   /**
@@ -281,10 +293,13 @@ public final class UpstreamManager implements AutoCloseable {
       spec = tool(c, tool);
     } catch (UpstreamException notListed) {
       // a server that is not up may never have listed its tools: "down" (retriable) says more than "no tool"
-      c.checkAvailable();
+      scrubbed(c, () -> {
+        c.checkAvailable();
+        return null;
+      });
       throw notListed;
     }
-    return c.call(spec.sourceName(), arguments);
+    return scrubbed(c, () -> c.call(spec.sourceName(), arguments));
   }
 
   /** The catalog spec of a server's tool, given by the server's own name for it or the catalog's. */

@@ -253,16 +253,26 @@ class UpstreamManagerTest {
   }
 
   @Test
-  void a_server_whose_prefix_built_in_tools_hold_gets_a_distinct_deterministic_one() {
+  void a_server_whose_prefix_built_in_tools_hold_is_refused_and_the_built_in_tools_stay() {
     catalog.upsert(ToolSpec.builder("memory__search", "Search memories").aiAccess(AiAccess.EXECUTE).build());
 
-    manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
-
-    assertThat(manager.status("Memory").orElseThrow().prefix()).isEqualTo("memory_mcp");
-    assertThat(catalog.get("memory_mcp__read_graph")).isPresent();
+    assertThatThrownBy(() -> manager.register(memoryServer()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("server name 'Memory' gives tool prefix 'memory', which built-in tools hold (e.g. "
+            + "memory__search); choose another name, e.g. 'memory-server'");
+    assertThat(manager.servers()).isEmpty();
     assertThat(catalog.get("memory__search").orElseThrow().spec().sourceKind()).isEqualTo(SourceKind.INTEGRATION);
-    assertThat(text(manager.call("Memory", "read_graph", Map.of()))).contains("entities");
-    assertThat(text(manager.callCatalogTool("memory_mcp__read_graph", Map.of()))).contains("entities");
+  }
+
+  @Test
+  void the_gateways_own_prefixes_are_refused_whatever_the_case_or_punctuation() {
+    for (String name : List.of("mcp", "MCP", " mcp ", "Tool Discovery", "tool_discovery")) {
+      assertThatThrownBy(() -> manager.register(McpPeers.node(name, McpPeers.memory())))
+          .as(name)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("which is reserved for ToolScout's own tools");
+    }
+    assertThat(manager.servers()).isEmpty();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.toolscout.server.http;
 
 import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.JsonRpcGuard;
 import dev.toolscout.mcp.gateway.McpGateway;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
@@ -15,7 +16,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, and the approval queue
- * for admin keys at {@code /approvals}, both behind the API-key filter. Binds to 127.0.0.1 unless another host is given.
+ * for admin keys at {@code /approvals}, both behind the API-key filter. Binds to 127.0.0.1 unless another host
+ * is given. Every error it answers names the problem and nothing internal ({@link JsonRpcGuard}, {@link
+ * JsonErrorHandler}): a JSON-RPC error, or on {@code /approvals} the servlet's own {@code {"error": ...}}.
  */
 public final class GatewayHttpServer implements AutoCloseable {
   public static final String ENDPOINT = "/mcp";
@@ -50,6 +53,10 @@ public final class GatewayHttpServer implements AutoCloseable {
     ServletHolder mcp = new ServletHolder("mcp", transport);
     mcp.setAsyncSupported(true);
     context.addServlet(mcp, ENDPOINT);
+    // in this order: clean error bodies for everything, then the API key, then well-formed JSON-RPC frames
+    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors());
+    errors.setAsyncSupported(true);
+    context.addFilter(errors, "/*", EnumSet.of(DispatcherType.REQUEST));
     FilterHolder filter = new FilterHolder(auth);
     filter.setAsyncSupported(true);
     context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
@@ -57,12 +64,16 @@ public final class GatewayHttpServer implements AutoCloseable {
     FilterHolder sessions = new FilterHolder(gateway.sessionFilter());
     sessions.setAsyncSupported(true);
     context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    FilterHolder frames = new FilterHolder(JsonRpcGuard.frames());
+    frames.setAsyncSupported(true);
+    context.addFilter(frames, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     if (gateway.approvalQueue() != null) {
       context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
           APPROVALS + "/*");
       context.addFilter(filter, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
     }
     jetty.setHandler(context);
+    jetty.setErrorHandler(new JsonErrorHandler());
     jetty.setStopAtShutdown(true);
     try {
       jetty.start();
