@@ -128,7 +128,8 @@ public final class McpActions {
    * else the built-in one; {@code null} for a name that is not an action.
    */
   public ToolSpec spec(String action) {
-    Optional<CatalogEntry> e = catalog.get(action);
+    // never an upstream's tool of that name: the prefix is reserved, and an MCP tool must not set the rules
+    Optional<CatalogEntry> e = catalog.get(action).filter(x -> x.spec().sourceKind() != SourceKind.MCP);
     if (e.isPresent()) {
       return e.get().spec();
     }

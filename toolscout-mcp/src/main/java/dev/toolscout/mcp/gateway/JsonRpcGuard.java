@@ -287,7 +287,8 @@ public final class JsonRpcGuard {
       // a client's error: the SDK says -32601 (method not found) for a missing session header and -32603
       // (internal) for an unknown session, which would send clients looking in the wrong place
       code = INVALID_REQUEST;
-    } else if (message == null || message.isBlank() || looksInternal(message)) {
+    }
+    if (message == null || message.isBlank() || looksInternal(message)) {
       message = reason(status);
     }
     return errorBody(id, code, message);

@@ -270,12 +270,22 @@ final class UpstreamConnection {
     }
     if (config.apiKey() != null && !auth) {
       b.header("Authorization", "Bearer " + config.apiKey());
+      auth = true;
+    }
+    String info = config.url().getRawUserInfo();
+    if (info != null && !auth) {
+      // https://user:password@host: HTTP clients send user-info as Basic authentication, never in the URL
+      String decoded = java.net.URLDecoder.decode(info.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+      b.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+          .encodeToString(decoded.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
     return b;
   }
 
+  /** Scheme, host and port: the user-info is sent as a header ({@link #headers()}), not in the URL. */
   private static String origin(URI u) {
-    return u.getScheme() + "://" + u.getRawAuthority();
+    return u.getScheme() + "://" + (u.getRawUserInfo() == null ? u.getRawAuthority()
+        : u.getRawAuthority().substring(u.getRawAuthority().lastIndexOf('@') + 1));
   }
 
   private static String pathAndQuery(URI u) {
