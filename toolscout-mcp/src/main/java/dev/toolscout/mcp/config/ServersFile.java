@@ -246,7 +246,7 @@ public final class ServersFile {
         throw fail(
             path,
             "a server takes either \"command\" (stdio) or \"url\" (http, sse), got both: command "
-                + quote(command) + " and url " + quote(url));
+                + quote(command) + " and url " + quote(SecretText.urlText(url)));
       }
       if (command == null && url == null) {
         throw fail(path, "a server needs \"command\" (stdio) or \"url\" (http, sse), got neither");

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Random;
@@ -130,6 +131,52 @@ class ProcessTransportFuzzTest {
   }
 
   // --- the cases the fuzz run found, and the early answer, as examples ---
+
+  /**
+   * Issue 14, item 3: whatever the parent's environment (random names in any case, locale and ToolScout
+   * look-alikes), a child gets only the inherited names and the locale, never a {@code TOOLSCOUT_*} one, plus
+   * exactly the configured variables with their configured values.
+   */
+  @Test
+  void a_childs_environment_holds_only_inherited_names_and_the_configured_ones_for_any_parent() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("ProcessTransportFuzzTest environment seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
+    Random r = new Random(seed);
+    String[] parts = {"PATH", "Path", "HOME", "LANG", "LC_ALL", "lc_ctype", "TMPDIR", "TOOLSCOUT_SECRET_KEY",
+        "toolscout_api_key", "ToolScout_X", "TOOLSCOUT", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "SystemRoot",
+        "HTTPS_PROXY", "PATH_EXTRA", "HOMEBREW_PREFIX", "LANGUAGE", "LC_", "X", "_", "BASH_FUNC_f%%"};
+    for (int round = 0; round < 500; round++) {
+      Map<String, String> parent = new java.util.HashMap<>();
+      for (int i = r.nextInt(12); i > 0; i--) {
+        String name = parts[r.nextInt(parts.length)] + (r.nextInt(4) == 0 ? "_" + r.nextInt(3) : "");
+        parent.put(name, r.nextInt(6) == 0 ? "() { :; }" : "v" + r.nextInt(100));
+      }
+      Map<String, String> configured = new java.util.HashMap<>();
+      for (int i = r.nextInt(3); i > 0; i--) {
+        configured.put(parts[r.nextInt(parts.length)], "configured-" + i);
+      }
+      Map<String, String> env = ProcessTransport.childEnvironment(parent, configured);
+      String what = "seed " + seed + ", round " + round + ", parent " + parent + ", configured " + configured;
+
+      assertThat(env).as(what).containsAllEntriesOf(configured);
+      env.forEach((k, v) -> {
+        if (!configured.containsKey(k)) {
+          String upper = k.toUpperCase(java.util.Locale.ROOT);
+          assertThat(upper).as(what).doesNotStartWith("TOOLSCOUT_");
+          assertThat(ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_")).as(what + ": " + k)
+              .isTrue();
+          assertThat(v).as(what).isEqualTo(parent.get(k)).doesNotStartWith("()");
+        }
+      });
+      parent.forEach((k, v) -> {
+        String upper = k.toUpperCase(java.util.Locale.ROOT);
+        if (!upper.startsWith("TOOLSCOUT_") && !v.startsWith("()")
+            && (ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_"))) {
+          assertThat(env).as(what).containsKey(k);
+        }
+      });
+    }
+  }
 
   @Test
   void over_cap_notification_with_an_id_nested_in_its_params_answers_no_request() throws Exception {
