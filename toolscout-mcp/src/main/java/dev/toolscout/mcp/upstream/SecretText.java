@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  *       as a user name, as GitHub allows), and the value of every query parameter whose name {@link
  *       ServerConfig#isSecretName} marks or that is {@code key}, {@code sig}, {@code signature}, {@code auth},
  *       {@code pass} or {@code pwd}.
- *   <li>Argument: the value of {@code --name=value} and {@code NAME=value} when the name is a secret's; the
- *       argument after a flag {@code --name} that is; the value of {@code Name: value} (a header given on the
+ *   <li>Argument: the value of {@code --name=value} and the argument after a flag {@code --name} when the
+ *       name is a secret's as in a query ({@code --token}, {@code --api-key}, {@code --key}, {@code --password});
+ *       the value of {@code NAME=value} when the name is a secret's ({@code API_TOKEN=...}); the value of {@code Name: value} (a header given on the
  *       command line, {@code Authorization: Bearer ...}); a URL, as above; and an argument that looks like a
  *       key by itself: a known token prefix ({@code sk-}, {@code ghp_}, {@code xoxb-}, {@code AKIA}, ...), 32 or
  *       more hex digits, or 32 or more letters and digits mixing upper case, lower case and digits.
@@ -120,8 +121,9 @@ public final class SecretText {
     List<String> out = new ArrayList<>(args.size());
     boolean nextIsSecret = false;
     for (String a : args) {
-      out.add(nextIsSecret ? REDACTED : arg(a));
-      nextIsSecret = FLAG.matcher(a).matches() && ServerConfig.isSecretName(a.replaceFirst("^-+", ""));
+      // after "--token" comes its value, unless the flag stood alone and another flag follows
+      out.add(nextIsSecret && !FLAG.matcher(a).matches() ? REDACTED : arg(a));
+      nextIsSecret = FLAG.matcher(a).matches() && isSecretParam(a.replaceFirst("^-+", ""));
     }
     return out;
   }
@@ -130,7 +132,7 @@ public final class SecretText {
     Matcher m = FLAG_VALUE.matcher(a);
     if (m.matches()) {
       String value = m.group(2);
-      return ServerConfig.isSecretName(m.group(1).replaceFirst("^-+", "")) ? m.group(1) + "=" + REDACTED
+      return isSecretParam(m.group(1).replaceFirst("^-+", "")) ? m.group(1) + "=" + REDACTED
           : m.group(1) + "=" + arg(value);
     }
     if (a.startsWith("http://") || a.startsWith("https://")) {
@@ -176,12 +178,12 @@ public final class SecretText {
     }
     boolean nextIsSecret = false;
     for (String a : args) {
-      if (nextIsSecret) {
+      if (nextIsSecret && !FLAG.matcher(a).matches()) {
         out.add(a);
       } else {
         argSecrets(a, out);
       }
-      nextIsSecret = FLAG.matcher(a).matches() && ServerConfig.isSecretName(a.replaceFirst("^-+", ""));
+      nextIsSecret = FLAG.matcher(a).matches() && isSecretParam(a.replaceFirst("^-+", ""));
     }
     out.removeIf(s -> s.isBlank() || s.equals(REDACTED));
     return out;
@@ -190,7 +192,7 @@ public final class SecretText {
   private static void argSecrets(String a, Set<String> out) {
     Matcher m = FLAG_VALUE.matcher(a);
     if (m.matches()) {
-      if (ServerConfig.isSecretName(m.group(1).replaceFirst("^-+", ""))) {
+      if (isSecretParam(m.group(1).replaceFirst("^-+", ""))) {
         out.add(m.group(2));
       } else {
         argSecrets(m.group(2), out);

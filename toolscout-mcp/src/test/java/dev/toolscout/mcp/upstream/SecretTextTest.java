@@ -32,10 +32,10 @@ class SecretTextTest {
     assertThat(SecretText.args(List.of("-y", "@modelcontextprotocol/server-github", "--token", "abc", "--api-key=def",
         "GITHUB_TOKEN=ghi", "Authorization: Bearer jkl", "--header", "X-Team: core", "sk-proj-0123456789abcdef",
         "https://u:pw@h.example/x?key=k", "/tmp/data", "--verbose", "0123456789abcdef0123456789abcdef",
-        "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE")))
+        "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE", "--key", "k-value", "--password=p-value")))
         .containsExactly("-y", "@modelcontextprotocol/server-github", "--token", "***", "--api-key=***",
             "GITHUB_TOKEN=***", "Authorization: ***", "--header", "X-Team: core", "***", "https://u:***@h.example/x?key=***",
-            "/tmp/data", "--verbose", "***", "***");
+            "/tmp/data", "--verbose", "***", "***", "--key", "***", "--password=***");
   }
 
   @Test
