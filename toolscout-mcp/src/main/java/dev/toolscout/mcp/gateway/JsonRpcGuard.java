@@ -383,6 +383,8 @@ public final class JsonRpcGuard {
     private final ByteArrayOutputStream held = new ByteArrayOutputStream();
     private int status = 200;
     private boolean error;
+    /** Set once the chain has returned: what comes later (an async part) is not held back. */
+    private volatile boolean finished;
     private String sendErrorMessage;
     private ServletOutputStream heldStream;
     private PrintWriter heldWriter;
@@ -395,14 +397,23 @@ public final class JsonRpcGuard {
     @Override
     public void setStatus(int sc) {
       status = sc;
-      if (sc >= 400) {
+      if (sc >= 400 && !finished) {
         error = true;
       }
       super.setStatus(sc);
     }
 
     @Override
-    public void sendError(int sc, String msg) {
+    public void sendError(int sc, String msg) throws IOException {
+      if (finished) {
+        // too late to hold the body back: answer a clean one at once (never the container's error page)
+        if (!real.isCommitted()) {
+          real.resetBuffer();
+          write(real, sc, null, sc >= 500 ? INTERNAL_ERROR : INVALID_REQUEST,
+              sc >= 500 || msg == null || looksInternal(msg) ? reason(sc) : msg);
+        }
+        return;
+      }
       status = sc;
       error = true;
       sendErrorMessage = msg;
@@ -410,7 +421,7 @@ public final class JsonRpcGuard {
     }
 
     @Override
-    public void sendError(int sc) {
+    public void sendError(int sc) throws IOException {
       sendError(sc, null);
     }
 
@@ -479,6 +490,7 @@ public final class JsonRpcGuard {
 
     /** Writes the clean error body, when the response is an error that nothing has sent yet. */
     void finish() throws IOException {
+      finished = true;
       if (!error || real.isCommitted()) {
         return;
       }
