@@ -27,6 +27,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * Keeps malformed input and internal detail off the wire of the HTTP gateway. Two servlet filters:
  *
  * <ul>
- *   <li>{@link #errors()} (outermost, on every path): every response with status 400 or more gets a JSON-RPC
+ *   <li>{@link #errors} (outermost, on every path): every response with status 400 or more gets a JSON-RPC
  *       error body that names the problem and nothing internal. The MCP SDK's servlet transport writes its
  *       {@code McpError} as serialized by Jackson (the exception, with its stack trace), and the servlet's own
  *       {@code sendError} would give Jetty's HTML page; both are replaced here. An exception that escapes the
@@ -65,11 +66,19 @@ public final class JsonRpcGuard {
 
   private JsonRpcGuard() {}
 
-  /** The outer filter: clean JSON-RPC error bodies for every error status, and no exception on the wire. */
-  public static Filter errors() {
+  /**
+   * The outer filter: clean JSON-RPC error bodies for every error status, and no exception on the wire.
+   *
+   * @param restPaths path prefixes of plain JSON endpoints (not JSON-RPC) whose error bodies, {@code {"error":
+   *     "..."}}, are kept as they are when they read as clean; anything else there becomes such a body
+   */
+  public static Filter errors(String... restPaths) {
+    List<String> rest = List.of(restPaths);
     return (request, response, chain) -> {
       HttpServletResponse resp = (HttpServletResponse) response;
-      ErrorBodies wrapped = new ErrorBodies(resp);
+      String path = ((HttpServletRequest) request).getRequestURI();
+      boolean plain = path != null && rest.stream().anyMatch(path::startsWith);
+      ErrorBodies wrapped = new ErrorBodies(resp, plain);
       try {
         chain.doFilter(request, wrapped);
       } catch (IOException | ServletException | RuntimeException e) {
@@ -294,6 +303,28 @@ public final class JsonRpcGuard {
     return errorBody(id, code, message);
   }
 
+  /**
+   * The clean body for an error of a plain JSON endpoint: {@code {"error": "..."}} with the endpoint's own
+   * message when it reads as clean, else with the status's plain meaning.
+   */
+  static byte[] cleanPlainErrorBody(int status, String sendErrorMessage, byte[] written) {
+    String message = sendErrorMessage;
+    try {
+      JsonNode n = written.length == 0 ? null : JSON.readTree(written);
+      if (n != null && n.path("error").isTextual()) {
+        message = n.path("error").textValue();
+      }
+    } catch (IOException notJson) {
+      // not ours to pass on
+    }
+    if (status >= 500 || message == null || message.isBlank() || looksInternal(message)) {
+      message = reason(status);
+    }
+    ObjectNode o = JSON.createObjectNode();
+    o.put("error", message);
+    return o.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
   private static boolean looksInternal(String m) {
     return m.contains("Exception") || m.contains("io.modelcontextprotocol") || m.contains("java.")
         || m.contains("jakarta.") || m.contains("org.eclipse") || m.contains("com.fasterxml") || m.contains("\tat ")
@@ -389,9 +420,13 @@ public final class JsonRpcGuard {
     private ServletOutputStream heldStream;
     private PrintWriter heldWriter;
 
-    ErrorBodies(HttpServletResponse real) {
+    /** Whether the endpoint is plain JSON (its errors {@code {"error": "..."}}) rather than JSON-RPC. */
+    private final boolean plain;
+
+    ErrorBodies(HttpServletResponse real, boolean plain) {
       super(real);
       this.real = real;
+      this.plain = plain;
     }
 
     @Override
@@ -497,7 +532,8 @@ public final class JsonRpcGuard {
       if (heldWriter != null) {
         heldWriter.flush();
       }
-      byte[] body = cleanErrorBody(status, sendErrorMessage, held.toByteArray());
+      byte[] body = plain ? cleanPlainErrorBody(status, sendErrorMessage, held.toByteArray())
+          : cleanErrorBody(status, sendErrorMessage, held.toByteArray());
       real.resetBuffer();
       real.setStatus(status);
       real.setContentType("application/json");

@@ -54,7 +54,7 @@ public final class GatewayHttpServer implements AutoCloseable {
     mcp.setAsyncSupported(true);
     context.addServlet(mcp, ENDPOINT);
     // in this order: clean error bodies for everything, then the API key, then well-formed JSON-RPC frames
-    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors());
+    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors(APPROVALS));
     errors.setAsyncSupported(true);
     context.addFilter(errors, "/*", EnumSet.of(DispatcherType.REQUEST));
     FilterHolder filter = new FilterHolder(auth);

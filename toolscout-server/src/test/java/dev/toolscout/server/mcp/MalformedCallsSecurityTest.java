@@ -178,6 +178,18 @@ class MalformedCallsSecurityTest {
     }
   }
 
+  @Test
+  void the_approvals_endpoint_keeps_its_plain_json_errors() throws Exception {
+    String base = "http://127.0.0.1:" + g.http.address().getPort();
+    SecurityGateway.Raw approvals = new SecurityGateway.Raw(URI.create(base + "/approvals"), KEY, null);
+
+    HttpResponse<String> r = approvals.send(approvals.builder().GET());
+
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertClean(r.body());
+    assertThat(JSON.readTree(r.body()).path("error").asText()).contains("role admin");
+  }
+
   /** Sends bytes no HTTP client library would, and reads the whole answer. */
   static String rawHttp(String request) throws Exception {
     try (Socket s = new Socket("127.0.0.1", g.http.address().getPort())) {
