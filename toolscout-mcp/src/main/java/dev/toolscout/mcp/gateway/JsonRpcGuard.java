@@ -55,8 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonRpcGuard {
   private static final Logger LOG = LoggerFactory.getLogger(JsonRpcGuard.class);
-  /** The largest request body read (4 MiB): far above any tool call, and bounded memory per request. */
-  public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+  /** The largest request body read: the gateway's own limit, so that this check and the SDK's agree. */
+  public static final int MAX_BODY_BYTES = McpGateway.MAX_REQUEST_BYTES;
   public static final int PARSE_ERROR = -32700;
   public static final int INVALID_REQUEST = -32600;
   public static final int INVALID_PARAMS = -32602;
@@ -290,8 +290,13 @@ public final class JsonRpcGuard {
       message = sendErrorMessage;
     }
     if (status >= 500) {
-      code = INTERNAL_ERROR;
-      message = "Internal error";
+      // a server-side error the gateway wrote on purpose (-32000 to -32099, "too many MCP sessions") is
+      // kept; anything else there may be an exception's text
+      boolean own = code <= -32000 && code >= -32099 && message != null && !looksInternal(message);
+      if (!own) {
+        code = INTERNAL_ERROR;
+        message = "Internal error";
+      }
     } else if (code != PARSE_ERROR && code != INVALID_PARAMS) {
       // a client's error: the SDK says -32601 (method not found) for a missing session header and -32603
       // (internal) for an unknown session, which would send clients looking in the wrong place

@@ -53,7 +53,8 @@ public final class GatewayHttpServer implements AutoCloseable {
     ServletHolder mcp = new ServletHolder("mcp", transport);
     mcp.setAsyncSupported(true);
     context.addServlet(mcp, ENDPOINT);
-    // in this order: clean error bodies for everything, then the API key, then well-formed JSON-RPC frames
+    // in this order: clean error bodies for everything, then the API key, the session limits, and well-formed
+    // JSON-RPC frames
     FilterHolder errors = new FilterHolder(JsonRpcGuard.errors(APPROVALS));
     errors.setAsyncSupported(true);
     context.addFilter(errors, "/*", EnumSet.of(DispatcherType.REQUEST));
