@@ -56,13 +56,14 @@ class McpAddTest {
     Path data = dir.resolve("data");
     String server = McpPersistenceTest.PEERS
         .resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js").toString();
-    String[] r = run("mcp", "add", "memory", "--env", "MEMORY_FILE_PATH=" + dir.resolve("kg.jsonl"),
+    // not "memory": the demo catalog's built-in memory__* tools hold that prefix (issue 14, item 2)
+    String[] r = run("mcp", "add", "kg", "--env", "MEMORY_FILE_PATH=" + dir.resolve("kg.jsonl"),
         "--data-dir", data.toString(), "--", "node", server);
 
     assertThat(r[0]).as(r[2]).isEqualTo("0");
-    assertThat(r[1]).startsWith("registered 'memory' (stdio): ready, ");
-    assertThat(McpPersistenceTest.storedServers(data)).containsExactly("memory");
-    String[] removed = run("mcp", "remove", "memory", "--data-dir", data.toString());
+    assertThat(r[1]).startsWith("registered 'kg' (stdio): ready, ");
+    assertThat(McpPersistenceTest.storedServers(data)).containsExactly("kg");
+    String[] removed = run("mcp", "remove", "kg", "--data-dir", data.toString());
     assertThat(removed[0]).as(removed[2]).isEqualTo("0");
     assertThat(McpPersistenceTest.storedServers(data)).isEmpty();
   }
