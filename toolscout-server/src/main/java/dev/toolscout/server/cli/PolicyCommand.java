@@ -87,9 +87,13 @@ final class PolicyCommand implements Callable<Integer> {
   }
 
   @Command(name = "check", mixinStandardHelpOptions = true,
-      description = "Report every rule of the policy (--policy FILE, else the stored one) that matches no known "
-          + "tool, source, category or principal. Exit code 2 when any does. Stores nothing.")
+      description = "Report every rule of the policy (FILE or --policy FILE, else the stored one) that matches no "
+          + "known tool, source, category or principal. Exit code 2 when any does. Stores nothing.")
   static final class Check implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
+        description = "Access policy file to check (the same as --policy FILE).")
+    Path file;
+
     @Mixin EngineOptions engine;
     @Mixin KnownOptions principals;
     @Spec CommandSpec spec;
@@ -98,6 +102,12 @@ final class PolicyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
+      if (file != null) {
+        if (engine.policy != null && !engine.policy.equals(file)) {
+          throw new IllegalArgumentException("give the policy to check once, as FILE or as --policy, not both");
+        }
+        engine.policy = file;
+      }
       // read here rather than given to the engine, which would log each unmatched rule a second time
       AccessPolicy fromFile = engine.policy == null ? null : Engine.readPolicy(engine.policy);
       try (Engine e = Engine.open(engine.options().withPolicy(null))) {

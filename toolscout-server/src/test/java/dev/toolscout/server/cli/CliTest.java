@@ -136,6 +136,9 @@ class CliTest {
             + "(did you mean 'calendar__create_event'?)")
         .contains("2 of 3 rules match nothing")
         .doesNotContain("rules[2]");
+    // the file may also be given as the argument, with the same report
+    assertThat(run("policy", "check", policy.toString())).isEqualTo(ToolScoutCli.BAD_INPUT);
+    assertThat(err).contains(policy + ": rules[0].source: 'gmial' matches no known source").contains("2 of 3 rules");
     // checking stores nothing
     assertThat(run("policy", "show")).isZero();
     assertThat(Json.MAPPER.readTree(out).get("rules")).isEmpty();
