@@ -39,7 +39,7 @@ final class AdaptedQueryModel implements EmbeddingModel {
 
   /**
    * The wrapped model's vector of the query as it is, adapted and unit length. Numbers are kept: dropping
-   * them (the text the bundled adapter was trained on, {@link QueryText#withoutNumbers}) helped one
+   * them (the text the bundled adapter was trained on: toolscout-bench's QueryText.withoutNumbers) helped one
    * development set only, toolink's arithmetic questions (docs/FITTED_RULES.md).
    */
   @Override

@@ -3,7 +3,6 @@ package dev.toolscout.bench.eval;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.embeddings.QueryAdapter;
-import dev.toolscout.embeddings.QueryText;
 import dev.toolscout.eval.Metrics;
 import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;

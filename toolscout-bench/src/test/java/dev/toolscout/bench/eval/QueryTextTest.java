@@ -1,4 +1,4 @@
-package dev.toolscout.embeddings;
+package dev.toolscout.bench.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

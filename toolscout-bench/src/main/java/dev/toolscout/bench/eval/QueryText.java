@@ -1,4 +1,4 @@
-package dev.toolscout.embeddings;
+package dev.toolscout.bench.eval;
 
 import java.util.regex.Pattern;
 
@@ -6,13 +6,12 @@ import java.util.regex.Pattern;
  * The text the bundled query adapter was trained on: each training query without its numbers ({@code
  * QueryAdapterTrainer} calls {@link #withoutNumbers}, and the adapter's provenance says so). The product
  * embeds queries with their numbers: dropping them helped one development set only, toolink, and was removed
- * from the default ranking (docs/FITTED_RULES.md). Kept here for the trainer, so the bundled adapter can be
- * reproduced.
+ * from the default ranking (docs/FITTED_RULES.md). It lives beside the trainer, in the never-shipped bench
+ * module, so the bundled adapter can be reproduced.
  */
 public final class QueryText {
   /**
-   * A number standing alone: digits, maybe with decimal or group separators, not part of a word. Public for the
-   * evaluation's variants of the embedded text.
+   * A number standing alone: digits, maybe with decimal or group separators, not part of a word.
    */
   public static final Pattern NUMBER =
       Pattern.compile("(?<![\\p{L}\\p{N}])\\p{Nd}+(?:[.,]\\p{Nd}+)*(?![\\p{L}\\p{N}])");
