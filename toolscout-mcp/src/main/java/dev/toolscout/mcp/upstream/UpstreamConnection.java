@@ -60,6 +60,8 @@ final class UpstreamConnection {
   private final AtomicBoolean relistPending = new AtomicBoolean();
   /** The bulkhead: one permit per call in progress, {@link UpstreamLimits#maxConcurrentCalls} in all. */
   private final java.util.concurrent.Semaphore calls;
+  /** The manager's bulkhead over all servers, {@link UpstreamLimits#maxTotalCalls} permits, shared. */
+  private final java.util.concurrent.Semaphore allCalls;
   /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
   private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
 
@@ -78,7 +80,7 @@ final class UpstreamConnection {
 
   UpstreamConnection(
       ServerConfig config, String prefix, UpstreamLimits limits, ScheduledExecutorService scheduler, Executor io,
-      McpJsonMapper json, Listener listener) {
+      McpJsonMapper json, Listener listener, java.util.concurrent.Semaphore allCalls) {
     this.config = config;
     this.prefix = prefix;
     this.limits = limits;
@@ -87,6 +89,7 @@ final class UpstreamConnection {
     this.json = json;
     this.listener = listener;
     this.calls = new java.util.concurrent.Semaphore(limits.maxConcurrentCalls());
+    this.allCalls = allCalls;
   }
 
   ServerConfig config() {
@@ -405,9 +408,16 @@ final class UpstreamConnection {
           + limits.maxConcurrentCalls() + " calls to it are in progress, the most one server may have "
           + "(--max-upstream-calls); try again when one has ended", null);
     }
+    if (!allCalls.tryAcquire()) {
+      calls.release();
+      throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
+          + limits.maxTotalCalls() + " calls to MCP servers are in progress, the most the gateway allows at once "
+          + "(--max-upstream-calls-total); try again when one has ended", null);
+    }
     try {
       return callHoldingPermit(c, tool, arguments);
     } finally {
+      allCalls.release();
       calls.release();
     }
   }

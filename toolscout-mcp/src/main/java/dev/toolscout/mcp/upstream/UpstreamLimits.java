@@ -19,12 +19,16 @@ import java.time.Duration;
  * @param maxConcurrentCalls the most tool calls in progress on one server at a time (default 16); one more
  *     fails at once as retriable ({@link UpstreamException.Kind#BUSY}) instead of waiting, so a server that
  *     hangs holds at most this many of the gateway's request threads, not all of them
+ * @param maxTotalCalls the most tool calls in progress on all servers together (default 48, three quarters of
+ *     the gateway's 64 request threads); one more fails at once as retriable, so several hanging servers
+ *     together still leave request threads for everything else (find, select, other sessions)
  */
 public record UpstreamLimits(
     int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval,
-    Duration startTimeout, int maxConcurrentCalls) {
+    Duration startTimeout, int maxConcurrentCalls, int maxTotalCalls) {
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
   public static final int DEFAULT_MAX_CONCURRENT_CALLS = 16;
+  public static final int DEFAULT_MAX_TOTAL_CALLS = 48;
   public static final UpstreamLimits DEFAULT =
       new UpstreamLimits(8 * 1024 * 1024, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMinutes(5));
 
@@ -49,17 +53,28 @@ public record UpstreamLimits(
       throw new IllegalArgumentException(
           "--max-upstream-calls must be between 1 and 10000, got: " + maxConcurrentCalls);
     }
+    if (maxTotalCalls < 1 || maxTotalCalls > 10_000) {
+      throw new IllegalArgumentException(
+          "--max-upstream-calls-total must be between 1 and 10000, got: " + maxTotalCalls);
+    }
   }
 
-  /** The limits with the default start timeout and concurrent-call cap. */
+  /** The limits with the default start timeout and concurrent-call caps. */
   public UpstreamLimits(int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval) {
     this(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, DEFAULT_START_TIMEOUT,
-        DEFAULT_MAX_CONCURRENT_CALLS);
+        DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_TOTAL_CALLS);
   }
 
   /** These limits with another cap on concurrent calls per server. */
   public UpstreamLimits withMaxConcurrentCalls(int max) {
-    return new UpstreamLimits(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, startTimeout, max);
+    return new UpstreamLimits(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, startTimeout, max,
+        maxTotalCalls);
+  }
+
+  /** These limits with another cap on concurrent calls over all servers together. */
+  public UpstreamLimits withMaxTotalCalls(int max) {
+    return new UpstreamLimits(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, startTimeout,
+        maxConcurrentCalls, max);
   }
 
   /** The wait before reconnect number {@code failures} (1-based): initial * 2^(failures-1), at most the max. */

@@ -39,6 +39,8 @@ public final class UpstreamManager implements AutoCloseable {
 
   private final Catalog catalog;
   private final UpstreamLimits limits;
+  /** Calls in progress on all servers together: {@link UpstreamLimits#maxTotalCalls} permits. */
+  private final java.util.concurrent.Semaphore allCalls;
   /** Timers only (reconnect backoff, re-sync); the work they start runs on {@link #io}. */
   private final ScheduledExecutorService scheduler;
   /** Connects, re-lists and closes: blocking work, a thread per task, so no server waits for another. */
@@ -50,6 +52,7 @@ public final class UpstreamManager implements AutoCloseable {
   public UpstreamManager(Catalog catalog, UpstreamLimits limits) {
     this.catalog = catalog;
     this.limits = limits;
+    this.allCalls = new java.util.concurrent.Semaphore(limits.maxTotalCalls());
     this.scheduler =
         Executors.newScheduledThreadPool(1, Thread.ofPlatform().daemon().name("mcp-upstream-timer-", 0).factory());
     this.io = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("mcp-upstream-", 0).factory());
@@ -87,7 +90,7 @@ public final class UpstreamManager implements AutoCloseable {
         existing.stop();
         byPrefix.remove(existing.prefix());
       }
-      UpstreamConnection c = new UpstreamConnection(config, prefix, limits, scheduler, io, json, new Listener());
+      UpstreamConnection c = new UpstreamConnection(config, prefix, limits, scheduler, io, json, new Listener(), allCalls);
       byPrefix.put(prefix, c);
       c.start();
       return c.status();

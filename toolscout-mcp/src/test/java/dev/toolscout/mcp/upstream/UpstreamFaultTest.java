@@ -216,6 +216,57 @@ class UpstreamFaultTest {
   }
 
   @Test
+  void hanging_servers_together_hold_at_most_the_total_call_cap_and_one_more_call_is_refused_as_busy()
+      throws Exception {
+    // a manager of its own: two calls per server, three over all servers, so two hanging servers reach the
+    // total before either reaches its own cap
+    UpstreamManager small = new UpstreamManager(Catalog.load(new InMemoryStateStore(), new EventBus(), Map.of()),
+        LIMITS.withMaxConcurrentCalls(2).withMaxTotalCalls(3));
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      for (String name : List.of("Endless A", "Endless B")) {
+        small.register(McpPeers.node(name, "faults/hang.mjs").withTimeout(Duration.ofMinutes(10)));
+        UpstreamManagerTest.await("'" + name + "' is ready", Duration.ofMinutes(2),
+            () -> small.status(name).orElseThrow().state() == ServerStatus.State.READY);
+      }
+      List<CompletableFuture<Throwable>> hanging = new java.util.ArrayList<>();
+      for (String name : List.of("Endless A", "Endless A", "Endless B")) {
+        hanging.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            small.call(name, "slow_lookup", Map.of("id", "x"));
+            return null;
+          } catch (RuntimeException e) {
+            return e;
+          }
+        }, pool));
+      }
+      UpstreamManagerTest.await("three hanging calls are in progress", Duration.ofMinutes(1),
+          () -> small.callsInProgress("Endless A") == 2 && small.callsInProgress("Endless B") == 1);
+
+      // B holds one call of its two, yet the gateway's total is reached
+      assertThatThrownBy(() -> small.call("Endless B", "slow_lookup", Map.of("id", "one more")))
+          .isInstanceOfSatisfying(UpstreamException.class, e -> {
+            assertThat(e.kind()).isEqualTo(UpstreamException.Kind.BUSY);
+            assertThat(e.retriable()).isTrue();
+          })
+          .hasMessage("MCP server 'Endless B': is busy: 3 calls to MCP servers are in progress, the most the "
+              + "gateway allows at once (--max-upstream-calls-total); try again when one has ended");
+      // a refused call leaves B's own slot free
+      assertThat(small.callsInProgress("Endless B")).isEqualTo(1);
+
+      small.unregister("Endless A");
+      small.unregister("Endless B");
+      for (CompletableFuture<Throwable> h : hanging) {
+        assertThat(h.get(1, TimeUnit.MINUTES)).isInstanceOfSatisfying(UpstreamException.class,
+            e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.DOWN));
+      }
+    } finally {
+      pool.shutdownNow();
+      small.close();
+    }
+  }
+
+  @Test
   void malformed_answer_fails_the_call_saying_the_server_sent_a_line_that_is_not_json_rpc() {
     assertThatThrownBy(() -> manager.call("Malformed", "broken_echo", Map.of("message", "hello")))
         .isInstanceOfSatisfying(UpstreamException.class, e -> {

@@ -46,6 +46,13 @@ final class ServeCommand implements Callable<Integer> {
           + "so a server that hangs cannot hold every request thread (default ${DEFAULT-VALUE}).")
   int maxUpstreamCalls;
 
+  @Option(names = "--max-upstream-calls-total", paramLabel = "N",
+      defaultValue = "" + UpstreamLimits.DEFAULT_MAX_TOTAL_CALLS,
+      description = "The most tool calls in progress on all upstream MCP servers together; one more fails at once "
+          + "as busy, so several hanging servers still leave request threads for everything else "
+          + "(default ${DEFAULT-VALUE}, of the gateway's 64 request threads).")
+  int maxUpstreamCallsTotal;
+
   @Mixin ApprovalOptions approval;
 
   @Option(names = "--allow-remote-stdio",
@@ -64,7 +71,8 @@ final class ServeCommand implements Callable<Integer> {
     McpGateway.Approval mode = apiKeys == null ? approval.mode() : approval.modeWithKeys();
     SessionLimits sessions =
         new SessionLimits(SessionLimits.parseDuration("--session-idle-timeout", sessionIdleTimeout), maxSessions);
-    UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls);
+    UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls)
+        .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
       e.upstreamLimits(upstream);
