@@ -171,6 +171,10 @@ final class HttpSessions implements Filter, AutoCloseable {
         + "allows (--max-sessions %d); a session idle for %s is closed, or close unused sessions (HTTP DELETE)",
         sdkSessions.size(), limits.maxSessions(), human(limits.idleTimeout()));
     resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+    // the request's body is left unread (it is not ours to parse), so Jetty closes the connection after this
+    // answer; saying so keeps a client from sending its next request on a connection about to close (seen as
+    // "header parser received no bytes" in java.net.http)
+    resp.setHeader("Connection", "close");
     resp.setHeader("Retry-After", Long.toString(Math.max(1, limits.idleTimeout().toSeconds() / 4)));
     resp.setContentType("application/json");
     resp.setCharacterEncoding("UTF-8");

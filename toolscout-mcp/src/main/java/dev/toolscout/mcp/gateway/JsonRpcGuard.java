@@ -112,6 +112,8 @@ public final class JsonRpcGuard {
     }
     byte[] body = readBody(req.getInputStream());
     if (body == null) {
+      // the rest of the body stays unread, so the connection closes after this answer: say so to the client
+      resp.setHeader("Connection", "close");
       write(resp, 413, null, INVALID_REQUEST,
           "Invalid Request: the request body must be at most " + MAX_BODY_BYTES + " bytes");
       return;
