@@ -24,6 +24,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,9 +60,9 @@ final class UpstreamConnection {
   private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
   private final AtomicBoolean relistPending = new AtomicBoolean();
   /** The bulkhead: one permit per call in progress, {@link UpstreamLimits#maxConcurrentCalls} in all. */
-  private final java.util.concurrent.Semaphore calls;
+  private final Semaphore calls;
   /** The manager's bulkhead over all servers, {@link UpstreamLimits#maxTotalCalls} permits, shared. */
-  private final java.util.concurrent.Semaphore allCalls;
+  private final Semaphore allCalls;
   /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
   private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
 
@@ -80,7 +81,7 @@ final class UpstreamConnection {
 
   UpstreamConnection(
       ServerConfig config, String prefix, UpstreamLimits limits, ScheduledExecutorService scheduler, Executor io,
-      McpJsonMapper json, Listener listener, java.util.concurrent.Semaphore allCalls) {
+      McpJsonMapper json, Listener listener, Semaphore allCalls) {
     this.config = config;
     this.prefix = prefix;
     this.limits = limits;
@@ -88,7 +89,7 @@ final class UpstreamConnection {
     this.io = io;
     this.json = json;
     this.listener = listener;
-    this.calls = new java.util.concurrent.Semaphore(limits.maxConcurrentCalls());
+    this.calls = new Semaphore(limits.maxConcurrentCalls());
     this.allCalls = allCalls;
   }
 

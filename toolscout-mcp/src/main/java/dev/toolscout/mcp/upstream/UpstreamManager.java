@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -40,7 +41,7 @@ public final class UpstreamManager implements AutoCloseable {
   private final Catalog catalog;
   private final UpstreamLimits limits;
   /** Calls in progress on all servers together: {@link UpstreamLimits#maxTotalCalls} permits. */
-  private final java.util.concurrent.Semaphore allCalls;
+  private final Semaphore allCalls;
   /** Timers only (reconnect backoff, re-sync); the work they start runs on {@link #io}. */
   private final ScheduledExecutorService scheduler;
   /** Connects, re-lists and closes: blocking work, a thread per task, so no server waits for another. */
@@ -52,7 +53,7 @@ public final class UpstreamManager implements AutoCloseable {
   public UpstreamManager(Catalog catalog, UpstreamLimits limits) {
     this.catalog = catalog;
     this.limits = limits;
-    this.allCalls = new java.util.concurrent.Semaphore(limits.maxTotalCalls());
+    this.allCalls = new Semaphore(limits.maxTotalCalls());
     this.scheduler =
         Executors.newScheduledThreadPool(1, Thread.ofPlatform().daemon().name("mcp-upstream-timer-", 0).factory());
     this.io = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("mcp-upstream-", 0).factory());
