@@ -54,15 +54,7 @@ class ApprovalsEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path servers = tmp.resolve("servers.json");
-    Files.writeString(servers, """
-        {"mcpServers": {
-          "everything": {"command": "node", "args": ["%s", "stdio"]},
-          "kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}
-        }}""".formatted(
-            PEERS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-            PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"),
-            tmp.resolve("kg.jsonl")));
+    Path servers = GatewayEndToEndTest.writeReferenceServers(tmp);
     Path keys = tmp.resolve("keys.json");
     // alice names no role: the default, user
     Files.writeString(keys, """

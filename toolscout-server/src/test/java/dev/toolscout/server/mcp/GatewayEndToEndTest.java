@@ -46,19 +46,28 @@ class GatewayEndToEndTest {
   static final String ALICE_KEY = "alice-key-0123456789abcdef";
   static final String BOB_KEY = "bob-key-0123456789abcdefgh";
 
-  @BeforeAll
-  static void start() throws Exception {
-    assertThat(PEERS.resolve("node_modules/@modelcontextprotocol/sdk"))
-        .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
-    serversFile = tmp.resolve("servers.json");
-    Files.writeString(serversFile, """
+  /**
+   * Writes {@code DIR/servers.json} naming the reference servers from npm: {@code everything} (stdio) and
+   * {@code kg} (server-memory, its graph in {@code DIR/kg.jsonl}).
+   */
+  static Path writeReferenceServers(Path dir) throws java.io.IOException {
+    Path servers = dir.resolve("servers.json");
+    Files.writeString(servers, """
         {"mcpServers": {
           "everything": {"command": "node", "args": ["%s", "stdio"]},
           "kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}
         }}""".formatted(
             PEERS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
             PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"),
-            tmp.resolve("kg.jsonl")));
+            dir.resolve("kg.jsonl")));
+    return servers;
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    assertThat(PEERS.resolve("node_modules/@modelcontextprotocol/sdk"))
+        .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
+    serversFile = writeReferenceServers(tmp);
     Path policy = tmp.resolve("policy.json");
     Files.writeString(policy, """
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
