@@ -1,5 +1,6 @@
 package dev.toolscout.mcp.upstream;
 
+import dev.toolscout.model.ToolNaming;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

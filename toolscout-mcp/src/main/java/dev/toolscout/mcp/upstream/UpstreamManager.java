@@ -1,5 +1,6 @@
 package dev.toolscout.mcp.upstream;
 
+import dev.toolscout.model.ToolNaming;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;

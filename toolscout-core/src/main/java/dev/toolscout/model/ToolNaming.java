@@ -1,7 +1,5 @@
-package dev.toolscout.mcp.upstream;
+package dev.toolscout.model;
 
-import dev.toolscout.model.Hashing;
-import dev.toolscout.model.ToolName;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,9 +1,7 @@
-package dev.toolscout.mcp.upstream;
+package dev.toolscout.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.model.Hashing;
-import dev.toolscout.model.ToolName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
