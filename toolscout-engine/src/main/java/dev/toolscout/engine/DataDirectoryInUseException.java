@@ -1,4 +1,4 @@
-package dev.toolscout.server;
+package dev.toolscout.engine;
 
 import java.nio.file.Path;
 
@@ -6,12 +6,16 @@ import java.nio.file.Path;
 public final class DataDirectoryInUseException extends IllegalStateException {
   private final Path dataDir;
 
-  DataDirectoryInUseException(Path dataDir, String holder) {
+  /**
+   * @param holder who holds it, e.g. {@code "an engine in this process (pid 42)"}
+   */
+  public DataDirectoryInUseException(Path dataDir, String holder) {
     super("data directory " + dataDir + " is in use by " + holder
         + "; give this one its own --data-dir, or stop the other one");
     this.dataDir = dataDir;
   }
 
+  /** The data directory that is in use. */
   public Path dataDir() {
     return dataDir;
   }

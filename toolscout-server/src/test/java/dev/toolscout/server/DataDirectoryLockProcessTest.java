@@ -3,6 +3,8 @@ package dev.toolscout.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolscout.engine.DataDirectoryInUseException;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

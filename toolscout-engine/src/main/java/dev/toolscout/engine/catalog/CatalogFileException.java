@@ -1,4 +1,4 @@
-package dev.toolscout.server.catalog;
+package dev.toolscout.engine.catalog;
 
 import java.util.Locale;
 

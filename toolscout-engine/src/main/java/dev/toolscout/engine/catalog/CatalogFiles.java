@@ -1,15 +1,12 @@
-package dev.toolscout.server.catalog;
+package dev.toolscout.engine.catalog;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.toolscout.mcp.upstream.ToolMapping;
 import dev.toolscout.model.InvalidSpecException;
+import dev.toolscout.model.McpToolJson;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSpec;
@@ -26,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.error.Mark;
@@ -43,7 +39,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * <p>Strict on meaning, lenient on spelling: every broken rule is a {@link CatalogFileException}
  * naming the file, the position, the tool, the field and the problem; a key this format does not
  * know inside a tool, action or source is skipped with a warning on the {@code
- * dev.toolscout.server.catalog} logger. Unknown top-level keys are an error, since they usually
+ * dev.toolscout.engine.catalog} logger. Unknown top-level keys are an error, since they usually
  * mean tools the author expected to load.
  *
  * <p>Stateless and thread-safe.
@@ -53,9 +49,9 @@ public final class CatalogFiles {
   public static final long MAX_FILE_BYTES = 32L * 1024 * 1024;
 
   /** The classpath resource {@link #demo()} reads. */
-  public static final String DEMO_RESOURCE = "/dev/toolscout/server/demo-catalog.json";
+  public static final String DEMO_RESOURCE = "/dev/toolscout/engine/catalog/demo-catalog.json";
 
-  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.server.catalog");
+  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.catalog");
 
   private static final List<String> TOP_LEVEL_KEYS = List.of("tools", "sources");
   private static final Set<String> TOOL_KEYS =
@@ -184,7 +180,7 @@ public final class CatalogFiles {
    * Loads saved MCP {@code tools/list} responses as the tools of one source: each file is the whole JSON-RPC
    * response ({@code {"jsonrpc": ..., "result": {"tools": [...]}}}), its {@code result}, or a bare array of MCP
    * tools. Names become {@code <source>__<name>} (sanitized as the MCP gateway does, the original kept for the
-   * call); annotations and titles are mapped as for a live MCP server ({@code ToolMapping}: {@code
+   * call); annotations and titles are mapped as for a live MCP server ({@link McpToolJson}: {@code
    * readOnlyHint} a read, {@code destructiveHint} a delete proposed for approval, a title the description of
    * a tool without one). Lenient per tool like a live server: a tool that cannot be understood is skipped
    * with a warning, the others kept. The tools are catalog tools: no server is started or called for them.
@@ -199,7 +195,7 @@ public final class CatalogFiles {
       throw new CatalogFileException("--source", "'" + shown(source) + "' is not a valid source name: "
           + detail(e) + " (a source is the part of a tool name before __, e.g. gmail)", e);
     }
-    List<McpSchema.Tool> all = new ArrayList<>();
+    List<JsonNode> all = new ArrayList<>();
     Map<String, String> seen = new HashMap<>();
     for (Path file : files) {
       String label = file.toString();
@@ -223,35 +219,27 @@ public final class CatalogFiles {
         if (!t.isObject()) {
           throw new CatalogFileException(label, where + ": must be a tool object, got: " + kind(t));
         }
-        McpSchema.Tool tool;
-        try {
-          tool = MCP_JSON.treeToValue(t, McpSchema.Tool.class);
-        } catch (JsonProcessingException e) {
-          throw new CatalogFileException(label, where + ": not an MCP tool: " + e.getOriginalMessage(), e);
-        } catch (IllegalArgumentException e) {
-          throw new CatalogFileException(label, where + ": not an MCP tool: " + e.getMessage(), e);
+        JsonNode name = t.get("name");
+        if (name != null && !name.isNull() && !name.isValueNode()) {
+          throw new CatalogFileException(label, where + ": not an MCP tool: name must be a string, got: " + kind(name));
         }
-        String first = tool.name() == null ? null : seen.putIfAbsent(tool.name(), label + " at " + where);
+        String tool = name == null || name.isNull() ? null : name.asText();
+        String first = tool == null ? null : seen.putIfAbsent(tool, label + " at " + where);
         if (first != null) {
-          throw new CatalogFileException(label, where + " (" + shown(tool.name())
+          throw new CatalogFileException(label, where + " (" + shown(tool)
               + "): duplicate tool name, already defined in " + first);
         }
-        all.add(tool);
+        all.add(t);
       }
     }
     List<ToolSpec> out = new ArrayList<>(all.size());
-    for (ToolMapping.Mapped m : ToolMapping.map(source, source, all)) {
+    for (McpToolJson.Mapped m : McpToolJson.map(source, source, all)) {
       // catalog tools, not a registered server's: MCP-kind tools are the upstream manager's, which drops those
       // of servers it does not know
       out.add(m.spec().toBuilder().sourceKind(SourceKind.INTEGRATION).build());
     }
     return List.copyOf(out);
   }
-
-  /** Reads MCP wire JSON: unknown fields (a newer protocol's) are the wire's leniency, not an error. */
-  private static final ObjectMapper MCP_JSON = JsonMapper.builder()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .build();
 
   /** The demo catalog bundled with the server: the core integrations of the product design. */
   public static List<ToolSpec> demo() {

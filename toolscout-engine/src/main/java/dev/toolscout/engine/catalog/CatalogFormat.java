@@ -1,4 +1,4 @@
-package dev.toolscout.server.catalog;
+package dev.toolscout.engine.catalog;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,5 +1,6 @@
-package dev.toolscout.server;
+package dev.toolscout.engine.internal;
 
+import dev.toolscout.engine.DataDirectoryInUseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.toolscout.server;
+package dev.toolscout.engine.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,15 +9,6 @@ import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.mcp.McpActions;
-import dev.toolscout.mcp.gateway.McpGateway;
-import dev.toolscout.model.Principal;
-import dev.toolscout.mcp.ServerRegistry;
-import dev.toolscout.mcp.secret.SecretBox;
-import dev.toolscout.mcp.upstream.ServerConfig;
-import dev.toolscout.mcp.upstream.UpstreamLimits;
-import dev.toolscout.mcp.upstream.UpstreamManager;
-import java.time.Duration;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -32,7 +23,9 @@ import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
-import dev.toolscout.server.catalog.CatalogFiles;
+import dev.toolscout.engine.DataDirectoryInUseException;
+import dev.toolscout.engine.NoSuchToolException;
+import dev.toolscout.engine.catalog.CatalogFiles;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,9 +68,6 @@ public final class Engine implements AutoCloseable {
   private final Path dataDir;
   private final Approvals approvals;
   private final int untouchedByCatalogs;
-  private ServerRegistry mcp;
-  private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
-  private McpActions mcpActions;
 
   /**
    * How to open an engine.
@@ -94,50 +84,67 @@ public final class Engine implements AutoCloseable {
    * @param progress told how many tools were embedded so far during long indexing runs; may be null
    * @param preloadModel start loading the embedding model at once, on another thread, overlapping the open
    *     (for callers that will embed: select, find, the gateways); otherwise it loads on first use
+   * @param policy an access policy that applies to this engine as a policy file would, or {@code null}
    */
   public record Options(
       Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
-      SelectorConfig selector, IntConsumer progress, boolean preloadModel) {
+      SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy) {
     public Options {
+      java.util.Objects.requireNonNull(dataDir, "dataDir");
       if (catalogs != null && tools != null) {
         throw new IllegalArgumentException("give catalog files or tools, not both");
+      }
+      if (policyFile != null && policy != null) {
+        throw new IllegalArgumentException("give a policy file or a policy, not both");
       }
       if (selector == null) {
         selector = SelectorConfig.DEFAULT;
       }
     }
 
+    /** Without a policy override. */
+    public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
+        SelectorConfig selector, IntConsumer progress, boolean preloadModel) {
+      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, null);
+    }
+
     public static Options of(Path dataDir) {
-      return new Options(dataDir, null, null, null, null, null, null, false);
+      return new Options(dataDir, null, null, null, null, null, null, false, null);
     }
 
     public Options withCatalogs(List<Path> files) {
-      return new Options(dataDir, files, null, policyFile, modelId, selector, progress, preloadModel);
+      return new Options(dataDir, files, null, policyFile, modelId, selector, progress, preloadModel, policy);
     }
 
     public Options withTools(List<ToolSpec> specs) {
-      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress, preloadModel);
+      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress, preloadModel, policy);
     }
 
     public Options withPolicy(Path file) {
-      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel);
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null);
+    }
+
+    /** A policy for this engine instead of the stored one (like a policy file, without the file). */
+    public Options withPolicyOverride(AccessPolicy p) {
+      return new Options(dataDir, catalogs, tools, p == null ? policyFile : null, modelId, selector, progress,
+          preloadModel, p);
     }
 
     public Options withModel(String id) {
-      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress, preloadModel);
+      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress, preloadModel, policy);
     }
 
     public Options withSelector(SelectorConfig config) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress, preloadModel);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress, preloadModel, policy);
     }
 
     public Options withProgress(IntConsumer p) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy);
     }
 
     /** Loads the model while the engine opens: for callers that embed every time (select, find, gateways). */
     public Options withModelPreload() {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true, policy);
     }
   }
 
@@ -145,7 +152,7 @@ public final class Engine implements AutoCloseable {
     long t0 = System.nanoTime();
     // read and check every input file before anything is opened: bad input changes nothing
     List<ToolSpec> fromFiles = o.catalogs() == null ? null : CatalogFiles.loadAll(o.catalogs());
-    AccessPolicy policy = o.policyFile() == null ? null : readPolicy(o.policyFile());
+    AccessPolicy policy = o.policyFile() == null ? o.policy() : readPolicy(o.policyFile());
     Files.createDirectories(o.dataDir());
     String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
     int dimension = LocalEmbeddingModels.dimension(modelId);
@@ -206,7 +213,7 @@ public final class Engine implements AutoCloseable {
         // a rule that matches nothing denies nothing: say so when the policy is loaded, not only on 'policy check'
         for (PolicyCheck.Unmatched u
             : PolicyCheck.check(policy, PolicyCheck.Known.of(catalog.snapshot(), policy, null, null, null))) {
-          LOG.warn("{}: {}", o.policyFile(), u.message());
+          LOG.warn("{}: {}", o.policyFile() == null ? "the access policy" : o.policyFile(), u.message());
         }
       }
       this.tokens = new TokenCounter();
@@ -410,8 +417,8 @@ public final class Engine implements AutoCloseable {
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("no tool named " + quoted(missing) + " in the catalog of " + dataDir
-          + "; nothing was removed");
+      throw new NoSuchToolException("no tool named " + quoted(missing) + " in the catalog of " + dataDir
+          + "; nothing was removed", missing);
     }
     if (!upstream.isEmpty()) {
       throw new IllegalArgumentException(quoted(upstream) + (upstream.size() == 1 ? " comes" : " come")
@@ -501,55 +508,11 @@ public final class Engine implements AutoCloseable {
     return index;
   }
 
-  /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #startMcp}. */
-  public synchronized Engine upstreamLimits(UpstreamLimits limits) {
-    if (mcp != null) {
-      throw new IllegalStateException("the upstream servers are already started");
-    }
-    this.upstreamLimits = java.util.Objects.requireNonNull(limits, "limits");
-    return this;
-  }
-
-  /**
-   * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
-   * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent per
-   * engine: a second call adds nothing.
-   */
-  public synchronized List<UpstreamManager.Registration> startMcp(List<ServerConfig> declared, Duration wait) {
-    if (mcp != null) {
-      return List.of();
-    }
-    SecretBox secrets = SecretBox.open(dataDir, System.getenv());
-    mcp = new ServerRegistry(store, secrets, new UpstreamManager(catalog, upstreamLimits));
-    mcpActions = new McpActions(mcp, catalog, access, ServerConfig.DEFAULT_TIMEOUT);
-    return mcp.start(declared, wait);
-  }
-
-  /** The MCP server registry, once {@link #startMcp} ran. */
-  public ServerRegistry mcp() {
-    if (mcp == null) {
-      throw new IllegalStateException("startMcp was not called");
-    }
-    return mcp;
-  }
-
-  public McpActions mcpActions() {
-    mcp();
-    return mcpActions;
-  }
 
   public EventBus events() {
     return bus;
   }
 
-  /**
-   * An MCP gateway over this engine's catalog, access policy, discovery tools and upstream servers, with the
-   * selector's core tools, for {@code principal} when the transport names no other.
-   */
-  public McpGateway gateway(Principal principal) {
-    return new McpGateway(catalog, bus, access, discovery(), mcpActions(), selector().config().coreTools(),
-        principal).approvals(approvals);
-  }
 
   /** The approval queue in this engine's store (what {@code toolscout approvals} reads and decides). */
   public Approvals approvals() {
@@ -561,31 +524,33 @@ public final class Engine implements AutoCloseable {
     return indexer.embeddedCount();
   }
 
+  /**
+   * The state store (the truth: catalog, vectors, policy, approvals). For the server's MCP registry, which
+   * keeps its servers there; closed by {@link #close}.
+   */
+  public StateStore store() {
+    return store;
+  }
+
+  /**
+   * Closes the engine. Whoever built on it (the server's MCP runtime) closes first, so no upstream connection
+   * is still indexing into a closed store.
+   */
   @Override
   public void close() {
-    ServerRegistry m;
-    synchronized (this) {
-      m = mcp;
-    }
     try {
-      if (m != null) {
-        m.close();
-      }
+      // waits for the preload and any embedding still running on another thread: no thread may be in the
+      // model's native code when the process exits
+      model.close();
     } finally {
       try {
-        // waits for the preload and any embedding still running on another thread (an MCP connection indexing
-        // its tools): no thread may be in the model's native code when the process exits
-        model.close();
+        ranker.close();
+        index.close();
       } finally {
         try {
-          ranker.close();
-          index.close();
+          store.close();
         } finally {
-          try {
-            store.close();
-          } finally {
-            lock.close();
-          }
+          lock.close();
         }
       }
     }

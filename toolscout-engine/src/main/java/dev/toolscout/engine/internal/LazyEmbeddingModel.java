@@ -1,4 +1,4 @@
-package dev.toolscout.server;
+package dev.toolscout.engine.internal;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.catalog;
+package dev.toolscout.engine.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -285,7 +285,7 @@ class CatalogFilesTest {
             {"tools": [{"name": "web__search", "description": "Searches the web.",
                         "annotations": {"readOnlyHint": true}, "title": "Web search"}]}
             """);
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.server.catalog");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.catalog");
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);

@@ -1,4 +1,4 @@
-package dev.toolscout.server.catalog;
+package dev.toolscout.engine.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,9 @@
-package dev.toolscout.server;
+package dev.toolscout.engine.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolscout.engine.DataDirectoryInUseException;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;
@@ -71,15 +72,13 @@ class EngineTest {
     try (Engine e = Engine.open(Engine.Options.of(dir))) {
       assertThat(e.embeddedCount()).isPositive(); // the demo catalog, embedded once
     }
-    // what list, describe, remove and mcp add/remove do, on the engine they open
+    // what list, describe and remove do, on the engine they open (mcp add/remove: McpPersistenceTest)
     try (Engine e = Engine.open(Engine.Options.of(dir))) {
       assertThat(e.discovery().listAll(Principal.ANONYMOUS, null))
           .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
       assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
           .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Ok.class);
       e.remove(List.of("echo__echo"));
-      e.startMcp(List.of(), java.time.Duration.ZERO);
-      assertThat(e.mcp().remove("no-such-server")).isFalse();
       assertThat(e.modelLoaded()).isFalse();
 
       e.discovery().find(Principal.ANONYMOUS, "send an email", 3); // a query is embedded
@@ -154,7 +153,7 @@ class EngineTest {
     try (Engine e = Engine.open(Engine.Options.of(dir).withCatalogs(List.of(file)))) {
       assertThat(e.catalog().size()).isEqualTo(demo + 1);
       assertThat(e.toolsBesidesCatalogFiles()).isEqualTo(demo);
-      e.replaceCatalogTools(dev.toolscout.server.catalog.CatalogFiles.load(file));
+      e.replaceCatalogTools(dev.toolscout.engine.catalog.CatalogFiles.load(file));
       assertThat(e.catalog().size()).isEqualTo(1);
     }
   }

@@ -3,7 +3,7 @@ package dev.toolscout.server.bench;
 import dev.toolscout.model.Principal;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -7,10 +7,11 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
-import dev.toolscout.mcp.upstream.ToolNaming;
+import dev.toolscout.model.ToolNaming;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
@@ -236,7 +237,7 @@ public final class GatewayBench {
 
       if (o.http()) {
         // (b) an in-process gateway over Streamable HTTP, with its own copy of the upstream
-        Engine e = Engine.open(Engine.Options.of(o.workDir().resolve("gateway-http")).withTools(List.of()));
+        McpRuntime e = McpRuntime.open(Engine.Options.of(o.workDir().resolve("gateway-http")).withTools(List.of()));
         open.add(e);
         startUpstream(e);
         McpGateway gateway = e.gateway(Principal.ANONYMOUS);
@@ -261,7 +262,7 @@ public final class GatewayBench {
         variants.add(Variant.of("gateway_http_call_tool", c, request(McpActions.CALL, viaCallTool), n));
         // the gateway's own upstream client without the MCP server in front: splits the gateway's time into
         // the upstream round trip and the hop from the client
-        UpstreamManager manager = e.mcp().manager();
+        UpstreamManager manager = e.registry().manager();
         variants.add(new Variant("upstream_manager", gatewayName,
             () -> manager.callCatalogTool(gatewayName, o.args()), new double[n]));
       }
@@ -369,9 +370,9 @@ public final class GatewayBench {
     return t;
   }
 
-  private void startUpstream(Engine e) {
+  private void startUpstream(McpRuntime e) {
     ServerConfig c = ServerConfig.stdio(SERVER, o.upstream().get(0), o.upstream().subList(1, o.upstream().size()));
-    for (UpstreamManager.Registration r : e.startMcp(List.of(c), INIT_TIMEOUT)) {
+    for (UpstreamManager.Registration r : e.start(List.of(c), INIT_TIMEOUT)) {
       if (r instanceof UpstreamManager.Registration.Failure f) {
         throw new IllegalStateException("the in-process gateway cannot reach the upstream: " + f.error());
       }

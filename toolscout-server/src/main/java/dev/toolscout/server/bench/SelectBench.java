@@ -8,7 +8,7 @@ import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selector;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.model.Hashing;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

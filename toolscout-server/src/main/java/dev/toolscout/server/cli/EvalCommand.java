@@ -3,7 +3,7 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.eval.EvalRunner;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,8 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.discovery.DiscoveryTools;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.server.McpRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,8 +38,10 @@ final class FindCommand implements Callable<Integer> {
     }
     String text = MessageArgument.resolve(query, cli.stdin, "QUERY");
     var declared = servers.declared();
-    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
-      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
+    try (McpRuntime mcp = new McpRuntime(
+        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
+      Engine e = mcp.engine();
+      servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       return Results.print(spec, e.discovery().find(who.principal(), text, limit));
     }
   }

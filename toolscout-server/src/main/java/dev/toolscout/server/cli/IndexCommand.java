@@ -2,8 +2,8 @@ package dev.toolscout.server.cli;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.Engine;
-import dev.toolscout.server.catalog.CatalogFiles;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.catalog.CatalogFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -7,7 +7,7 @@ import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.Engine;
+import dev.toolscout.server.McpRuntime;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,7 +65,7 @@ final class McpCommand implements Callable<Integer> {
         return n;
       }
     };
-    try (Engine e = Engine.open(engine.options().withModelPreload())) {
+    try (McpRuntime e = McpRuntime.open(engine.options().withModelPreload())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
         gateway.serveStdio(in, System.out);
@@ -92,9 +92,9 @@ final class McpCommand implements Callable<Integer> {
       }
       var declared = servers.declared();
       PrintWriter out = spec.commandLine().getOut();
-      try (Engine e = Engine.open(engine.options())) {
+      try (McpRuntime e = McpRuntime.open(engine.options())) {
         servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_ABOUT_SERVERS);
-        List<ServerStatus> all = e.mcp().manager().servers();
+        List<ServerStatus> all = e.registry().manager().servers();
         if (format.equals("json")) {
           ArrayNode arr = Json.MAPPER.createArrayNode();
           all.forEach(s -> arr.add(McpActions.statusJson(s, s.tools())));
@@ -186,10 +186,10 @@ final class McpCommand implements Callable<Integer> {
         throw new IllegalArgumentException("server '" + name + "': " + problem + "; nothing was stored");
       }
       PrintWriter out = spec.commandLine().getOut();
-      try (Engine e = Engine.open(engine.options())) {
-        e.startMcp(List.of(), Duration.ZERO); // the new server gets its own wait below
+      try (McpRuntime e = McpRuntime.open(engine.options())) {
+        e.start(List.of(), Duration.ZERO); // the new server gets its own wait below
         Duration wait = c.timeout().plusSeconds(5);
-        ServerStatus s = e.mcp().add(c, wait, allowOffline);
+        ServerStatus s = e.registry().add(c, wait, allowOffline);
         String state = s.state().name().toLowerCase(Locale.ROOT);
         if (!ServerRegistry.reachable(s) && !allowOffline) {
           PrintWriter err = spec.commandLine().getErr();
@@ -218,9 +218,9 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Engine e = Engine.open(engine.options())) {
-        e.startMcp(List.of(), Duration.ZERO);
-        if (!e.mcp().remove(name)) {
+      try (McpRuntime e = McpRuntime.open(engine.options())) {
+        e.start(List.of(), Duration.ZERO);
+        if (!e.registry().remove(name)) {
           throw new IllegalArgumentException("no MCP server named '" + name + "' is registered");
         }
         spec.commandLine().getOut().println("removed '" + name + "'");

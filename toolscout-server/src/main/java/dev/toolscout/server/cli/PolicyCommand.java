@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

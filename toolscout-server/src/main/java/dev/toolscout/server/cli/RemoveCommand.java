@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -9,7 +9,8 @@ import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.ToolRenderer;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.server.McpRuntime;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -53,8 +54,10 @@ final class SelectCommand implements Callable<Integer> {
     String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
     Selector.Request req = new Selector.Request(text, who.principal(), k, tokenBudget);
     var declared = servers.declared();
-    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
-      servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
+    try (McpRuntime mcp = new McpRuntime(
+        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
+      Engine e = mcp.engine();
+      servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       Selection s = e.selector().select(req);
       PrintWriter out = spec.commandLine().getOut();
       switch (format) {

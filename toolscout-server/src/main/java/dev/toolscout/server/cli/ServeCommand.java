@@ -4,7 +4,7 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
-import dev.toolscout.server.Engine;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -74,7 +74,8 @@ final class ServeCommand implements Callable<Integer> {
     UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls)
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
-    try (Engine e = EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr())) {
+    try (McpRuntime e = new McpRuntime(
+        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
       e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)

@@ -3,7 +3,7 @@ package dev.toolscout.server.cli;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
-import dev.toolscout.server.Engine;
+import dev.toolscout.server.McpRuntime;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +60,7 @@ final class ServersOptions {
    * Connects the declared and the stored servers as {@code use} says; reports the ones that failed on {@code
    * err}.
    */
-  void start(Engine e, List<ServerConfig> declared, PrintWriter err, Use use) {
+  void start(McpRuntime e, List<ServerConfig> declared, PrintWriter err, Use use) {
     boolean gateway = use == Use.GATEWAY;
     if (use == Use.ANSWER_FROM_CATALOG && declared.isEmpty()) {
       return;
@@ -77,7 +77,7 @@ final class ServersOptions {
             + (servers == null ? "" : " (" + servers + ")"));
       }
     }
-    for (UpstreamManager.Registration r : e.startMcp(runnable, Duration.ofSeconds(wait))) {
+    for (UpstreamManager.Registration r : e.start(runnable, Duration.ofSeconds(wait))) {
       if (r instanceof UpstreamManager.Registration.Failure f) {
         err.println("toolscout: MCP server '" + f.name() + "' is not available: " + f.error());
       } else if (r instanceof UpstreamManager.Registration.Success s

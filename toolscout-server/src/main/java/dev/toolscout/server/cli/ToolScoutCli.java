@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.model.InvalidSpecException;
-import dev.toolscout.server.DataDirectoryInUseException;
+import dev.toolscout.engine.DataDirectoryInUseException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;

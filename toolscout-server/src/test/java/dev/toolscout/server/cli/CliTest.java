@@ -281,7 +281,7 @@ class CliTest {
 
   /** Every tool stored, blocked ones too (list shows only those the principal may see). */
   private int stored() throws Exception {
-    try (dev.toolscout.server.Engine e = dev.toolscout.server.Engine.open(dev.toolscout.server.Engine.Options.of(dir))) {
+    try (dev.toolscout.engine.internal.Engine e = dev.toolscout.engine.internal.Engine.open(dev.toolscout.engine.internal.Engine.Options.of(dir))) {
       return e.catalog().size();
     }
   }
@@ -367,8 +367,17 @@ class CliTest {
   @Test
   void index_source_loads_a_saved_mcp_tools_list_response() throws Exception {
     Path saved = dir.resolve("fs-tools.json");
-    Files.writeString(saved, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": "
-        + dev.toolscout.server.catalog.ToolsListImportTest.TOOLS + "}}");
+    // the mapping itself is ToolsListImportTest's (toolscout-engine); here, that the command reads the file
+    Files.writeString(saved, """
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+          {"name": "read_file", "description": "Reads a file from disk.",
+           "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+           "annotations": {"readOnlyHint": true}},
+          {"name": "delete-file", "description": "Deletes a file.",
+           "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+           "annotations": {"destructiveHint": true}},
+          {"name": "write file", "title": "Write a file", "inputSchema": {"type": "object"}}
+        ]}}""");
     assertThat(run("index", saved.toString())).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err).contains("index --source NAME FILE");
 

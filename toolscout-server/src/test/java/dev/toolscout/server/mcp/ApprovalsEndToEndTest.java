@@ -8,13 +8,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.approval.Approvals.Approver;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.io.PrintWriter;
@@ -48,7 +49,7 @@ class ApprovalsEndToEndTest {
 
   @TempDir static Path tmp;
   static Path dataDir;
-  static Engine engine;
+  static McpRuntime engine;
   static GatewayHttpServer gateway;
   static GatewayHttpServer stdioAllowed;
 
@@ -64,8 +65,8 @@ class ApprovalsEndToEndTest {
           {"key": "%s", "user": "rita", "role": "Reader"}
         ]}""".formatted(ALICE, ROOT, RITA));
     dataDir = tmp.resolve("data");
-    engine = Engine.open(Engine.Options.of(dataDir));
-    engine.startMcp(ServersFile.load(servers), Duration.ofSeconds(30));
+    engine = McpRuntime.open(Engine.Options.of(dataDir));
+    engine.start(ServersFile.load(servers), Duration.ofSeconds(30));
     GatewayAuth auth = GatewayAuth.load(keys);
     gateway = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0);
     stdioAllowed = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS).allowRemoteStdio(true), auth,
@@ -141,7 +142,7 @@ class ApprovalsEndToEndTest {
   void a_key_holder_cannot_run_a_command_on_the_host_through_register_server() throws Exception {
     Path pwned = tmp.resolve("pwned");
     String args = registerArgs("pwn", "touch " + pwned);
-    int approvalsBefore = engine.approvals().list().size();
+    int approvalsBefore = engine.engine().approvals().list().size();
 
     for (String key : List.of(ALICE, ROOT)) {
       JsonNode r = call(gateway, key, "install an MCP server", "mcp__register_server", args, true);
@@ -153,9 +154,9 @@ class ApprovalsEndToEndTest {
     }
 
     assertThat(pwned).doesNotExist();
-    assertThat(engine.mcp().manager().status("pwn")).isEmpty();
+    assertThat(engine.registry().manager().status("pwn")).isEmpty();
     assertThat(ServersStored.names(dataDir)).doesNotContain("pwn");
-    assertThat(engine.approvals().list()).hasSize(approvalsBefore); // refused outright: nothing to approve
+    assertThat(engine.engine().approvals().list()).hasSize(approvalsBefore); // refused outright: nothing to approve
   }
 
   @Test
@@ -168,11 +169,11 @@ class ApprovalsEndToEndTest {
     assertThat(held.path("callResult").path("isError").asBoolean()).isTrue();
     assertThat(text(held.path("callResult"))).contains("needs approval and was not run")
         .contains("requested by key:alice").contains("toolscout approvals approve " + id);
-    assertThat(engine.mcp().manager().status("Approved Notes")).isEmpty();
+    assertThat(engine.registry().manager().status("Approved Notes")).isEmpty();
 
     JsonNode again = call(stdioAllowed, ALICE, "install an MCP server", "mcp__register_server", args);
     assertThat(requestId(again)).isEqualTo(id);
-    assertThat(engine.mcp().manager().status("Approved Notes")).isEmpty();
+    assertThat(engine.registry().manager().status("Approved Notes")).isEmpty();
 
     Cli listed = cli("approvals", "list", "--format", "json");
     assertThat(listed.code()).as(listed.err()).isZero();
@@ -188,13 +189,13 @@ class ApprovalsEndToEndTest {
 
     JsonNode runs = call(stdioAllowed, ALICE, "install an MCP server", "mcp__register_server", args);
     assertThat(text(runs.path("callResult"))).contains("\"status\":\"ready\"").contains("approved_notes");
-    assertThat(engine.catalog().get("approved_notes__read_graph")).isPresent();
-    assertThat(engine.approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
-    assertThat(engine.approvals().get(id).decidedBy()).isEqualTo("cli:ops");
+    assertThat(engine.engine().catalog().get("approved_notes__read_graph")).isPresent();
+    assertThat(engine.engine().approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
+    assertThat(engine.engine().approvals().get(id).decidedBy()).isEqualTo("cli:ops");
 
     JsonNode once = call(stdioAllowed, ALICE, "install an MCP server", "mcp__register_server", args);
     assertThat(requestId(once)).isNotEqualTo(id);
-    assertThat(engine.mcp().remove("Approved Notes")).isTrue();
+    assertThat(engine.registry().remove("Approved Notes")).isTrue();
   }
 
   @Test
@@ -207,17 +208,17 @@ class ApprovalsEndToEndTest {
     String id = requestId(held);
     assertThat(held.path("elicitations")).as("the client that asks is never the one asked").isEmpty();
 
-    assertThatThrownBy(() -> engine.approvals().decide(id, true, new Approver("key:root", Role.ADMIN)))
+    assertThatThrownBy(() -> engine.engine().approvals().decide(id, true, new Approver("key:root", Role.ADMIN)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("was made by 'key:root', who cannot approve it");
-    assertThatThrownBy(() -> engine.approvals().decide(id, true, new Approver("key:alice", Role.USER)))
+    assertThatThrownBy(() -> engine.engine().approvals().decide(id, true, new Approver("key:alice", Role.USER)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("has the role user");
     JsonNode still = call(gateway, ROOT, "delete entities from the graph", "kg__delete_entities", delete);
     assertThat(requestId(still)).isEqualTo(id);
     JsonNode graph = call(gateway, ROOT, "read the knowledge graph", "kg__read_graph", "{}");
     assertThat(text(graph.path("callResult"))).contains("Keep");
-    assertThat(engine.approvals().get(id).status()).isEqualTo(ApprovalStatus.PENDING);
+    assertThat(engine.engine().approvals().get(id).status()).isEqualTo(ApprovalStatus.PENDING);
   }
 
   @Test
@@ -258,7 +259,7 @@ class ApprovalsEndToEndTest {
     JsonNode register = call(gateway, RITA, "install a server", "mcp__register_server",
         registerArgs("x", "https://example.com/mcp"));
     assertThat(text(register.path("callResult"))).contains("role reader").contains("needs approval");
-    assertThat(engine.approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
+    assertThat(engine.engine().approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
   }
 
   static java.net.http.HttpResponse<String> http(String method, String path, String key) throws Exception {
@@ -295,7 +296,7 @@ class ApprovalsEndToEndTest {
     assertThat(twice.statusCode()).isEqualTo(409);
     assertThat(text(call(gateway, ALICE, "delete entities", "kg__delete_entities", delete).path("callResult")))
         .containsIgnoringCase("deleted");
-    assertThat(engine.approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
+    assertThat(engine.engine().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
@@ -12,7 +13,7 @@ import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -49,15 +50,15 @@ class GatewayAbuseTest {
   static final Duration PATIENCE = Duration.ofMinutes(2);
 
   @TempDir static Path tmp;
-  static Engine engine;
+  static McpRuntime engine;
   static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @BeforeAll
   static void open() throws Exception {
     assertThat(PEERS.resolve("node_modules/@modelcontextprotocol/sdk"))
         .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
-    engine = Engine.open(Engine.Options.of(tmp.resolve("data")).withTools(List.of()));
-    engine.startMcp(List.of(), Duration.ZERO);
+    engine = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withTools(List.of()));
+    engine.start(List.of(), Duration.ZERO);
   }
 
   @AfterAll
@@ -208,7 +209,7 @@ class GatewayAbuseTest {
 
   /** Registers faults/hang.mjs with a timeout far past the test: its calls hang until it is removed. */
   static UpstreamManager registerHanging(String name) throws InterruptedException {
-    UpstreamManager manager = engine.mcp().manager();
+    UpstreamManager manager = engine.registry().manager();
     manager.register(ServerConfig.stdio(name, "node", List.of(PEERS.resolve("faults/hang.mjs").toString()))
         .withTimeout(Duration.ofMinutes(10)));
     await("the hanging server is ready", () -> manager.status(name).map(ServerStatus::state)

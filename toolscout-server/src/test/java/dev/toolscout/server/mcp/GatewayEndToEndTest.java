@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.io.IOException;
 import java.net.URI;
@@ -39,7 +40,7 @@ class GatewayEndToEndTest {
 
   @TempDir static Path tmp;
   static Path serversFile;
-  static Engine engine;
+  static McpRuntime engine;
   static McpGateway gateway;
   static GatewayHttpServer http;
   static GatewayHttpServer keyed;
@@ -71,8 +72,8 @@ class GatewayEndToEndTest {
     Path policy = tmp.resolve("policy.json");
     Files.writeString(policy, """
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
-    engine = Engine.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
-    engine.startMcp(ServersFile.load(serversFile), Duration.ofSeconds(30));
+    engine = McpRuntime.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
+    engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
     // one user, no keys: the single-user modes, where the user's own client asks and answers (docs/SECURITY.md)
     gateway = engine.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.ELICIT).allowRemoteStdio(true);
     http = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
@@ -228,17 +229,17 @@ class GatewayEndToEndTest {
         "mcp__register_server", "--args", args);
     assertThat(unapproved.path("callResult").path("isError").asBoolean()).isTrue();
     assertThat(text(unapproved.path("callResult"))).contains("needs the user's approval").contains("toolscout mcp add");
-    assertThat(engine.mcp().manager().status("Notes Graph")).isEmpty();
+    assertThat(engine.registry().manager().status("Notes Graph")).isEmpty();
 
     JsonNode approved = client(List.of("--http", http.url(), "--elicit", "accept"), "--query",
         "install an MCP server", "--call", "mcp__register_server", "--args", args);
     assertThat(text(approved.path("callResult"))).contains("\"status\":\"ready\"").contains("notes_graph");
-    assertThat(engine.catalog().get("notes_graph__read_graph")).isPresent();
+    assertThat(engine.engine().catalog().get("notes_graph__read_graph")).isPresent();
 
     JsonNode listed = client(List.of("--http", http.url()), "--query", "which MCP servers are there", "--call",
         "mcp__list_servers");
     assertThat(text(listed.path("callResult"))).contains("Notes Graph").contains("everything");
-    assertThat(engine.mcp().remove("Notes Graph")).isTrue();
+    assertThat(engine.registry().remove("Notes Graph")).isTrue();
   }
 
   @Test

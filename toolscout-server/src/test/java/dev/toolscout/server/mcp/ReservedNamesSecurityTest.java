@@ -55,14 +55,14 @@ class ReservedNamesSecurityTest {
     assertThat(byName.get("Tool Discovery")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
         f -> assertThat(f.error()).contains("tool prefix 'tool_discovery', which is reserved"));
     assertThat(byName.get("everything")).isInstanceOf(UpstreamManager.Registration.Success.class);
-    assertThat(g.engine.mcp().manager().status("mcp")).isEmpty();
+    assertThat(g.engine.registry().manager().status("mcp")).isEmpty();
   }
 
   @Test
   void registering_a_server_named_mcp_is_refused_before_anything_is_stored() {
     ServerConfig attacker = ServerConfig.stdio("MCP", "node", List.of(SecurityGateway.EVERYTHING, "stdio"));
 
-    assertThatThrownBy(() -> g.engine.mcp().add(attacker, java.time.Duration.ofSeconds(5)))
+    assertThatThrownBy(() -> g.engine.registry().add(attacker, java.time.Duration.ofSeconds(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("tool prefix 'mcp', which is reserved");
     assertThat(McpPersistenceTest.storedServers(dir.resolve("data"))).doesNotContain("MCP");
@@ -70,11 +70,11 @@ class ReservedNamesSecurityTest {
 
   @Test
   void a_server_named_like_a_built_in_tools_source_is_refused_not_renamed() {
-    String builtIn = g.engine.catalog().snapshot().entries().stream()
+    String builtIn = g.engine.engine().catalog().snapshot().entries().stream()
         .filter(e -> e.spec().sourceKind() != SourceKind.MCP).findFirst().orElseThrow().spec().name().source();
     ServerConfig collision = ServerConfig.stdio(builtIn, "node", List.of(SecurityGateway.EVERYTHING, "stdio"));
 
-    assertThatThrownBy(() -> g.engine.mcp().add(collision, java.time.Duration.ofSeconds(5)))
+    assertThatThrownBy(() -> g.engine.registry().add(collision, java.time.Duration.ofSeconds(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("gives tool prefix '" + builtIn + "', which built-in tools hold");
   }
@@ -104,7 +104,7 @@ class ReservedNamesSecurityTest {
   @Test
   void an_upstream_tool_in_the_catalog_under_a_gateway_name_never_replaces_the_gateways_tool() {
     // whatever put it there (a store written by an older version, a bug elsewhere), the gateway keeps its own
-    g.engine.catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list").sourceKind(SourceKind.MCP)
+    g.engine.engine().catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list").sourceKind(SourceKind.MCP)
         .category("mcp").aiAccess(AiAccess.EXECUTE).originalName("list_servers").build());
     try (McpSyncClient c = g.client(null)) {
       assertThat(c.listTools().tools().stream().filter(t -> t.name().equals(McpActions.LIST)))
@@ -113,7 +113,7 @@ class ReservedNamesSecurityTest {
       assertThat(text(c.callTool(SecurityGateway.request(McpActions.LIST, Map.of()))))
           .contains("\"servers\"");
     } finally {
-      g.engine.catalog().sync(List.of(), e -> e.spec().fullName().equals(McpActions.LIST)
+      g.engine.engine().catalog().sync(List.of(), e -> e.spec().fullName().equals(McpActions.LIST)
           && e.spec().sourceKind() == SourceKind.MCP);
     }
   }

@@ -4,10 +4,11 @@ import static dev.toolscout.server.mcp.SecurityGateway.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.InetSocketAddress;
@@ -82,9 +83,9 @@ class SecretRedactionSecurityTest {
     Path data = dir.resolve("data");
     try (Recorder remote = Recorder.start()) {
       try (SecurityGateway g = SecurityGateway.start(dir, "{}", null, Map.of())) {
-        ServerStatus argv = g.engine.mcp().add(argvServer(), Duration.ofSeconds(30));
+        ServerStatus argv = g.engine.registry().add(argvServer(), Duration.ofSeconds(30));
         // the recording server never completes a session: the first request is what this test needs
-        ServerStatus http = g.engine.mcp().add(
+        ServerStatus http = g.engine.registry().add(
             ServerConfig.http("Remote", remote.url()).withTimeout(Duration.ofSeconds(3)), Duration.ofSeconds(5));
         for (int i = 0; i < 600 && remote.seen().isEmpty(); i++) {
           Thread.sleep(100);
@@ -92,7 +93,7 @@ class SecretRedactionSecurityTest {
 
         // the connection uses them: the process got its arguments, the HTTP server the password and the key
         assertThat(argv.state()).as(argv.lastError()).isEqualTo(ServerStatus.State.READY);
-        assertThat(text(g.engine.mcp().manager().call("Argv", "argv", Map.of())))
+        assertThat(text(g.engine.registry().manager().call("Argv", "argv", Map.of())))
             .isEqualTo("[\"--token\",\"" + TOKEN + "\",\"--api-key=" + API_KEY_ARG + "\",\"" + GITHUB_TOKEN
                 + "\",\"--verbose\"]");
         assertThat(remote.seen()).first().asString()
@@ -106,7 +107,7 @@ class SecretRedactionSecurityTest {
         assertThat(http.state()).isNotEqualTo(ServerStatus.State.READY);
         assertNoSecret(String.valueOf(http.lastError()));
         assertNoSecret(McpActions.statusJson(http, 0).toString());
-        assertNoSecret(g.engine.mcp().manager().config("Remote").orElseThrow().toString());
+        assertNoSecret(g.engine.registry().manager().config("Remote").orElseThrow().toString());
         try (McpSyncClient c = g.client(null)) {
           String listed = text(c.callTool(SecurityGateway.request(McpActions.LIST, Map.of())));
           assertThat(listed).contains("\"name\":\"Argv\"").contains("--token ***").contains("svc-user:***@");
@@ -139,9 +140,9 @@ class SecretRedactionSecurityTest {
       }
 
       // and after a restart the unsealed secrets still reach the server
-      try (Engine e = Engine.open(Engine.Options.of(data))) {
-        e.startMcp(List.of(), Duration.ofSeconds(30));
-        assertThat(text(e.mcp().manager().call("Argv", "argv", Map.of()))).contains(TOKEN).contains(GITHUB_TOKEN);
+      try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+        e.start(List.of(), Duration.ofSeconds(30));
+        assertThat(text(e.registry().manager().call("Argv", "argv", Map.of()))).contains(TOKEN).contains(GITHUB_TOKEN);
       }
     }
   }

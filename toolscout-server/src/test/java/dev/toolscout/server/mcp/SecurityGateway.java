@@ -2,12 +2,13 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -34,12 +35,12 @@ final class SecurityGateway implements AutoCloseable {
   static final String EVERYTHING =
       PEERS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js").toString();
 
-  final Engine engine;
+  final McpRuntime engine;
   final List<UpstreamManager.Registration> registrations;
   final McpGateway gateway;
   final GatewayHttpServer http;
 
-  private SecurityGateway(Engine engine, List<UpstreamManager.Registration> registrations, McpGateway gateway,
+  private SecurityGateway(McpRuntime engine, List<UpstreamManager.Registration> registrations, McpGateway gateway,
       GatewayHttpServer http) {
     this.engine = engine;
     this.registrations = registrations;
@@ -64,8 +65,8 @@ final class SecurityGateway implements AutoCloseable {
       Files.writeString(p, policy);
       options = options.withPolicy(p);
     }
-    Engine engine = Engine.open(options);
-    List<UpstreamManager.Registration> r = engine.startMcp(ServersFile.load(serversFile), Duration.ofSeconds(30));
+    McpRuntime engine = McpRuntime.open(options);
+    List<UpstreamManager.Registration> r = engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
     McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
     GatewayHttpServer http = GatewayHttpServer.start(gateway,
         keys.isEmpty() ? GatewayAuth.local(Principal.ANONYMOUS) : GatewayAuth.of(keys), "127.0.0.1", 0);

@@ -1,0 +1,67 @@
+package dev.toolscout.engine;
+
+import dev.toolscout.model.ToolSpec;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The tools chosen for one request, and why. Holds only tools the principal may see, and counts only those.
+ *
+ * @param selected the chosen tools, best first
+ * @param coreIncluded names of the pinned core tools among {@code selected}
+ * @param excludedCount how many tools the principal may see were left out
+ * @param visibleCount how many tools the principal may see in all (the catalog's, plus the engine's own
+ *     discovery tool when this selection offers it)
+ * @param reason a sentence for the model and the user explaining the choice
+ * @param discoverySuggested whether tools were left out, so the model should know it can search for more
+ * @param tokens the definitions' size, selected against all visible
+ */
+public record SelectResult(
+    List<SelectedTool> selected,
+    List<String> coreIncluded,
+    int excludedCount,
+    int visibleCount,
+    String reason,
+    boolean discoverySuggested,
+    Tokens tokens) {
+  public SelectResult {
+    selected = List.copyOf(selected);
+    coreIncluded = List.copyOf(coreIncluded);
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(tokens, "tokens");
+  }
+
+  /** The selected tools' definitions, in order (what goes to the model). */
+  public List<ToolSpec> specs() {
+    return selected.stream().map(SelectedTool::spec).toList();
+  }
+
+  /**
+   * One selected tool.
+   *
+   * @param score the fused relevance, 0-1 (0 for a core tool that did not match the message at all)
+   * @param reason why it is here, e.g. {@code "core tool"} or {@code "matches 'meeting'; similar in meaning
+   *     (0.71)"}
+   * @param core whether it is one of the pinned core tools
+   * @param spec the tool's definition; its {@code dependsOn} names only tools the principal may see
+   */
+  public record SelectedTool(String name, double score, String reason, boolean core, ToolSpec spec) {
+    public SelectedTool {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(spec, "spec");
+    }
+  }
+
+  /**
+   * Token counts (cl100k) of the tool definitions: the selected ones against every one the principal may see,
+   * so {@code savedPct} is what selecting saved over sending all of them.
+   *
+   * @param savedPct {@code 100 * (all - selected) / all}, rounded to one decimal; 0 when {@code all} is 0
+   */
+  public record Tokens(long selected, long all, double savedPct) {
+    /** The counts, with {@code savedPct} computed from them. */
+    public static Tokens of(long selected, long all) {
+      return new Tokens(selected, all, all == 0 ? 0 : Math.round(1000.0 * (all - selected) / all) / 10.0);
+    }
+  }
+}

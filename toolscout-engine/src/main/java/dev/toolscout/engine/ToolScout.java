@@ -1,0 +1,249 @@
+package dev.toolscout.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.selection.SelectorConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+/**
+ * ToolScout as a library: the tools an LLM should see for a message, out of a catalog of thousands, with the
+ * access policy applied before any ranking.
+ *
+ * <pre>{@code
+ * try (ToolScout scout = ToolScout.builder().dataDir(Path.of("data")).build()) {
+ *   SelectResult r = scout.select(SelectRequest.of("Schedule a meeting with the team tomorrow"));
+ *   r.selected().forEach(t -> System.out.println(t.name() + " " + t.score()));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: every method may be called from any number of threads at once; a selection sees the catalog
+ * either before or after a concurrent write, never half of it. One instance per data directory (a second, in
+ * this process or another, gets {@link DataDirectoryInUseException}); share it. What a principal may not see
+ * appears nowhere: not in a selection, a search, a page, a description or a count; {@link #describe} answers a
+ * denied and a missing tool alike.
+ *
+ * <p>Errors: bad input is an {@link IllegalArgumentException} naming the input, the rule and the bad value
+ * (nothing is changed); {@link NoSuchToolException} (one) for writes naming tools that are not there; calls
+ * after {@link #close} throw {@link IllegalStateException}.
+ */
+public interface ToolScout extends AutoCloseable {
+  /** A builder; {@link Builder#dataDir} is required. */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** The tools for one message: ranked, with the core tools pinned, within K and the token budget. */
+  SelectResult select(SelectRequest request);
+
+  /** {@code result} in a wire form: exactly what {@code toolscout select --format} prints for it. */
+  JsonNode render(SelectResult result, RenderFormat format);
+
+  /**
+   * Searches the tools {@code principal} may see ({@code tool_discovery__find}).
+   *
+   * @param principal {@code null} for the anonymous one
+   * @param limit 1-50, {@code null} for 10
+   * @throws IllegalArgumentException for a blank or too long query, or a limit out of range
+   */
+  FindResult find(Principal principal, String query, Integer limit);
+
+  /**
+   * The tools {@code principal} may see, by name, a page at a time ({@code tool_discovery__list_all}).
+   *
+   * @param principal {@code null} for the anonymous one
+   * @param category only this category (case-insensitive), or {@code null} for all
+   * @param offset 0 or more
+   * @param limit 1-{@value LocalToolScout#MAX_PAGE}
+   */
+  ToolPage list(Principal principal, String category, int offset, int limit);
+
+  /**
+   * The definition of one tool, if {@code principal} may see it: empty for a denied and a missing tool alike.
+   * Its {@code dependsOn} names only tools the principal may see.
+   *
+   * @param principal {@code null} for the anonymous one
+   */
+  Optional<ToolSpec> describe(Principal principal, String name);
+
+  /**
+   * Adds or replaces tools by name. Durable on return (committed to the store) and indexed: the next
+   * selection ranks them. Tools of MCP servers are the server's to change (the product's gateway), not this.
+   *
+   * @throws IllegalArgumentException for two tools of one name; nothing is changed
+   */
+  CatalogChange upsert(List<ToolSpec> tools);
+
+  /**
+   * Removes tools by name, all or none.
+   *
+   * @throws NoSuchToolException naming every name the catalog does not hold; nothing is removed
+   * @throws IllegalArgumentException for a tool of an MCP server (the server would list it again)
+   */
+  CatalogChange remove(Collection<String> names);
+
+  /** The access policy in force (a {@link Builder#policyOverride} or {@link Builder#policyFile}, else the stored one). */
+  AccessPolicy policy();
+
+  /** Stores {@code policy} in the data directory (durable on return) and applies it from the next call on. */
+  void setPolicy(AccessPolicy policy);
+
+  /**
+   * Delivers every catalog change, as the batch of events one write made, after it is durable and before the
+   * write returns, on the writing thread: keep listeners quick. A listener that throws is logged and skipped;
+   * it never fails the write nor the other listeners.
+   */
+  Subscription subscribe(Consumer<List<CatalogEvent>> listener);
+
+  /** How many tools the catalog holds (all of them, whoever may see them). */
+  int size();
+
+  /** Closes the data directory. Waits for embedding in progress; idempotent. */
+  @Override
+  void close();
+
+  /**
+   * Opens a {@link ToolScout}. Not thread-safe (a builder is for one thread); {@link #build} may be called
+   * again for another data directory.
+   */
+  final class Builder {
+    private Path dataDir;
+    private String model;
+    private List<Path> catalogFiles;
+    private List<ToolSpec> tools;
+    private AccessPolicy policy;
+    private Path policyFile;
+    private SelectorConfig selector = SelectorConfig.DEFAULT;
+    private Integer k;
+    private List<String> coreTools;
+    private boolean preloadModel = true;
+    private IntConsumer progress;
+
+    Builder() {}
+
+    /**
+     * The data directory (required; created if missing): {@code state.db} (SQLite: the catalog, its vectors and
+     * the policy, the truth), {@code index/} (Lucene, rebuilt from the store when missing) and {@code lock}. A new
+     * one starts with the bundled demo catalog unless {@link #catalogFiles} or {@link #tools} say otherwise.
+     */
+    public Builder dataDir(Path dir) {
+      this.dataDir = Objects.requireNonNull(dir, "dataDir");
+      return this;
+    }
+
+    /**
+     * The embedding model: {@code all-minilm-l6-v2-q} (the default), {@code bge-small-en-v1.5-q} or {@code
+     * bge-small-en-v1.5-q-instruct}. Each model keeps its own index in the data directory.
+     */
+    public Builder model(String id) {
+      this.model = Objects.requireNonNull(id, "model");
+      return this;
+    }
+
+    /**
+     * Catalog files (JSON or YAML, {@code docs/CATALOG_FORMAT.md}) whose tools are added to or updated in the
+     * catalog at open; its other tools are kept. Read and checked before anything is opened.
+     */
+    public Builder catalogFiles(List<Path> files) {
+      this.catalogFiles = List.copyOf(files);
+      this.tools = null;
+      return this;
+    }
+
+    /** The exact catalog (besides MCP servers' tools): others stored are removed at open. For evaluations. */
+    public Builder tools(List<ToolSpec> exact) {
+      this.tools = List.copyOf(exact);
+      this.catalogFiles = null;
+      return this;
+    }
+
+    /** A policy for this instance instead of the stored one, which it does not replace ({@link #setPolicy} does). */
+    public Builder policyOverride(AccessPolicy p) {
+      this.policy = Objects.requireNonNull(p, "policy");
+      this.policyFile = null;
+      return this;
+    }
+
+    /** As {@link #policyOverride}, read from a policy file (JSON or YAML, {@code docs/ACCESS_POLICY.md}). */
+    public Builder policyFile(Path file) {
+      this.policyFile = Objects.requireNonNull(file, "policyFile");
+      this.policy = null;
+      return this;
+    }
+
+    /** The selector's settings (default {@link SelectorConfig#DEFAULT}); {@link #k} and {@link #coreTools} refine them. */
+    public Builder selector(SelectorConfig config) {
+      this.selector = Objects.requireNonNull(config, "selector");
+      return this;
+    }
+
+    /** K when a request gives none: 1-50, default 10. */
+    public Builder k(int defaultK) {
+      this.k = SelectorConfig.checkK(defaultK);
+      return this;
+    }
+
+    /** Tools pinned into every selection the principal may see them in, in priority order (default: the seed's 12). */
+    public Builder coreTools(List<String> names) {
+      this.coreTools = List.copyOf(names);
+      return this;
+    }
+
+    /**
+     * Whether to load the embedding model while opening, on another thread (default true: the first
+     * selection then does not wait for it). Off, it loads on the first embedding, and a process that only
+     * lists, describes or writes a catalog whose vectors are stored never loads it.
+     */
+    public Builder preloadModel(boolean preload) {
+      this.preloadModel = preload;
+      return this;
+    }
+
+    /** Told how many tools were embedded so far while catalog files are indexed at open. */
+    public Builder progress(IntConsumer listener) {
+      this.progress = listener;
+      return this;
+    }
+
+    /**
+     * Opens the data directory: reads the inputs, takes the directory's lock, opens the store and the index
+     * (rebuilding the index from the store when it is missing or damaged), and applies the catalog files.
+     *
+     * @throws IllegalArgumentException for a bad catalog or policy file, or an unknown model; nothing is changed
+     * @throws DataDirectoryInUseException when another instance holds the data directory
+     * @throws UncheckedIOException when the data directory cannot be read or written
+     */
+    public ToolScout build() {
+      if (dataDir == null) {
+        throw new IllegalArgumentException("dataDir is required: the directory ToolScout keeps its catalog, "
+            + "vectors and index in, e.g. builder().dataDir(Path.of(\"toolscout-data\"))");
+      }
+      SelectorConfig config = selector;
+      if (coreTools != null) {
+        config = config.withCoreTools(coreTools);
+      }
+      if (k != null) {
+        config = new SelectorConfig(config.coreTools(), config.coreShare(), config.fusion(), k, config.dependencies());
+      }
+      Engine.Options o = new Engine.Options(dataDir, catalogFiles, tools, policyFile, model, config, progress,
+          preloadModel).withPolicyOverride(policy);
+      try {
+        return LocalToolScout.open(o);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot open the data directory " + dataDir + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.toolscout.server;
+
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.ServerRegistry;
+import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.mcp.secret.SecretBox;
+import dev.toolscout.mcp.upstream.ServerConfig;
+import dev.toolscout.mcp.upstream.UpstreamLimits;
+import dev.toolscout.mcp.upstream.UpstreamManager;
+import dev.toolscout.model.Principal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The MCP side of the product over one engine: the upstream servers (registry, manager, their actions) and
+ * the gateways serving the engine's catalog, access policy, discovery tools and approvals. The library
+ * ({@code toolscout-engine}) knows nothing of MCP; this is where the server adds it.
+ *
+ * <p>Owns the engine it is given: {@link #close} stops the upstream servers first (an upstream connection may
+ * be indexing its tools into the engine), then closes the engine. Thread-safe.
+ */
+public final class McpRuntime implements AutoCloseable {
+  private final Engine engine;
+  private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
+  private ServerRegistry registry;
+  private McpActions actions;
+
+  /** Takes ownership of {@code engine}: closing this closes it. */
+  public McpRuntime(Engine engine) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+  }
+
+  /** Opens an engine and takes it over. */
+  public static McpRuntime open(Engine.Options options) throws java.io.IOException {
+    return new McpRuntime(Engine.open(options));
+  }
+
+  /** The engine this runtime serves. */
+  public Engine engine() {
+    return engine;
+  }
+
+  /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #start}. */
+  public synchronized McpRuntime upstreamLimits(UpstreamLimits limits) {
+    if (registry != null) {
+      throw new IllegalStateException("the upstream servers are already started");
+    }
+    this.upstreamLimits = Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
+  /**
+   * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
+   * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent: a
+   * second call adds nothing.
+   */
+  public synchronized List<UpstreamManager.Registration> start(List<ServerConfig> declared, Duration wait) {
+    if (registry != null) {
+      return List.of();
+    }
+    SecretBox secrets = SecretBox.open(engine.dataDir(), System.getenv());
+    registry = new ServerRegistry(engine.store(), secrets, new UpstreamManager(engine.catalog(), upstreamLimits));
+    actions = new McpActions(registry, engine.catalog(), engine.access(), ServerConfig.DEFAULT_TIMEOUT);
+    return registry.start(declared, wait);
+  }
+
+  /** The MCP server registry, once {@link #start} ran. */
+  public synchronized ServerRegistry registry() {
+    if (registry == null) {
+      throw new IllegalStateException("start was not called");
+    }
+    return registry;
+  }
+
+  /** The gateway's own MCP actions ({@code mcp__register_server}, ...), once {@link #start} ran. */
+  public synchronized McpActions actions() {
+    registry();
+    return actions;
+  }
+
+  /**
+   * An MCP gateway over the engine's catalog, access policy, discovery tools and upstream servers, with the
+   * selector's core tools, for {@code principal} when the transport names no other.
+   */
+  public McpGateway gateway(Principal principal) {
+    return new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(), actions(),
+        engine.selector().config().coreTools(), principal).approvals(engine.approvals());
+  }
+
+  @Override
+  public void close() {
+    ServerRegistry r;
+    synchronized (this) {
+      r = registry;
+    }
+    try {
+      if (r != null) {
+        r.close();
+      }
+    } finally {
+      engine.close();
+    }
+  }
+}
