@@ -36,7 +36,7 @@ import java.util.function.IntConsumer;
  * denied and a missing tool alike.
  *
  * <p>Errors: bad input is an {@link IllegalArgumentException} naming the input, the rule and the bad value
- * (nothing is changed); {@link NoSuchToolException} (one) for writes naming tools that are not there; calls
+ * (nothing is changed); {@link NoSuchToolException} for a removal naming tools that are not there; calls
  * after {@link #close} throw {@link IllegalStateException}.
  */
 public interface ToolScout extends AutoCloseable {
@@ -66,7 +66,7 @@ public interface ToolScout extends AutoCloseable {
    * @param principal {@code null} for the anonymous one
    * @param category only this category (case-insensitive), or {@code null} for all
    * @param offset 0 or more
-   * @param limit 1-{@value LocalToolScout#MAX_PAGE}
+   * @param limit 1-{@value ToolPage#MAX_LIMIT}
    */
   ToolPage list(Principal principal, String category, int offset, int limit);
 
@@ -80,7 +80,7 @@ public interface ToolScout extends AutoCloseable {
 
   /**
    * Adds or replaces tools by name. Durable on return (committed to the store) and indexed: the next
-   * selection ranks them. Tools of MCP servers are the server's to change (the product's gateway), not this.
+   * selection ranks them. An unchanged tool is neither counted nor embedded again.
    *
    * @throws IllegalArgumentException for two tools of one name; nothing is changed
    */

@@ -1,6 +1,8 @@
 package dev.toolscout.server;
 
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -18,26 +20,33 @@ import java.util.Objects;
  * the gateways serving the engine's catalog, access policy, discovery tools and approvals. The library
  * ({@code toolscout-engine}) knows nothing of MCP; this is where the server adds it.
  *
- * <p>Owns the engine it is given: {@link #close} stops the upstream servers first (an upstream connection may
- * be indexing its tools into the engine), then closes the engine. Thread-safe.
+ * <p>Owns the library instance it is given: {@link #close} stops the upstream servers first (an upstream
+ * connection may be indexing its tools into the engine), then closes the instance. Thread-safe.
  */
 public final class McpRuntime implements AutoCloseable {
+  private final LocalToolScout scout;
   private final Engine engine;
   private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
   private ServerRegistry registry;
   private McpActions actions;
 
-  /** Takes ownership of {@code engine}: closing this closes it. */
-  public McpRuntime(Engine engine) {
-    this.engine = Objects.requireNonNull(engine, "engine");
+  /** Takes ownership of {@code scout}: closing this closes it. */
+  public McpRuntime(LocalToolScout scout) {
+    this.scout = Objects.requireNonNull(scout, "scout");
+    this.engine = scout.engine();
   }
 
-  /** Opens an engine and takes it over. */
+  /** Opens a data directory and takes it over. */
   public static McpRuntime open(Engine.Options options) throws java.io.IOException {
-    return new McpRuntime(Engine.open(options));
+    return new McpRuntime(LocalToolScout.open(options));
   }
 
-  /** The engine this runtime serves. */
+  /** The library's API over the same data directory (what the CLI's catalog commands and the HTTP API use). */
+  public ToolScout scout() {
+    return scout;
+  }
+
+  /** The engine behind {@link #scout()}, for what the API does not cover (the gateway's parts, benchmarks). */
   public Engine engine() {
     return engine;
   }
@@ -100,7 +109,7 @@ public final class McpRuntime implements AutoCloseable {
         r.close();
       }
     } finally {
-      engine.close();
+      scout.close();
     }
   }
 }

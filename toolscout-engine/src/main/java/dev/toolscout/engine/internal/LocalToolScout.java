@@ -49,9 +49,6 @@ import org.slf4j.LoggerFactory;
  * does not cover (the MCP gateway).
  */
 public final class LocalToolScout implements ToolScout {
-  /** The largest page {@link #list} gives. */
-  public static final int MAX_PAGE = 1000;
-
   private static final Logger LOG = LoggerFactory.getLogger(LocalToolScout.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -200,8 +197,8 @@ public final class LocalToolScout implements ToolScout {
     if (offset < 0) {
       throw new IllegalArgumentException("offset must be 0 or more, got: " + offset);
     }
-    if (limit < 1 || limit > MAX_PAGE) {
-      throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", got: " + limit);
+    if (limit < 1 || limit > ToolPage.MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be between 1 and " + ToolPage.MAX_LIMIT + ", got: " + limit);
     }
     String tooLong = InputLimits.nameTooLong("category", category);
     if (tooLong != null) {
@@ -263,10 +260,6 @@ public final class LocalToolScout implements ToolScout {
     open();
     Set<String> names = new HashSet<>();
     for (ToolSpec t : tools) {
-      if (t.sourceKind() == dev.toolscout.model.SourceKind.MCP) {
-        throw new IllegalArgumentException("tool '" + t.fullName() + "' has source kind mcp: an MCP server's tools "
-            + "come from the server itself (the gateway's `toolscout mcp add`); nothing was changed");
-      }
       if (!names.add(t.fullName())) {
         throw new IllegalArgumentException("tools must have distinct names, got '" + t.fullName()
             + "' twice; nothing was changed");

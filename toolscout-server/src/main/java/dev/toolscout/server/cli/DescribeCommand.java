@@ -1,12 +1,14 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
+import dev.toolscout.model.ToolSpec;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout describe NAME}: tool_discovery__describe from the command line. */
 @Command(name = "describe", mixinStandardHelpOptions = true,
@@ -21,8 +23,16 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Engine e = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      return Results.print(spec, e.discovery().describe(who.principal(), name));
+    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      Optional<ToolSpec> tool = scout.describe(who.principal(), name);
+      if (tool.isEmpty()) {
+        // the discovery tool's words, the same for a denied and a missing tool
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": Tool not found: "
+            + (name.length() > 100 ? name.substring(0, 100) + "..." : name));
+        spec.commandLine().getErr().flush();
+        return 1;
+      }
+      return Results.print(spec, Results.describe(tool.get()));
     }
   }
 }

@@ -1,7 +1,8 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.model.Hashing;
 import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.model.Hashing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -39,11 +40,12 @@ final class EngineOptions {
   }
 
   /**
-   * Opens the engine and says on {@code err} when the data directory holds tools besides the --catalog files'
-   * (they are kept, and ranked with them), so mixing catalogs in one directory is never a surprise.
+   * Opens the data directory and says on {@code err} when it holds tools besides the --catalog files' (they
+   * are kept, and ranked with them), so mixing catalogs in one directory is never a surprise.
    */
-  static Engine open(Engine.Options o, PrintWriter err) throws IOException {
-    Engine e = Engine.open(o);
+  static LocalToolScout open(Engine.Options o, PrintWriter err) throws IOException {
+    LocalToolScout scout = LocalToolScout.open(o);
+    Engine e = scout.engine();
     int others = e.toolsBesidesCatalogFiles();
     if (others > 0) {
       err.println("toolscout: data directory " + e.dataDir() + " also holds " + others + " tool"
@@ -51,7 +53,7 @@ final class EngineOptions {
           + "(`toolscout index --replace FILE...` keeps only the files' tools)");
       err.flush();
     }
-    return e;
+    return scout;
   }
 
   Path resolveDataDir() {

@@ -1,16 +1,15 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.discovery.DiscoveryTools;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.McpRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout find QUERY}: tool_discovery__find from the command line. */
 @Command(name = "find", mixinStandardHelpOptions = true,
@@ -40,9 +39,8 @@ final class FindCommand implements Callable<Integer> {
     var declared = servers.declared();
     try (McpRuntime mcp = new McpRuntime(
         EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
-      Engine e = mcp.engine();
       servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
-      return Results.print(spec, e.discovery().find(who.principal(), text, limit));
+      return Results.print(spec, Results.find(mcp.scout().find(who.principal(), text, limit)));
     }
   }
 }

@@ -1,9 +1,11 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.model.ToolSpec;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.model.ToolSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,10 +13,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout index FILE...}: adds or updates catalog files' tools in the data directory. */
 @Command(name = "index", mixinStandardHelpOptions = true,
@@ -49,9 +51,11 @@ final class IndexCommand implements Callable<Integer> {
     }
     ProgressBar bar = new ProgressBar(err, tools.size());
     long start = System.nanoTime();
-    try (Engine e = EngineOptions.open(engine.options().withProgress(bar::update), err)) {
+    try (LocalToolScout scout = EngineOptions.open(engine.options().withProgress(bar::update), err)) {
+      // how many were embedded, and --replace (drop every other stored tool), are the engine's, not the API's
+      Engine e = scout.engine();
       long before = e.embeddedCount();
-      Catalog.Change c = replace ? e.replaceCatalogTools(tools) : e.index(tools);
+      CatalogChange c = replace ? change(e.replaceCatalogTools(tools)) : scout.upsert(tools);
       bar.finish();
       double secs = (System.nanoTime() - start) / 1e9;
       PrintWriter out = spec.commandLine().getOut();
@@ -59,10 +63,14 @@ final class IndexCommand implements Callable<Integer> {
           "Indexed %d tools from %d file(s): %d added, %d updated, %d unchanged%s; embedded %d in %.1f s. "
               + "Catalog now holds %d tools (version %d).%n",
           tools.size(), files.size(), c.added(), c.updated(), tools.size() - c.added() - c.updated(),
-          replace ? ", " + c.removed() + " removed" : "", e.embeddedCount() - before, secs, e.catalog().size(),
-          e.catalog().version());
+          replace ? ", " + c.removed() + " removed" : "", e.embeddedCount() - before, secs, scout.size(),
+          c.version());
       out.flush();
     }
     return 0;
+  }
+
+  private static CatalogChange change(Catalog.Change c) {
+    return new CatalogChange(c.version(), c.added(), c.updated(), c.removed());
   }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -168,8 +170,9 @@ final class PolicyCommand implements Callable<Integer> {
       }
       AccessPolicy policy = Engine.readPolicy(file);
       PrintWriter err = spec.commandLine().getErr();
-      try (Engine e = Engine.open(engine.options())) {
-        List<PolicyCheck.Unmatched> unmatched = PolicyCheck.check(policy, principals.known(e, policy));
+      try (LocalToolScout scout = LocalToolScout.open(engine.options())) {
+        // the check against the catalog is the engine's; storing is the API's
+        List<PolicyCheck.Unmatched> unmatched = PolicyCheck.check(policy, principals.known(scout.engine(), policy));
         report(err, file.toString(), unmatched);
         if (!unmatched.isEmpty() && !allowUnmatched) {
           err.println(file + ": not stored: " + unmatched.size() + " rule(s) match nothing; fix them, or give "
@@ -177,7 +180,7 @@ final class PolicyCommand implements Callable<Integer> {
           err.flush();
           return ToolScoutCli.BAD_INPUT;
         }
-        e.savePolicy(policy);
+        scout.setPolicy(policy);
         PrintWriter out = spec.commandLine().getOut();
         out.println("Stored the policy from " + file + " (" + policy.rules().size() + " rules"
             + (unmatched.isEmpty() ? "" : ", " + unmatched.size() + " matching nothing yet") + ") in "
@@ -195,8 +198,9 @@ final class PolicyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Engine e = Engine.open(engine.options())) {
-        AccessPolicy p = e.storedPolicy().orElse(AccessPolicy.ALLOW_ALL);
+      // the stored policy, whatever --policy says: without an override, the API's policy is the stored one
+      try (ToolScout scout = LocalToolScout.open(engine.options().withPolicy(null))) {
+        AccessPolicy p = scout.policy();
         spec.commandLine().getOut().println(Json.pretty(AccessPolicyJson.toJson(p)));
         spec.commandLine().getOut().flush();
         return 0;

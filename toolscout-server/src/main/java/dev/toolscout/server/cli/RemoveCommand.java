@@ -1,17 +1,16 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.catalog.Catalog;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout remove NAME... | --source S}: takes tools out of the data directory's catalog. */
 @Command(name = "remove", mixinStandardHelpOptions = true,
@@ -35,11 +34,12 @@ final class RemoveCommand implements Callable<Integer> {
           + (byName ? "not both" : "got neither") + ", e.g. `toolscout remove weather__forecast` or "
           + "`toolscout remove --source weather`");
     }
-    try (Engine e = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      Catalog.Change c = byName ? e.remove(names) : e.removeSource(source);
+    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      // by source is the engine's (not in the API): the names of one source, checked against MCP servers
+      int removed = byName ? scout.remove(names).removed() : scout.engine().removeSource(source).removed();
       PrintWriter out = spec.commandLine().getOut();
-      out.printf(Locale.ROOT, "Removed %d tool%s. Catalog now holds %d tools (version %d).%n", c.removed(),
-          c.removed() == 1 ? "" : "s", e.catalog().size(), e.catalog().version());
+      out.printf(Locale.ROOT, "Removed %d tool%s. Catalog now holds %d tools (version %d).%n", removed,
+          removed == 1 ? "" : "s", scout.size(), scout.engine().catalog().version());
       out.flush();
     }
     return 0;

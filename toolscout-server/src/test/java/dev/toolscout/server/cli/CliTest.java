@@ -53,6 +53,10 @@ class CliTest {
   void select_json_has_the_documented_fields() throws Exception {
     assertThat(run("select", "Schedule a meeting for tomorrow at 2pm", "--format", "json")).isZero();
     JsonNode n = Json.MAPPER.readTree(out);
+    // the shape scripts read (and the HTTP API's /v1/select answers): these fields, in this order
+    assertThat(n.fieldNames()).toIterable()
+        .containsExactly("selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens");
+    assertThat(n.get("tokens").fieldNames()).toIterable().containsExactly("selected", "all", "saved_pct");
     assertThat(n.get("selected")).hasSize(10);
     JsonNode first = n.get("selected").get(0);
     assertThat(first.size()).isEqualTo(3);
