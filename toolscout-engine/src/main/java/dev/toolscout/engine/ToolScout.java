@@ -2,6 +2,7 @@ package dev.toolscout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
@@ -15,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
@@ -99,6 +101,19 @@ public interface ToolScout extends AutoCloseable {
 
   /** Stores {@code policy} in the data directory (durable on return) and applies it from the next call on. */
   void setPolicy(AccessPolicy policy);
+
+  /**
+   * Every rule part of {@code policy} that matches nothing known: no tool, source or category of the catalog
+   * (all its tools, whoever may see them), no space of the policy's tree or of {@code spaces}, no user or group
+   * given. A rule that matches nothing changes no decision, so a misspelt deny leaves access wider than meant;
+   * check before {@link #setPolicy} (what {@code toolscout policy set} and {@code PUT /v1/policy} do).
+   *
+   * @param users known users, or {@code null} when unknown (user rules are then not checked)
+   * @param groups known groups, or {@code null} when unknown (group rules are then not checked)
+   * @param spaces spaces known besides the policy's own tree, or {@code null}
+   */
+  List<PolicyCheck.Unmatched> checkPolicy(AccessPolicy policy, Set<String> users, Set<String> groups,
+      Set<String> spaces);
 
   /**
    * Delivers every catalog change, as the batch of events one write made, after it is durable and before the

@@ -58,14 +58,26 @@ public final class LocalToolScout implements ToolScout {
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
-  private LocalToolScout(Engine engine) {
+  /** Whether {@link #close} closes the engine (false when another owner, the server's MCP runtime, does). */
+  private final boolean ownsEngine;
+
+  private LocalToolScout(Engine engine, boolean ownsEngine) {
     this.engine = engine;
+    this.ownsEngine = ownsEngine;
     engine.events().subscribe(this::deliver);
   }
 
   /** Opens an engine with {@code options} and serves the API over it; closing this closes the engine. */
   public static LocalToolScout open(Engine.Options options) throws IOException {
-    return new LocalToolScout(Engine.open(options));
+    return new LocalToolScout(Engine.open(options), true);
+  }
+
+  /**
+   * Serves the API over an engine that another owner closes (the server, whose MCP runtime shares it); closing
+   * this ends the API, not the engine.
+   */
+  public static LocalToolScout over(Engine engine) {
+    return new LocalToolScout(java.util.Objects.requireNonNull(engine, "engine"), false);
   }
 
   /** The engine behind this instance (for the server's MCP gateway; not API). */
@@ -298,6 +310,15 @@ public final class LocalToolScout implements ToolScout {
   }
 
   @Override
+  public List<dev.toolscout.access.PolicyCheck.Unmatched> checkPolicy(AccessPolicy policy,
+      java.util.Set<String> users, java.util.Set<String> groups, java.util.Set<String> spaces) {
+    open();
+    java.util.Objects.requireNonNull(policy, "policy");
+    return dev.toolscout.access.PolicyCheck.check(policy, dev.toolscout.access.PolicyCheck.Known.of(
+        engine.catalog().snapshot(), policy, users, groups, spaces));
+  }
+
+  @Override
   public Subscription subscribe(Consumer<List<CatalogEvent>> listener) {
     open();
     java.util.Objects.requireNonNull(listener, "listener");
@@ -327,7 +348,7 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    if (closed.compareAndSet(false, true) && ownsEngine) {
       engine.close();
     }
   }
