@@ -130,6 +130,11 @@ public final class GatewayAuth implements Filter {
     }
   }
 
+  /** The principals the keys map to (none without keys): the users, groups and spaces known to exist. */
+  public java.util.List<Principal> keyPrincipals() {
+    return byKey.values().stream().map(Caller::principal).toList();
+  }
+
   /** Whether clients must present a key. */
   public boolean requiresKey() {
     return local == null;
@@ -159,15 +164,21 @@ public final class GatewayAuth implements Filter {
     return found;
   }
 
-  @Override
-  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-      throws IOException, ServletException {
-    HttpServletRequest req = (HttpServletRequest) request;
+  /** The key a request presents, as {@code X-API-Key: <key>} or {@code Authorization: Bearer <key>}, or null. */
+  public static String presentedKey(HttpServletRequest req) {
     String key = req.getHeader("X-API-Key");
     String auth = req.getHeader("Authorization");
     if (key == null && auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
       key = auth.substring(7).strip();
     }
+    return key;
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest req = (HttpServletRequest) request;
+    String key = presentedKey(req);
     Caller c = caller(key);
     if (c == null) {
       HttpServletResponse resp = (HttpServletResponse) response;

@@ -4,8 +4,11 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
+import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.server.http.api.ApiBackend;
+import dev.toolscout.server.http.api.HttpApi;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,12 +17,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code toolscout serve}: the MCP gateway over Streamable HTTP. */
+/** {@code toolscout serve}: the MCP gateway over Streamable HTTP and the HTTP API, on one port. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Serve the MCP gateway over Streamable HTTP at http://HOST:PORT/mcp (see docs/MCP.md).")
+    description = "Serve the MCP gateway over Streamable HTTP at http://HOST:PORT/mcp (see docs/MCP.md) and the "
+        + "HTTP API at http://HOST:PORT/v1 (see docs/HTTP_API.md).")
 final class ServeCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "HOST", defaultValue = GatewayHttpServer.DEFAULT_HOST,
-      description = "Interface to bind (default ${DEFAULT-VALUE}: this machine only).")
+      description = "Interface to bind (default ${DEFAULT-VALUE}: this machine only). Without --api-keys only a "
+          + "loopback address is accepted.")
   String host;
 
   @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + GatewayHttpServer.DEFAULT_PORT,
@@ -57,8 +62,14 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--allow-remote-stdio",
       description = "Let HTTP clients register command lines (stdio servers) with mcp__register_server, which "
-          + "runs them on this host once approved. Off by default: remote clients may register only http(s) URLs.")
+          + "runs them on this host once approved, and admin keys with POST /v1/servers. Off by default: remote "
+          + "clients may register only http(s) URLs.")
   boolean allowRemoteStdio;
+
+  @Option(names = "--metrics-public",
+      description = "Answer GET /metrics without an API key, for a scraper on a private network. Off by default: "
+          + "an admin key, since the metrics count tools and servers some callers may not see.")
+  boolean metricsPublic;
 
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -67,6 +78,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    GatewayHttpServer.checkHost(host, apiKeys != null);
     var declared = servers.declared();
     McpGateway.Approval mode = apiKeys == null ? approval.mode() : approval.modeWithKeys();
     SessionLimits sessions =
@@ -74,15 +86,19 @@ final class ServeCommand implements Callable<Integer> {
     UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls)
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
+    HttpApi api = new HttpApi(auth, new HttpApi.Options(metricsPublic, allowRemoteStdio));
     try (McpRuntime e = new McpRuntime(
         EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
       e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
-      try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
+      // the API is served over the runtime's engine, which the runtime closes
+      try (LocalToolScout scout = LocalToolScout.over(e.engine());
+          McpGateway gateway = e.gateway(who.principal()).approval(mode)
               .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
-          GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port)) {
-        spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url()
-            + (auth.requiresKey() ? " (API key required)" : ""));
+          GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api)) {
+        api.open(new ApiBackend(scout, e.registry()));
+        spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url() + ", HTTP API on "
+            + http.baseUrl() + "/v1" + (auth.requiresKey() ? " (API key required)" : ""));
         spec.commandLine().getErr().flush();
         http.join();
       }

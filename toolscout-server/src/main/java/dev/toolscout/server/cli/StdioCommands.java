@@ -11,14 +11,14 @@ import java.nio.file.Path;
  * surfaces as a connect failure, retried with backoff, and logged by the MCP SDK with a long stack trace,
  * where one line naming the command is what a user needs.
  */
-final class StdioCommands {
+public final class StdioCommands {
   private StdioCommands() {}
 
   /**
    * Why {@code c}'s command cannot run (not found on PATH, or a path that is not an executable file), or
    * {@code null} when it can, or when {@code c} is not a stdio server.
    */
-  static String problem(ServerConfig c) {
+  public static String problem(ServerConfig c) {
     if (c.transport() != ServerConfig.Transport.STDIO || c.command() == null) {
       return null;
     }

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       RemoveCommand.class,
       BenchCommand.class,
       BenchGatewayCommand.class,
+      BenchHttpCommand.class,
       EvalCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,

@@ -3,6 +3,7 @@ package dev.toolscout.server.http;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.JsonRpcGuard;
 import dev.toolscout.mcp.gateway.McpGateway;
+import dev.toolscout.server.http.api.HttpApi;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
 import java.net.InetSocketAddress;
@@ -15,10 +16,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, and the approval queue
- * for admin keys at {@code /approvals}, both behind the API-key filter. Binds to 127.0.0.1 unless another host
- * is given. Every error it answers names the problem and nothing internal ({@link JsonRpcGuard}, {@link
- * JsonErrorHandler}): a JSON-RPC error, or on {@code /approvals} the servlet's own {@code {"error": ...}}.
+ * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, the approval queue for
+ * admin keys at {@code /approvals}, both behind the API-key filter, and every other path through the HTTP API
+ * ({@link HttpApi}: {@code /v1/...}, {@code /healthz}, {@code /readyz}, {@code /metrics}, {@code /openapi.json},
+ * {@code /}). Binds to 127.0.0.1 unless another host is given, and only to a loopback address without API keys.
+ * Every error it answers names the problem and nothing internal ({@link JsonRpcGuard}, {@link
+ * JsonErrorHandler}): a JSON-RPC error on {@code /mcp}, the servlet's own {@code {"error": ...}} on {@code
+ * /approvals}, and {@code application/problem+json} everywhere else.
  */
 public final class GatewayHttpServer implements AutoCloseable {
   public static final String ENDPOINT = "/mcp";
@@ -35,11 +39,25 @@ public final class GatewayHttpServer implements AutoCloseable {
     this.connector = connector;
   }
 
-  /** Starts serving; port 0 picks a free one. */
+  /** Starts serving the gateway, with an HTTP API whose engine is never opened (its routes answer 503). */
   public static GatewayHttpServer start(McpGateway gateway, GatewayAuth auth, String host, int port) throws Exception {
+    return start(gateway, auth, host, port, new HttpApi(auth, HttpApi.Options.DEFAULT));
+  }
+
+  /**
+   * Starts serving; port 0 picks a free one.
+   *
+   * @param gateway the MCP gateway at {@code /mcp} (and its approval queue), or null for the HTTP API alone
+   * @param api the HTTP API, whose engine may be opened later ({@link HttpApi#open})
+   * @throws IllegalArgumentException for a port out of range, a host that is not a loopback address when
+   *     {@code auth} requires no key, or an address that cannot be bound
+   */
+  public static GatewayHttpServer start(McpGateway gateway, GatewayAuth auth, String host, int port, HttpApi api)
+      throws Exception {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("--port must be between 0 and 65535, got: " + port);
     }
+    checkHost(host, auth.requiresKey());
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("gateway-http");
     Server jetty = new Server(threads);
@@ -49,29 +67,10 @@ public final class GatewayHttpServer implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    HttpServletStreamableServerTransportProvider transport = gateway.httpTransport(ENDPOINT);
-    ServletHolder mcp = new ServletHolder("mcp", transport);
-    mcp.setAsyncSupported(true);
-    context.addServlet(mcp, ENDPOINT);
-    // in this order: clean error bodies for everything, then the API key, the session limits, and well-formed
-    // JSON-RPC frames
-    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors(APPROVALS));
-    errors.setAsyncSupported(true);
-    context.addFilter(errors, "/*", EnumSet.of(DispatcherType.REQUEST));
-    FilterHolder filter = new FilterHolder(auth);
-    filter.setAsyncSupported(true);
-    context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-    // after the key check, so a caller without a key learns nothing about the sessions
-    FilterHolder sessions = new FilterHolder(gateway.sessionFilter());
-    sessions.setAsyncSupported(true);
-    context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-    FilterHolder frames = new FilterHolder(JsonRpcGuard.frames());
-    frames.setAsyncSupported(true);
-    context.addFilter(frames, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-    if (gateway.approvalQueue() != null) {
-      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
-          APPROVALS + "/*");
-      context.addFilter(filter, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
+    // every path but /mcp and /approvals: the HTTP API, which answers its own errors as problem+json
+    context.addServlet(new ServletHolder("api", api.servlet()), "/");
+    if (gateway != null) {
+      mountGateway(context, gateway, auth);
     }
     jetty.setHandler(context);
     jetty.setErrorHandler(new JsonErrorHandler());
@@ -85,8 +84,68 @@ public final class GatewayHttpServer implements AutoCloseable {
     return new GatewayHttpServer(jetty, connector);
   }
 
+  /** {@code /mcp} and {@code /approvals}, each behind its filters. */
+  private static void mountGateway(ServletContextHandler context, McpGateway gateway, GatewayAuth auth) {
+    HttpServletStreamableServerTransportProvider transport = gateway.httpTransport(ENDPOINT);
+    ServletHolder mcp = new ServletHolder("mcp", transport);
+    mcp.setAsyncSupported(true);
+    context.addServlet(mcp, ENDPOINT);
+    // in this order: clean error bodies for the gateway's paths, then the API key, the session limits, and
+    // well-formed JSON-RPC frames
+    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors(APPROVALS));
+    errors.setAsyncSupported(true);
+    context.addFilter(errors, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    FilterHolder filter = new FilterHolder(auth);
+    filter.setAsyncSupported(true);
+    context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    // after the key check, so a caller without a key learns nothing about the sessions
+    FilterHolder sessions = new FilterHolder(gateway.sessionFilter());
+    sessions.setAsyncSupported(true);
+    context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    FilterHolder frames = new FilterHolder(JsonRpcGuard.frames());
+    frames.setAsyncSupported(true);
+    context.addFilter(frames, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    if (gateway.approvalQueue() != null) {
+      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
+          APPROVALS + "/*");
+      context.addFilter(errors, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
+      context.addFilter(filter, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
+    }
+  }
+
+  /**
+   * Refuses a host that is not a loopback address when there are no API keys: every client would then act as
+   * the local user, so only this machine may be one.
+   */
+  public static void checkHost(String host, boolean keys) {
+    if (!keys && !loopback(host)) {
+      throw new IllegalArgumentException("--host " + host + " is not a loopback address, and without --api-keys "
+          + "every client would act as the local user; give --api-keys FILE to listen on " + host
+          + ", or bind 127.0.0.1 (the default)");
+    }
+  }
+
+  /** Whether {@code host} names only this machine: {@code localhost}, 127.x.x.x or ::1. */
+  static boolean loopback(String host) {
+    try {
+      for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
   public InetSocketAddress address() {
     return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
+  }
+
+  /** The server's base URL, e.g. {@code http://127.0.0.1:8765}. */
+  public String baseUrl() {
+    return "http://" + connector.getHost() + ":" + connector.getLocalPort();
   }
 
   /** The gateway's URL, e.g. {@code http://127.0.0.1:8765/mcp}. */

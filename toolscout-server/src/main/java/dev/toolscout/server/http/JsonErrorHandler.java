@@ -1,6 +1,7 @@
 package dev.toolscout.server.http;
 
 import dev.toolscout.mcp.gateway.JsonRpcGuard;
+import dev.toolscout.server.http.api.HttpApi;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.util.List;
@@ -12,12 +13,14 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Jetty's error pages as JSON-RPC errors: what Jetty answers itself, before a request reaches the gateway's
- * filters (a request line or header it cannot parse, a URI it refuses). Its default is an HTML page that
- * echoes the URI; this says what the status means and nothing more, never a stack trace.
+ * Jetty's error pages as JSON: what Jetty answers itself, before a request reaches a servlet or filter (a
+ * request line or header it cannot parse, a URI it refuses). Its default is an HTML page that echoes the URI;
+ * this says what the status means and nothing more, never a stack trace: a JSON-RPC error for the MCP endpoint,
+ * {@code application/problem+json} for every other path (the HTTP API's).
  */
 final class JsonErrorHandler extends ErrorHandler {
   private static final HttpField JSON_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/json");
+  private static final HttpField PROBLEM_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/problem+json");
 
   JsonErrorHandler() {
     setShowStacks(false);
@@ -29,8 +32,14 @@ final class JsonErrorHandler extends ErrorHandler {
   @Override
   protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
       String contentType, List<Charset> charsets, int code, String message, Throwable cause) {
-    response.getHeaders().put(JSON_TYPE);
-    response.write(true, ByteBuffer.wrap(body(code)), callback);
+    String path = request.getHttpURI() == null ? null : request.getHttpURI().getPath();
+    if (path != null && path.startsWith(GatewayHttpServer.ENDPOINT)) {
+      response.getHeaders().put(JSON_TYPE);
+      response.write(true, ByteBuffer.wrap(body(code)), callback);
+    } else {
+      response.getHeaders().put(PROBLEM_TYPE);
+      response.write(true, ByteBuffer.wrap(HttpApi.problemBody(code, JsonRpcGuard.reason(code))), callback);
+    }
     return true;
   }
 

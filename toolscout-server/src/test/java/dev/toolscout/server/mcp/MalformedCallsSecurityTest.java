@@ -161,13 +161,22 @@ class MalformedCallsSecurityTest {
   @Test
   void jettys_own_errors_are_clean_json_too() throws Exception {
     String base = "http://127.0.0.1:" + g.http.address().getPort();
+    // a path other than the gateway's is the HTTP API's: its errors are problem+json
     SecurityGateway.Raw other = new SecurityGateway.Raw(URI.create(base + "/elsewhere"), KEY, null);
     HttpResponse<String> notFound = other.send(other.builder().GET());
     assertThat(notFound.statusCode()).isEqualTo(404);
-    rpcError(notFound, -32600, "Not Found");
+    assertClean(notFound.body());
+    assertThat(notFound.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(JSON.readTree(notFound.body()).path("detail").asText()).startsWith("no such path: /elsewhere");
+    String badUri = rawHttp("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n");
+    if (badUri.startsWith("HTTP/")) {
+      assertThat(badUri).startsWith("HTTP/1.1 400");
+    }
+    String problem = badUri.substring(badUri.indexOf("\r\n\r\n") + 4);
+    assertClean(problem);
+    assertThat(JSON.readTree(problem).path("status").asInt()).as(badUri).isEqualTo(400);
 
     for (String request : new String[] {
-        "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /mcp HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n",
         "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n"}) {
       String raw = rawHttp(request);

@@ -1,0 +1,202 @@
+package dev.toolscout.server.bench;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.toolscout.engine.SelectRequest;
+import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.server.http.api.ApiBackend;
+import dev.toolscout.server.http.api.HttpApi;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code POST /v1/select} against the in-process {@link ToolScout#select} at the same concurrency, in one run:
+ * one engine, served by the same Jetty and API as {@code toolscout serve} on a loopback port, and called by the
+ * JDK's HTTP client (HTTP/1.1, connections kept alive between requests). For each number of clients the two variants
+ * alternate in rounds, so that warm-up, JIT and the machine's other load fall on both alike. Each client sends
+ * its next request when the last one is answered; throughput is requests over the wall time of the round, the
+ * percentiles are over every request's own latency. Not thread-safe; one run per instance.
+ */
+public final class HttpBench {
+  /**
+   * What to run.
+   *
+   * @param tools 0 for the bundled demo catalog, else a synthetic catalog of that many tools
+   * @param clients the concurrency levels, e.g. 1, 8, 32
+   * @param requests measured requests per variant and level
+   * @param warmup warm-up requests per variant and level
+   * @param rounds how many alternating rounds the measured requests are split into
+   */
+  public record Options(int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir,
+      long seed) {
+    public Options {
+      clients = List.copyOf(clients);
+      if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 256)) {
+        throw new IllegalArgumentException("--clients must be 1 to 256 each, got: " + clients);
+      }
+      if (requests < 1 || warmup < 0 || rounds < 1 || tools < 0) {
+        throw new IllegalArgumentException("--requests must be at least 1 and --warmup, --tools at least 0, got: "
+            + requests + ", " + warmup + ", " + tools);
+      }
+    }
+  }
+
+  /** One variant at one concurrency. */
+  public record Figures(double perSecond, double p50Ms, double p99Ms) {}
+
+  /** Both variants at one concurrency; {@code ratio} is HTTP throughput over in-process throughput. */
+  public record Level(int clients, Figures inProcess, Figures http) {
+    public double ratio() {
+      return http.perSecond() / inProcess.perSecond();
+    }
+  }
+
+  public record Result(int tools, int requests, List<Level> levels) {}
+
+  private final Options o;
+  private final PrintWriter progress;
+
+  public HttpBench(Options o, PrintWriter progress) {
+    this.o = o;
+    this.progress = progress;
+  }
+
+  public Result run() throws Exception {
+    ToolScout.Builder b = ToolScout.builder().dataDir(o.workDir().resolve("data"));
+    if (o.tools() > 0) {
+      progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
+      progress.flush();
+      List<ToolSpec> tools = SyntheticCatalog.tools(o.tools(), o.seed());
+      b.tools(tools);
+    }
+    List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
+    GatewayAuth auth = GatewayAuth.local(Principal.ANONYMOUS);
+    HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
+    try (ToolScout scout = b.build();
+        GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api)) {
+      api.open(new ApiBackend(scout, null));
+      URI select = URI.create(http.baseUrl() + "/v1/select");
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(30)).build();
+      List<Level> levels = new ArrayList<>();
+      for (int c : o.clients()) {
+        Call inProcess = q -> scout.select(SelectRequest.of(q));
+        Call overHttp = q -> {
+          HttpRequest r = HttpRequest.newBuilder(select).timeout(Duration.ofMinutes(2))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(
+                  JsonNodeFactory.instance.objectNode().put("message", q).toString()))
+              .build();
+          HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
+          if (resp.statusCode() != 200) {
+            throw new IllegalStateException("POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
+          }
+        };
+        progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
+        progress.flush();
+        phase(inProcess, c, o.warmup(), queries);
+        phase(overHttp, c, o.warmup(), queries);
+        Samples in = new Samples();
+        Samples over = new Samples();
+        int perRound = perRound();
+        for (int round = 0; round < o.rounds(); round++) {
+          // alternate which goes first, so neither always runs on the warmer machine
+          if (round % 2 == 0) {
+            in.add(phase(inProcess, c, perRound, queries));
+            over.add(phase(overHttp, c, perRound, queries));
+          } else {
+            over.add(phase(overHttp, c, perRound, queries));
+            in.add(phase(inProcess, c, perRound, queries));
+          }
+        }
+        Level l = new Level(c, in.figures(), over.figures());
+        progress.printf(java.util.Locale.ROOT, "bench-http: %d clients: in-process %.0f/s, HTTP %.0f/s (%.2fx)%n",
+            c, l.inProcess().perSecond(), l.http().perSecond(), l.ratio());
+        progress.flush();
+        levels.add(l);
+      }
+      return new Result(scout.size(), perRound() * o.rounds(), levels);
+    }
+  }
+
+  private int perRound() {
+    return Math.max(1, o.requests() / o.rounds());
+  }
+
+  @FunctionalInterface
+  private interface Call {
+    void run(String query) throws Exception;
+  }
+
+  /** One phase: {@code clients} threads send {@code n} requests in all; each request's latency and the wall time. */
+  private static Phase phase(Call call, int clients, int n, List<String> queries) throws InterruptedException {
+    long[] latencies = new long[n];
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < clients; t++) {
+      threads.add(Thread.ofPlatform().name("bench-client-" + t).start(() -> {
+        try {
+          start.await();
+          for (int i; (i = next.getAndIncrement()) < n && failure.get() == null; ) {
+            long t0 = System.nanoTime();
+            call.run(queries.get(i % queries.size()));
+            latencies[i] = System.nanoTime() - t0;
+          }
+        } catch (Exception e) {
+          failure.compareAndSet(null, e);
+        }
+      }));
+    }
+    long t0 = System.nanoTime();
+    start.countDown();
+    for (Thread t : threads) {
+      t.join();
+    }
+    long wall = System.nanoTime() - t0;
+    if (failure.get() != null) {
+      throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());
+    }
+    return new Phase(latencies, wall);
+  }
+
+  private record Phase(long[] latencies, long wallNanos) {}
+
+  /** The phases of one variant at one level, added up. */
+  private static final class Samples {
+    private final List<long[]> latencies = new ArrayList<>();
+    private long wall;
+    private int count;
+
+    void add(Phase p) {
+      latencies.add(p.latencies());
+      wall += p.wallNanos();
+      count += p.latencies().length;
+    }
+
+    Figures figures() {
+      long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+      return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99));
+    }
+
+    private static double percentile(long[] sorted, int p) {
+      int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+      return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.toolscout.server.http.api;
+
+import dev.toolscout.mcp.ServerRegistry;
+import dev.toolscout.mcp.upstream.ServerStatus;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+/**
+ * What {@code GET /metrics} shows, in the Prometheus text format (names as Prometheus sees them):
+ *
+ * <ul>
+ *   <li>{@code toolscout_http_server_requests_seconds} (histogram): every request, by {@code method}, {@code
+ *       route} (the template, e.g. {@code /v1/tools/{name}}, or {@code unmatched}) and {@code status};
+ *   <li>{@code toolscout_select_seconds} (histogram): the selection itself, inside {@code POST /v1/select};
+ *   <li>{@code toolscout_catalog_tools} (gauge): the tools in the catalog, all principals together;
+ *   <li>{@code toolscout_upstream_servers} (gauge): upstream MCP servers by {@code state} (connecting, ready,
+ *       degraded, down, stopped);
+ *   <li>the JVM's memory, threads, CPU and uptime ({@code jvm_*}, {@code process_*}, {@code system_*}).
+ * </ul>
+ *
+ * Histogram buckets are fixed (1 ms to 10 s), so the series per route stay few. Thread-safe.
+ */
+public final class ApiMetrics {
+  /** The Prometheus text exposition format. */
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private static final Duration[] BUCKETS = {
+    Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20),
+    Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(500),
+    Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10)
+  };
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Timer select;
+
+  ApiMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    select = Timer.builder("toolscout.select").description("Time to select the tools for one message")
+        .serviceLevelObjectives(BUCKETS).register(registry);
+  }
+
+  void request(String method, String route, int status, long nanos) {
+    Timer.builder("toolscout.http.server.requests").description("HTTP requests, by route, method and status")
+        .tags("method", method, "route", route, "status", Integer.toString(status))
+        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records one selection's duration. */
+  public void select(long nanos) {
+    select.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Shows the catalog's size from now on. */
+  void catalog(IntSupplier size) {
+    Gauge.builder("toolscout.catalog.tools", size::getAsInt).description("Tools in the catalog")
+        .register(registry);
+  }
+
+  /** Shows the upstream servers' states from now on. */
+  void servers(ServerRegistry servers) {
+    for (ServerStatus.State s : ServerStatus.State.values()) {
+      Gauge.builder("toolscout.upstream.servers", servers,
+              r -> r.manager().servers().stream().filter(x -> x.state() == s).count())
+          .description("Upstream MCP servers, by state").tag("state", s.name().toLowerCase(Locale.ROOT))
+          .register(registry);
+    }
+  }
+
+  String scrape() {
+    return registry.scrape();
+  }
+}

@@ -1,0 +1,296 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.mcp.gateway.Caller;
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.model.Role;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves every path of the HTTP server but {@code /mcp} and {@code /approvals}: finds the {@link Route}, checks
+ * what every route shares, in this order, and calls its handler:
+ *
+ * <ol>
+ *   <li>the path (404) and the method (405, with {@code Allow});
+ *   <li>without API keys, the {@code Host} header must name this machine (403), so that a web page reaching the
+ *       loopback port through DNS rebinding is refused;
+ *   <li>the key (401) and the role (403), before anything about the request is looked at;
+ *   <li>the engine is open (503 with {@code Retry-After} before);
+ *   <li>query parameters the route does not declare (400);
+ *   <li>for a route with a body: {@code Content-Type: application/json} (415) and at most {@link
+ *       #MAX_BODY_BYTES} bytes (413, unread, {@code Connection: close}).
+ * </ol>
+ *
+ * Every error is {@code application/problem+json} ({@link ApiProblem}); an unexpected exception is logged with
+ * its stack trace and answered as a plain 500 that names nothing internal. Thread-safe.
+ */
+final class ApiServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
+  /** The largest request body: the MCP gateway's limit, so both surfaces of one server agree. */
+  static final int MAX_BODY_BYTES = dev.toolscout.mcp.gateway.McpGateway.MAX_REQUEST_BYTES;
+
+  private final transient HttpApi api;
+
+  ApiServlet(HttpApi api) {
+    this.api = api;
+  }
+
+  @Override
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    long start = System.nanoTime();
+    String method = req.getMethod().toUpperCase(Locale.ROOT);
+    String routeLabel = "unmatched";
+    int status;
+    try {
+      Match m = match(method, req.getRequestURI());
+      routeLabel = m.route().path();
+      Reply reply = call(m, req);
+      status = reply.status();
+      write(resp, reply);
+    } catch (ApiProblem p) {
+      status = p.status();
+      problem(resp, p, req.getRequestURI());
+    } catch (IllegalArgumentException e) {
+      // the engine's own validation (its messages name the input, the rule and the value)
+      ApiProblem p = ApiProblem.of(400, "invalid-input", "Invalid input", clean(e.getMessage(), "invalid input"));
+      status = p.status();
+      problem(resp, p, req.getRequestURI());
+    } catch (RuntimeException | IOException e) {
+      LOG.warn("{} {} failed", method, req.getRequestURI(), e);
+      ApiProblem p = ApiProblem.of(500, "internal", "Internal error",
+          "the request failed inside the server; its log has the details");
+      status = p.status();
+      if (!resp.isCommitted()) {
+        resp.reset();
+        problem(resp, p, req.getRequestURI());
+      }
+    }
+    api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
+  }
+
+  private Reply call(Match m, HttpServletRequest req) throws IOException {
+    Route r = m.route();
+    if (!api.auth().requiresKey() && !loopbackHost(req.getServerName())) {
+      throw ApiProblem.of(403, "host-not-allowed", "Host not allowed", "without API keys this server answers only "
+          + "requests addressed to this machine (Host: 127.0.0.1, localhost or [::1]), got Host: "
+          + Fields.shown(String.valueOf(req.getServerName()))
+          + "; serve with --api-keys FILE to accept other names");
+    }
+    Caller caller = authorize(r, req);
+    ApiBackend backend = null;
+    if (r.needsEngine()) {
+      backend = api.backend();
+      if (backend == null) {
+        throw ApiProblem.of(503, "not-ready", "Not ready", "the engine is still opening; retry shortly (GET /readyz "
+            + "answers 200 once it is open)").withHeader("Retry-After", "2");
+      }
+    }
+    Map<String, List<String>> query = query(req.getQueryString());
+    for (String name : query.keySet()) {
+      if (r.params().stream().noneMatch(p -> p.in().equals("query") && p.name().equals(name))) {
+        List<String> known = r.params().stream().filter(p -> p.in().equals("query")).map(Route.Param::name).toList();
+        throw ApiProblem.invalid(name, known.isEmpty() ? "no query parameters" : "one of " + String.join(", ", known),
+            name, "unknown query parameter '" + Fields.shown(name) + "' for " + r.method() + " " + r.path()
+                + (known.isEmpty() ? " (it takes none)" : " (allowed: " + String.join(", ", known) + ")"));
+      }
+    }
+    byte[] body = r.requestSchema() == null ? null : body(req);
+    return r.handler().handle(new Call(r, m.params(), query, caller, body, backend));
+  }
+
+  /** The caller, once its key and role allow the route; a public route takes any caller, or none. */
+  private Caller authorize(Route r, HttpServletRequest req) {
+    Caller c = api.auth().caller(GatewayAuth.presentedKey(req));
+    boolean open = r.access() == Route.Access.PUBLIC
+        || r.access() == Route.Access.METRICS && api.options().metricsPublic();
+    if (open) {
+      return c;
+    }
+    if (c == null) {
+      boolean given = GatewayAuth.presentedKey(req) != null;
+      throw ApiProblem.of(401, "unauthorized", "Unauthorized", given ? "unknown API key"
+          : "an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>")
+          .withHeader("WWW-Authenticate", "Bearer");
+    }
+    if ((r.access() == Route.Access.ADMIN || r.access() == Route.Access.METRICS) && c.role() != Role.ADMIN) {
+      throw ApiProblem.of(403, "forbidden", "Forbidden", r.method() + " " + r.path() + " needs an API key with the "
+          + "role admin; this caller's role is " + c.role().id()
+          + (api.auth().requiresKey() ? "" : " (the server runs without API keys, so nobody is an admin over HTTP: "
+              + "serve with --api-keys FILE, or stop the server and use the CLI)"));
+    }
+    return c;
+  }
+
+  /** The route for a method and a raw (still encoded) path. */
+  private Match match(String method, String rawPath) {
+    List<String> segments = segments(rawPath);
+    TreeSet<String> allowed = new TreeSet<>();
+    for (Route r : api.routes()) {
+      Map<String, String> params = bind(r.segments(), segments);
+      if (params == null) {
+        continue;
+      }
+      if (r.method().equals(method)) {
+        return new Match(r, params);
+      }
+      allowed.add(r.method());
+    }
+    if (allowed.isEmpty()) {
+      throw ApiProblem.notFound("no such path: " + Fields.shown(rawPath) + " (GET /openapi.json lists every route)");
+    }
+    throw ApiProblem.of(405, "method-not-allowed", "Method not allowed", Fields.shown(rawPath) + " takes "
+        + String.join(", ", allowed) + ", not " + Fields.shown(method)).withHeader("Allow", String.join(", ", allowed));
+  }
+
+  private record Match(Route route, Map<String, String> params) {}
+
+  /** The path's decoded segments; a segment that cannot be decoded matches no route. */
+  private static List<String> segments(String raw) {
+    String p = raw == null || raw.isEmpty() ? "/" : raw;
+    List<String> out = new ArrayList<>();
+    for (String s : p.substring(1).split("/", -1)) {
+      try {
+        out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw ApiProblem.notFound("no such path: " + Fields.shown(raw) + " (a segment is not valid percent-encoding)");
+      }
+    }
+    return out;
+  }
+
+  /** The path parameters when {@code template} matches, else null. */
+  private static Map<String, String> bind(List<String> template, List<String> path) {
+    if (template.size() != path.size()) {
+      return null;
+    }
+    Map<String, String> params = new HashMap<>();
+    for (int i = 0; i < template.size(); i++) {
+      String t = template.get(i);
+      if (t.startsWith("{") && t.endsWith("}")) {
+        if (path.get(i).isEmpty()) {
+          return null;
+        }
+        params.put(t.substring(1, t.length() - 1), path.get(i));
+      } else if (!t.equals(path.get(i))) {
+        return null;
+      }
+    }
+    return params;
+  }
+
+  /** The query string's parameters, decoded, in order. */
+  private static Map<String, List<String>> query(String q) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (q == null || q.isEmpty()) {
+      return out;
+    }
+    for (String pair : q.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      try {
+        String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+        String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+        out.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+      } catch (IllegalArgumentException e) {
+        throw ApiProblem.invalid("query", "percent-encoded name=value pairs", Fields.shown(q),
+            "the query string is not valid percent-encoding: " + Fields.shown(q));
+      }
+    }
+    return out;
+  }
+
+  /** The body of a JSON request, at most {@link #MAX_BODY_BYTES}. */
+  private static byte[] body(HttpServletRequest req) throws IOException {
+    String type = req.getContentType();
+    String media = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    if (!media.equals("application/json")) {
+      throw ApiProblem.of(415, "unsupported-media-type", "Unsupported media type", "send the body as "
+          + "Content-Type: application/json, got: " + (type == null ? "none" : Fields.shown(type)));
+    }
+    long declared = req.getContentLengthLong();
+    if (declared > MAX_BODY_BYTES) {
+      throw tooLarge(declared);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buf = new byte[16 * 1024];
+    InputStream in = req.getInputStream();
+    for (int n; (n = in.read(buf)) != -1; ) {
+      if (out.size() + n > MAX_BODY_BYTES) {
+        throw tooLarge(-1);
+      }
+      out.write(buf, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  private static ApiProblem tooLarge(long declared) {
+    // the rest of the body stays unread, so the connection closes after this answer: say so to the client
+    return ApiProblem.of(413, "payload-too-large", "Payload too large", String.format(Locale.ROOT,
+            "the request body must be at most %,d bytes, got: %s", MAX_BODY_BYTES,
+            declared < 0 ? "more" : String.format(Locale.ROOT, "%,d bytes", declared)))
+        .withHeader("Connection", "close");
+  }
+
+  static boolean loopbackHost(String host) {
+    if (host == null) {
+      return false;
+    }
+    String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    return h.equalsIgnoreCase("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.startsWith("127.");
+  }
+
+  private static void write(HttpServletResponse resp, Reply r) throws IOException {
+    resp.setStatus(r.status());
+    headers(resp);
+    if (r.contentType() != null) {
+      resp.setContentType(r.contentType());
+    }
+    resp.setContentLength(r.body().length);
+    resp.getOutputStream().write(r.body());
+  }
+
+  static void problem(HttpServletResponse resp, ApiProblem p, String instance) throws IOException {
+    JsonNode body = p.body(instance == null ? null : Fields.shown(instance));
+    byte[] bytes = Call.JSON.writeValueAsBytes(body);
+    resp.setStatus(p.status());
+    headers(resp);
+    p.headers().forEach(resp::setHeader);
+    resp.setContentType(Reply.PROBLEM_JSON);
+    resp.setContentLength(bytes.length);
+    resp.getOutputStream().write(bytes);
+  }
+
+  private static void headers(HttpServletResponse resp) {
+    // answers are per caller and per moment: never cached by a proxy; never sniffed as HTML by a browser
+    resp.setHeader("Cache-Control", "no-store");
+    resp.setHeader("X-Content-Type-Options", "nosniff");
+  }
+
+  /** An engine message as it is, unless it reads as internal (then the plain meaning). */
+  private static String clean(String m, String plain) {
+    if (m == null || m.isBlank() || m.contains("Exception") || m.contains("\tat ") || m.contains("java.")
+        || m.length() > 2000) {
+      return plain;
+    }
+    return m;
+  }
+}

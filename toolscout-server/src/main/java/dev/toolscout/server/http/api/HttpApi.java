@@ -1,0 +1,153 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.engine.SelectRequest;
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import jakarta.servlet.http.HttpServlet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP API: the route groups, the OpenAPI document built from them, the metrics, and the engine once it is
+ * open. {@link #servlet()} serves it. Before {@link #open} the routes that need the engine answer 503, and
+ * {@code /readyz} answers 503 until a first selection after {@link #open} has run (the embedding model loaded,
+ * the index searched). Thread-safe.
+ *
+ * <p>To add a route, add it to a group's {@link RouteGroup#routes()} with its OpenAPI entry (see {@link Route});
+ * to add a group, add it to {@link #groups}.
+ */
+public final class HttpApi {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+  /** The document's version: the API's major version is in its paths ({@code /v1}); this counts its revisions. */
+  static final String API_VERSION = "1.0";
+
+  /**
+   * How the API behaves.
+   *
+   * @param metricsPublic {@code GET /metrics} without a key (default false: an admin key)
+   * @param allowRemoteStdio {@code POST /v1/servers} may register command lines (stdio servers), which run on
+   *     this host (default false: http(s) URLs only; {@code serve --allow-remote-stdio})
+   */
+  public record Options(boolean metricsPublic, boolean allowRemoteStdio) {
+    public static final Options DEFAULT = new Options(false, false);
+  }
+
+  private final GatewayAuth auth;
+  private final Options options;
+  private final ApiMetrics metrics = new ApiMetrics();
+  private final List<Route> routes;
+  private final byte[] openapi;
+  private volatile ApiBackend backend;
+  private volatile boolean ready;
+
+  public HttpApi(GatewayAuth auth, Options options) {
+    this.auth = Objects.requireNonNull(auth, "auth");
+    this.options = Objects.requireNonNull(options, "options");
+    List<Route> all = new ArrayList<>();
+    Map<String, JsonNode> schemas = new HashMap<>();
+    Set<String> seen = new HashSet<>();
+    for (RouteGroup g : groups()) {
+      for (Route r : g.routes()) {
+        if (!seen.add(r.method() + " " + r.path()) || !seen.add(r.operationId())) {
+          throw new IllegalStateException("route declared twice: " + r.method() + " " + r.path());
+        }
+        all.add(r);
+      }
+      g.schemas().forEach((k, v) -> {
+        if (schemas.put(k, v) != null) {
+          throw new IllegalStateException("schema declared twice: " + k);
+        }
+      });
+    }
+    this.routes = List.copyOf(all);
+    try {
+      this.openapi = Call.JSON.writerWithDefaultPrettyPrinter()
+          .writeValueAsBytes(OpenApi.document(routes, schemas, API_VERSION));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every group of routes, in the order the document lists their tags. */
+  private List<RouteGroup> groups() {
+    return List.of(new SelectRoutes(metrics), new ToolRoutes(), new PolicyRoutes(auth), new ServerRoutes(options),
+        new OpsRoutes(this));
+  }
+
+  /**
+   * Serves the engine from now on, and warms it: one selection on another thread loads the embedding model and
+   * searches the index, after which {@code /readyz} answers 200.
+   */
+  public void open(ApiBackend b) {
+    this.backend = Objects.requireNonNull(b, "backend");
+    metrics.catalog(b.scout()::size);
+    if (b.servers() != null) {
+      metrics.servers(b.servers());
+    }
+    Thread.ofVirtual().name("api-warm-up").start(() -> {
+      try {
+        b.scout().select(SelectRequest.of("warm up the embedding model and the search index"));
+        ready = true;
+      } catch (RuntimeException e) {
+        LOG.warn("the first selection failed; /readyz stays 503", e);
+      }
+    });
+  }
+
+  /** Whether a selection has run since {@link #open}: the model is loaded and the index open. */
+  public boolean ready() {
+    return ready;
+  }
+
+  public HttpServlet servlet() {
+    return new ApiServlet(this);
+  }
+
+  /** The OpenAPI 3.1 document, as served at {@code /openapi.json}. */
+  public byte[] openApiDocument() {
+    return openapi.clone();
+  }
+
+  /** The problem document for an error Jetty answers itself, before any route (a request it cannot parse). */
+  public static byte[] problemBody(int status, String detail) {
+    ApiProblem p = status >= 500 ? ApiProblem.of(status, "internal", "Internal error", "Internal error")
+        : ApiProblem.of(status, "bad-request", "Bad request", detail);
+    try {
+      return Call.JSON.writeValueAsBytes(p.body(null));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  ApiBackend backend() {
+    return backend;
+  }
+
+  List<Route> routes() {
+    return routes;
+  }
+
+  GatewayAuth auth() {
+    return auth;
+  }
+
+  Options options() {
+    return options;
+  }
+
+  ApiMetrics metrics() {
+    return metrics;
+  }
+
+  byte[] openapi() {
+    return openapi;
+  }
+}

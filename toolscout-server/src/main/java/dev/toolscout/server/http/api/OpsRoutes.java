@@ -1,0 +1,87 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What operators and tools call: {@code GET /} (links), {@code /healthz} (alive), {@code /readyz} (the engine
+ * open and warm), {@code /metrics} (Prometheus) and {@code /openapi.json} (this API). None needs the engine.
+ */
+final class OpsRoutes implements RouteGroup {
+  private final HttpApi api;
+
+  OpsRoutes(HttpApi api) {
+    this.api = api;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.get("/", "index").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+            .summary("Links to the API's parts")
+            .description("A small index of links. The path is kept for a web console, which will replace this answer.")
+            .response(200, "Links", "Index")
+            .handle(c -> Reply.json(index())),
+        Route.get("/healthz", "health").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+            .summary("Liveness: the process answers")
+            .response(200, "Alive", "Health")
+            .handle(c -> Reply.json(JsonNodeFactory.instance.objectNode().put("status", "alive"))),
+        Route.get("/readyz", "ready").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+            .summary("Readiness: the embedding model and the search index are open")
+            .description("503 while the engine opens and until a first selection has run.")
+            .response(200, "Ready", "Health")
+            .problem(503, "Not ready yet")
+            .handle(c -> {
+              if (!api.ready()) {
+                throw ApiProblem.of(503, "not-ready", "Not ready", api.backend() == null
+                    ? "the engine is still opening" : "the embedding model is still loading")
+                    .withHeader("Retry-After", "2");
+              }
+              return Reply.json(JsonNodeFactory.instance.objectNode().put("status", "ready"));
+            }),
+        Route.get("/metrics", "metrics").tag("operations").access(Route.Access.METRICS).withoutEngine()
+            .summary("Metrics in the Prometheus text format")
+            .description("Request counts and latency histograms per route, the selection latency histogram, the "
+                + "catalog's size, upstream MCP servers by state, and the JVM's. Admin only by default: the "
+                + "catalog's size counts tools some callers may not see.")
+            .response(200, "Prometheus text format 0.0.4", "text/plain",
+                OpenApi.schema("{\"type\": \"string\"}"))
+            .handle(c -> Reply.text(ApiMetrics.CONTENT_TYPE, api.metrics().scrape())),
+        Route.get("/openapi.json", "openapi").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+            .summary("This API's OpenAPI 3.1 document")
+            .response(200, "The document", "application/json",
+                OpenApi.schema("{\"type\": \"object\", \"required\": [\"openapi\", \"info\", \"paths\"]}"))
+            .handle(c -> new Reply(200, Reply.JSON, api.openapi())));
+  }
+
+  private static ObjectNode index() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("name", "ToolScout");
+    ObjectNode links = o.putObject("links");
+    links.put("openapi", "/openapi.json");
+    links.put("select", "/v1/select");
+    links.put("tools", "/v1/tools");
+    links.put("health", "/healthz");
+    links.put("ready", "/readyz");
+    links.put("metrics", "/metrics");
+    links.put("mcp", "/mcp");
+    return o;
+  }
+
+  @Override
+  public Map<String, JsonNode> schemas() {
+    return Map.of(
+        "Index", OpenApi.schema("""
+            {"type": "object", "required": ["name", "links"],
+             "properties": {"name": {"type": "string"},
+                            "links": {"type": "object", "additionalProperties": {"type": "string"}}},
+             "additionalProperties": false}"""),
+        "Health", OpenApi.schema("""
+            {"type": "object", "required": ["status"],
+             "properties": {"status": {"type": "string", "enum": ["alive", "ready"]}},
+             "additionalProperties": false}"""));
+  }
+}

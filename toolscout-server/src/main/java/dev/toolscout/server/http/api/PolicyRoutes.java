@@ -1,0 +1,96 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.AccessPolicyJson;
+import dev.toolscout.access.PolicyCheck;
+import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.model.Principal;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code GET|PUT /v1/policy}: the access policy, for admins. A policy is checked as {@code toolscout policy set}
+ * checks it: a rule that matches no known tool, source, category or principal (the API keys' users, groups and
+ * spaces) is refused, unless {@code ?allow_unmatched=true}, since a misspelt deny leaves access wider than
+ * meant. Stored (durable) before the answer, and applied from the next request on.
+ */
+final class PolicyRoutes implements RouteGroup {
+  private final GatewayAuth auth;
+
+  PolicyRoutes(GatewayAuth auth) {
+    this.auth = auth;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.get("/v1/policy", "getPolicy").tag("policy").access(Route.Access.ADMIN)
+            .summary("The access policy in force")
+            .response(200, "The policy, as docs/ACCESS_POLICY.md writes it", "Policy")
+            .handle(c -> Reply.json(AccessPolicyJson.toJson(c.backend().scout().policy()))),
+        Route.put("/v1/policy", "putPolicy").tag("policy").access(Route.Access.ADMIN)
+            .summary("Check and store the access policy")
+            .description("Refused when a rule matches nothing known (the problem names the rule, the field and the "
+                + "value, and the closest known value), unless allow_unmatched=true.")
+            .query("allow_unmatched", "Store it even when rules match nothing yet (default false)",
+                OpenApi.schema("{\"type\": \"boolean\"}"))
+            .request("Policy")
+            .response(200, "Stored; applies from the next request on", "Policy")
+            .handle(this::put));
+  }
+
+  private Reply put(Call c) {
+    String allow = c.query("allow_unmatched");
+    if (allow != null && !allow.equals("true") && !allow.equals("false")) {
+      throw ApiProblem.invalid("allow_unmatched", "true or false", allow,
+          "query parameter allow_unmatched must be true or false, got: '" + Fields.shown(allow) + "'");
+    }
+    AccessPolicy policy;
+    try {
+      policy = AccessPolicyJson.fromJson(c.json(), "the policy");
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalid("body", "docs/ACCESS_POLICY.md, File format", (JsonNode) null, e.getMessage());
+    }
+    Set<String> users = new TreeSet<>();
+    Set<String> groups = new TreeSet<>();
+    Set<String> spaces = new TreeSet<>();
+    for (Principal p : auth.keyPrincipals()) {
+      add(users, p.user());
+      add(groups, p.group());
+      add(spaces, p.space());
+    }
+    List<PolicyCheck.Unmatched> unmatched = c.backend().scout().checkPolicy(policy, users, groups, spaces);
+    if (!unmatched.isEmpty() && !"true".equals(allow)) {
+      PolicyCheck.Unmatched u = unmatched.get(0);
+      throw ApiProblem.invalid("rules[" + u.rule() + "]." + u.field(), "matches a known " + u.field(), u.value(),
+          unmatched.size() + " of " + policy.rules().size() + " rules match nothing; first: " + u.message()
+              + "; nothing was stored (allow_unmatched=true stores it for tools or principals that come later)");
+    }
+    c.backend().scout().setPolicy(policy);
+    return Reply.json(AccessPolicyJson.toJson(policy));
+  }
+
+  private static void add(Set<String> into, String v) {
+    if (v != null && !v.isBlank()) {
+      into.add(v);
+    }
+  }
+
+  @Override
+  public Map<String, JsonNode> schemas() {
+    return Map.of("Policy", OpenApi.schema("""
+        {"type": "object", "additionalProperties": false,
+         "description": "An access policy (docs/ACCESS_POLICY.md)",
+         "properties": {
+          "default": {"type": "string", "enum": ["allow", "deny"]},
+          "spaces": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+          "rules": {"type": "array", "items": {
+            "type": "object", "required": ["effect"], "additionalProperties": false,
+            "properties": {"effect": {"type": "string", "enum": ["allow", "deny"]},
+                           "tool": {"type": "string"}, "source": {"type": "string"}, "category": {"type": "string"},
+                           "user": {"type": "string"}, "group": {"type": "string"}, "space": {"type": "string"}}}}}}"""));
+  }
+}

@@ -1,0 +1,122 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.engine.RenderFormat;
+import dev.toolscout.engine.SelectRequest;
+import dev.toolscout.engine.SelectResult;
+import dev.toolscout.model.InputLimits;
+import dev.toolscout.selection.SelectorConfig;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** {@code POST /v1/select}: the tools for one message, as {@code toolscout select --format} prints them. */
+final class SelectRoutes implements RouteGroup {
+  private static final Set<String> FIELDS = Set.of("message", "k", "token_budget", "conversation_id", "format");
+  private static final List<String> FORMATS = List.of("json", "anthropic", "openai", "mcp");
+  private static final Pattern CONVERSATION_ID =
+      Pattern.compile("[A-Za-z0-9._:-]{1," + SelectRequest.MAX_CONVERSATION_ID_CHARS + "}");
+
+  private final ApiMetrics metrics;
+
+  SelectRoutes(ApiMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(Route.post("/v1/select", "select").tag("selection")
+        .summary("Select the tools an LLM should see for a message")
+        .description("The fields of `toolscout select --format json` (format json, the default), or the rendered "
+            + "form for Anthropic's Messages API, OpenAI's Chat API or an MCP tools/list result. Only tools the "
+            + "caller's principal may see are ranked, listed or counted.")
+        .request("SelectRequest")
+        .response(200, "The selection, or its rendered form", "application/json", OpenApi.schema("""
+            {"oneOf": [{"$ref": "#/components/schemas/SelectResult"},
+                       {"$ref": "#/components/schemas/AnthropicSelection"},
+                       {"$ref": "#/components/schemas/OpenAiSelection"},
+                       {"$ref": "#/components/schemas/McpSelection"}]}"""))
+        .handle(this::select));
+  }
+
+  private Reply select(Call c) {
+    Fields f = Fields.of(c.json(), "", FIELDS);
+    String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+    Integer k = f.integer("k", SelectorConfig.MIN_K, SelectorConfig.MAX_K);
+    Integer budget = f.integer("token_budget", 1, Integer.MAX_VALUE);
+    String conversation = f.text("conversation_id", false, SelectRequest.MAX_CONVERSATION_ID_CHARS);
+    if (conversation != null && !CONVERSATION_ID.matcher(conversation).matches()) {
+      throw ApiProblem.invalid("conversation_id", "1-128 characters of A-Z a-z 0-9 . _ : -", conversation,
+          "conversation_id must be 1-128 characters of A-Z a-z 0-9 . _ : -, got: '" + Fields.shown(conversation)
+              + "'");
+    }
+    String format = f.oneOf("format", FORMATS, "json");
+    SelectRequest request = new SelectRequest(message, c.principal(), k, budget, conversation);
+    long start = System.nanoTime();
+    SelectResult result = c.backend().scout().select(request);
+    metrics.select(System.nanoTime() - start);
+    return Reply.json(c.backend().scout().render(result, RenderFormat.valueOf(format.toUpperCase(Locale.ROOT))));
+  }
+
+  @Override
+  public Map<String, JsonNode> schemas() {
+    return Map.of(
+        "SelectRequest", OpenApi.schema("""
+            {"type": "object", "required": ["message"], "additionalProperties": false,
+             "properties": {
+              "message": {"type": "string", "minLength": 1, "maxLength": 16384,
+                          "description": "The user's message; only its first 8,192 characters are ranked"},
+              "k": {"type": "integer", "minimum": 1, "maximum": 50, "description": "How many tools (default 10)"},
+              "token_budget": {"type": "integer", "minimum": 1,
+                               "description": "The most tokens the selected definitions may take"},
+              "conversation_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$",
+                                  "description": "The conversation this message belongs to"},
+              "format": {"type": "string", "enum": ["json", "anthropic", "openai", "mcp"], "default": "json"}}}"""),
+        "SelectResult", OpenApi.schema("""
+            {"type": "object", "additionalProperties": false,
+             "required": ["selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens"],
+             "properties": {
+              "selected": {"type": "array", "items": {
+                "type": "object", "required": ["name", "score", "reason"], "additionalProperties": false,
+                "properties": {"name": {"type": "string"},
+                               "score": {"type": "number", "description": "Fused relevance, 0-1"},
+                               "reason": {"type": "string"}}}},
+              "core_included": {"type": "array", "items": {"type": "string"}},
+              "excluded_count": {"type": "integer", "minimum": 0},
+              "reason": {"type": "string"},
+              "discovery_suggested": {"type": "boolean"},
+              "tokens": {"type": "object", "required": ["selected", "all", "saved_pct"], "additionalProperties": false,
+                         "properties": {"selected": {"type": "integer"}, "all": {"type": "integer"},
+                                        "saved_pct": {"type": "number"}}}}}"""),
+        "AnthropicSelection", OpenApi.schema("""
+            {"type": "object", "required": ["system", "tools"], "additionalProperties": false,
+             "description": "For Anthropic's Messages API: the system prompt section and the tools",
+             "properties": {
+              "system": {"type": "string"},
+              "tools": {"type": "array", "items": {
+                "type": "object", "required": ["name", "description", "input_schema"],
+                "properties": {"name": {"type": "string"}, "description": {"type": "string"},
+                               "input_schema": {"type": "object"}}}}}}"""),
+        "OpenAiSelection", OpenApi.schema("""
+            {"type": "object", "required": ["messages", "tools"], "additionalProperties": false,
+             "description": "For OpenAI's Chat API: the system message and the function tools",
+             "properties": {
+              "messages": {"type": "array", "items": {
+                "type": "object", "required": ["role", "content"],
+                "properties": {"role": {"const": "system"}, "content": {"type": "string"}}}},
+              "tools": {"type": "array", "items": {
+                "type": "object", "required": ["type", "function"],
+                "properties": {"type": {"const": "function"},
+                               "function": {"type": "object", "required": ["name", "description", "parameters"]}}}}}}"""),
+        "McpSelection", OpenApi.schema("""
+            {"type": "object", "required": ["tools"], "additionalProperties": false,
+             "description": "An MCP tools/list result",
+             "properties": {
+              "tools": {"type": "array", "items": {
+                "type": "object", "required": ["name", "description", "inputSchema"],
+                "properties": {"name": {"type": "string"}, "description": {"type": "string"},
+                               "inputSchema": {"type": "object"}, "annotations": {"type": "object"}}}}}}"""));
+  }
+}
