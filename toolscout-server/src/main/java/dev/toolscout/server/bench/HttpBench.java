@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -108,19 +110,22 @@ public final class HttpBench {
         };
         progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
         progress.flush();
-        phase(inProcess, c, o.warmup(), queries);
-        phase(overHttp, c, o.warmup(), queries);
         Samples in = new Samples();
         Samples over = new Samples();
         int perRound = perRound();
-        for (int round = 0; round < o.rounds(); round++) {
-          // alternate which goes first, so neither always runs on the warmer machine
-          if (round % 2 == 0) {
-            in.add(phase(inProcess, c, perRound, queries));
-            over.add(phase(overHttp, c, perRound, queries));
-          } else {
-            over.add(phase(overHttp, c, perRound, queries));
-            in.add(phase(inProcess, c, perRound, queries));
+        // one pool per variant, so each variant's threads are warm in its own way
+        try (ExecutorService inPool = clients(c); ExecutorService httpPool = clients(c)) {
+          phase(inPool, inProcess, c, o.warmup(), queries);
+          phase(httpPool, overHttp, c, o.warmup(), queries);
+          for (int round = 0; round < o.rounds(); round++) {
+            // alternate which goes first, so neither always runs on the warmer machine
+            if (round % 2 == 0) {
+              in.add(phase(inPool, inProcess, c, perRound, queries));
+              over.add(phase(httpPool, overHttp, c, perRound, queries));
+            } else {
+              over.add(phase(httpPool, overHttp, c, perRound, queries));
+              in.add(phase(inPool, inProcess, c, perRound, queries));
+            }
           }
         }
         Level l = new Level(c, in.figures(), over.figures());
@@ -133,6 +138,12 @@ public final class HttpBench {
     }
   }
 
+  private static ExecutorService clients(int n) {
+    AtomicInteger id = new AtomicInteger();
+    return Executors.newFixedThreadPool(n, r -> Thread.ofPlatform().name("bench-client-" + id.getAndIncrement())
+        .unstarted(r));
+  }
+
   private int perRound() {
     return Math.max(1, o.requests() / o.rounds());
   }
@@ -142,16 +153,23 @@ public final class HttpBench {
     void run(String query) throws Exception;
   }
 
-  /** One phase: {@code clients} threads send {@code n} requests in all; each request's latency and the wall time. */
-  private static Phase phase(Call call, int clients, int n, List<String> queries) throws InterruptedException {
+  /**
+   * One phase: {@code n} requests in all from the {@code clients} threads of {@code pool}, each request's latency
+   * and the wall time. The threads outlive the phase, as an application's do: a thread's first selection pays for
+   * state it keeps (the model's buffers, say), which a fresh thread per phase would charge to every phase.
+   */
+  private static Phase phase(ExecutorService pool, Call call, int clients, int n, List<String> queries)
+      throws InterruptedException {
     long[] latencies = new long[n];
     AtomicInteger next = new AtomicInteger();
     AtomicReference<Exception> failure = new AtomicReference<>();
+    CountDownLatch ready = new CountDownLatch(clients);
     CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
+    CountDownLatch done = new CountDownLatch(clients);
     for (int t = 0; t < clients; t++) {
-      threads.add(Thread.ofPlatform().name("bench-client-" + t).start(() -> {
+      pool.execute(() -> {
         try {
+          ready.countDown();
           start.await();
           for (int i; (i = next.getAndIncrement()) < n && failure.get() == null; ) {
             long t0 = System.nanoTime();
@@ -160,14 +178,15 @@ public final class HttpBench {
           }
         } catch (Exception e) {
           failure.compareAndSet(null, e);
+        } finally {
+          done.countDown();
         }
-      }));
+      });
     }
+    ready.await();
     long t0 = System.nanoTime();
     start.countDown();
-    for (Thread t : threads) {
-      t.join();
-    }
+    done.await();
     long wall = System.nanoTime() - t0;
     if (failure.get() != null) {
       throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());

@@ -27,6 +27,10 @@ import java.util.Map;
  * ApiClient} hands each one here) must have a declared status for its operation, the declared content type,
  * and a body that validates against the declared schema. A path no route matches (404) and a method a path
  * does not take (405) are checked against the problem schema. Thread-safe after construction.
+ *
+ * <p>The validator is networknt's json-schema-validator, which the product already ships: the MCP SDK validates
+ * tool arguments with it ({@code mcp-json-jackson2}). So it is not declared again, with a test scope that would
+ * take it out of the distribution.
  */
 final class OpenApiContract {
   private static final ObjectMapper JSON = new ObjectMapper();
