@@ -4,7 +4,6 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
@@ -91,12 +90,10 @@ final class ServeCommand implements Callable<Integer> {
         EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
       e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
-      // the API is served over the runtime's engine, which the runtime closes
-      try (LocalToolScout scout = LocalToolScout.over(e.engine());
-          McpGateway gateway = e.gateway(who.principal()).approval(mode)
+      try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
               .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api)) {
-        api.open(new ApiBackend(scout, e.registry()));
+        api.open(new ApiBackend(e.scout(), e.registry()));
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url() + ", HTTP API on "
             + http.baseUrl() + "/v1" + (auth.requiresKey() ? " (API key required)" : ""));
         spec.commandLine().getErr().flush();

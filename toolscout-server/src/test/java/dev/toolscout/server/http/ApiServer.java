@@ -39,10 +39,9 @@ final class ApiServer implements AutoCloseable {
   final ApiClient client;
 
   private ApiServer(Path dataDir, GatewayAuth auth, HttpApi.Options options) throws Exception {
-    Engine engine = Engine.open(Engine.Options.of(dataDir).withModelPreload());
-    // as serve does: the MCP runtime owns the engine, the API is served over it
-    mcp = new McpRuntime(engine);
-    scout = LocalToolScout.over(engine);
+    // as serve does: the MCP runtime owns the library's instance, the API is served over it
+    mcp = new McpRuntime(LocalToolScout.open(Engine.Options.of(dataDir).withModelPreload()));
+    scout = (LocalToolScout) mcp.scout();
     mcp.start(List.of(), Duration.ZERO);
     gateway = mcp.gateway(Principal.ANONYMOUS);
     api = new HttpApi(auth, options);
@@ -79,7 +78,6 @@ final class ApiServer implements AutoCloseable {
       http.close();
       gateway.close();
     } finally {
-      scout.close();
       mcp.close();
     }
   }
