@@ -105,7 +105,7 @@ public final class LocalToolScout implements ToolScout {
   }
 
   /** A selection as the API's result, with its token counts and only visible dependencies named. */
-  public SelectResult result(Selection s, Principal p) {
+  private SelectResult result(Selection s, Principal p) {
     Catalog.Snapshot snap = engine.catalog().snapshot();
     AllowedSet allowed = engine.access().allowed(snap, p);
     long all = engine.tokens().allowedTokens(snap, allowed);
