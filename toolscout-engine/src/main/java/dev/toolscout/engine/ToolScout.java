@@ -40,6 +40,10 @@ import java.util.function.IntConsumer;
  * <p>Errors: bad input is an {@link IllegalArgumentException} naming the input, the rule and the bad value
  * (nothing is changed); {@link NoSuchToolException} for a removal naming tools that are not there; calls
  * after {@link #close} throw {@link IllegalStateException}.
+ *
+ * <p>Read-only ({@link Builder#readOnly}): reads a data directory another instance holds (a running {@code
+ * toolscout serve}, say) without writing to it; {@link #upsert}, {@link #remove}, {@link #setPolicy} and {@link
+ * #subscribe} throw {@link IllegalStateException}.
  */
 public interface ToolScout extends AutoCloseable {
   /** A builder; {@link Builder#dataDir} is required. */
@@ -85,6 +89,7 @@ public interface ToolScout extends AutoCloseable {
    * selection ranks them. An unchanged tool is neither counted nor embedded again.
    *
    * @throws IllegalArgumentException for two tools of one name; nothing is changed
+   * @throws IllegalStateException when opened {@link Builder#readOnly read-only}
    */
   CatalogChange upsert(List<ToolSpec> tools);
 
@@ -93,13 +98,18 @@ public interface ToolScout extends AutoCloseable {
    *
    * @throws NoSuchToolException naming every name the catalog does not hold; nothing is removed
    * @throws IllegalArgumentException for a tool of an MCP server (the server would list it again)
+   * @throws IllegalStateException when opened {@link Builder#readOnly read-only}
    */
   CatalogChange remove(Collection<String> names);
 
   /** The access policy in force (a {@link Builder#policyOverride} or {@link Builder#policyFile}, else the stored one). */
   AccessPolicy policy();
 
-  /** Stores {@code policy} in the data directory (durable on return) and applies it from the next call on. */
+  /**
+   * Stores {@code policy} in the data directory (durable on return) and applies it from the next call on.
+   *
+   * @throws IllegalStateException when opened {@link Builder#readOnly read-only}
+   */
   void setPolicy(AccessPolicy policy);
 
   /**
@@ -119,6 +129,8 @@ public interface ToolScout extends AutoCloseable {
    * Delivers every catalog change, as the batch of events one write made, after it is durable and before the
    * write returns, on the writing thread: keep listeners quick. A listener that throws is logged and skipped;
    * it never fails the write nor the other listeners.
+   *
+   * @throws IllegalStateException when opened {@link Builder#readOnly read-only} (it would never be called)
    */
   Subscription subscribe(Consumer<List<CatalogEvent>> listener);
 
@@ -145,6 +157,7 @@ public interface ToolScout extends AutoCloseable {
     private List<String> coreTools;
     private boolean preloadModel = true;
     private IntConsumer progress;
+    private boolean readOnly;
 
     Builder() {}
 
@@ -233,17 +246,46 @@ public interface ToolScout extends AutoCloseable {
     }
 
     /**
+     * Opens an existing data directory for reading only (default false), also while another instance holds it
+     * (in this process or another, such as a running {@code toolscout serve}). It takes no lock and writes
+     * nothing there: SQLite is opened read-only, no migration runs, no tool is embedded. Select, find, list,
+     * describe and policy see the catalog, vectors and policy stored at the open (build again to see later
+     * changes); the model still embeds each query. The writes ({@link ToolScout#upsert}, {@link
+     * ToolScout#remove}, {@link ToolScout#setPolicy}) and {@link ToolScout#subscribe} throw {@link
+     * IllegalStateException}. {@link #catalogFiles} are accepted when the store holds every tool of theirs as the
+     * files have it (an {@link IllegalArgumentException} names the others); {@link #tools} cannot be given.
+     *
+     * <p>The search index is the one the writer committed when it holds the stored catalog (it opens in
+     * milliseconds); otherwise (the writer is between a store change and its index commit, or this model's
+     * index is missing) it is built in memory from the stored vectors, which takes seconds at 10k tools. A store
+     * of another schema version than this code's, or tools with no vector of this model stored, are an {@link
+     * IllegalStateException}. SQLite's {@code state.db-shm} and {@code state.db-wal} beside the store are used
+     * (and created, when no writer has them open): they are SQLite's shared index and log, not data.
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
+      return this;
+    }
+
+    /**
      * Opens the data directory: reads the inputs, takes the directory's lock, opens the store and the index
      * (rebuilding the index from the store when it is missing or damaged), and applies the catalog files.
      *
-     * @throws IllegalArgumentException for a bad catalog or policy file, or an unknown model; nothing is changed
-     * @throws DataDirectoryInUseException when another instance holds the data directory
+     * @throws IllegalArgumentException for a bad catalog or policy file, or an unknown model; nothing is changed;
+     *     read-only: for a directory that holds no store
+     * @throws DataDirectoryInUseException when another instance holds the data directory (never read-only)
+     * @throws IllegalStateException read-only: a store of another schema version, or tools with no stored vector
+     *     of the model
      * @throws UncheckedIOException when the data directory cannot be read or written
      */
     public ToolScout build() {
       if (dataDir == null) {
         throw new IllegalArgumentException("dataDir is required: the directory ToolScout keeps its catalog, "
             + "vectors and index in, e.g. builder().dataDir(Path.of(\"toolscout-data\"))");
+      }
+      if (readOnly && tools != null) {
+        throw new IllegalArgumentException("tools cannot be given with readOnly(true): they would be written to "
+            + "the data directory " + dataDir + ", which a read-only opening never writes");
       }
       SelectorConfig config = selector;
       if (coreTools != null) {
@@ -254,6 +296,9 @@ public interface ToolScout extends AutoCloseable {
       }
       Engine.Options o = new Engine.Options(dataDir, catalogFiles, tools, policyFile, model, config, progress,
           preloadModel).withPolicyOverride(policy);
+      if (readOnly) {
+        o = o.withReadOnly();
+      }
       try {
         return LocalToolScout.open(o);
       } catch (IOException e) {

@@ -234,9 +234,7 @@ public final class LuceneToolIndex implements ToolIndex {
     try {
       long version = -1;
       if (DirectoryReader.indexExists(directory)) {
-        Map<String, String> user = SegmentInfos.readLatestCommit(directory).getUserData();
-        String v = user.get(VERSION_KEY);
-        version = v == null || !FORMAT.equals(user.get(FORMAT_KEY)) ? -1 : Long.parseLong(v);
+        version = version(SegmentInfos.readLatestCommit(directory).getUserData());
       }
       IndexWriterConfig config =
           new IndexWriterConfig(analyzer)
@@ -255,6 +253,92 @@ public final class LuceneToolIndex implements ToolIndex {
       IOUtils.closeWhileHandlingException(searchers, writer, directory, analyzer);
       throw e;
     }
+  }
+
+  /**
+   * Opens the index last committed in {@code dir} for searching only, beside a process that may be writing
+   * it: a plain {@link DirectoryReader} on that commit, no {@link IndexWriter}, no lock, nothing written (the
+   * directory is not even created). Searches see that commit for as long as this index is open; files a later
+   * commit of the writer deletes stay readable (the reader holds them open). Every write method throws {@link
+   * IllegalStateException}. {@link #committedVersion} is the catalog version recorded in that commit, or -1
+   * when it was written with another document layout.
+   *
+   * @return empty when {@code dir} holds no committed index
+   * @throws IllegalArgumentException if the index holds vectors of another dimension
+   * @throws UncheckedIOException if the index cannot be read
+   */
+  public static java.util.Optional<LuceneToolIndex> openReadOnly(Path dir, int dimension) {
+    Objects.requireNonNull(dir, "dir");
+    checkDimension(dimension);
+    if (!Files.isDirectory(dir)) {
+      return java.util.Optional.empty(); // FSDirectory.open would create it
+    }
+    Directory directory = null;
+    DirectoryReader reader = null;
+    SearcherManager searchers = null;
+    Analyzer analyzer = new ToolAnalyzer();
+    try {
+      // no lock factory: only a writer locks, and this never writes
+      directory = FSDirectory.open(dir, org.apache.lucene.store.NoLockFactory.INSTANCE);
+      if (!DirectoryReader.indexExists(directory)) {
+        IOUtils.close(directory, analyzer);
+        return java.util.Optional.empty();
+      }
+      // opening retries by itself when a concurrent commit deletes the files of the one it started on
+      reader = DirectoryReader.open(directory);
+      long version = version(reader.getIndexCommit().getUserData());
+      searchers = new SearcherManager(reader, new ToolSearcherFactory());
+      reader = null; // the manager owns it now
+      checkStoredDimension(dir.toString(), searchers, dimension);
+      return java.util.Optional.of(new LuceneToolIndex(
+          dir.toString(), directory, dimension, LexicalWeights.DEFAULTS, analyzer, null, searchers, version));
+    } catch (IOException e) {
+      IOUtils.closeWhileHandlingException(reader, searchers, directory, analyzer);
+      throw new UncheckedIOException("cannot open the tool index at " + dir + " for reading: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      IOUtils.closeWhileHandlingException(reader, searchers, directory, analyzer);
+      throw e;
+    }
+  }
+
+  /**
+   * The catalog version recorded by the last commit in {@code dir}, reading only its commit point (cheap, no
+   * lock, nothing written): -1 when there is no index or it was written with another document layout.
+   *
+   * @throws UncheckedIOException if the commit point cannot be read
+   */
+  public static long committedVersion(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    if (!Files.isDirectory(dir)) {
+      return -1;
+    }
+    try (Directory directory = FSDirectory.open(dir, org.apache.lucene.store.NoLockFactory.INSTANCE)) {
+      if (!DirectoryReader.indexExists(directory)) {
+        return -1;
+      }
+      return version(SegmentInfos.readLatestCommit(directory).getUserData());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the commit of the tool index at " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The catalog version in a commit's user data, or -1 for none or another document layout. */
+  private static long version(Map<String, String> user) {
+    String v = user.get(VERSION_KEY);
+    return v == null || !FORMAT.equals(user.get(FORMAT_KEY)) ? -1 : Long.parseLong(v);
+  }
+
+  /** Whether this index was opened with {@link #openReadOnly} (it has no writer). */
+  public boolean readOnly() {
+    return writer == null;
+  }
+
+  /** The writer, or a clear error on an index opened read-only. */
+  private IndexWriter writer(String operation) {
+    if (writer == null) {
+      throw new IllegalStateException("the tool index at " + location + " is open read-only; cannot " + operation);
+    }
+    return writer;
   }
 
   private static void checkDimension(int dimension) {
@@ -295,9 +379,10 @@ public final class LuceneToolIndex implements ToolIndex {
     for (ToolDocument doc : docs) {
       checkDocument(doc);
     }
+    IndexWriter w = writer("upsert");
     try {
       for (ToolDocument doc : docs) {
-        writer.updateDocument(new Term(NAME, doc.name()), toLucene(doc));
+        w.updateDocument(new Term(NAME, doc.name()), toLucene(doc));
       }
     } catch (IOException e) {
       throw failure("upsert", e);
@@ -355,8 +440,9 @@ public final class LuceneToolIndex implements ToolIndex {
   @Override
   public void remove(Collection<String> toolNames) {
     Term[] terms = toolNames.stream().map(n -> new Term(NAME, n)).toArray(Term[]::new);
+    IndexWriter w = writer("remove");
     try {
-      writer.deleteDocuments(terms);
+      w.deleteDocuments(terms);
     } catch (IOException e) {
       throw failure("remove", e);
     }
@@ -364,8 +450,9 @@ public final class LuceneToolIndex implements ToolIndex {
 
   @Override
   public void clear() {
+    IndexWriter w = writer("clear");
     try {
-      writer.deleteAll();
+      w.deleteAll();
     } catch (IOException e) {
       throw failure("clear", e);
     }
@@ -376,9 +463,10 @@ public final class LuceneToolIndex implements ToolIndex {
     if (catalogVersion < 0) {
       throw new IllegalArgumentException("catalogVersion must be >= 0, got: " + catalogVersion);
     }
+    IndexWriter w = writer("commit");
     try {
-      writer.setLiveCommitData(Map.of(VERSION_KEY, Long.toString(catalogVersion), FORMAT_KEY, FORMAT).entrySet());
-      writer.commit();
+      w.setLiveCommitData(Map.of(VERSION_KEY, Long.toString(catalogVersion), FORMAT_KEY, FORMAT).entrySet());
+      w.commit();
       committedVersion = catalogVersion;
       searchers.maybeRefreshBlocking();
     } catch (IOException e) {

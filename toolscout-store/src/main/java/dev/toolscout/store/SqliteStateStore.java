@@ -59,12 +59,14 @@ public final class SqliteStateStore implements StateStore {
 
   private final Path file;
   private final Connection conn;
+  private final boolean readOnly;
   private final ReentrantLock lock = new ReentrantLock();
   private boolean closed;
 
-  private SqliteStateStore(Path file, Connection conn) {
+  private SqliteStateStore(Path file, Connection conn, boolean readOnly) {
     this.file = file;
     this.conn = conn;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -93,7 +95,7 @@ public final class SqliteStateStore implements StateStore {
     try {
       configure(c, path);
       migrate(c, path);
-      return new SqliteStateStore(path, c);
+      return new SqliteStateStore(path, c, false);
     } catch (SQLException e) {
       closeQuietly(c, path);
       throw new StoreException(path, "open the database", e);
@@ -101,6 +103,54 @@ public final class SqliteStateStore implements StateStore {
       closeQuietly(c, path);
       throw e;
     }
+  }
+
+  /**
+   * Opens an existing store for reading only, beside a process that may be writing it: the connection is
+   * SQLite's read-only one (no write reaches the database file, whatever is called), nothing is migrated and
+   * the journal mode is left as it is. Every write method throws {@link IllegalStateException}. Each read sees
+   * the last change committed before it.
+   *
+   * <p>A reader of a WAL-mode database uses SQLite's shared-memory index {@code state.db-shm} and the log
+   * {@code state.db-wal} beside it: those of the writer when one has the file open (the reader records its
+   * read position in the -shm), else SQLite creates them (an empty log) and leaves them at close, for the next
+   * writer to remove. They hold no data of their own; the database file is never written.
+   *
+   * @throws StoreException when the file does not exist or is not an SQLite database
+   * @throws IllegalStateException when the file's schema version is not this code's, older or newer: a
+   *     read-only store cannot migrate, and a newer one is refused rather than guessed at
+   */
+  public static SqliteStateStore openReadOnly(Path file) {
+    Path path = file.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(path)) {
+      // SQLite would create an empty database in read-write mode; in read-only mode it fails less clearly
+      throw new StoreException(path, "open the database read-only", new java.nio.file.NoSuchFileException(
+          path.toString(), null, "no such file"));
+    }
+    Connection c;
+    try {
+      org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+      config.setReadOnly(true);
+      config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+      c = DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
+    } catch (SQLException e) {
+      throw new StoreException(path, "open the database read-only", e);
+    }
+    try {
+      checkSchema(c, path);
+      return new SqliteStateStore(path, c, true);
+    } catch (SQLException e) {
+      closeQuietly(c, path);
+      throw new StoreException(path, "open the database read-only", e);
+    } catch (RuntimeException e) {
+      closeQuietly(c, path);
+      throw e;
+    }
+  }
+
+  /** Whether this store was opened with {@link #openReadOnly}. */
+  public boolean readOnly() {
+    return readOnly;
   }
 
   /** The store file (absolute). */
@@ -580,6 +630,28 @@ public final class SqliteStateStore implements StateStore {
     }
   }
 
+  /** A read-only store must be at exactly this code's schema version: it can neither migrate nor guess. */
+  private static void checkSchema(Connection c, Path path) throws SQLException {
+    int found;
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")) {
+      found = rs.next() && rs.getInt(1) > 0 ? schemaVersion(c) : 0;
+    }
+    int latest = Migrations.latestVersion();
+    if (found > latest) {
+      throw new IllegalStateException("state store " + path + " has schema version " + found
+          + ", newer than this ToolScout supports (up to " + latest + "); read it with the newer ToolScout that "
+          + "wrote it");
+    }
+    if (found < latest) {
+      throw new IllegalStateException("state store " + path + " has schema version " + found
+          + ", older than this ToolScout's " + latest + ", and a read-only opening does not migrate it; open the "
+          + "data directory once for writing (when no other process holds it), or read it with the ToolScout "
+          + "that wrote it");
+    }
+  }
+
   private static int schemaVersion(Connection c) throws SQLException {
     try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
@@ -680,6 +752,9 @@ public final class SqliteStateStore implements StateStore {
   }
 
   private <T> T write(String operation, SqlWork<T> work) {
+    if (readOnly) {
+      throw new IllegalStateException("state store " + file + " is open read-only; cannot " + operation);
+    }
     return locked(operation, () -> inTransaction(conn, "BEGIN IMMEDIATE", work));
   }
 

@@ -50,9 +50,13 @@ import java.util.function.Predicate;
  * directory, whatever the model), {@code state.db} (SQLite: catalog, vectors, policy; the truth) and {@code
  * index/<model>/} (Lucene; a cache, rebuilt from the stored vectors when missing, behind or damaged). Opening
  * with a current index embeds nothing; the embedding model is loaded only when something is embedded.
+ *
+ * <p>A read-only engine ({@link Options#readOnly}) takes no lock and writes nothing, so it can read a directory
+ * that another process holds: see {@link ReadOnlyOpening}.
  */
 public final class Engine implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Engine.class);
+  /** Null for a read-only engine. */
   private final DataDirectoryLock lock;
   private final SqliteStateStore store;
   private final LazyEmbeddingModel model;
@@ -68,6 +72,8 @@ public final class Engine implements AutoCloseable {
   private final Path dataDir;
   private final Approvals approvals;
   private final int untouchedByCatalogs;
+  private final boolean readOnly;
+  private final boolean indexInMemory;
 
   /**
    * How to open an engine.
@@ -85,14 +91,23 @@ public final class Engine implements AutoCloseable {
    * @param preloadModel start loading the embedding model at once, on another thread, overlapping the open
    *     (for callers that will embed: select, find, the gateways); otherwise it loads on first use
    * @param policy an access policy that applies to this engine as a policy file would, or {@code null}
+   * @param readOnly open an existing data directory for reading only, beside a process that may hold and write
+   *     it: no lock, nothing written, no migration, no tool embedded ({@link ReadOnlyOpening}); the catalog,
+   *     policy and vectors are those stored at the open. Every write throws {@link IllegalStateException}.
+   *     Catalog files are accepted when the store holds every tool of theirs as they have it (nothing to add,
+   *     see {@link #notStoredAsGiven}); tools cannot be given (they would remove others).
    */
   public record Options(
       Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
-      SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy) {
+      SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly) {
     public Options {
       java.util.Objects.requireNonNull(dataDir, "dataDir");
       if (catalogs != null && tools != null) {
         throw new IllegalArgumentException("give catalog files or tools, not both");
+      }
+      if (readOnly && tools != null) {
+        throw new IllegalArgumentException("tools would be written to the data directory " + dataDir
+            + ", which a read-only opening never writes");
       }
       if (policyFile != null && policy != null) {
         throw new IllegalArgumentException("give a policy file or a policy, not both");
@@ -108,43 +123,60 @@ public final class Engine implements AutoCloseable {
       this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, null);
     }
 
+    /** For writing. */
+    public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
+        SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy) {
+      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, false);
+    }
+
     public static Options of(Path dataDir) {
       return new Options(dataDir, null, null, null, null, null, null, false, null);
     }
 
+    /** The same, opened for reading only (see {@link Options}). */
+    public Options withReadOnly() {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
+          true);
+    }
+
     public Options withCatalogs(List<Path> files) {
-      return new Options(dataDir, files, null, policyFile, modelId, selector, progress, preloadModel, policy);
+      return new Options(dataDir, files, null, policyFile, modelId, selector, progress,
+          preloadModel, policy, readOnly);
     }
 
     public Options withTools(List<ToolSpec> specs) {
-      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress, preloadModel, policy);
+      return new Options(dataDir, null, specs, policyFile, modelId, selector, progress,
+          preloadModel, policy, readOnly);
     }
 
     public Options withPolicy(Path file) {
-      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null);
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null, readOnly);
     }
 
     /** A policy for this engine instead of the stored one (like a policy file, without the file). */
     public Options withPolicyOverride(AccessPolicy p) {
       return new Options(dataDir, catalogs, tools, p == null ? policyFile : null, modelId, selector, progress,
-          preloadModel, p);
+          preloadModel, p, readOnly);
     }
 
     public Options withModel(String id) {
-      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress, preloadModel, policy);
+      return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress,
+          preloadModel, policy, readOnly);
     }
 
     public Options withSelector(SelectorConfig config) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress, preloadModel, policy);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress,
+          preloadModel, policy, readOnly);
     }
 
     public Options withProgress(IntConsumer p) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy, readOnly);
     }
 
     /** Loads the model while the engine opens: for callers that embed every time (select, find, gateways). */
     public Options withModelPreload() {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true, policy);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true, policy,
+          readOnly);
     }
   }
 
@@ -153,11 +185,19 @@ public final class Engine implements AutoCloseable {
     // read and check every input file before anything is opened: bad input changes nothing
     List<ToolSpec> fromFiles = o.catalogs() == null ? null : CatalogFiles.loadAll(o.catalogs());
     AccessPolicy policy = o.policyFile() == null ? o.policy() : readPolicy(o.policyFile());
-    Files.createDirectories(o.dataDir());
     String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
     int dimension = LocalEmbeddingModels.dimension(modelId);
-    // before the store or any index: one engine writes a data directory, whichever model it uses
-    DataDirectoryLock l = DataDirectoryLock.acquire(o.dataDir());
+    if (o.readOnly()) {
+      // not even the lock: a reader stays out of the writer's way (and writes nothing, the lock file included)
+      this.lock = null;
+      this.readOnly = true;
+    } else {
+      Files.createDirectories(o.dataDir());
+      // before the store or any index: one engine writes a data directory, whichever model it uses
+      this.lock = DataDirectoryLock.acquire(o.dataDir());
+      this.readOnly = false;
+    }
+    DataDirectoryLock l = lock;
     LazyEmbeddingModel m = new LazyEmbeddingModel(modelId, dimension, () -> LocalEmbeddingModels.create(modelId));
     if (o.preloadModel()) {
       // the model load (about a second) overlaps opening the store and the index; on two cores this roughly
@@ -167,45 +207,76 @@ public final class Engine implements AutoCloseable {
     // The store (native library, then 10k specs parsed) and the index (Lucene start-up) open in parallel;
     // neither needs the other until the ordinals are matched.
     Path indexDir = o.dataDir().resolve("index").resolve(modelId);
-    CompletableFuture<LuceneToolIndex> indexOpen = CompletableFuture.supplyAsync(
+    CompletableFuture<LuceneToolIndex> indexOpen = o.readOnly() ? null : CompletableFuture.supplyAsync(
         () -> openIndex(indexDir, dimension), r -> Thread.ofVirtual().name("index-open").start(r));
     SqliteStateStore s = null;
     LuceneToolIndex idx = null;
     try {
-      s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
-      long tStore = System.nanoTime();
-      StateStore.StoredCatalog stored = s.loadCatalog();
-      long tCatalog = System.nanoTime();
-      idx = joinIndex(indexOpen, o.dataDir());
-      long tIndex = System.nanoTime();
-      EventBus bus = new EventBus();
-      // keep the persisted index's ordinals when it is current, so it can be used as it is
-      Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
-      this.catalog = Catalog.of(s, stored, bus, hints);
-      this.bus = bus;
-      this.indexer = new ToolIndexer(s, idx, m).attach(bus);
-      indexer.onProgress(o.progress());
-      indexer.rebuildIfStale(catalog.snapshot());
-      long tRebuild = System.nanoTime();
-      LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
-              + "index check {} ms",
-          o.dataDir(), ms(t0, tRebuild), ms(t0, tStore), catalog.size(), ms(tStore, tCatalog), ms(tCatalog, tIndex),
-          ms(tIndex, tRebuild));
-      int untouched = 0;
-      if (fromFiles != null) {
-        // add and update only: a data directory may hold tools of other files, `index`, or `remove`d ones
-        // brought back; dropping stored tools takes an explicit `index --replace` or `remove`
-        catalog.apply(fromFiles, List.of());
-        Set<String> named = new HashSet<>();
-        fromFiles.forEach(t -> named.add(t.fullName()));
-        untouched = (int) catalog.snapshot().entries().stream()
-            .filter(e -> NOT_MCP.test(e) && !named.contains(e.spec().fullName())).count();
-      } else if (o.tools() != null) {
-        catalog.sync(o.tools(), NOT_MCP);
-      } else if (catalog.snapshot().entries().stream().noneMatch(NOT_MCP)) {
-        catalog.sync(CatalogFiles.demo(), NOT_MCP);
+      if (o.readOnly()) {
+        ReadOnlyOpening.Opened ro = ReadOnlyOpening.open(o.dataDir(), indexDir, dimension);
+        s = ro.store();
+        idx = ro.index();
+        EventBus bus = new EventBus();
+        this.catalog = Catalog.of(s, ro.stored(), bus, ro.persisted() ? idx.ordinals() : Map.of());
+        this.bus = bus;
+        // not attached to the bus: nothing changes this catalog
+        this.indexer = new ToolIndexer(s, idx,
+            ro.persisted() ? m : ReadOnlyOpening.storedVectorsOnly(m, o.dataDir()));
+        this.indexInMemory = !ro.persisted();
+        this.untouchedByCatalogs = 0;
+        if (fromFiles != null) {
+          List<String> absent = notStoredAsGiven(catalog.snapshot(), fromFiles);
+          if (!absent.isEmpty()) {
+            throw new IllegalArgumentException("catalog files " + o.catalogs() + ": " + absent.size() + " of "
+                + "their tools are not in data directory " + o.dataDir() + " as the files have them ("
+                + quoted(absent.subList(0, Math.min(5, absent.size()))) + (absent.size() > 5 ? ", ..." : "")
+                + "), and a read-only opening adds nothing; add them through the process that holds the "
+                + "directory, or open it for writing when none does");
+          }
+        }
+        if (indexInMemory) {
+          indexer.rebuildIfStale(catalog.snapshot());
+        }
+        LOG.debug("opened {} read-only in {} ms: catalog version {} with {} tools, {}", o.dataDir(),
+            ms(t0, System.nanoTime()), catalog.version(), catalog.size(),
+            indexInMemory ? "search index built in memory from the stored vectors" : "its committed search index");
+      } else {
+        s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+        long tStore = System.nanoTime();
+        StateStore.StoredCatalog stored = s.loadCatalog();
+        long tCatalog = System.nanoTime();
+        idx = joinIndex(indexOpen, o.dataDir());
+        long tIndex = System.nanoTime();
+        EventBus bus = new EventBus();
+        // keep the persisted index's ordinals when it is current, so it can be used as it is
+        Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
+        this.catalog = Catalog.of(s, stored, bus, hints);
+        this.bus = bus;
+        this.indexer = new ToolIndexer(s, idx, m).attach(bus);
+        indexer.onProgress(o.progress());
+        indexer.rebuildIfStale(catalog.snapshot());
+        long tRebuild = System.nanoTime();
+        LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
+                + "index check {} ms",
+            o.dataDir(), ms(t0, tRebuild), ms(t0, tStore), catalog.size(), ms(tStore, tCatalog), ms(tCatalog, tIndex),
+            ms(tIndex, tRebuild));
+        int untouched = 0;
+        if (fromFiles != null) {
+          // add and update only: a data directory may hold tools of other files, `index`, or `remove`d ones
+          // brought back; dropping stored tools takes an explicit `index --replace` or `remove`
+          catalog.apply(fromFiles, List.of());
+          Set<String> named = new HashSet<>();
+          fromFiles.forEach(t -> named.add(t.fullName()));
+          untouched = (int) catalog.snapshot().entries().stream()
+              .filter(e -> NOT_MCP.test(e) && !named.contains(e.spec().fullName())).count();
+        } else if (o.tools() != null) {
+          catalog.sync(o.tools(), NOT_MCP);
+        } else if (catalog.snapshot().entries().stream().noneMatch(NOT_MCP)) {
+          catalog.sync(CatalogFiles.demo(), NOT_MCP);
+        }
+        this.untouchedByCatalogs = untouched;
+        this.indexInMemory = false;
       }
-      this.untouchedByCatalogs = untouched;
       // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
       this.access = new AccessControl(
           policy != null ? policy : storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
@@ -225,18 +296,17 @@ public final class Engine implements AutoCloseable {
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
       this.model = m;
-      this.lock = l;
       this.dataDir = o.dataDir();
     } catch (RuntimeException | Error e) {
       try {
-        if (idx == null) {
+        if (idx == null && indexOpen != null) {
           // wait for the open to end (it may be rebuilding the directory) and close what it made
           try {
             indexOpen.join().close();
           } catch (RuntimeException ignored) {
             // its own failure; the first error is the one reported
           }
-        } else {
+        } else if (idx != null) {
           idx.close();
         }
         m.close();
@@ -244,10 +314,27 @@ public final class Engine implements AutoCloseable {
           s.close();
         }
       } finally {
-        l.close();
+        if (l != null) {
+          l.close();
+        }
       }
       throw e;
     }
+  }
+
+  /**
+   * The names of {@code tools} that {@code snapshot} does not hold as they are (missing, or stored with other
+   * content), in the order given: what adding them would change.
+   */
+  public static List<String> notStoredAsGiven(Catalog.Snapshot snapshot, List<ToolSpec> tools) {
+    List<String> out = new ArrayList<>();
+    for (ToolSpec t : tools) {
+      CatalogEntry e = snapshot.get(t.fullName());
+      if (e == null || !e.contentHash().equals(t.contentHash())) {
+        out.add(t.fullName());
+      }
+    }
+    return out;
   }
 
   /** Catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps. */
@@ -381,12 +468,14 @@ public final class Engine implements AutoCloseable {
 
   /** Stores {@code policy} in the data directory (durable on return) and applies it to this engine. */
   public void savePolicy(AccessPolicy policy) {
+    requireWritable("store the access policy");
     store.savePolicyJson(AccessPolicyJson.toJson(policy).toString());
     access.setPolicy(policy);
   }
 
   /** Adds or updates the tools of catalog files (no removals). */
   public Catalog.Change index(List<ToolSpec> tools) {
+    requireWritable("add or update tools");
     return catalog.apply(tools, List.of());
   }
 
@@ -395,6 +484,7 @@ public final class Engine implements AutoCloseable {
    * every other stored one. What {@code index --replace} does; nothing else drops stored tools in bulk.
    */
   public Catalog.Change replaceCatalogTools(List<ToolSpec> tools) {
+    requireWritable("replace the catalog's tools");
     return catalog.sync(tools, NOT_MCP);
   }
 
@@ -405,6 +495,7 @@ public final class Engine implements AutoCloseable {
    *     server (its server would list it again; {@code mcp remove} removes the server)
    */
   public Catalog.Change remove(Collection<String> names) {
+    requireWritable("remove tools");
     Catalog.Snapshot snap = catalog.snapshot();
     List<String> missing = new ArrayList<>();
     List<String> upstream = new ArrayList<>();
@@ -435,6 +526,7 @@ public final class Engine implements AutoCloseable {
    *     server's
    */
   public Catalog.Change removeSource(String source) {
+    requireWritable("remove tools");
     List<String> names = new ArrayList<>();
     boolean mcpTools = false;
     for (CatalogEntry e : catalog.snapshot().entries()) {
@@ -467,6 +559,26 @@ public final class Engine implements AutoCloseable {
    */
   public int toolsBesidesCatalogFiles() {
     return untouchedByCatalogs;
+  }
+
+  /** Whether this engine was opened read-only ({@link Options#readOnly}): it writes nothing. */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /**
+   * Whether this read-only engine built its search index in memory from the stored vectors, since the
+   * committed index did not hold the stored catalog ({@link ReadOnlyOpening}); false for a writing engine.
+   */
+  public boolean indexInMemory() {
+    return indexInMemory;
+  }
+
+  private void requireWritable(String what) {
+    if (readOnly) {
+      throw new IllegalStateException("cannot " + what + ": data directory " + dataDir + " is open read-only "
+          + "(it reflects the store as of the open and writes nothing)");
+    }
   }
 
   /** Whether the embedding model was loaded (or is loading): never, for an engine that embedded nothing. */
@@ -550,7 +662,9 @@ public final class Engine implements AutoCloseable {
         try {
           store.close();
         } finally {
-          lock.close();
+          if (lock != null) {
+            lock.close();
+          }
         }
       }
     }

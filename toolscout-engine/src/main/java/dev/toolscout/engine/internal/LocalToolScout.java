@@ -91,6 +91,15 @@ public final class LocalToolScout implements ToolScout {
     }
   }
 
+  /** Open and not read-only, or a clear error naming what was refused. */
+  private void writable(String what) {
+    open();
+    if (engine.readOnly()) {
+      throw new IllegalStateException("cannot " + what + ": this ToolScout opened data directory "
+          + engine.dataDir() + " with readOnly(true), and writes nothing there");
+    }
+  }
+
   private static Principal who(Principal p) {
     return p == null ? Principal.ANONYMOUS : p;
   }
@@ -269,7 +278,7 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public CatalogChange upsert(List<ToolSpec> tools) {
-    open();
+    writable("upsert tools");
     Set<String> names = new HashSet<>();
     for (ToolSpec t : tools) {
       if (!names.add(t.fullName())) {
@@ -284,7 +293,7 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public CatalogChange remove(Collection<String> names) {
-    open();
+    writable("remove tools");
     synchronized (writes) {
       return change(engine.remove(List.copyOf(new java.util.LinkedHashSet<>(names))));
     }
@@ -302,7 +311,7 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public void setPolicy(AccessPolicy policy) {
-    open();
+    writable("set the access policy");
     java.util.Objects.requireNonNull(policy, "policy");
     synchronized (writes) {
       engine.savePolicy(policy);
@@ -320,7 +329,8 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public Subscription subscribe(Consumer<List<CatalogEvent>> listener) {
-    open();
+    // a read-only instance never sees a change: a listener that would never be called is refused, not ignored
+    writable("subscribe to catalog changes");
     java.util.Objects.requireNonNull(listener, "listener");
     // a wrapper per subscription, so the same listener subscribed twice is removed once per close
     Consumer<List<CatalogEvent>> own = listener::accept;
