@@ -233,6 +233,43 @@ class ToolScoutTest {
   }
 
   @Test
+  void a_read_only_instance_beside_the_holder_selects_the_same_and_refuses_every_write_clearly() {
+    ToolSpec probe = ToolSpec.builder("quasar__calibrate_telescope", "Calibrate the telescope mirrors").build();
+    try (ToolScout holder = open();
+        ToolScout reader = ToolScout.builder().dataDir(dir).readOnly(true).build()) {
+      SelectRequest meeting = SelectRequest.of("Schedule a meeting with the team tomorrow at 3pm");
+      assertThat(reader.select(meeting)).isEqualTo(holder.select(meeting));
+      assertThat(reader.list(null, null, 0, 1000)).isEqualTo(holder.list(null, null, 0, 1000));
+      assertThat(reader.describe(null, "gmail__send_email")).isEqualTo(holder.describe(null, "gmail__send_email"));
+      assertThat(reader.policy()).isEqualTo(holder.policy());
+      assertThat(reader.size()).isEqualTo(holder.size());
+
+      String refused = ": this ToolScout opened data directory " + dir + " with readOnly(true), and writes nothing "
+          + "there";
+      assertThatThrownBy(() -> reader.upsert(List.of(probe)))
+          .isInstanceOf(IllegalStateException.class).hasMessage("cannot upsert tools" + refused);
+      assertThatThrownBy(() -> reader.remove(List.of("gmail__send_email")))
+          .isInstanceOf(IllegalStateException.class).hasMessage("cannot remove tools" + refused);
+      assertThatThrownBy(() -> reader.setPolicy(AccessPolicy.ALLOW_ALL))
+          .isInstanceOf(IllegalStateException.class).hasMessage("cannot set the access policy" + refused);
+      assertThatThrownBy(() -> reader.subscribe(events -> { }))
+          .isInstanceOf(IllegalStateException.class).hasMessage("cannot subscribe to catalog changes" + refused);
+      assertThat(reader.describe(null, "gmail__send_email")).isPresent();
+
+      // what the holder writes later, this reader does not see: it reflects the store as of its open
+      holder.upsert(List.of(probe));
+      assertThat(reader.describe(null, probe.fullName())).isEmpty();
+      try (ToolScout again = ToolScout.builder().dataDir(dir).readOnly(true).build()) {
+        assertThat(again.describe(null, probe.fullName())).isPresent();
+      }
+    }
+    assertThatThrownBy(() -> ToolScout.builder().dataDir(dir).readOnly(true).tools(List.of(probe)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("tools cannot be given with readOnly(true): they would be written to the data directory " + dir
+            + ", which a read-only opening never writes");
+  }
+
+  @Test
   void close_is_idempotent_and_later_calls_fail_clearly() {
     ToolScout scout = open();
     scout.close();

@@ -84,6 +84,65 @@ class LuceneToolIndexTest {
   }
 
   @Test
+  void a_read_only_index_searches_the_commit_it_opened_beside_the_writer_and_refuses_writes() {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex writer = LuceneToolIndex.open(path, DIM)) {
+      writer.upsert(List.of(
+          tool(0, "calendar__create_event", "Create a calendar event", ""),
+          tool(1, "gmail__send_email", "Send an email", "")));
+      writer.commit(7);
+
+      LuceneToolIndex reader = LuceneToolIndex.openReadOnly(path, DIM).orElseThrow();
+      try {
+        assertThat(reader.readOnly()).isTrue();
+        assertThat(reader.committedVersion()).isEqualTo(7);
+        assertThat(reader.ordinals()).containsOnlyKeys("calendar__create_event", "gmail__send_email");
+        assertThat(ords(reader.lexical("send email", all(2), 5))).containsExactly(1);
+
+        // the writer moves on; the reader keeps its commit, and the commit point tells what is newer
+        writer.remove(List.of("gmail__send_email"));
+        writer.upsert(List.of(tool(2, "slack__post_message", "Post a message to a channel", "")));
+        writer.commit(8);
+        assertThat(LuceneToolIndex.committedVersion(path)).isEqualTo(8);
+        assertThat(reader.committedVersion()).isEqualTo(7);
+        assertThat(reader.size()).isEqualTo(2);
+        assertThat(ords(reader.lexical("send email", all(3), 5))).containsExactly(1);
+        assertThat(ords(reader.dense(unit(DIM, 1), all(3), 1))).containsExactly(1);
+
+        String refused = "the tool index at " + path + " is open read-only; cannot ";
+        assertThatThrownBy(() -> reader.upsert(List.of(tool(3, "x__y", "z", ""))))
+            .isInstanceOf(IllegalStateException.class).hasMessage(refused + "upsert");
+        assertThatThrownBy(() -> reader.remove(List.of("calendar__create_event")))
+            .isInstanceOf(IllegalStateException.class).hasMessage(refused + "remove");
+        assertThatThrownBy(reader::clear).isInstanceOf(IllegalStateException.class).hasMessage(refused + "clear");
+        assertThatThrownBy(() -> reader.commit(9))
+            .isInstanceOf(IllegalStateException.class).hasMessage(refused + "commit");
+      } finally {
+        reader.close();
+      }
+      // the reader held no lock: the writer still writes
+      writer.upsert(List.of(tool(3, "jira__create_issue", "Create an issue", "")));
+      writer.commit(9);
+    }
+    try (LuceneToolIndex reader = LuceneToolIndex.openReadOnly(path, DIM).orElseThrow()) {
+      assertThat(reader.committedVersion()).isEqualTo(9);
+      assertThat(reader.size()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void a_read_only_open_of_a_missing_or_empty_directory_finds_no_index_and_creates_nothing() throws Exception {
+    Path missing = dir.resolve("missing");
+    assertThat(LuceneToolIndex.openReadOnly(missing, DIM)).isEmpty();
+    assertThat(LuceneToolIndex.committedVersion(missing)).isEqualTo(-1);
+    assertThat(missing).doesNotExist();
+    Path empty = java.nio.file.Files.createDirectories(dir.resolve("empty"));
+    assertThat(LuceneToolIndex.openReadOnly(empty, DIM)).isEmpty();
+    assertThat(LuceneToolIndex.committedVersion(empty)).isEqualTo(-1);
+    assertThat(empty).isEmptyDirectory();
+  }
+
+  @Test
   void writes_not_committed_before_close_are_discarded() {
     Path path = dir.resolve("tools");
     try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {

@@ -23,7 +23,7 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
       Optional<ToolSpec> tool = scout.describe(who.principal(), name);
       if (tool.isEmpty()) {
         // the discovery tool's words, the same for a denied and a missing tool

@@ -1,5 +1,7 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.DataDirectoryInUseException;
+import dev.toolscout.engine.catalog.CatalogFiles;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Hashing;
@@ -54,6 +56,45 @@ final class EngineOptions {
       err.flush();
     }
     return scout;
+  }
+
+  /**
+   * Opens the data directory for a command that only reads it (select, find, list, describe, policy show and
+   * check). When another process holds it (a running {@code serve}), opens it read-only instead, writing
+   * nothing there, and says so in one line on {@code err}: what the command shows is the store as of now.
+   *
+   * @param writingOption an option the command was given that would write to the directory (select's and
+   *     find's --servers, whose tools join the catalog), or null; with one, a directory in use is an error
+   *     naming it. --catalog files are accepted read-only when the directory holds all their tools as they are.
+   */
+  static LocalToolScout openForReading(Engine.Options o, PrintWriter err, String writingOption) throws IOException {
+    try {
+      return open(o, err);
+    } catch (DataDirectoryInUseException inUse) {
+      if (writingOption != null) {
+        throw new IllegalArgumentException(writingOption + " would add tools to data directory " + inUse.dataDir()
+            + ", which is in use by " + inUse.holder() + "; without " + writingOption + " this command reads "
+            + "the directory as it is (read-only)", inUse);
+      }
+      LocalToolScout scout = LocalToolScout.open(o.withCatalogs(null).withReadOnly());
+      if (o.catalogs() != null) {
+        // checked here rather than by the engine, so the error names the option
+        List<String> absent = Engine.notStoredAsGiven(scout.engine().catalog().snapshot(),
+            CatalogFiles.loadAll(o.catalogs()));
+        if (!absent.isEmpty()) {
+          scout.close();
+          throw new IllegalArgumentException("--catalog: " + absent.size() + " of the files' tools are not in data "
+              + "directory " + inUse.dataDir() + " as the files have them ('" + String.join("', '",
+                  absent.subList(0, Math.min(5, absent.size()))) + "'" + (absent.size() > 5 ? ", ..." : "")
+              + "); it is in use by " + inUse.holder() + ", so this command can only read it: add them "
+              + "through that process, or stop it first", inUse);
+        }
+      }
+      err.println("toolscout: data directory " + inUse.dataDir() + " is in use by " + inUse.holder()
+          + "; reading it read-only: results reflect its store as of now");
+      err.flush();
+      return scout;
+    }
   }
 
   Path resolveDataDir() {

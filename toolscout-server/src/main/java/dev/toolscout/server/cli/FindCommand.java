@@ -38,7 +38,8 @@ final class FindCommand implements Callable<Integer> {
     String text = MessageArgument.resolve(query, cli.stdin, "QUERY");
     var declared = servers.declared();
     try (McpRuntime mcp = new McpRuntime(
-        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
+        EngineOptions.openForReading(engine.options().withModelPreload(), spec.commandLine().getErr(),
+            servers.servers == null ? null : "--servers"))) {
       servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       return Results.print(spec, Results.find(mcp.scout().find(who.principal(), text, limit)));
     }

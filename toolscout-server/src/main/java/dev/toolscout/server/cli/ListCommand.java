@@ -24,7 +24,7 @@ final class ListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
       // every page: the command lists all the principal may see, as tool_discovery__list_all does
       ToolPage first = scout.list(who.principal(), category, 0, ToolPage.MAX_LIMIT);
       List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());

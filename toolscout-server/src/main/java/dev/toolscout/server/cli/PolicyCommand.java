@@ -112,7 +112,8 @@ final class PolicyCommand implements Callable<Integer> {
       }
       // read here rather than given to the engine, which would log each unmatched rule a second time
       AccessPolicy fromFile = engine.policy == null ? null : Engine.readPolicy(engine.policy);
-      try (Engine e = Engine.open(engine.options().withPolicy(null))) {
+      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withPolicy(null), err, null)) {
+        Engine e = scout.engine();
         AccessPolicy policy;
         String where;
         if (fromFile != null) {
@@ -199,7 +200,8 @@ final class PolicyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       // the stored policy, whatever --policy says: without an override, the API's policy is the stored one
-      try (ToolScout scout = LocalToolScout.open(engine.options().withPolicy(null))) {
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withPolicy(null),
+          spec.commandLine().getErr(), null)) {
         AccessPolicy p = scout.policy();
         spec.commandLine().getOut().println(Json.pretty(AccessPolicyJson.toJson(p)));
         spec.commandLine().getOut().flush();

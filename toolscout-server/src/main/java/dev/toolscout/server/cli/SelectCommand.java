@@ -49,7 +49,8 @@ final class SelectCommand implements Callable<Integer> {
     SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, null);
     var declared = servers.declared();
     try (McpRuntime mcp = new McpRuntime(
-        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
+        EngineOptions.openForReading(engine.options().withModelPreload(), spec.commandLine().getErr(),
+            servers.servers == null ? null : "--servers"))) {
       servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
       ToolScout scout = mcp.scout();
       SelectResult r = scout.select(req);
