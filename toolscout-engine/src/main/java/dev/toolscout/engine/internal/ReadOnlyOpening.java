@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,12 +60,23 @@ final class ReadOnlyOpening {
       throw new IllegalArgumentException("no ToolScout data directory at " + dataDir + " (it holds no state.db); "
           + "a read-only opening reads an existing one and creates nothing");
     }
-    SqliteStateStore s = SqliteStateStore.openReadOnly(db);
+    long start = System.nanoTime();
+    long deadline = start + CATCH_UP.toNanos();
+    // the first index opens (and its checksums are read) while the catalog loads, as a writing engine does
+    CompletableFuture<Optional<LuceneToolIndex>> first = CompletableFuture.supplyAsync(
+        () -> index(indexDir, dimension), r -> Thread.ofVirtual().name("index-open").start(r));
+    SqliteStateStore s = null;
     try {
-      long deadline = System.nanoTime() + CATCH_UP.toNanos();
+      s = SqliteStateStore.openReadOnly(db);
       StateStore.StoredCatalog stored = s.loadCatalog();
+      long loaded = System.nanoTime();
       while (true) {
-        Optional<LuceneToolIndex> opened = index(indexDir, dimension);
+        Optional<LuceneToolIndex> opened = first != null ? first.join() : index(indexDir, dimension);
+        if (first != null) {
+          LOG.debug("read-only: catalog of {} tools loaded in {} ms, waited {} ms more for the index",
+              stored.tools().size(), (loaded - start) / 1_000_000, (System.nanoTime() - loaded) / 1_000_000);
+          first = null;
+        }
         if (opened.isEmpty()) {
           break;
         }
@@ -89,7 +101,13 @@ final class ReadOnlyOpening {
       }
       return new Opened(s, stored, LuceneToolIndex.inMemory(dimension), false);
     } catch (RuntimeException | Error e) {
-      s.close();
+      if (first != null) {
+        // the store failed first: close what the index open made (index() reports its own failures as empty)
+        first.join().ifPresent(LuceneToolIndex::close);
+      }
+      if (s != null) {
+        s.close();
+      }
       throw e;
     }
   }
