@@ -123,7 +123,7 @@ public final class Engine implements AutoCloseable {
       this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, null);
     }
 
-    /** For writing. */
+    /** Opening for writing (not read-only). */
     public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
         SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy) {
       this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, false);

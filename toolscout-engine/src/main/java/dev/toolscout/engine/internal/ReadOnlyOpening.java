@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The index: the committed Lucene index of the model, opened with a plain reader, when its commit records
  * the store's catalog version (the writer commits the index right after each store change, so this is the
- * usual case; it opens as fast as a writing engine's). When the index is ahead of the catalog read (the writer
+ * usual case; it opens about as fast as a writing engine). When the index is ahead of the catalog read (the writer
  * changed both since), the catalog is read again. When it is behind (the writer is still embedding and
  * indexing a change), this waits up to {@link #CATCH_UP} for the writer to commit it, checking the commit point
  * every {@link #POLL}. Only when none catches up, or the index is missing or damaged, is one built in memory
- * from the vectors in the store: about 20 to 30 s at 10k tools on two cores, against 1.5 s for the committed
- * one (docs/USAGE.md has the command). A tool with no stored vector for the model is then an error, since a
+ * from the vectors in the store: about 25 s at 10k tools on two loaded cores, against 2.5 s for the committed
+ * one (docs/USAGE.md has the figures and their commands). A tool with no stored vector for the model is then an error, since a
  * read-only opening embeds nothing. Not thread-safe; used once, by the engine's constructor.
  */
 final class ReadOnlyOpening {
