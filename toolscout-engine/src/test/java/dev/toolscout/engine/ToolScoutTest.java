@@ -159,6 +159,20 @@ class ToolScoutTest {
   }
 
   @Test
+  void check_policy_names_the_rules_that_match_nothing_known() {
+    AccessPolicy typo = new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "gmial", AccessRule.Subject.EVERYONE, null),
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "gmail", AccessRule.Subject.GROUP, "kids")));
+    try (ToolScout scout = open()) {
+      assertThat(scout.checkPolicy(typo, null, null, null))
+          .extracting(dev.toolscout.access.PolicyCheck.Unmatched::message)
+          .singleElement().asString().contains("'gmial'").contains("did you mean 'gmail'");
+      assertThat(scout.checkPolicy(typo, null, java.util.Set.of("staff"), null)).hasSize(2); // no group 'kids'
+      assertThat(scout.policy()).isEqualTo(AccessPolicy.ALLOW_ALL); // checking stores nothing
+    }
+  }
+
+  @Test
   void a_subscriber_gets_each_write_as_events_until_it_closes_its_subscription() {
     ToolSpec probe = ToolSpec.builder("probe__ping", "Ping a host to check it answers").build();
     try (ToolScout scout = open()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
@@ -58,26 +59,14 @@ public final class LocalToolScout implements ToolScout {
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
-  /** Whether {@link #close} closes the engine (false when another owner, the server's MCP runtime, does). */
-  private final boolean ownsEngine;
-
-  private LocalToolScout(Engine engine, boolean ownsEngine) {
+  private LocalToolScout(Engine engine) {
     this.engine = engine;
-    this.ownsEngine = ownsEngine;
     engine.events().subscribe(this::deliver);
   }
 
   /** Opens an engine with {@code options} and serves the API over it; closing this closes the engine. */
   public static LocalToolScout open(Engine.Options options) throws IOException {
-    return new LocalToolScout(Engine.open(options), true);
-  }
-
-  /**
-   * Serves the API over an engine that another owner closes (the server, whose MCP runtime shares it); closing
-   * this ends the API, not the engine.
-   */
-  public static LocalToolScout over(Engine engine) {
-    return new LocalToolScout(java.util.Objects.requireNonNull(engine, "engine"), false);
+    return new LocalToolScout(Engine.open(options));
   }
 
   /** The engine behind this instance (for the server's MCP gateway; not API). */
@@ -319,12 +308,11 @@ public final class LocalToolScout implements ToolScout {
   }
 
   @Override
-  public List<dev.toolscout.access.PolicyCheck.Unmatched> checkPolicy(AccessPolicy policy,
-      java.util.Set<String> users, java.util.Set<String> groups, java.util.Set<String> spaces) {
+  public List<PolicyCheck.Unmatched> checkPolicy(AccessPolicy policy, Set<String> users, Set<String> groups,
+      Set<String> spaces) {
     open();
     java.util.Objects.requireNonNull(policy, "policy");
-    return dev.toolscout.access.PolicyCheck.check(policy, dev.toolscout.access.PolicyCheck.Known.of(
-        engine.catalog().snapshot(), policy, users, groups, spaces));
+    return PolicyCheck.check(policy, PolicyCheck.Known.of(engine.catalog().snapshot(), policy, users, groups, spaces));
   }
 
   @Override
@@ -358,7 +346,7 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsEngine) {
+    if (closed.compareAndSet(false, true)) {
       engine.close();
     }
   }

@@ -48,9 +48,10 @@ final class PolicyCommand implements Callable<Integer> {
             + "own space tree.")
     Path apiKeys;
 
-    PolicyCheck.Known known(Engine e, AccessPolicy policy) throws IOException {
+    /** The rules of {@code policy} that match nothing in the catalog or among the keys file's principals. */
+    List<PolicyCheck.Unmatched> unmatched(ToolScout scout, AccessPolicy policy) throws IOException {
       if (apiKeys == null) {
-        return PolicyCheck.Known.of(e.catalog().snapshot(), policy, null, null, null);
+        return scout.checkPolicy(policy, null, null, null);
       }
       Set<String> users = new TreeSet<>();
       Set<String> groups = new TreeSet<>();
@@ -70,7 +71,7 @@ final class PolicyCommand implements Callable<Integer> {
         addText(k, "group", groups);
         addText(k, "space", spaces);
       }
-      return PolicyCheck.Known.of(e.catalog().snapshot(), policy, users, groups, spaces);
+      return scout.checkPolicy(policy, users, groups, spaces);
     }
 
     private static void addText(JsonNode key, String field, Set<String> into) {
@@ -113,14 +114,14 @@ final class PolicyCommand implements Callable<Integer> {
       // read here rather than given to the engine, which would log each unmatched rule a second time
       AccessPolicy fromFile = engine.policy == null ? null : Engine.readPolicy(engine.policy);
       try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withPolicy(null), err, null)) {
-        Engine e = scout.engine();
         AccessPolicy policy;
         String where;
         if (fromFile != null) {
           policy = fromFile;
           where = engine.policy.toString();
         } else {
-          Optional<AccessPolicy> stored = e.storedPolicy();
+          // whether one is stored at all is the engine's to say: the API's policy() is allow-all then
+          Optional<AccessPolicy> stored = scout.engine().storedPolicy();
           if (stored.isEmpty()) {
             out.println("No policy is stored in " + engine.resolveDataDir() + ": every tool that is not blocked "
                 + "is visible to everyone. Check a file with --policy FILE.");
@@ -130,17 +131,17 @@ final class PolicyCommand implements Callable<Integer> {
           policy = stored.get();
           where = "stored policy";
         }
-        List<PolicyCheck.Unmatched> unmatched = PolicyCheck.check(policy, principals.known(e, policy));
+        List<PolicyCheck.Unmatched> unmatched = principals.unmatched(scout, policy);
         if (!unmatched.isEmpty()) {
           report(err, where, unmatched);
           err.println(where + ": " + unmatched.size() + " of " + policy.rules().size() + " rules match nothing in "
-              + "the catalog of " + e.catalog().size() + " tools" + (principals.apiKeys == null
+              + "the catalog of " + scout.size() + " tools" + (principals.apiKeys == null
                   ? " (users and groups not checked: no --api-keys)" : "")
               + "; 'policy set --allow-unmatched' stores such a policy for tools that will arrive later");
           err.flush();
           return ToolScoutCli.BAD_INPUT;
         }
-        out.println(where + ": all " + policy.rules().size() + " rules match the catalog of " + e.catalog().size()
+        out.println(where + ": all " + policy.rules().size() + " rules match the catalog of " + scout.size()
             + " tools" + (principals.apiKeys == null ? " (users and groups not checked: no --api-keys)" : ""));
         out.flush();
         return 0;
@@ -171,9 +172,8 @@ final class PolicyCommand implements Callable<Integer> {
       }
       AccessPolicy policy = Engine.readPolicy(file);
       PrintWriter err = spec.commandLine().getErr();
-      try (LocalToolScout scout = LocalToolScout.open(engine.options())) {
-        // the check against the catalog is the engine's; storing is the API's
-        List<PolicyCheck.Unmatched> unmatched = PolicyCheck.check(policy, principals.known(scout.engine(), policy));
+      try (ToolScout scout = LocalToolScout.open(engine.options())) {
+        List<PolicyCheck.Unmatched> unmatched = principals.unmatched(scout, policy);
         report(err, file.toString(), unmatched);
         if (!unmatched.isEmpty() && !allowUnmatched) {
           err.println(file + ": not stored: " + unmatched.size() + " rule(s) match nothing; fix them, or give "
