@@ -27,6 +27,7 @@ final class FindCommand implements Callable<Integer> {
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
+  @Mixin RemoteOptions remote;
   @Spec CommandSpec spec;
 
   @Override
@@ -34,6 +35,16 @@ final class FindCommand implements Callable<Integer> {
     // a usage error (exit 2), checked before anything opens, like select's --k
     if (limit != null && (limit < 1 || limit > DiscoveryTools.MAX_LIMIT)) {
       throw new IllegalArgumentException("--limit must be between 1 and " + DiscoveryTools.MAX_LIMIT + ", got: " + limit);
+    }
+    if (remote.given()) {
+      RemoteApi api = remote.api(cli.env, engine, who, servers);
+      com.fasterxml.jackson.databind.node.ObjectNode body = Json.MAPPER.createObjectNode()
+          .put("query", MessageArgument.resolve(query, cli.stdin, "QUERY"));
+      if (limit != null) {
+        body.put("limit", limit);
+      }
+      // the server answers what Results.find prints
+      return Results.print(spec, (com.fasterxml.jackson.databind.node.ObjectNode) api.post("/v1/tools/search", body));
     }
     String text = MessageArgument.resolve(query, cli.stdin, "QUERY");
     var declared = servers.declared();

@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code toolscout list}: tool_discovery__list_all from the command line. */
@@ -18,22 +19,45 @@ final class ListCommand implements Callable<Integer> {
   @Option(names = "--category", paramLabel = "C", description = "Only this category.")
   String category;
 
+  @ParentCommand ToolScoutCli cli;
+
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
-      // every page: the command lists all the principal may see, as tool_discovery__list_all does
-      ToolPage first = scout.list(who.principal(), category, 0, ToolPage.MAX_LIMIT);
-      List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());
-      ToolPage page = first;
-      while (all.size() < page.total() && !page.tools().isEmpty()) {
-        page = scout.list(who.principal(), category, all.size(), ToolPage.MAX_LIMIT);
-        all.addAll(page.tools());
-      }
-      return Results.print(spec, Results.list(new ToolPage(all, all.size(), 0, first.categories()), category));
+    if (remote.given()) {
+      RemoteApi api = remote.api(cli.env, engine, who, null);
+      String only = category == null ? "" : "&category="
+          + java.net.URLEncoder.encode(category, java.nio.charset.StandardCharsets.UTF_8);
+      return print(offset -> page(api.get("/v1/tools?offset=" + offset + "&limit=" + ToolPage.MAX_LIMIT + only)));
     }
+    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
+      return print(offset -> scout.list(who.principal(), category, offset, ToolPage.MAX_LIMIT));
+    }
+  }
+
+  /** Every page: the command lists all the principal may see, as tool_discovery__list_all does. */
+  private int print(java.util.function.IntFunction<ToolPage> pages) {
+    ToolPage first = pages.apply(0);
+    List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());
+    ToolPage page = first;
+    while (all.size() < page.total() && !page.tools().isEmpty()) {
+      page = pages.apply(all.size());
+      all.addAll(page.tools());
+    }
+    return Results.print(spec, Results.list(new ToolPage(all, all.size(), 0, first.categories()), category));
+  }
+
+  /** A page of {@code GET /v1/tools} (docs/HTTP_API.md). */
+  private static ToolPage page(com.fasterxml.jackson.databind.JsonNode json) {
+    List<ToolPage.ToolSummary> tools = new ArrayList<>();
+    json.path("tools").forEach(t -> tools.add(new ToolPage.ToolSummary(t.path("name").asText(),
+        t.path("description").asText(), t.path("category").asText())));
+    java.util.Map<String, Integer> categories = new java.util.TreeMap<>();
+    json.path("categories").properties().forEach(e -> categories.put(e.getKey(), e.getValue().asInt()));
+    return new ToolPage(tools, json.path("total").asInt(), json.path("offset").asInt(), categories);
   }
 }

@@ -1,11 +1,15 @@
 package dev.toolscout.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,6 +34,7 @@ final class SelectCommand implements Callable<Integer> {
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
+  @Mixin RemoteOptions remote;
 
   @Option(names = "--k", paramLabel = "K", description = "How many tools, 1-50 (default 10).")
   Integer k;
@@ -45,6 +50,9 @@ final class SelectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (remote.given()) {
+      return remote(remote.api(cli.env, engine, who, servers));
+    }
     String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
     SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, null);
     var declared = servers.declared();
@@ -65,18 +73,54 @@ final class SelectCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** {@code --server}: the server's {@code POST /v1/select}, printed as the local selection would be. */
+  private int remote(RemoteApi api) throws java.io.IOException {
+    String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
+    ObjectNode body = Json.MAPPER.createObjectNode().put("message", text);
+    if (k != null) {
+      body.put("k", k);
+    }
+    if (tokenBudget != null) {
+      body.put("token_budget", tokenBudget);
+    }
+    body.put("format", format == Format.table ? "json" : format.name());
+    JsonNode r = api.post("/v1/select", body);
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.table) {
+      List<Row> rows = new ArrayList<>();
+      r.path("selected").forEach(t -> rows.add(new Row(t.path("name").asText(), t.path("score").asDouble(),
+          t.path("reason").asText())));
+      JsonNode tokens = r.path("tokens");
+      // the API leaves the visible count implicit: every visible tool is selected or excluded
+      table(out, r.path("reason").asText(), rows, tokens.path("selected").asLong(), tokens.path("all").asLong(),
+          r.path("excluded_count").asInt() + rows.size(), tokens.path("saved_pct").asDouble());
+    } else {
+      out.println(Json.pretty(r));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private record Row(String name, double score, String reason) {}
+
   private static void table(PrintWriter out, SelectResult s) {
-    out.println(s.reason());
+    List<Row> rows = s.selected().stream().map(t -> new Row(t.name(), t.score(), t.reason())).toList();
+    SelectResult.Tokens t = s.tokens();
+    table(out, s.reason(), rows, t.selected(), t.all(), s.visibleCount(), t.savedPct());
+  }
+
+  private static void table(PrintWriter out, String reason, List<Row> rows, long selectedTokens, long allTokens,
+      int visible, double savedPct) {
+    out.println(reason);
     out.println();
-    int w = Math.max(4, s.selected().stream().mapToInt(t -> t.name().length()).max().orElse(4));
+    int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));
     out.printf(Locale.ROOT, " %2s  %-" + w + "s  %5s  %s%n", "#", "TOOL", "SCORE", "WHY");
     int i = 1;
-    for (SelectResult.SelectedTool t : s.selected()) {
+    for (Row t : rows) {
       out.printf(Locale.ROOT, " %2d  %-" + w + "s  %5.3f  %s%n", i++, t.name(), t.score(), t.reason());
     }
-    SelectResult.Tokens t = s.tokens();
     out.println();
     out.printf(Locale.ROOT, "Tokens: %,d for the selected definitions, %,d for all %d visible tools (%.1f%% saved)%n",
-        t.selected(), t.all(), s.visibleCount(), t.savedPct());
+        selectedTokens, allTokens, visible, savedPct);
   }
 }

@@ -43,8 +43,12 @@ public final class ToolScoutCli {
   /** What {@code -} in place of a message or query reads (standard input, unless a test gives another). */
   final InputStream stdin;
 
-  ToolScoutCli(InputStream stdin) {
+  /** The environment the commands read ({@code TOOLSCOUT_API_KEY}): the process's, unless a test gives another. */
+  final java.util.Map<String, String> env;
+
+  ToolScoutCli(InputStream stdin, java.util.Map<String, String> env) {
     this.stdin = stdin;
+    this.env = env;
   }
 
   public static void main(String[] args) {
@@ -59,7 +63,13 @@ public final class ToolScoutCli {
 
   /** Runs a command line with {@code in} as its standard input; see {@link #run(String[], PrintWriter, PrintWriter)}. */
   public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new ToolScoutCli(in));
+    return run(args, in, out, err, System.getenv());
+  }
+
+  /** Runs a command line with {@code in} and {@code env} as its standard input and environment. */
+  public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err,
+      java.util.Map<String, String> env) {
+    CommandLine cl = new CommandLine(new ToolScoutCli(in, env));
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -70,7 +80,8 @@ public final class ToolScoutCli {
       boolean badInput = t instanceof IllegalArgumentException || t instanceof InvalidSpecException
           || t instanceof java.nio.file.NoSuchFileException;
       // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs
-      boolean known = badInput || t instanceof DataDirectoryInUseException;
+      boolean known = badInput || t instanceof DataDirectoryInUseException
+          || t instanceof RemoteApi.RemoteException;
       // the whole command path ("toolscout mcp add"), so a message says which command refused
       cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + t.getMessage());
       if (!known) {
