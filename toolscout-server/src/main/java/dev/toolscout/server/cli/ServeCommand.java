@@ -66,8 +66,9 @@ final class ServeCommand implements Callable<Integer> {
   boolean allowRemoteStdio;
 
   @Option(names = "--metrics-public",
-      description = "Answer GET /metrics without an API key, for a scraper on a private network. Off by default: "
-          + "an admin key, since the metrics count tools and servers some callers may not see.")
+      description = "Answer GET /metrics without an API key, for a scraper on a private network. Off by default with "
+          + "--api-keys: an admin key, since the metrics count tools and servers some callers may not see. Without "
+          + "--api-keys (loopback only) /metrics is always open to the local user.")
   boolean metricsPublic;
 
   @Mixin PrincipalOptions who;

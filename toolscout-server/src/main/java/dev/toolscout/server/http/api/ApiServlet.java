@@ -118,8 +118,10 @@ final class ApiServlet extends HttpServlet {
   /** The caller, once its key and role allow the route; a public route takes any caller, or none. */
   private Caller authorize(Route r, HttpServletRequest req) {
     Caller c = api.auth().caller(GatewayAuth.presentedKey(req));
+    // without keys the server answers only loopback callers naming this machine, the local user who can read the
+    // data directory anyway: the metrics tell them nothing new, and a local Prometheus needs no key to scrape
     boolean open = r.access() == Route.Access.PUBLIC
-        || r.access() == Route.Access.METRICS && api.options().metricsPublic();
+        || r.access() == Route.Access.METRICS && (api.options().metricsPublic() || !api.auth().requiresKey());
     if (open) {
       return c;
     }

@@ -99,7 +99,7 @@ public final class OpenApi {
       case PUBLIC -> "No API key needed.";
       case READ -> "Any API key (reader, user or admin).";
       case ADMIN -> "An API key with the role admin.";
-      case METRICS -> "An API key with the role admin, or none when the server runs with --metrics-public.";
+      case METRICS -> "An API key with the role admin, or none when the server runs with --metrics-public or without API keys.";
     };
     op.put("description", (r.description() == null ? "" : r.description() + "\n\n") + access);
     if (r.access() == Route.Access.PUBLIC) {

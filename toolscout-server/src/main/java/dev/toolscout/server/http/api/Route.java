@@ -38,7 +38,7 @@ public record Route(String method, String path, Access access, boolean needsEngi
     READ,
     /** A key with the role admin; nobody when the server has no keys. */
     ADMIN,
-    /** A key with the role admin, or anyone when the server runs with {@code --metrics-public}. */
+    /** A key with the role admin; anyone when the server runs with {@code --metrics-public} or without keys. */
     METRICS
   }
 
