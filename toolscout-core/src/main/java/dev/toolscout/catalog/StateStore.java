@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Durable state: the catalog, the embedding vectors, the access policy, the registered upstream MCP
- * servers and the approval requests. The search index is rebuilt from what is here, so nothing acknowledged by a method below may be
+ * servers, the approval requests, the skills and the conversations. The search index is rebuilt from what is here, so nothing acknowledged by a method below may be
  * lost by a crash after it returns. Implementations: SQLite (one node, the default) and PostgreSQL (shared by
  * replicas). Thread-safe.
  *
@@ -90,6 +90,50 @@ public interface StateStore extends AutoCloseable {
    */
   boolean transitionApproval(String id, ApprovalStatus from, ApprovalStatus to, String decidedBy, Instant decidedAt);
 
+  /** Every stored skill, in name order ({@link String#compareTo}); empty when none. */
+  List<StoredSkill> loadSkills();
+
+  /** Stores {@code skill}, replacing any with the same name (upsert), durable on return. */
+  void saveSkill(StoredSkill skill);
+
+  /**
+   * Removes the skill named {@code name} (exact match), durable on return. Conversations that activated it keep
+   * its name (a skill of that name added again is active for them again).
+   *
+   * @return true when a skill was removed, false when none had that name
+   */
+  boolean deleteSkill(String name);
+
+  /**
+   * The conversation {@code id} of {@code principal}, if one is stored. Conversations are keyed by both: the
+   * same id under another principal is another conversation, so one principal can never read or resume
+   * another's.
+   */
+  Optional<StoredConversation> loadConversation(String principal, String id);
+
+  /** Stores {@code conversation}, replacing the one with the same principal and id (upsert), durable on return. */
+  void saveConversation(StoredConversation conversation);
+
+  /**
+   * Removes one conversation, durable on return.
+   *
+   * @return true when it was stored
+   */
+  boolean deleteConversation(String principal, String id);
+
+  /**
+   * Removes every conversation last used before {@code cutoff} (idle expiry), durable on return.
+   *
+   * @return how many were removed
+   */
+  int deleteConversationsUsedBefore(Instant cutoff);
+
+  /** The ids of {@code principal}'s conversations, least recently used first (then by id). */
+  List<String> conversationIds(String principal);
+
+  /** How many conversations are stored, of every principal. */
+  int conversationCount();
+
   @Override
   void close();
 
@@ -154,6 +198,54 @@ public interface StateStore extends AutoCloseable {
       boolean keep = by == null && at == null;
       return new StoredApproval(id, requester, tool, argumentsJson, argumentsHash, createdAt, to,
           keep ? decidedBy : by, keep ? decidedAt : at);
+    }
+  }
+
+  /**
+   * One skill as stored.
+   *
+   * @param name the skill's unique name (the key)
+   * @param json the skill, opaque to the store: the skills package owns its format ({@code skills.SkillJson}),
+   *     and keeping it opaque keeps this package free of a dependency on skills (which depends on the catalog)
+   */
+  record StoredSkill(String name, String json) {
+    public StoredSkill {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("stored skill name must not be blank, got: '" + name + "'");
+      }
+      if (json == null) {
+        throw new IllegalArgumentException("stored skill '" + name + "': json must not be null");
+      }
+    }
+  }
+
+  /**
+   * One conversation as stored.
+   *
+   * @param principal the key of the principal it belongs to (opaque here; {@code conversation.Conversations}
+   *     makes it), part of the key
+   * @param id the conversation's id as its caller gave it, the other part of the key
+   * @param activeSkills the names of the skills activated in it, in activation order
+   * @param disclosedTools the names of the tools discovery disclosed to it, in order
+   * @param createdAt when it started (kept to the millisecond, as stored)
+   * @param lastUsedAt when it was last used (kept to the millisecond); idle expiry counts from here
+   */
+  record StoredConversation(
+      String principal, String id, List<String> activeSkills, List<String> disclosedTools, Instant createdAt,
+      Instant lastUsedAt) {
+    public StoredConversation {
+      if (principal == null || id == null || id.isBlank()) {
+        throw new IllegalArgumentException("stored conversation needs a principal and an id, got: " + principal
+            + ", '" + id + "'");
+      }
+      if (createdAt == null || lastUsedAt == null) {
+        throw new IllegalArgumentException("stored conversation '" + id + "': createdAt and lastUsedAt are "
+            + "required, got: " + createdAt + ", " + lastUsedAt);
+      }
+      activeSkills = List.copyOf(activeSkills == null ? List.of() : activeSkills);
+      disclosedTools = List.copyOf(disclosedTools == null ? List.of() : disclosedTools);
+      createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
+      lastUsedAt = lastUsedAt.truncatedTo(ChronoUnit.MILLIS);
     }
   }
 

@@ -19,6 +19,9 @@ public final class InMemoryStateStore implements StateStore {
   private final Map<String, float[]> vectors = new HashMap<>();
   private final TreeMap<String, StoredServer> servers = new TreeMap<>();
   private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
+  private final TreeMap<String, StoredSkill> skills = new TreeMap<>();
+  /** By principal, then id. */
+  private final Map<List<String>, StoredConversation> conversations = new LinkedHashMap<>();
   private long version;
   private String policyJson;
 
@@ -113,6 +116,59 @@ public final class InMemoryStateStore implements StateStore {
     }
     approvals.put(id, a.moved(to, decidedBy, decidedAt));
     return true;
+  }
+
+  @Override
+  public synchronized List<StoredSkill> loadSkills() {
+    return List.copyOf(skills.values());
+  }
+
+  @Override
+  public synchronized void saveSkill(StoredSkill skill) {
+    Objects.requireNonNull(skill, "skill");
+    skills.put(skill.name(), skill);
+  }
+
+  @Override
+  public synchronized boolean deleteSkill(String name) {
+    return skills.remove(Objects.requireNonNull(name, "name")) != null;
+  }
+
+  @Override
+  public synchronized Optional<StoredConversation> loadConversation(String principal, String id) {
+    return Optional.ofNullable(conversations.get(List.of(principal, id)));
+  }
+
+  @Override
+  public synchronized void saveConversation(StoredConversation c) {
+    Objects.requireNonNull(c, "conversation");
+    conversations.put(List.of(c.principal(), c.id()), c);
+  }
+
+  @Override
+  public synchronized boolean deleteConversation(String principal, String id) {
+    return conversations.remove(List.of(principal, id)) != null;
+  }
+
+  @Override
+  public synchronized int deleteConversationsUsedBefore(Instant cutoff) {
+    int before = conversations.size();
+    conversations.values().removeIf(c -> c.lastUsedAt().isBefore(cutoff));
+    return before - conversations.size();
+  }
+
+  @Override
+  public synchronized List<String> conversationIds(String principal) {
+    return conversations.values().stream()
+        .filter(c -> c.principal().equals(principal))
+        .sorted(Comparator.comparing(StoredConversation::lastUsedAt).thenComparing(StoredConversation::id))
+        .map(StoredConversation::id)
+        .toList();
+  }
+
+  @Override
+  public synchronized int conversationCount() {
+    return conversations.size();
   }
 
   @Override

@@ -55,7 +55,35 @@ public final class Migrations {
                   + "status TEXT NOT NULL, "
                   + "decided_by TEXT, "
                   + "decided_at_millis BIGINT)",
-              "CREATE INDEX approvals_by_call ON approvals (requester, tool, arguments_hash)"));
+              "CREATE INDEX approvals_by_call ON approvals (requester, tool, arguments_hash)"),
+          // 4: skills (skill_json opaque here) and conversations, keyed by principal and id so that one
+          // principal's id never reaches another's; a conversation's active skills and disclosed tools go with it
+          // (ON DELETE CASCADE), in order.
+          List.of(
+              "CREATE TABLE skills (name TEXT PRIMARY KEY, skill_json TEXT NOT NULL)",
+              "CREATE TABLE conversations ("
+                  + "principal TEXT NOT NULL, "
+                  + "id TEXT NOT NULL, "
+                  + "created_at_millis BIGINT NOT NULL, "
+                  + "last_used_at_millis BIGINT NOT NULL, "
+                  + "PRIMARY KEY (principal, id))",
+              "CREATE INDEX conversations_by_last_use ON conversations (last_used_at_millis)",
+              "CREATE TABLE conversation_skills ("
+                  + "principal TEXT NOT NULL, "
+                  + "conversation_id TEXT NOT NULL, "
+                  + "position INTEGER NOT NULL, "
+                  + "skill TEXT NOT NULL, "
+                  + "PRIMARY KEY (principal, conversation_id, position), "
+                  + "FOREIGN KEY (principal, conversation_id) REFERENCES conversations (principal, id) "
+                  + "ON DELETE CASCADE)",
+              "CREATE TABLE conversation_tools ("
+                  + "principal TEXT NOT NULL, "
+                  + "conversation_id TEXT NOT NULL, "
+                  + "position INTEGER NOT NULL, "
+                  + "tool TEXT NOT NULL, "
+                  + "PRIMARY KEY (principal, conversation_id, position), "
+                  + "FOREIGN KEY (principal, conversation_id) REFERENCES conversations (principal, id) "
+                  + "ON DELETE CASCADE)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

@@ -523,6 +523,218 @@ public final class SqliteStateStore implements StateStore {
         });
   }
 
+  @Override
+  public List<StoredSkill> loadSkills() {
+    List<StoredSkill> skills = locked(
+        "load the skills",
+        () -> {
+          List<StoredSkill> out = new ArrayList<>();
+          try (PreparedStatement ps = conn.prepareStatement("SELECT name, skill_json FROM skills ORDER BY name");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              String name = rs.getString(1);
+              try {
+                out.add(new StoredSkill(name, rs.getString(2)));
+              } catch (IllegalArgumentException e) {
+                // only a row edited by hand gets here: the columns are NOT NULL and saveSkill validates
+                throw new IllegalStateException(
+                    "state store " + file + ": the stored row of skill '" + name + "' is invalid: " + e.getMessage(),
+                    e);
+              }
+            }
+          }
+          return out;
+        });
+    // name order as Java compares strings, whatever collation the database sorted by
+    skills.sort(Comparator.comparing(StoredSkill::name));
+    return List.copyOf(skills);
+  }
+
+  @Override
+  public void saveSkill(StoredSkill skill) {
+    Objects.requireNonNull(skill, "skill");
+    write(
+        "save skill '" + skill.name() + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "INSERT INTO skills (name, skill_json) VALUES (?, ?) "
+                  + "ON CONFLICT (name) DO UPDATE SET skill_json = excluded.skill_json")) {
+            ps.setString(1, skill.name());
+            ps.setString(2, skill.json());
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public boolean deleteSkill(String name) {
+    Objects.requireNonNull(name, "name");
+    return write(
+        "delete skill '" + name + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM skills WHERE name = ?")) {
+            ps.setString(1, name);
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
+  @Override
+  public Optional<StoredConversation> loadConversation(String principal, String id) {
+    Objects.requireNonNull(principal, "principal");
+    Objects.requireNonNull(id, "id");
+    return Optional.ofNullable(read(
+        "load conversation '" + id + "'",
+        () -> {
+          long created;
+          long lastUsed;
+          try (PreparedStatement ps = conn.prepareStatement(
+              "SELECT created_at_millis, last_used_at_millis FROM conversations WHERE principal = ? AND id = ?")) {
+            ps.setString(1, principal);
+            ps.setString(2, id);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return null;
+              }
+              created = rs.getLong(1);
+              lastUsed = rs.getLong(2);
+            }
+          }
+          return new StoredConversation(principal, id, conversationList("conversation_skills", "skill", principal, id),
+              conversationList("conversation_tools", "tool", principal, id), Instant.ofEpochMilli(created),
+              Instant.ofEpochMilli(lastUsed));
+        }));
+  }
+
+  private List<String> conversationList(String table, String column, String principal, String id)
+      throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (PreparedStatement ps = conn.prepareStatement("SELECT " + column + " FROM " + table
+        + " WHERE principal = ? AND conversation_id = ? ORDER BY position")) {
+      ps.setString(1, principal);
+      ps.setString(2, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void saveConversation(StoredConversation c) {
+    Objects.requireNonNull(c, "conversation");
+    write(
+        "save conversation '" + c.id() + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "INSERT INTO conversations (principal, id, created_at_millis, last_used_at_millis) VALUES (?, ?, ?, ?) "
+                  + "ON CONFLICT (principal, id) DO UPDATE SET created_at_millis = excluded.created_at_millis, "
+                  + "last_used_at_millis = excluded.last_used_at_millis")) {
+            ps.setString(1, c.principal());
+            ps.setString(2, c.id());
+            ps.setLong(3, c.createdAt().toEpochMilli());
+            ps.setLong(4, c.lastUsedAt().toEpochMilli());
+            ps.executeUpdate();
+          }
+          replaceConversationList("conversation_skills", "skill", c, c.activeSkills());
+          replaceConversationList("conversation_tools", "tool", c, c.disclosedTools());
+          return null;
+        });
+  }
+
+  private void replaceConversationList(String table, String column, StoredConversation c, List<String> values)
+      throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement("DELETE FROM " + table + " WHERE principal = ? AND conversation_id = ?")) {
+      ps.setString(1, c.principal());
+      ps.setString(2, c.id());
+      ps.executeUpdate();
+    }
+    if (values.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = conn.prepareStatement("INSERT INTO " + table
+        + " (principal, conversation_id, position, " + column + ") VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < values.size(); i++) {
+        ps.setString(1, c.principal());
+        ps.setString(2, c.id());
+        ps.setInt(3, i);
+        ps.setString(4, values.get(i));
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  @Override
+  public boolean deleteConversation(String principal, String id) {
+    Objects.requireNonNull(principal, "principal");
+    Objects.requireNonNull(id, "id");
+    return write(
+        "delete conversation '" + id + "'",
+        () -> {
+          // the skill and tool rows go with it (ON DELETE CASCADE)
+          try (PreparedStatement ps =
+              conn.prepareStatement("DELETE FROM conversations WHERE principal = ? AND id = ?")) {
+            ps.setString(1, principal);
+            ps.setString(2, id);
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
+  @Override
+  public int deleteConversationsUsedBefore(Instant cutoff) {
+    Objects.requireNonNull(cutoff, "cutoff");
+    return write(
+        "delete the conversations idle since " + cutoff,
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement("DELETE FROM conversations WHERE last_used_at_millis < ?")) {
+            ps.setLong(1, cutoff.toEpochMilli());
+            return ps.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public List<String> conversationIds(String principal) {
+    Objects.requireNonNull(principal, "principal");
+    record Row(String id, long lastUsed) {}
+    List<Row> rows = locked(
+        "list the conversations of a principal",
+        () -> {
+          List<Row> out = new ArrayList<>();
+          try (PreparedStatement ps = conn.prepareStatement(
+              "SELECT id, last_used_at_millis FROM conversations WHERE principal = ?")) {
+            ps.setString(1, principal);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                out.add(new Row(rs.getString(1), rs.getLong(2)));
+              }
+            }
+          }
+          return out;
+        });
+    rows.sort(Comparator.comparingLong(Row::lastUsed).thenComparing(Row::id));
+    return rows.stream().map(Row::id).toList();
+  }
+
+  @Override
+  public int conversationCount() {
+    return locked(
+        "count the conversations",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement("SELECT COUNT(*) FROM conversations");
+              ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getInt(1) : 0;
+          }
+        });
+  }
+
   private List<StoredApproval> approvals(PreparedStatement ps) throws SQLException {
     List<StoredApproval> out = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {

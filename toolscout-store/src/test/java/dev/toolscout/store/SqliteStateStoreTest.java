@@ -123,6 +123,39 @@ class SqliteStateStoreTest extends StateStoreContract {
   }
 
   @Test
+  void a_store_of_schema_3_upgrades_to_skills_and_conversations_keeping_its_catalog() throws SQLException {
+    Path v3 = dir.resolve("v3-with-tool.db");
+    try (Connection c = connect(v3); Statement st = c.createStatement()) {
+      st.execute(Migrations.SCHEMA_VERSION_TABLE);
+      for (int v = 1; v <= 3; v++) {
+        for (String sql : Migrations.statements(v, Migrations.Dialect.SQLITE)) {
+          st.execute(sql);
+        }
+        st.execute("INSERT INTO schema_version (version, applied_at_millis) VALUES (" + v + ", 0)");
+      }
+    }
+    ToolSpec kept = tool("crm__kept");
+    try (Connection c = connect(v3);
+        PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, 1)")) {
+      ps.setString(1, kept.fullName());
+      ps.setString(2, dev.toolscout.model.ToolSpecJson.toJson(kept).toString());
+      ps.setString(3, kept.contentHash());
+      ps.executeUpdate();
+    }
+
+    try (SqliteStateStore s = SqliteStateStore.open(v3)) {
+      s.saveSkill(new StateStore.StoredSkill("database", "{}"));
+      s.saveConversation(new StateStore.StoredConversation("p", "c", List.of("database"), List.of(),
+          java.time.Instant.EPOCH, java.time.Instant.EPOCH));
+
+      assertThat(s.loadCatalog().tools()).containsExactly(kept);
+      assertThat(s.loadSkills()).extracting(StateStore.StoredSkill::name).containsExactly("database");
+      assertThat(s.loadConversation("p", "c").orElseThrow().activeSkills()).containsExactly("database");
+    }
+  }
+
+  @Test
   void each_migration_runs_once() throws SQLException {
     store.close();
     SqliteStateStore.open(file()).close();
