@@ -18,6 +18,8 @@ import dev.toolscout.model.ToolSpecJson;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
+import dev.toolscout.skills.SkillIndex;
+import dev.toolscout.skills.SkillTools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +42,10 @@ public final class DiscoveryTools {
   public static final String DESCRIBE = "tool_discovery__describe";
   public static final int DEFAULT_LIMIT = 10;
   public static final int MAX_LIMIT = 50;
+  /** The category {@code list_all} lists skills under when asked for one category. */
+  public static final String SKILLS_CATEGORY = "skills";
+  /** The most skills one {@code find} answer names, beside its tools. */
+  public static final int MAX_SKILLS_FOUND = 5;
   /** Longest tool name echoed back in an error, so a hostile name cannot flood the model's context. */
   private static final int MAX_ECHO = 100;
 
@@ -85,23 +91,35 @@ public final class DiscoveryTools {
   private final HybridRanker ranker;
   private final Fusion fusion;
   private final java.util.function.Predicate<ToolSpec> scope;
+  private final SkillTools skills;
 
   /**
    * @param ranker ranks for {@code find}; shared with the selector and closed by whoever made it (the engine)
    */
   public DiscoveryTools(
       Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, Fusion fusion) {
-    this(catalog, ranker, model, access, fusion, null);
+    this(catalog, ranker, model, access, fusion, null, null);
   }
 
   private DiscoveryTools(Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access,
-      Fusion fusion, java.util.function.Predicate<ToolSpec> scope) {
+      Fusion fusion, java.util.function.Predicate<ToolSpec> scope, SkillTools skills) {
     this.catalog = catalog;
     this.model = model;
     this.access = access;
     this.ranker = ranker;
     this.fusion = fusion;
     this.scope = scope;
+    this.skills = skills;
+  }
+
+  /**
+   * These tools answering with skills beside tools: {@code find} adds the visible skills that match the query
+   * ({@link #MAX_SKILLS_FOUND} at most), {@code list_all} every visible skill, {@code describe} a skill by name,
+   * each marked {@code "kind": "skill"} (tools are {@code "kind": "tool"}).
+   */
+  public DiscoveryTools withSkills(SkillTools s) {
+    return new DiscoveryTools(catalog, ranker, model, access, fusion, scope,
+        scope == null || s == null ? s : s.scoped(scope));
   }
 
   /**
@@ -109,7 +127,8 @@ public final class DiscoveryTools {
    * the tools it can run). The scope narrows the allowed set before any search, like access control.
    */
   public DiscoveryTools scoped(java.util.function.Predicate<ToolSpec> scope) {
-    return new DiscoveryTools(catalog, ranker, model, access, fusion, scope);
+    return new DiscoveryTools(catalog, ranker, model, access, fusion, scope,
+        skills == null ? null : skills.scoped(scope));
   }
 
   private AllowedSet allowed(Catalog.Snapshot snap, Principal principal) {
@@ -177,18 +196,46 @@ public final class DiscoveryTools {
     ObjectNode out = F.objectNode();
     out.put("query", query);
     ArrayNode tools = F.arrayNode();
+    double nearestTool = Double.NEGATIVE_INFINITY;
     for (Ranked r : ranked.subList(0, Math.min(n, ranked.size()))) {
       ToolSpec s = snap.byOrd(r.ord()).spec();
       ObjectNode t = tools.addObject();
       t.put("name", s.fullName());
+      t.put("kind", "tool");
       t.put("description", s.description());
       t.put("category", s.category());
       t.put("ai_access", s.aiAccess().name().toLowerCase(Locale.ROOT));
       t.put("score", Math.round(r.score() * 10_000) / 10_000.0);
+      if (!Double.isNaN(r.similarity())) {
+        nearestTool = Math.max(nearestTool, r.similarity());
+      }
     }
     out.put("count", tools.size());
     out.set("tools", tools);
+    if (skills != null) {
+      out.set("skills", foundSkills(principal, query, Math.min(n, MAX_SKILLS_FOUND), nearestTool));
+    }
     return new DiscoveryResult.Ok(out);
+  }
+
+  /**
+   * The visible skills that match the query: those that share a word with it, and the one nearest in meaning
+   * when it is nearer than every tool found (so a skill described in other words is found too). Best first.
+   */
+  private ArrayNode foundSkills(Principal principal, String query, int limit, double nearestTool) {
+    ArrayNode out = F.arrayNode();
+    for (SkillTools.Ranked r : skills.rank(principal, query, () -> model.embedQuery(query))) {
+      SkillIndex.Match m = r.match();
+      boolean byMeaning = m.denseRank() == 1 && m.similarity() >= nearestTool;
+      if (out.size() < limit && (m.lexicalRank() > 0 || byMeaning)) {
+        ObjectNode n = skills.summary(principal, r.skill());
+        n.put("score", m.score());
+        n.put("hint", "call " + SkillTools.ACTIVATE + " with skill_name \"" + r.skill().name()
+            + "\" for its instructions and tools");
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** Lists the tools the principal may see, optionally of one category, by name. */
@@ -213,6 +260,7 @@ public final class DiscoveryTools {
       }
       ObjectNode t = tools.addObject();
       t.put("name", s.fullName());
+      t.put("kind", "tool");
       t.put("description", s.description());
       t.put("category", s.category());
     }
@@ -224,6 +272,11 @@ public final class DiscoveryTools {
     out.set("tools", tools);
     ObjectNode cats = out.putObject("categories");
     categories.forEach(cats::put);
+    if (skills != null && (cat == null || cat.equals(SKILLS_CATEGORY))) {
+      ArrayNode listed = out.putArray("skills");
+      skills.visible(principal).forEach(v -> listed.add(skills.summary(principal, v)));
+      out.put("skills_total", listed.size());
+    }
     return new DiscoveryResult.Ok(out);
   }
 
@@ -246,6 +299,12 @@ public final class DiscoveryTools {
         && access.allows(principal, engineTool(toolName.strip()))) {
       // a meta-tool the selector offered although the catalog lacks it: the model may ask what it is
       s = engineTool(toolName.strip());
+    } else if (e == null && skills != null && skills.visible(principal, toolName.strip()).isPresent()) {
+      SkillTools.Visible v = skills.visible(principal, toolName.strip()).get();
+      ObjectNode out = skills.summary(principal, v);
+      out.put("hint", "call " + SkillTools.ACTIVATE + " with skill_name \"" + v.name()
+          + "\" for its instructions and tools");
+      return new DiscoveryResult.Ok(out);
     } else {
       return new DiscoveryResult.Error(notFound(toolName));
     }

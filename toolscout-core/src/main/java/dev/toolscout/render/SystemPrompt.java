@@ -3,6 +3,7 @@ package dev.toolscout.render;
 import static dev.toolscout.discovery.DiscoveryTools.DESCRIBE;
 import static dev.toolscout.discovery.DiscoveryTools.FIND;
 import static dev.toolscout.discovery.DiscoveryTools.LIST_ALL;
+import static dev.toolscout.skills.SkillTools.ACTIVATE;
 
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selection.SelectedTool;
@@ -19,6 +20,24 @@ public final class SystemPrompt {
   private SystemPrompt() {}
 
   public static String section(Selection selection) {
+    return section(selection, List.of(), null);
+  }
+
+  /**
+   * A skill that clearly matches the message, to suggest activating.
+   *
+   * @param name the skill's name
+   * @param description what it does (as the principal may read it)
+   * @param why how it matched, e.g. {@code matches 'feature'; nearest in meaning}
+   */
+  public record SkillSuggestion(String name, String description, String why) {}
+
+  /**
+   * The section for a request in a conversation: {@code activeSkills} are named as active (their tools are among
+   * the selected ones), and {@code suggestion}, when not null, is suggested for activation, but only when the
+   * selection carries {@code skills__activate} to activate it with.
+   */
+  public static String section(Selection selection, List<String> activeSkills, SkillSuggestion suggestion) {
     StringBuilder b = new StringBuilder();
     b.append("# Tools available for this request\n\n");
     if (selection.selected().isEmpty()) {
@@ -53,6 +72,19 @@ public final class SystemPrompt {
       } else {
         b.append(" more are available.\n");
         b.append("If you need something else, ").append(joinOr(ways)).append(".\n");
+      }
+    }
+    boolean canActivate = selection.selected().stream().anyMatch(t -> t.name().equals(ACTIVATE));
+    if (!activeSkills.isEmpty() || suggestion != null && canActivate) {
+      b.append("\n# Skills\n\n");
+      if (!activeSkills.isEmpty()) {
+        b.append("Active in this conversation: ").append(String.join(", ", activeSkills))
+            .append(" (their tools are above).\n");
+      }
+      if (suggestion != null && canActivate) {
+        b.append("The skill '").append(suggestion.name()).append("' matches this message (").append(suggestion.why())
+            .append("): ").append(firstSentence(suggestion.description())).append(" Call ").append(ACTIVATE)
+            .append(" with skill_name \"").append(suggestion.name()).append("\" for its instructions and tools.\n");
       }
     }
     return b.toString();

@@ -80,8 +80,16 @@ public final class Selector {
    *
    * @param k how many tools, 1-50; {@code null} for the configured default (10)
    * @param tokenBudget the most tokens the selected definitions may take, or {@code null} for no limit
+   * @param skillTools the tools of the conversation's active skills, by name, each with the skill that brought it
+   *     (in activation order): pinned before the core tools, within K and the token budget, and ranked by the
+   *     message when they do not all fit; names the catalog lacks or the principal may not see are skipped
+   * @param offered tools the engine serves itself for this request ({@code skills__activate}, its enum naming the
+   *     principal's skills), offered right after the discovery tool when the principal may see them and the
+   *     catalog holds no tool of that name
    */
-  public record Request(String message, Principal principal, Integer k, Integer tokenBudget) {
+  public record Request(
+      String message, Principal principal, Integer k, Integer tokenBudget, Map<String, String> skillTools,
+      List<ToolSpec> offered) {
     public Request {
       Objects.requireNonNull(principal, "principal");
       if (message == null || message.isBlank()) {
@@ -97,6 +105,13 @@ public final class Selector {
       if (tokenBudget != null && tokenBudget < 1) {
         throw new IllegalArgumentException("token budget must be at least 1, got: " + tokenBudget);
       }
+      skillTools = skillTools == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skillTools));
+      offered = offered == null ? List.of() : List.copyOf(offered);
+    }
+
+    /** A request with no conversation: nothing pinned but the core tools. */
+    public Request(String message, Principal principal, Integer k, Integer tokenBudget) {
+      this(message, principal, k, tokenBudget, Map.of(), List.of());
     }
 
     public static Request of(String message, Principal principal) {
@@ -158,9 +173,25 @@ public final class Selector {
     List<String> words = Reasons.queryWords(message);
     LinkedHashMap<Integer, SelectedTool> chosen = new LinkedHashMap<>();
     int coreSlots = Math.min(core.size(), Math.min(k, config.coreSlots(k)));
-    for (int i = 0; i < coreSlots; i++) {
+    // the discovery tool first, then the engine's tools for this request, then the active skills' tools
+    int coreFrom = 0;
+    if (coreSlots > 0 && leftOut && core.get(0).name().equals(SelectorConfig.DISCOVERY_FIND)) {
+      chosen.put(core.get(0).ord(), selected(core.get(0), rankOf.get(core.get(0).ord()), true, words));
+      coreFrom = 1;
+    }
+    java.util.Set<String> offeredNames = new java.util.HashSet<>();
+    for (ToolSpec t : req.offered()) {
+      if (chosen.size() < k && snap.get(t.fullName()) == null && access.allows(req.principal(), t)) {
+        chosen.put(engineOrd--, new SelectedTool(t, 0, "offered for this conversation", false));
+        offeredNames.add(t.fullName());
+        visible++;
+      }
+    }
+    Pinned pinned = pin(req.skillTools(), snap, allowed, rankOf, k - chosen.size(), words);
+    pinned.tools().forEach(t -> chosen.put(snap.get(t.name()).ord(), t));
+    for (int i = coreFrom; i < coreSlots && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
-      chosen.put(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
+      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
     }
     // tie keys for the final order: a dependency brought by a tool sorts right after it
     Map<String, String> tieKey = new HashMap<>();
@@ -184,16 +215,59 @@ public final class Selector {
     }
 
     List<SelectedTool> list = new ArrayList<>(chosen.values());
+    java.util.Set<String> pinnedNames = new java.util.HashSet<>();
+    pinned.tools().forEach(t -> pinnedNames.add(t.name()));
     if (req.tokenBudget() != null) {
-      list = withoutDroppedParents(fitBudget(list, req.tokenBudget()), tieKey);
+      list = withoutDroppedParents(fitBudget(list, req.tokenBudget(), offeredNames, pinnedNames), tieKey);
     }
     list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score())
         .thenComparing(t -> tieKey.getOrDefault(t.name(), t.name())));
     List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
     int excluded = visible - list.size();
     boolean findGiven = list.stream().anyMatch(t -> t.name().equals(SelectorConfig.DISCOVERY_FIND));
-    return new Selection(list, coreIncluded, excluded, visible,
-        explain(list, coreIncluded, excluded, visible, findGiven), excluded > 0);
+    int skillKept = (int) list.stream().filter(t -> pinnedNames.contains(t.name())).count();
+    int otherKept = (int) list.stream().filter(t -> offeredNames.contains(t.name())).count();
+    String reason = explain(list, coreIncluded, excluded, visible, findGiven, skillKept + otherKept);
+    if (pinned.wanted() > 0) {
+      reason += skillKept == pinned.wanted()
+          ? " The active skills' " + (skillKept == 1 ? "tool is" : skillKept + " tools are") + " pinned."
+          : " " + skillKept + " of the active skills' " + pinned.wanted() + " tools fit "
+              + (req.tokenBudget() != null && skillKept < pinned.tools().size() ? "K and the token budget"
+                  : "K") + ", chosen by relevance to the message.";
+    }
+    return new Selection(list, coreIncluded, excluded, visible, reason, excluded > 0);
+  }
+
+  /** The active skills' tools a request pins, and how many it asked for (visible ones). */
+  private record Pinned(List<SelectedTool> tools, int wanted) {}
+
+  /**
+   * The visible tools of the active skills, at most {@code room}: all of them when they fit, else the ones the
+   * message ranks highest (ties by name), each reason naming its skill and saying when it was ranked.
+   */
+  private Pinned pin(Map<String, String> skillTools, Catalog.Snapshot snap, AllowedSet allowed,
+      Map<Integer, Ranked> rankOf, int room, List<String> words) {
+    List<CatalogEntry> wanted = new ArrayList<>();
+    for (String name : skillTools.keySet()) {
+      CatalogEntry e = snap.get(name);
+      if (e != null && allowed.contains(e.ord())) {
+        wanted.add(e);
+      }
+    }
+    boolean ranked = wanted.size() > room;
+    if (ranked) {
+      wanted.sort(Comparator.comparingDouble((CatalogEntry e) -> -score(rankOf.get(e.ord())))
+          .thenComparing(CatalogEntry::name));
+    }
+    List<SelectedTool> out = new ArrayList<>();
+    for (CatalogEntry e : wanted.subList(0, Math.max(0, Math.min(room, wanted.size())))) {
+      Ranked r = rankOf.get(e.ord());
+      String why = Reasons.of(e.spec(), r, false, words);
+      out.add(new SelectedTool(e.spec(), round(score(r)), "tool of active skill '" + skillTools.get(e.name()) + "'"
+          + (ranked ? " (ranked by the message: " + room + " of the skills' " + wanted.size() + " tools fit)" : "")
+          + (r == null ? "" : "; " + why), false));
+    }
+    return new Pinned(out, wanted.size());
   }
 
   /**
@@ -249,11 +323,16 @@ public final class Selector {
     return out;
   }
 
-  /** Drops the lowest-scored tools, ranked ones before core ones, until the definitions fit the budget. */
-  private List<SelectedTool> fitBudget(List<SelectedTool> list, int budget) {
+  /**
+   * Drops the lowest-scored tools until the definitions fit the budget. Keep-priority: the discovery tool, the
+   * engine's tools for this request ({@code offered}), the active skills' tools ({@code pinned}) by score, then
+   * the rest by score.
+   */
+  private List<SelectedTool> fitBudget(
+      List<SelectedTool> list, int budget, java.util.Set<String> offered, java.util.Set<String> pinned) {
     List<SelectedTool> order = new ArrayList<>(list);
-    // keep-priority: the discovery tool, then by score; ranked tools go before core tools of equal standing
-    order.sort(Comparator.comparingInt((SelectedTool t) -> t.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0 : 1)
+    order.sort(Comparator.comparingInt((SelectedTool t) -> t.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0
+            : offered.contains(t.name()) ? 1 : pinned.contains(t.name()) ? 2 : 3)
         .thenComparingDouble(t -> -t.score())
         .thenComparing(SelectedTool::name));
     List<SelectedTool> kept = new ArrayList<>();
@@ -282,10 +361,13 @@ public final class Selector {
 
   /** Names the discovery tool only when the selection carries it: a model is never told to call a tool it lacks. */
   private static String explain(
-      List<SelectedTool> list, List<String> core, int excluded, int visible, boolean findGiven) {
-    int ranked = list.size() - core.size();
+      List<SelectedTool> list, List<String> core, int excluded, int visible, boolean findGiven, int conversation) {
+    int ranked = list.size() - core.size() - conversation;
     StringBuilder b = new StringBuilder();
     b.append("Selected ").append(list.size()).append(" of ").append(visible).append(" available tools: ");
+    if (conversation > 0) {
+      b.append(conversation).append(" for this conversation, ");
+    }
     b.append(ranked).append(" ranked by relevance to the message");
     if (!core.isEmpty()) {
       b.append(" and ").append(core.size()).append(" pinned core tool").append(core.size() == 1 ? "" : "s");

@@ -237,4 +237,95 @@ class SelectorTest {
     assertThat(s.excludedCount()).isEqualTo(10);
     assertThat(s.reason()).endsWith("10 more are left out.").doesNotContain("tool_discovery");
   }
+  private static Selector.Request withSkills(String message, Integer k, Integer budget, Map<String, String> tools) {
+    return new Selector.Request(message, Principal.ANONYMOUS, k, budget, tools, List.of());
+  }
+
+  @Test
+  void the_active_skills_tools_are_pinned_whatever_the_message_and_their_reason_names_the_skill() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+
+    Selection s = f.selector.select(withSkills("create a calendar event for the meeting", 10, null,
+        Map.of("misc__tool_7", "widgets")));
+
+    SelectedTool pinned = s.selected().stream().filter(t -> t.name().equals("misc__tool_7")).findFirst()
+        .orElseThrow();
+    assertThat(pinned.reason()).startsWith("tool of active skill 'widgets'");
+    assertThat(s.selected()).hasSize(10);
+    assertThat(s.selected().get(0).name()).isEqualTo("calendar__create_event");
+    assertThat(s.reason()).contains("1 for this conversation").contains("The active skills' tool is pinned.");
+    // without the skill the tool is not chosen for this message
+    assertThat(select(f, "create a calendar event for the meeting", 10).selected())
+        .extracting(SelectedTool::name).doesNotContain("misc__tool_7");
+  }
+
+  @Test
+  void when_the_skills_tools_do_not_fit_k_the_message_ranks_them_and_the_reason_says_so() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Map<String, String> many = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 8; i++) {
+      many.put("misc__tool_" + i, "misc");
+    }
+    many.put("gmail__send_email", "mail");
+    many.put("gmail__list_emails", "mail");
+
+    Selection s = f.selector.select(withSkills("send an email to the team", 5, null, many));
+
+    assertThat(s.selected()).hasSize(5);
+    List<String> names = s.selected().stream().map(SelectedTool::name).toList();
+    // the discovery tool keeps its place; the two email tools win the remaining slots over the unrelated ones
+    assertThat(names).contains("tool_discovery__find", "gmail__send_email", "gmail__list_emails");
+    assertThat(s.selected().stream().filter(t -> t.reason().startsWith("tool of active skill")).count())
+        .isEqualTo(4);
+    assertThat(s.reason()).contains("4 of the active skills' 10 tools fit K, chosen by relevance to the message.");
+    assertThat(s.selected().stream().filter(t -> t.name().equals("gmail__send_email")).findFirst().orElseThrow()
+        .reason()).contains("ranked by the message: 4 of the skills' 10 tools fit");
+  }
+
+  @Test
+  void within_a_token_budget_the_skills_tools_are_kept_before_ranked_and_core_tools() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    int findCost = f.tokens.definitionTokens(f.catalog.get("tool_discovery__find").orElseThrow().spec());
+    int fileCost = f.tokens.definitionTokens(f.catalog.get("filesystem__write_file").orElseThrow().spec());
+
+    Selection s = f.selector.select(withSkills("create a calendar event for the meeting", 10, findCost + fileCost,
+        Map.of("filesystem__write_file", "files")));
+
+    assertThat(s.selected()).extracting(SelectedTool::name)
+        .containsExactlyInAnyOrder("tool_discovery__find", "filesystem__write_file");
+  }
+
+  @Test
+  void a_skill_tool_the_principal_may_not_see_or_the_catalog_lacks_is_never_pinned() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(new AccessRule(
+        AccessRule.Effect.DENY, AccessRule.Target.TOOL, "filesystem__write_file", AccessRule.Subject.EVERYONE,
+        null))));
+
+    Selection s = f.selector.select(withSkills("create a calendar event", 10, null,
+        Map.of("filesystem__write_file", "files", "ghost__boo", "files")));
+
+    assertThat(s.selected()).extracting(SelectedTool::name).doesNotContain("filesystem__write_file", "ghost__boo");
+    assertThat(s.reason()).doesNotContain("skill");
+  }
+
+  @Test
+  void an_offered_engine_tool_comes_right_after_the_discovery_tool_and_counts_as_visible() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    dev.toolscout.model.ToolSpec activate = dev.toolscout.model.ToolSpec.builder("skills__activate",
+        "Activate a skill.").build();
+
+    Selection s = f.selector.select(new Selector.Request("create a calendar event", Principal.ANONYMOUS, 2, null,
+        Map.of(), List.of(activate)));
+
+    assertThat(s.selected()).extracting(SelectedTool::name)
+        .containsExactlyInAnyOrder("tool_discovery__find", "skills__activate");
+    assertThat(s.visibleCount()).isEqualTo(Fixture.assistantCatalog().size() + 1);
+    assertThat(s.excludedCount()).isEqualTo(Fixture.assistantCatalog().size() - 1);
+  }
 }
