@@ -236,6 +236,7 @@ public final class Catalog {
     private final CatalogEntry[] byOrd;
     private final List<CatalogEntry> sorted;
     private final Map<String, Integer> sourceCounts;
+    private final java.util.BitSet skillKind;
     private final int nextOrd;
 
     private Snapshot(long version, Map<String, CatalogEntry> byName, int nextOrd) {
@@ -247,11 +248,16 @@ public final class Catalog {
       list.sort((a, b) -> a.name().compareTo(b.name()));
       this.sorted = Collections.unmodifiableList(list);
       Map<String, Integer> sources = new HashMap<>();
+      java.util.BitSet skills = new java.util.BitSet();
       for (CatalogEntry e : list) {
         byOrd[e.ord()] = e;
         sources.merge(e.spec().name().source(), 1, Integer::sum);
+        if (e.spec().sourceKind() == dev.toolscout.model.SourceKind.SKILL) {
+          skills.set(e.ord());
+        }
       }
       this.sourceCounts = sources;
+      this.skillKind = skills;
     }
 
     static Snapshot of(long version, Collection<CatalogEntry> entries, int nextOrd) {
@@ -287,6 +293,14 @@ public final class Catalog {
     /** Every entry in name order. */
     public List<CatalogEntry> entries() {
       return sorted;
+    }
+
+    /**
+     * The ordinals of the tools of kind skill: a skill's own tools, which a selection or a search offers only
+     * through the skill (docs/SKILLS.md). A copy.
+     */
+    public java.util.BitSet skillKindOrds() {
+      return (java.util.BitSet) skillKind.clone();
     }
 
     public boolean hasSource(String source) {

@@ -190,7 +190,8 @@ public final class DiscoveryTools {
       return new DiscoveryResult.Error("limit must be between 1 and " + MAX_LIMIT + ", got: " + n);
     }
     Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = allowed(snap, principal);
+    // a skill's own tools are found through their skill (in "skills"), as selections offer them
+    AllowedSet allowed = allowed(snap, principal).without(snap.skillKindOrds());
     List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, allowed,
         fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
     ObjectNode out = F.objectNode();

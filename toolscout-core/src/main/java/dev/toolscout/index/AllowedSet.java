@@ -43,6 +43,16 @@ public final class AllowedSet {
     return cardinality == 0;
   }
 
+  /** This set without the ordinals in {@code excluded} (this same set when it holds none of them). */
+  public AllowedSet without(BitSet excluded) {
+    if (!bits.intersects(excluded)) {
+      return this;
+    }
+    BitSet b = (BitSet) bits.clone();
+    b.andNot(excluded);
+    return new AllowedSet(b, universe);
+  }
+
   /** The next allowed ordinal at or after {@code from}, or -1. */
   public int nextAllowed(int from) {
     return bits.nextSetBit(from);

@@ -24,6 +24,10 @@ import java.util.Objects;
  * rest. Deterministic: the same catalog and request give the same selection in the same order (ties by
  * name). Thread-safe.
  *
+ * <p>A skill's own tools (of kind skill) are disclosed through the skill, as the design has it: a selection
+ * carries them only when the request pins them (the conversation activated a skill that brings them), and never
+ * ranks them on their own. Tools of other kinds that a skill brings are ranked as any other.
+ *
  * <p>Engine tools (the discovery meta-tools) are tools the engine serves itself, whatever the catalog holds: when
  * one is named among the core tools, the catalog lacks it and the policy lets the principal see it, it is offered
  * like a catalog core tool whenever tools are left out, so the escape hatch never depends on the catalog.
@@ -135,8 +139,11 @@ public final class Selector {
     int k = req.k() == null ? config.defaultK() : req.k();
     int visible = allowed.cardinality();
 
+    // a skill's own tools (kind skill) are offered only through the skill: pinned when it is active, never ranked
+    java.util.BitSet skillKind = snap.skillKindOrds();
+    AllowedSet rankable = allowed.without(skillKind);
     List<Ranked> ranked =
-        ranker.rank(message, vector, model::embedQuery, allowed,
+        ranker.rank(message, vector, model::embedQuery, rankable,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
     Map<Integer, Ranked> rankOf = new HashMap<>();
     for (Ranked r : ranked) {
@@ -150,7 +157,7 @@ public final class Selector {
     for (String name : config.coreTools()) {
       CatalogEntry e = snap.get(name);
       if (e != null) {
-        if (allowed.contains(e.ord())) {
+        if (rankable.contains(e.ord())) {
           core.add(e);
         }
         continue;
@@ -204,7 +211,7 @@ public final class Selector {
         SelectedTool t = selected(e, r, coreSet.contains(e.name()), words);
         chosen.put(r.ord(), t);
         if (config.dependencies()) {
-          addDependencies(t, snap, allowed, k, chosen, tieKey);
+          addDependencies(t, snap, rankable, k, chosen, tieKey);
         }
       }
     }

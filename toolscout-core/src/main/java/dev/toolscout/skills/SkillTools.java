@@ -174,8 +174,33 @@ public final class SkillTools {
    * when it may see none (or may not use the tool).
    */
   public Optional<ToolSpec> activateTool(Principal principal) {
-    List<Visible> v = visible(principal);
-    return v.isEmpty() ? Optional.empty() : Optional.of(activateSpec(v.stream().map(Visible::name).toList()));
+    return activateTool(principal, List.of());
+  }
+
+  /**
+   * {@code skills__activate} for a conversation whose {@code active} skills need no activation: its enum names
+   * the other skills {@code principal} may see; empty when there are none.
+   */
+  public Optional<ToolSpec> activateTool(Principal principal, java.util.Collection<String> active) {
+    List<String> names = visible(principal).stream().map(Visible::name).filter(n -> !active.contains(n)).toList();
+    return names.isEmpty() ? Optional.empty() : Optional.of(activateSpec(names));
+  }
+
+  /**
+   * {@code v} as {@code principal} may read it: its visible tools only, the names of tools it may not see
+   * blanked out of its description and documentation.
+   */
+  public Skill readable(Principal principal, Visible v) {
+    View view = view(principal);
+    Skill s = v.skill();
+    // blanking a short name out can lengthen the text past its limit: cut it there
+    return new Skill(s.name(), cut(view.redact(s.description()), Skill.MAX_DESCRIPTION),
+        cut(view.redact(s.documentation()), Skill.MAX_DOCUMENTATION), v.tools().stream().map(ToolSpec::fullName)
+            .toList(), s.source(), s.resources());
+  }
+
+  private static String cut(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max);
   }
 
   /**

@@ -8,10 +8,30 @@ import java.util.List;
  *
  * @param query the query as given
  * @param tools the matches the principal may see, at most the limit asked for
+ * @param skills the skills the principal may see that match, at most 5 ({@code kind: skill} in the meta-tool's
+ *     answer)
  */
-public record FindResult(String query, List<ToolMatch> tools) {
+public record FindResult(String query, List<ToolMatch> tools, List<SkillMatch> skills) {
   public FindResult {
     tools = List.copyOf(tools);
+    skills = skills == null ? List.of() : List.copyOf(skills);
+  }
+
+  /** Matching tools only. */
+  public FindResult(String query, List<ToolMatch> tools) {
+    this(query, tools, List.of());
+  }
+
+  /**
+   * A skill that matches the query (it shares a word with it, or is nearer in meaning than every tool found).
+   *
+   * @param tools the skill's tools the principal may see
+   * @param score the skill's fused reciprocal-rank score among the principal's skills, 0-1
+   */
+  public record SkillMatch(String name, String description, List<String> tools, double score) {
+    public SkillMatch {
+      tools = List.copyOf(tools);
+    }
   }
 
   /**

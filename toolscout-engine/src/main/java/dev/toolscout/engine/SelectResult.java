@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param reason a sentence for the model and the user explaining the choice
  * @param discoverySuggested whether tools were left out, so the model should know it can search for more
  * @param tokens the definitions' size, selected against all visible
+ * @param activeSkills the conversation's active skills the principal may see, in activation order (their visible
+ *     tools are pinned into the selection); empty outside a conversation
+ * @param suggestedSkill a skill to suggest activating, or {@code null}
  */
 public record SelectResult(
     List<SelectedTool> selected,
@@ -23,13 +26,30 @@ public record SelectResult(
     int visibleCount,
     String reason,
     boolean discoverySuggested,
-    Tokens tokens) {
+    Tokens tokens,
+    List<String> activeSkills,
+    SkillSuggestion suggestedSkill) {
   public SelectResult {
     selected = List.copyOf(selected);
     coreIncluded = List.copyOf(coreIncluded);
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(tokens, "tokens");
+    activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
   }
+
+  /** A result outside a conversation: no active skills, no suggestion. */
+  public SelectResult(List<SelectedTool> selected, List<String> coreIncluded, int excludedCount, int visibleCount,
+      String reason, boolean discoverySuggested, Tokens tokens) {
+    this(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens, List.of(), null);
+  }
+
+  /**
+   * A skill that clearly matches the message (first both by words and by meaning among the principal's skills),
+   * which the system prompt suggests activating with {@code skills__activate}.
+   *
+   * @param why how it matched, e.g. {@code matches 'feature'; nearest in meaning}
+   */
+  public record SkillSuggestion(String name, String description, String why) {}
 
   /** The selected tools' definitions, in order (what goes to the model). */
   public List<ToolSpec> specs() {

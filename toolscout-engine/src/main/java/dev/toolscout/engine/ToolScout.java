@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.conversation.Conversation;
+import dev.toolscout.skills.Skill;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
@@ -136,6 +138,75 @@ public interface ToolScout extends AutoCloseable {
 
   /** How many tools the catalog holds (all of them, whoever may see them). */
   int size();
+
+  // --- skills and conversations (docs/SKILLS.md) ---
+
+  /**
+   * Every skill {@code principal} may see, in name order, as it may read it: only its tools it may see, and the
+   * names of tools it may not see blanked out of its text. A skill whose tools are all denied is not listed.
+   *
+   * @param principal {@code null} for the anonymous one
+   */
+  List<Skill> skills(Principal principal);
+
+  /** One skill as {@link #skills} gives it: empty for an invisible and a missing skill alike. */
+  Optional<Skill> skill(Principal principal, String name);
+
+  /**
+   * Adds or replaces a skill by name, durable on return; the next selections and searches see it.
+   *
+   * @return true when it was new
+   * @throws IllegalArgumentException past {@value dev.toolscout.skills.Skills#MAX_SKILLS} skills
+   */
+  boolean putSkill(Skill skill);
+
+  /**
+   * Reads the skills of a folder in the Agent Skills format ({@code SKILL.md}) or of a folder of such folders,
+   * and puts them, all or none.
+   *
+   * @return the skills read, in name order
+   * @throws dev.toolscout.skills.InvalidSkillException naming the {@code SKILL.md}, the field, the rule and the
+   *     value; nothing is changed
+   */
+  List<Skill> addSkills(Path folder);
+
+  /**
+   * Removes a skill, durable on return. Conversations that activated it get none of its tools from then on.
+   *
+   * @return true when there was one of that name
+   */
+  boolean removeSkill(String name);
+
+  /**
+   * The conversation {@code id} of {@code principal}, as it may see it (active skills it may still see, tools
+   * it may still see): empty when it has none, it expired, or the id is another principal's.
+   *
+   * @throws IllegalArgumentException for an id that is not 1-128 characters of {@code [A-Za-z0-9._:-]}
+   */
+  Optional<Conversation> conversation(Principal principal, String id);
+
+  /**
+   * Forgets one of {@code principal}'s conversations (its active skills and disclosed tools).
+   *
+   * @return true when it had one of this id
+   */
+  boolean forgetConversation(Principal principal, String id);
+
+  /** Whether {@code tool} is one of ToolScout's own tools, which {@link #callMetaTool} runs. */
+  boolean isMetaTool(String tool);
+
+  /**
+   * Runs one of ToolScout's own tools that a model called: {@code tool_discovery__find}, {@code
+   * tool_discovery__list_all}, {@code tool_discovery__describe} or {@code skills__activate}. Access control
+   * comes first, as for every answer. {@code skills__activate} records the activation in the conversation, so
+   * the conversation's next selections carry the skill's tools; {@code find} records the tools it disclosed.
+   *
+   * @param conversationId the conversation the call belongs to ({@code skills__activate} needs one), or {@code
+   *     null}
+   * @return the answer, or an error for the model (a denied and a missing name read alike)
+   * @throws IllegalArgumentException when {@code tool} is not one of ToolScout's own tools
+   */
+  ToolCallResult callMetaTool(Principal principal, String conversationId, String tool, JsonNode arguments);
 
   /** Closes the data directory. Waits for embedding in progress; idempotent. */
   @Override

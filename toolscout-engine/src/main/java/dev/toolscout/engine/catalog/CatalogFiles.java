@@ -11,6 +11,10 @@ import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
+import dev.toolscout.skills.InvalidSkillException;
+import dev.toolscout.skills.Skill;
+import dev.toolscout.skills.SkillJson;
+import dev.toolscout.skills.Skills;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -53,7 +57,7 @@ public final class CatalogFiles {
 
   private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.catalog");
 
-  private static final List<String> TOP_LEVEL_KEYS = List.of("tools", "sources");
+  private static final List<String> TOP_LEVEL_KEYS = List.of("tools", "sources", "skills");
   private static final Set<String> TOOL_KEYS =
       Set.of(
           "name",
@@ -241,6 +245,51 @@ public final class CatalogFiles {
     return List.copyOf(out);
   }
 
+  /**
+   * The skills of catalog files: each file's {@code skills}, an array of skills as {@code SkillJson} reads them
+   * ({@code name}, {@code description}, {@code documentation}, {@code tools}), in file order.
+   *
+   * @throws CatalogFileException when a file cannot be read or its {@code skills} is not an array
+   * @throws InvalidSkillException naming the file and the entry ({@code file at skills[i]}), the skill, the field,
+   *     the rule and the value; or a skill named twice
+   */
+  public static List<Skill> loadSkills(List<Path> files) {
+    Map<String, String> seen = new HashMap<>();
+    List<Skill> out = new ArrayList<>();
+    for (Path file : files) {
+      String label = file.toString();
+      CatalogFormat format = CatalogFormat.of(file);
+      if (format == null) {
+        throw new CatalogFileException(
+            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
+      }
+      JsonNode root = tree(label, bytes(file), format);
+      JsonNode list = root == null || !root.isObject() ? null : root.get("skills");
+      if (list == null || list.isNull()) {
+        continue;
+      }
+      if (!list.isArray()) {
+        throw new CatalogFileException(label, "skills must be an array of skills, got: " + kind(list));
+      }
+      if (list.size() > Skills.MAX_SKILLS) {
+        throw new CatalogFileException(label, "skills holds " + list.size() + " skills, more than the "
+            + Skills.MAX_SKILLS + " ToolScout keeps");
+      }
+      for (int i = 0; i < list.size(); i++) {
+        String where = label + " at skills[" + i + "]";
+        Skill skill = SkillJson.fromJson(list.get(i), where,
+            new Skill.Source(Skill.Source.Kind.CATALOG_FILE, file.toAbsolutePath().normalize().toString()));
+        String first = seen.putIfAbsent(skill.name(), where);
+        if (first != null) {
+          throw new InvalidSkillException(where, skill.name(), "name", "is taken: the skill is already defined at "
+              + first);
+        }
+        out.add(skill);
+      }
+    }
+    return List.copyOf(out);
+  }
+
   /** The demo catalog bundled with the server: the core integrations of the product design. */
   public static List<ToolSpec> demo() {
     String label = "classpath:" + DEMO_RESOURCE;
@@ -424,9 +473,10 @@ public final class CatalogFiles {
         for (Map.Entry<String, JsonNode> e : root.properties()) {
           if (e.getKey().equals("tools")) {
             tools(e.getValue(), "tools");
-          } else {
+          } else if (e.getKey().equals("sources")) {
             sources(e.getValue());
           }
+          // skills: read by loadSkills
         }
       } else {
         throw new CatalogFileException(

@@ -11,6 +11,12 @@ import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.StateStore;
+import dev.toolscout.conversation.ConversationLimits;
+import dev.toolscout.conversation.Conversations;
+import dev.toolscout.skills.Skill;
+import dev.toolscout.skills.SkillIndex;
+import dev.toolscout.skills.SkillTools;
+import dev.toolscout.skills.Skills;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
@@ -47,7 +53,8 @@ import java.util.function.Predicate;
  * implementations.
  *
  * <p>Data directory layout: {@code lock} (held while an engine has the directory open: one writer per data
- * directory, whatever the model), {@code state.db} (SQLite: catalog, vectors, policy; the truth) and {@code
+ * directory, whatever the model), {@code state.db} (SQLite: catalog, vectors, policy, skills, conversations; the
+ * truth) and {@code
  * index/<model>/} (Lucene; a cache, rebuilt from the stored vectors when missing, behind or damaged). Opening
  * with a current index embeds nothing; the embedding model is loaded only when something is embedded.
  *
@@ -74,6 +81,9 @@ public final class Engine implements AutoCloseable {
   private final int untouchedByCatalogs;
   private final boolean readOnly;
   private final boolean indexInMemory;
+  private final Skills skills;
+  private final SkillTools skillTools;
+  private final Conversations conversations;
 
   /**
    * How to open an engine.
@@ -184,6 +194,7 @@ public final class Engine implements AutoCloseable {
     long t0 = System.nanoTime();
     // read and check every input file before anything is opened: bad input changes nothing
     List<ToolSpec> fromFiles = o.catalogs() == null ? null : CatalogFiles.loadAll(o.catalogs());
+    List<Skill> skillsFromFiles = o.catalogs() == null ? List.of() : CatalogFiles.loadSkills(o.catalogs());
     AccessPolicy policy = o.policyFile() == null ? o.policy() : readPolicy(o.policyFile());
     String modelId = o.modelId() == null ? LocalEmbeddingModels.DEFAULT_ID : o.modelId();
     int dimension = LocalEmbeddingModels.dimension(modelId);
@@ -291,7 +302,27 @@ public final class Engine implements AutoCloseable {
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);
       this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), DiscoveryTools.SPECS);
-      this.discovery = new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion());
+      // skills: loaded from the store, their index kept current by skill events (embedding only what has no
+      // stored vector), catalog files' skills added or updated as their tools are
+      // (read-only: the stored vectors only, and the files' skills must be stored as they are)
+      SkillIndex skillIndex = new SkillIndex(s, readOnly ? ReadOnlyOpening.storedVectorsOnly(m, o.dataDir()) : m);
+      this.skills = Skills.load(s, bus::publishSkills);
+      skillIndex.rebuild(skills.all());
+      bus.subscribeSkills(skillIndex::onEvents);
+      if (readOnly) {
+        List<String> absent = skillsFromFiles.stream()
+            .filter(k -> !skills.get(k.name()).map(k::equals).orElse(false)).map(Skill::name).toList();
+        if (!absent.isEmpty()) {
+          throw new IllegalArgumentException("catalog files " + o.catalogs() + ": skills " + quoted(absent)
+              + " are not in data directory " + o.dataDir() + " as the files have them, and a read-only opening "
+              + "adds nothing; add them through the process that holds the directory");
+        }
+      } else {
+        skills.apply(skillsFromFiles, List.of());
+      }
+      this.conversations = new Conversations(s, java.time.Clock.systemUTC(), ConversationLimits.DEFAULT);
+      this.skillTools = new SkillTools(skills, skillIndex, catalog, access, conversations, DiscoveryTools.SPECS);
+      this.discovery = new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion()).withSkills(skillTools);
       this.store = s;
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
@@ -634,6 +665,21 @@ public final class Engine implements AutoCloseable {
   /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */
   public long embeddedCount() {
     return indexer.embeddedCount();
+  }
+
+  /** The skills (what {@code toolscout skills} and the API's skill calls change). */
+  public Skills skills() {
+    return skills;
+  }
+
+  /** The skills as each principal sees them, and {@code skills__activate}. */
+  public SkillTools skillTools() {
+    return skillTools;
+  }
+
+  /** The conversations in the store (active skills, disclosed tools). */
+  public Conversations conversations() {
+    return conversations;
   }
 
   /**

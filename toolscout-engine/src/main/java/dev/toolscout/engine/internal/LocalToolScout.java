@@ -9,6 +9,13 @@ import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.conversation.Conversation;
+import dev.toolscout.engine.ToolCallResult;
+import dev.toolscout.engine.catalog.SkillFolders;
+import dev.toolscout.skills.Skill;
+import dev.toolscout.skills.SkillEvent;
+import dev.toolscout.skills.SkillIndex;
+import dev.toolscout.skills.SkillTools;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
@@ -97,9 +104,62 @@ public final class LocalToolScout implements ToolScout {
   public SelectResult select(SelectRequest request) {
     open();
     Principal p = who(request.principal());
+    if (request.conversationId() == null) {
+      Selection s = engine.selector().select(
+          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()));
+      return result(s, p);
+    }
+    return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId());
+  }
+
+  /**
+   * A selection in a conversation: the active skills' visible tools pinned, {@code skills__activate} offered with
+   * the skills not active yet, and a clearly matching one suggested.
+   */
+  private SelectResult select(String message, Principal p, Integer k, Integer budget, String conversationId) {
+    SkillTools skills = engine.skillTools();
+    // a read-only engine writes nothing, not even a conversation's last use: it reads the conversation as stored
+    Conversation c = engine.readOnly()
+        ? engine.conversations().get(p, conversationId).orElse(new Conversation(conversationId, p, List.of(),
+            List.of(), java.time.Instant.EPOCH, java.time.Instant.EPOCH))
+        : engine.conversations().use(p, conversationId);
+    List<String> active = activeVisible(p, c);
+    List<ToolSpec> offered = new ArrayList<>();
+    SelectResult.SkillSuggestion suggestion = null;
+    Optional<ToolSpec> activate = skills.activateTool(p, active);
+    if (activate.isPresent()) {
+      offered.add(activate.get());
+      // skills are ranked only when one may be activated; the message is embedded again for them (the selector's
+      // embedding runs inside the ranker), which costs one query embedding in conversations with skills
+      for (SkillTools.Ranked r : skills.rank(p, message, () -> engine.model().embedQuery(message))) {
+        if (r.match().clear() && !active.contains(r.skill().name())) {
+          suggestion = new SelectResult.SkillSuggestion(r.skill().name(),
+              skills.readable(p, r.skill()).description(), why(r.match()));
+        }
+        break;
+      }
+    }
     Selection s = engine.selector().select(
-        new Selector.Request(request.message(), p, request.k(), request.tokenBudget()));
-    return result(s, p);
+        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered));
+    SelectResult plain = result(s, p);
+    return new SelectResult(plain.selected(), plain.coreIncluded(), plain.excludedCount(), plain.visibleCount(),
+        plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion);
+  }
+
+  /** The conversation's active skills {@code p} may still see, in activation order. */
+  private List<String> activeVisible(Principal p, Conversation c) {
+    List<String> out = new ArrayList<>();
+    for (String name : c.activeSkills()) {
+      if (engine.skillTools().visible(p, name).isPresent()) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
+  private static String why(SkillIndex.Match m) {
+    return "matches " + String.join(", ", m.matchedWords().stream().map(w -> "'" + w + "'").toList())
+        + "; nearest in meaning";
   }
 
   /** A selection as the API's result, with its token counts and only visible dependencies named. */
@@ -158,17 +218,23 @@ public final class LocalToolScout implements ToolScout {
         tok.put("saved_pct", result.tokens().savedPct());
       }
       case ANTHROPIC -> {
-        n.put("system", SystemPrompt.section(s));
+        n.put("system", systemPrompt(s, result));
         n.set("tools", ToolRenderer.anthropic(s.specs()));
       }
       case OPENAI -> {
         ArrayNode msgs = n.putArray("messages");
-        msgs.addObject().put("role", "system").put("content", SystemPrompt.section(s));
+        msgs.addObject().put("role", "system").put("content", systemPrompt(s, result));
         n.set("tools", ToolRenderer.openai(s.specs()));
       }
       case MCP -> n.set("tools", ToolRenderer.mcp(s.specs()));
     }
     return n;
+  }
+
+  private static String systemPrompt(Selection s, SelectResult r) {
+    SelectResult.SkillSuggestion g = r.suggestedSkill();
+    return SystemPrompt.section(s, r.activeSkills(),
+        g == null ? null : new SystemPrompt.SkillSuggestion(g.name(), g.description(), g.why()));
   }
 
   private static Selection selection(SelectResult r) {
@@ -190,7 +256,14 @@ public final class LocalToolScout implements ToolScout {
           t.path("category").asText(), AiAccess.valueOf(t.path("ai_access").asText().toUpperCase(Locale.ROOT)),
           t.path("score").asDouble()));
     }
-    return new FindResult(query, tools);
+    List<FindResult.SkillMatch> skills = new ArrayList<>();
+    for (JsonNode sk : out.path("skills")) {
+      List<String> names = new ArrayList<>();
+      sk.path("tools").forEach(t -> names.add(t.asText()));
+      skills.add(new FindResult.SkillMatch(sk.path("name").asText(), sk.path("description").asText(), names,
+          sk.path("score").asDouble()));
+    }
+    return new FindResult(query, tools, skills);
   }
 
   /** The output of a discovery call, or its error (the input, the rule, the value) as bad input. */
@@ -336,6 +409,114 @@ public final class LocalToolScout implements ToolScout {
             batch.get(batch.size() - 1).version(), e);
       }
     }
+  }
+
+  @Override
+  public List<Skill> skills(Principal principal) {
+    open();
+    Principal p = who(principal);
+    SkillTools t = engine.skillTools();
+    return t.visible(p).stream().map(v -> t.readable(p, v)).toList();
+  }
+
+  @Override
+  public Optional<Skill> skill(Principal principal, String name) {
+    open();
+    String tooLong = InputLimits.nameTooLong("name", name);
+    if (tooLong != null) {
+      throw new IllegalArgumentException(tooLong);
+    }
+    Principal p = who(principal);
+    SkillTools t = engine.skillTools();
+    return name == null ? Optional.empty() : t.visible(p, name.strip()).map(v -> t.readable(p, v));
+  }
+
+  @Override
+  public boolean putSkill(Skill skill) {
+    writable("add or replace a skill");
+    java.util.Objects.requireNonNull(skill, "skill");
+    synchronized (writes) {
+      return engine.skills().upsert(skill).map(e -> e instanceof SkillEvent.Created).orElse(false);
+    }
+  }
+
+  @Override
+  public List<Skill> addSkills(java.nio.file.Path folder) {
+    writable("add skills");
+    List<Skill> read = SkillFolders.loadAll(folder);
+    synchronized (writes) {
+      engine.skills().apply(read, List.of());
+    }
+    return read;
+  }
+
+  @Override
+  public boolean removeSkill(String name) {
+    writable("remove a skill");
+    synchronized (writes) {
+      return engine.skills().remove(name);
+    }
+  }
+
+  @Override
+  public Optional<Conversation> conversation(Principal principal, String id) {
+    open();
+    Principal p = who(principal);
+    return engine.conversations().get(p, id).map(c -> visible(p, c));
+  }
+
+  /** {@code c} naming only the skills and tools {@code p} may still see. */
+  private Conversation visible(Principal p, Conversation c) {
+    Catalog.Snapshot snap = engine.catalog().snapshot();
+    AllowedSet allowed = engine.access().allowed(snap, p);
+    List<String> tools = c.disclosedTools().stream().filter(n -> {
+      CatalogEntry e = snap.get(n);
+      return e != null && allowed.contains(e.ord());
+    }).toList();
+    return new Conversation(c.id(), c.principal(), activeVisible(p, c), tools, c.createdAt(), c.lastUsedAt());
+  }
+
+  @Override
+  public boolean forgetConversation(Principal principal, String id) {
+    writable("forget a conversation");
+    return engine.conversations().forget(who(principal), id);
+  }
+
+  @Override
+  public boolean isMetaTool(String tool) {
+    return SkillTools.ACTIVATE.equals(tool) || DiscoveryTools.SPECS.stream().anyMatch(t -> t.fullName().equals(tool));
+  }
+
+  @Override
+  public ToolCallResult callMetaTool(Principal principal, String conversationId, String tool, JsonNode arguments) {
+    open();
+    if (!isMetaTool(tool)) {
+      throw new IllegalArgumentException("'" + (tool == null ? "null" : tool.length() > 100
+          ? tool.substring(0, 100) + "..." : tool) + "' is not one of ToolScout's own tools (" + SkillTools.ACTIVATE
+          + ", " + String.join(", ", DiscoveryTools.SPECS.stream().map(ToolSpec::fullName).toList()) + ")");
+    }
+    Principal p = who(principal);
+    if (conversationId != null) {
+      dev.toolscout.conversation.Conversations.checkId(conversationId);
+    }
+    if (SkillTools.ACTIVATE.equals(tool)) {
+      writable("activate a skill in a conversation");
+      return switch (engine.skillTools().activate(p, conversationId, arguments)) {
+        case SkillTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
+        case SkillTools.Result.Error e -> new ToolCallResult(null, e.message());
+      };
+    }
+    return switch (engine.discovery().call(p, tool, arguments)) {
+      case DiscoveryResult.Ok ok -> {
+        if (conversationId != null && DiscoveryTools.FIND.equals(tool) && !engine.readOnly()) {
+          List<String> found = new ArrayList<>();
+          ok.output().path("tools").forEach(t -> found.add(t.path("name").asText()));
+          engine.conversations().disclose(p, conversationId, found);
+        }
+        yield new ToolCallResult(ok.output(), null);
+      }
+      case DiscoveryResult.Error e -> new ToolCallResult(null, e.message());
+    };
   }
 
   @Override

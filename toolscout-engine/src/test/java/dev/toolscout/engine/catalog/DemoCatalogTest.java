@@ -51,8 +51,14 @@ class DemoCatalogTest {
             "webhook",
             "echo",
             "settings",
-            "skills",
             "tool_discovery");
+  }
+
+  @Test
+  void demo_catalog_leaves_skills_to_the_engine() {
+    // skills__activate is the engine's own tool (skills.SkillTools), with the principal's skills in its enum; a
+    // catalog row of that name would replace it
+    assertThat(DEMO).noneMatch(t -> t.name().source().equals("skills"));
   }
 
   @Test
