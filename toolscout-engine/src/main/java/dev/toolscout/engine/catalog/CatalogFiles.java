@@ -654,8 +654,10 @@ public final class CatalogFiles {
     return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
   }
 
+  /** {@code 'tools', 'sources' and/or 'skills'}. */
   private static String keys() {
-    return String.join(" and/or ", TOP_LEVEL_KEYS.stream().map(k -> "'" + k + "'").toList());
+    List<String> q = TOP_LEVEL_KEYS.stream().map(k -> "'" + k + "'").toList();
+    return String.join(", ", q.subList(0, q.size() - 1)) + " and/or " + q.get(q.size() - 1);
   }
 
   /**

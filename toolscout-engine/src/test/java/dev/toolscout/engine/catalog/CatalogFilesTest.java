@@ -663,7 +663,7 @@ class CatalogFilesTest {
         .isInstanceOf(CatalogFileException.class)
         .hasMessage(
             file
-                + ": file is empty, expected an object with 'tools' and/or 'sources' or an array of"
+                + ": file is empty, expected an object with 'tools', 'sources' and/or 'skills' or an array of"
                 + " tools");
   }
 
@@ -675,7 +675,7 @@ class CatalogFilesTest {
         .isInstanceOf(CatalogFileException.class)
         .hasMessage(
             file
-                + ": expected an object with 'tools' and/or 'sources' or an array of tools, got:"
+                + ": expected an object with 'tools', 'sources' and/or 'skills' or an array of tools, got:"
                 + " string");
   }
 
@@ -691,7 +691,7 @@ class CatalogFilesTest {
 
     assertThatThrownBy(() -> CatalogFiles.load(file))
         .isInstanceOf(CatalogFileException.class)
-        .hasMessage(file + ": unknown top-level key 'tool' (allowed: 'tools' and/or 'sources')");
+        .hasMessage(file + ": unknown top-level key 'tool' (allowed: 'tools', 'sources' and/or 'skills')");
   }
 
   @Test
@@ -797,5 +797,35 @@ class CatalogFilesTest {
         + "type must be an object type (object or dict), got: \"string\"");
     assertThat(loaded.warning()).startsWith("warning: 1 tool has a parameter schema that could not be read")
         .contains("travel__currency");
+  }
+  @Test
+  void a_skills_section_loads_skills_beside_the_tools_and_a_bad_skill_is_refused_naming_the_file_and_entry()
+      throws IOException {
+    Path file = write("with-skills.yaml", """
+        tools:
+          - {name: database__remove_feature, description: Remove a feature by its id.}
+        skills:
+          - name: database
+            description: Manage stored features.
+            documentation: Use database__remove_feature.
+            tools: [database__remove_feature]
+        """);
+    Path bad = write("bad-skill.yaml", """
+        skills:
+          - {name: database, description: ok}
+          - {name: Bad_Name, description: d}
+        """);
+
+    assertThat(CatalogFiles.load(file)).extracting(ToolSpec::fullName).containsExactly("database__remove_feature");
+    List<dev.toolscout.skills.Skill> skills = CatalogFiles.loadSkills(List.of(file));
+    assertThat(skills).hasSize(1);
+    assertThat(skills.get(0).tools()).containsExactly("database__remove_feature");
+    assertThat(skills.get(0).source().kind()).isEqualTo(dev.toolscout.skills.Skill.Source.Kind.CATALOG_FILE);
+    assertThatThrownBy(() -> CatalogFiles.loadSkills(List.of(bad)))
+        .isInstanceOf(dev.toolscout.skills.InvalidSkillException.class)
+        .hasMessage(bad + " at skills[1]: skill 'Bad_Name': name must hold only lower-case letters a-z, digits and "
+            + "hyphens, got: 'Bad_Name'");
+    assertThatThrownBy(() -> CatalogFiles.loadSkills(List.of(file, file)))
+        .hasMessageContaining("name is taken: the skill is already defined at " + file + " at skills[0]");
   }
 }
