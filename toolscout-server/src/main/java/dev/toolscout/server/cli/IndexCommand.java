@@ -3,6 +3,7 @@ package dev.toolscout.server.cli;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.skills.Skill;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.ToolSpec;
@@ -44,6 +45,7 @@ final class IndexCommand implements Callable<Integer> {
     // validate every file before touching the store: a bad file changes nothing
     CatalogFiles.Loaded loaded = source == null ? CatalogFiles.readAll(files) : null;
     List<ToolSpec> tools = source == null ? loaded.tools() : CatalogFiles.loadToolsLists(files, source);
+    List<Skill> skills = source == null ? CatalogFiles.loadSkills(files) : List.of();
     PrintWriter err = spec.commandLine().getErr();
     if (loaded != null && loaded.warning() != null) {
       err.println(loaded.warning());
@@ -56,6 +58,7 @@ final class IndexCommand implements Callable<Integer> {
       Engine e = scout.engine();
       long before = e.embeddedCount();
       CatalogChange c = replace ? change(e.replaceCatalogTools(tools)) : scout.upsert(tools);
+      skills.forEach(scout::putSkill);
       bar.finish();
       double secs = (System.nanoTime() - start) / 1e9;
       PrintWriter out = spec.commandLine().getOut();
@@ -65,6 +68,10 @@ final class IndexCommand implements Callable<Integer> {
           tools.size(), files.size(), c.added(), c.updated(), tools.size() - c.added() - c.updated(),
           replace ? ", " + c.removed() + " removed" : "", e.embeddedCount() - before, secs, scout.size(),
           c.version());
+      if (!skills.isEmpty()) {
+        out.printf(Locale.ROOT, "Skills: %s (`toolscout skills list`).%n",
+            String.join(", ", skills.stream().map(Skill::name).toList()));
+      }
       out.flush();
     }
     return 0;

@@ -42,6 +42,10 @@ final class SelectCommand implements Callable<Integer> {
   @Option(names = "--token-budget", paramLabel = "N", description = "Most tokens the selected definitions may take.")
   Integer tokenBudget;
 
+  @Option(names = "--conversation", paramLabel = "ID", description = "The conversation this message belongs to: "
+      + "its active skills' tools are pinned, and skills__activate is offered (docs/SKILLS.md).")
+  String conversation;
+
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
       description = "table, json, anthropic, openai or mcp (default: ${DEFAULT-VALUE}).")
   Format format;
@@ -54,7 +58,7 @@ final class SelectCommand implements Callable<Integer> {
       return remote(remote.api(cli.env, engine, who, servers));
     }
     String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
-    SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, null);
+    SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, conversation);
     var declared = servers.declared();
     try (McpRuntime mcp = new McpRuntime(
         EngineOptions.openForReading(engine.options().withModelPreload(), spec.commandLine().getErr(),
@@ -83,6 +87,9 @@ final class SelectCommand implements Callable<Integer> {
     if (tokenBudget != null) {
       body.put("token_budget", tokenBudget);
     }
+    if (conversation != null) {
+      body.put("conversation_id", conversation);
+    }
     body.put("format", format == Format.table ? "json" : format.name());
     JsonNode r = api.post("/v1/select", body);
     PrintWriter out = spec.commandLine().getOut();
@@ -92,8 +99,12 @@ final class SelectCommand implements Callable<Integer> {
           t.path("reason").asText())));
       JsonNode tokens = r.path("tokens");
       // the API leaves the visible count implicit: every visible tool is selected or excluded
+      List<String> active = new ArrayList<>();
+      r.path("active_skills").forEach(n -> active.add(n.asText()));
+      JsonNode g = r.get("suggested_skill");
       table(out, r.path("reason").asText(), rows, tokens.path("selected").asLong(), tokens.path("all").asLong(),
-          r.path("excluded_count").asInt() + rows.size(), tokens.path("saved_pct").asDouble());
+          r.path("excluded_count").asInt() + rows.size(), tokens.path("saved_pct").asDouble(), active,
+          g == null ? null : new String[] {g.path("name").asText(), g.path("why").asText()});
     } else {
       out.println(Json.pretty(r));
     }
@@ -106,11 +117,14 @@ final class SelectCommand implements Callable<Integer> {
   private static void table(PrintWriter out, SelectResult s) {
     List<Row> rows = s.selected().stream().map(t -> new Row(t.name(), t.score(), t.reason())).toList();
     SelectResult.Tokens t = s.tokens();
-    table(out, s.reason(), rows, t.selected(), t.all(), s.visibleCount(), t.savedPct());
+    SelectResult.SkillSuggestion g = s.suggestedSkill();
+    table(out, s.reason(), rows, t.selected(), t.all(), s.visibleCount(), t.savedPct(), s.activeSkills(),
+        g == null ? null : new String[] {g.name(), g.why()});
   }
 
+  /** @param suggested a suggested skill's name and why, or null */
   private static void table(PrintWriter out, String reason, List<Row> rows, long selectedTokens, long allTokens,
-      int visible, double savedPct) {
+      int visible, double savedPct, List<String> activeSkills, String[] suggested) {
     out.println(reason);
     out.println();
     int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));
@@ -118,6 +132,15 @@ final class SelectCommand implements Callable<Integer> {
     int i = 1;
     for (Row t : rows) {
       out.printf(Locale.ROOT, " %2d  %-" + w + "s  %5.3f  %s%n", i++, t.name(), t.score(), t.reason());
+    }
+    if (!activeSkills.isEmpty()) {
+      out.println();
+      out.println("Active skills: " + String.join(", ", activeSkills));
+    }
+    if (suggested != null) {
+      out.println();
+      out.println("Suggested skill: " + suggested[0] + " (" + suggested[1] + "); activate it with "
+          + "`toolscout skills activate " + suggested[0] + " --conversation ID`");
     }
     out.println();
     out.printf(Locale.ROOT, "Tokens: %,d for the selected definitions, %,d for all %d visible tools (%.1f%% saved)%n",

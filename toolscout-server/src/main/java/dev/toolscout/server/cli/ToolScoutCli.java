@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       ListCommand.class,
       IndexCommand.class,
       RemoveCommand.class,
+      SkillsCommand.class,
       BenchCommand.class,
       BenchGatewayCommand.class,
       BenchHttpCommand.class,
@@ -77,6 +78,7 @@ public final class ToolScoutCli {
       if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
         t = u.getCause();
       }
+      // InvalidSkillException is an IllegalArgumentException too
       boolean badInput = t instanceof IllegalArgumentException || t instanceof InvalidSpecException
           || t instanceof java.nio.file.NoSuchFileException;
       // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs
