@@ -45,6 +45,7 @@ public final class Conversations {
   private final Clock clock;
   private final ConversationLimits limits;
   private final Object[] locks = new Object[STRIPES];
+  private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
 
   /** Conversations in {@code store} with the {@linkplain ConversationLimits#DEFAULT default limits}. */
   public Conversations(StateStore store, Clock clock) {
@@ -62,6 +63,14 @@ public final class Conversations {
 
   public ConversationLimits limits() {
     return limits;
+  }
+
+  /**
+   * A counter that grows with every change this instance writes: a cache of conversations read in this process
+   * (the MCP gateway's tool lists) is current while it stays the same.
+   */
+  public long changes() {
+    return changes.get();
   }
 
   /**
@@ -168,7 +177,9 @@ public final class Conversations {
     String key = principalKey(principal);
     synchronized (lock(key, id)) {
       boolean live = live(store.loadConversation(key, id), now()).isPresent();
-      return store.deleteConversation(key, id) && live;
+      boolean deleted = store.deleteConversation(key, id);
+      changes.incrementAndGet();
+      return deleted && live;
     }
   }
 
@@ -209,6 +220,7 @@ public final class Conversations {
       }
       if (found.isEmpty() || stale || !after.equals(found.get())) {
         store.saveConversation(after);
+        changes.incrementAndGet();
       }
       return conversation(principal, after);
     }

@@ -52,7 +52,10 @@ public final class SkillTools {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final int MAX_ECHO = 100;
 
-  /** {@code skills__activate} as access rules see it (its enum depends on who asks). */
+  /**
+   * {@code skills__activate} as access rules see it, with no enum: its enum depends on who asks. An MCP gateway,
+   * which serves one definition of a tool to every session, offers this one.
+   */
   public static final ToolSpec SPEC = activateSpec(null);
 
   private final Skills skills;
@@ -102,6 +105,11 @@ public final class SkillTools {
     return conversations;
   }
 
+  /** The skills' change counter ({@link Skills#version()}). */
+  public long skillsVersion() {
+    return skills.version();
+  }
+
   /**
    * {@code skills__activate}'s definition.
    *
@@ -118,9 +126,9 @@ public final class SkillTools {
       names.forEach(e::add);
     }
     schema.putArray("required").add("skill_name");
-    String listed = names == null || names.isEmpty() ? "" : names.size() <= MAX_ENUM
+    String listed = names != null && !names.isEmpty() && names.size() <= MAX_ENUM
         ? " Available skills: " + String.join(", ", names) + "."
-        : " Find skills with tool_discovery__find.";
+        : " Find skills with tool_discovery__find or tool_discovery__list_all (category skills).";
     return ToolSpec.builder(ACTIVATE, "Activate a skill to get its instructions and its tools for the rest of "
             + "this conversation." + listed)
         .category("skills")

@@ -27,6 +27,7 @@ public final class Skills {
   private final StateStore store;
   private final Consumer<? super List<SkillEvent>> events;
   private volatile Map<String, Skill> byName;
+  private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
   private Skills(StateStore store, Consumer<? super List<SkillEvent>> events, Map<String, Skill> initial) {
     this.store = store;
@@ -70,6 +71,11 @@ public final class Skills {
 
   public int size() {
     return byName.size();
+  }
+
+  /** Grows by one with every change: a cache of what the skills imply is current while it stays the same. */
+  public long version() {
+    return version.get();
   }
 
   /**
@@ -139,6 +145,7 @@ public final class Skills {
       }
     }
     byName = Collections.unmodifiableMap(next);
+    version.incrementAndGet();
     events.accept(List.copyOf(out));
     return List.copyOf(out);
   }

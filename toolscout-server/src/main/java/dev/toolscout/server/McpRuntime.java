@@ -94,7 +94,8 @@ public final class McpRuntime implements AutoCloseable {
    * selector's core tools, for {@code principal} when the transport names no other.
    */
   public McpGateway gateway(Principal principal) {
-    return new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(), actions(),
+    return new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(), engine.skillTools(),
+        actions(),
         engine.selector().config().coreTools(), principal).approvals(engine.approvals());
   }
 

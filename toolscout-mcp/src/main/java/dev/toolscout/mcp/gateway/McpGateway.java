@@ -9,6 +9,8 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.conversation.Conversations;
+import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
@@ -94,19 +96,47 @@ public final class McpGateway implements AutoCloseable {
   private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
   /** The wire definition of every tool the server holds, by name, for argument checks. */
   private final Map<String, McpSchema.Tool> wireTools = new ConcurrentHashMap<>();
-  /** The most sessions whose disclosed tools are kept; the least recently active one is forgotten first. */
+  /** The most sessions whose conversation id is remembered; the least recently active one is forgotten first. */
   public static final int MAX_SESSIONS = 10_000;
 
-  /** Per session, the tools find disclosed to it; bounded, since HTTP sessions may end without a goodbye. */
-  private final Map<String, Set<String>> disclosed = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<String, Set<String>>(64, 0.75f, true) {
+  /**
+   * The HTTP header that names the conversation a session belongs to (send it on every request, or at least the
+   * first): a new session with the id of an earlier one resumes it, its disclosed tools and active skills
+   * included. Without it, a session is a conversation of its own, named by its session id.
+   */
+  public static final String CONVERSATION_HEADER = "X-ToolScout-Conversation";
+  static final String CTX_CONVERSATION = "toolscout.conversation";
+
+  /** Per HTTP session, the conversation it belongs to (the header's, or its own id); bounded like the sessions. */
+  private final Map<String, String> sessionConversations = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<String, String>(64, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
           return size() > MAX_SESSIONS;
         }
       });
+  /**
+   * Per principal and conversation, the tools it was disclosed or its active skills bring, read from the store
+   * once per change (tools/list asks for every tool): valid while the conversations' and the skills' change
+   * counters are those it was read at. Bounded like the sessions.
+   */
+  private final Map<String, Extra> extras = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<String, Extra>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Extra> eldest) {
+          return size() > MAX_SESSIONS;
+        }
+      });
+
+  private record Extra(long conversations, long skills, Set<String> tools) {}
+
+  private final SkillTools skills;
+  private final Conversations conversations;
+  private volatile String stdioConversation = "stdio-" + java.util.UUID.randomUUID();
   /** Per HTTP session, the threads running its tool calls now, so that a closed session's calls are cancelled. */
   private final Map<String, Set<Thread>> working = new ConcurrentHashMap<>();
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
@@ -199,16 +229,19 @@ public final class McpGateway implements AutoCloseable {
 
   /**
    * @param discovery the discovery tools (scoped here to the tools the gateway can run)
+   * @param skills the skills (scoped likewise: a skill none of whose tools the gateway can run is not offered)
    * @param coreTools tool names pinned into every session's list when they are upstream tools the
    *     principal may see
    * @param localPrincipal who a stdio client is, and an HTTP client when no API keys are configured
    */
   public McpGateway(
-      Catalog catalog, EventBus events, AccessControl access, DiscoveryTools discovery, McpActions actions,
-      List<String> coreTools, Principal localPrincipal) {
+      Catalog catalog, EventBus events, AccessControl access, DiscoveryTools discovery, SkillTools skills,
+      McpActions actions, List<String> coreTools, Principal localPrincipal) {
     this.catalog = catalog;
     this.access = access;
-    this.discovery = discovery.scoped(this::runnable);
+    this.discovery = discovery.withSkills(skills).scoped(this::runnable);
+    this.skills = skills.scoped(this::runnable);
+    this.conversations = skills.conversations();
     this.actions = actions;
     this.coreTools = new LinkedHashSet<>(coreTools);
     this.localPrincipal = localPrincipal;
@@ -222,6 +255,17 @@ public final class McpGateway implements AutoCloseable {
    */
   private boolean runnable(ToolSpec spec) {
     return spec.sourceKind() == SourceKind.MCP && spec.aiAccess() != AiAccess.BLOCKED && !isBase(spec.fullName());
+  }
+
+  /**
+   * The conversation the stdio client belongs to (before {@link #serveStdio}); by default a new one per run.
+   * Giving the id of an earlier run resumes it: its disclosed tools and active skills.
+   *
+   * @throws IllegalArgumentException when {@code id} is not 1-128 characters of {@code [A-Za-z0-9._:-]}
+   */
+  public McpGateway conversation(String id) {
+    this.stdioConversation = Conversations.checkId(id);
+    return this;
   }
 
   /** Serves one client over stdin/stdout until the input ends. */
@@ -256,6 +300,10 @@ public final class McpGateway implements AutoCloseable {
           }
           if (session != null) {
             ctx.put(CTX_SESSION, session);
+          }
+          String conversation = req.getHeader(CONVERSATION_HEADER);
+          if (conversation != null) {
+            ctx.put(CTX_CONVERSATION, conversation.strip());
           }
           return McpTransportContext.create(ctx);
         })
@@ -303,6 +351,8 @@ public final class McpGateway implements AutoCloseable {
   /** The tools every session starts with (before access control). */
   private List<ToolSpec> baseTools() {
     List<ToolSpec> out = new ArrayList<>(DiscoverySpecs.ALL);
+    // one definition for every session, so its skill_name names no skills (find and list_all name them)
+    out.add(SkillTools.SPEC);
     out.addAll(McpActions.specs());
     return out;
   }
@@ -318,13 +368,17 @@ public final class McpGateway implements AutoCloseable {
   }
 
   private boolean isBase(String name) {
-    return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name);
+    return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name) || SkillTools.ACTIVATE.equals(name);
   }
 
   private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
     Caller c = caller(ctx);
     Principal p = c.principal();
     String name = tool.name();
+    if (SkillTools.ACTIVATE.equals(name)) {
+      // offered to a principal that may see a skill the gateway can serve
+      return roleMayRun(c, SkillTools.SPEC) && skills.activateTool(p).isPresent();
+    }
     if (isBase(name)) {
       ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
       return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own));
@@ -333,7 +387,82 @@ public final class McpGateway implements AutoCloseable {
     if (spec == null || !runnable(spec) || !access.allows(p, spec) || !roleMayRun(c, spec)) {
       return false;
     }
-    return coreTools.contains(name) || disclosed.getOrDefault(session(ctx), Set.of()).contains(name);
+    // a skill's own tool (kind skill) is listed through its skill only, never as a core tool on its own
+    boolean core = coreTools.contains(name) && spec.sourceKind() != SourceKind.SKILL;
+    return core || extra(p, conversation(ctx)).contains(name);
+  }
+
+  /**
+   * The tools the conversation adds to the core tools: those discovery disclosed to it and those its active
+   * skills bring (access and runnability are checked per tool by the caller).
+   */
+  private Set<String> extra(Principal p, String conversation) {
+    if (conversation == null) {
+      return Set.of();
+    }
+    String key = p + "\u0000" + conversation;
+    long cv = conversations.changes();
+    long sv = skills.skillsVersion();
+    Extra e = extras.get(key);
+    if (e != null && e.conversations() == cv && e.skills() == sv) {
+      return e.tools();
+    }
+    Set<String> tools = new HashSet<>();
+    conversations.get(p, conversation).ifPresent(c -> {
+      Set<String> skillTools = new HashSet<>(skills.activeTools(p, c).keySet());
+      for (String t : c.disclosedTools()) {
+        // a skill's own tool found some other way is still its skill's to disclose
+        ToolSpec spec = catalog.get(t).map(CatalogEntry::spec).orElse(null);
+        if (spec != null && spec.sourceKind() != SourceKind.SKILL) {
+          tools.add(t);
+        }
+      }
+      tools.addAll(skillTools);
+    });
+    Set<String> frozen = Set.copyOf(tools);
+    extras.put(key, new Extra(cv, sv, frozen));
+    return frozen;
+  }
+
+  /**
+   * The conversation a request belongs to: over stdio the run's; over HTTP the one its session was given by the
+   * {@link #CONVERSATION_HEADER} header (remembered from the first request that sent it), else the session's
+   * own id; {@code null} before the session exists (initialize) or for an id that breaks the rule.
+   */
+  private String conversation(McpTransportContext ctx) {
+    if (stdio) {
+      return stdioConversation;
+    }
+    Object s = ctx == null ? null : ctx.get(CTX_SESSION);
+    Object named = ctx == null ? null : ctx.get(CTX_CONVERSATION);
+    if (s == null) {
+      return null;
+    }
+    String session = s.toString();
+    String id = named != null && Conversations.ID.matcher(named.toString()).matches() ? named.toString() : null;
+    if (id != null) {
+      sessionConversations.put(session, id);
+      return id;
+    }
+    String known = sessionConversations.get(session);
+    if (known != null) {
+      return known;
+    }
+    return Conversations.ID.matcher(session).matches() ? session : null;
+  }
+
+  /** The error for a conversation header that breaks the rule, or {@code null}. */
+  private static String badConversation(McpTransportContext ctx) {
+    Object named = ctx == null ? null : ctx.get(CTX_CONVERSATION);
+    if (named == null || Conversations.ID.matcher(named.toString()).matches()) {
+      return null;
+    }
+    try {
+      Conversations.checkId(named.toString());
+      return null;
+    } catch (IllegalArgumentException e) {
+      return "the " + CONVERSATION_HEADER + " header is not a conversation id: " + e.getMessage();
+    }
   }
 
   private Principal principal(McpTransportContext ctx) {
@@ -354,14 +483,6 @@ public final class McpGateway implements AutoCloseable {
 
   private boolean visible(Principal p, ToolSpec spec) {
     return spec != null && spec.aiAccess() != AiAccess.BLOCKED && access.allows(p, spec);
-  }
-
-  private String session(McpTransportContext ctx) {
-    if (stdio) {
-      return STDIO_SESSION;
-    }
-    Object s = ctx == null ? null : ctx.get(CTX_SESSION);
-    return s == null ? "" : s.toString();
   }
 
   private String session(McpSyncServerExchange exchange) {
@@ -391,6 +512,9 @@ public final class McpGateway implements AutoCloseable {
     Principal p = c.principal();
     String name = req.name();
     Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
+    if (SkillTools.ACTIVATE.equals(name)) {
+      return activate(exchange, c, args);
+    }
     // access first, before the arguments, the role or the approval are looked at
     ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
@@ -440,23 +564,65 @@ public final class McpGateway implements AutoCloseable {
     };
   }
 
-  /** Adds the found tools to the session's list and tells the client when the list grew. */
+  /**
+   * {@code skills__activate}: access first (a principal that may see no skill the gateway serves gets the
+   * unknown-tool error), then the arguments; the activation is recorded in the session's conversation, and the
+   * client is told its tool list changed.
+   */
+  private McpSchema.CallToolResult activate(McpSyncServerExchange exchange, Caller c, Map<String, Object> args) {
+    Principal p = c.principal();
+    if (skills.activateTool(p).isEmpty() || !access.allows(p, SkillTools.SPEC)) {
+      throw notFound(SkillTools.ACTIVATE);
+    }
+    McpSchema.CallToolResult invalid = checkArguments(SkillTools.ACTIVATE, args);
+    if (invalid != null) {
+      return invalid;
+    }
+    if (!roleMayRun(c, SkillTools.SPEC)) {
+      return gate(exchange, c, SkillTools.SPEC, args).answer();
+    }
+    String bad = badConversation(exchange.transportContext());
+    if (bad != null) {
+      return McpActions.error(bad);
+    }
+    return switch (skills.activate(p, conversation(exchange.transportContext()), JSON.valueToTree(args))) {
+      case SkillTools.Result.Error e -> McpActions.error(e.message());
+      case SkillTools.Result.Ok ok -> {
+        // the skill's tools join this session's list (and any other session of the conversation, on its next list)
+        notifyListChanged(exchange);
+        yield McpActions.ok(ok.output());
+      }
+    };
+  }
+
+  /** Records the found tools in the session's conversation and tells the client when its list grew. */
   private void disclose(McpSyncServerExchange exchange, JsonNode findOutput) {
-    String session = session(exchange);
-    Set<String> mine = disclosed.computeIfAbsent(session, k -> ConcurrentHashMap.newKeySet());
-    boolean grew = false;
+    Principal p = caller(exchange.transportContext()).principal();
+    String conversation = conversation(exchange.transportContext());
+    if (conversation == null) {
+      return;
+    }
+    Set<String> before = extra(p, conversation);
+    List<String> found = new ArrayList<>();
     for (JsonNode t : findOutput.path("tools")) {
       String name = t.path("name").asText();
-      if (registered.contains(name) && !coreTools.contains(name)) {
-        grew |= mine.add(name);
+      if (registered.contains(name) && !coreTools.contains(name) && !before.contains(name)) {
+        found.add(name);
       }
     }
+    if (!found.isEmpty()) {
+      conversations.disclose(p, conversation, found);
+      notifyListChanged(exchange);
+    }
+  }
+
+  private void notifyListChanged(McpSyncServerExchange exchange) {
     Function<String, Boolean> n = notifier;
-    if (grew && n != null) {
+    if (n != null) {
       try {
         n.apply(exchange.sessionId());
       } catch (RuntimeException e) {
-        LOG.debug("could not send tools/list_changed to session {}: {}", session, e.toString());
+        LOG.debug("could not send tools/list_changed to session {}: {}", session(exchange), e.toString());
       }
     }
   }
@@ -505,7 +671,8 @@ public final class McpGateway implements AutoCloseable {
    * its upstream calls in progress, whose answers nobody would read.
    */
   private void sessionClosed(String session) {
-    disclosed.remove(session);
+    // the conversation stays in the store: a later session may resume it
+    sessionConversations.remove(session);
     Set<Thread> threads = working.remove(session);
     if (threads != null) {
       threads.forEach(actions::cancelUpstreamCallOf);
@@ -623,9 +790,6 @@ public final class McpGateway implements AutoCloseable {
           s.removeTool(name);
           registered.remove(name);
           wireTools.remove(name);
-          synchronized (disclosed) {
-            disclosed.values().forEach(set -> set.remove(name));
-          }
           changed = true;
         }
       }

@@ -41,8 +41,15 @@ final class McpCommand implements Callable<Integer> {
   @Mixin ApprovalOptions approval;
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Option(names = "--conversation", paramLabel = "ID", description = "The conversation this "
+      + "run belongs to: an earlier run's id resumes its active skills and disclosed tools (default: a new one).")
+  String conversation;
+
   @Override
   public Integer call() throws Exception {
+    if (conversation != null) {
+      dev.toolscout.conversation.Conversations.checkId(conversation);
+    }
     var declared = servers.declared();
     McpGateway.Approval mode = approval.mode();
     CountDownLatch ended = new CountDownLatch(1);
@@ -68,6 +75,9 @@ final class McpCommand implements Callable<Integer> {
     try (McpRuntime e = McpRuntime.open(engine.options().withModelPreload())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
+        if (conversation != null) {
+          gateway.conversation(conversation);
+        }
         gateway.serveStdio(in, System.out);
         ended.await();
       }
