@@ -216,6 +216,15 @@ public final class LocalToolScout implements ToolScout {
         tok.put("selected", result.tokens().selected());
         tok.put("all", result.tokens().all());
         tok.put("saved_pct", result.tokens().savedPct());
+        // a conversation's fields, present only in one
+        if (!result.activeSkills().isEmpty()) {
+          ArrayNode active = n.putArray("active_skills");
+          result.activeSkills().forEach(active::add);
+        }
+        if (result.suggestedSkill() != null) {
+          n.putObject("suggested_skill").put("name", result.suggestedSkill().name())
+              .put("description", result.suggestedSkill().description()).put("why", result.suggestedSkill().why());
+        }
       }
       case ANTHROPIC -> {
         n.put("system", systemPrompt(s, result));

@@ -108,6 +108,15 @@ final class ToolRoutes implements RouteGroup {
       tools.addObject().put("name", m.name()).put("description", m.description()).put("category", m.category())
           .put("ai_access", m.aiAccess().name().toLowerCase(Locale.ROOT)).put("score", m.score());
     }
+    if (!r.skills().isEmpty()) {
+      ArrayNode skills = out.putArray("skills");
+      for (FindResult.SkillMatch m : r.skills()) {
+        ObjectNode sk = skills.addObject().put("name", m.name()).put("kind", "skill")
+            .put("description", m.description());
+        m.tools().forEach(sk.putArray("tools")::add);
+        sk.put("score", m.score());
+      }
+    }
     return Reply.json(out);
   }
 
@@ -305,7 +314,14 @@ final class ToolRoutes implements RouteGroup {
                 "properties": {"name": {"type": "string"}, "description": {"type": "string"},
                                "category": {"type": "string"},
                                "ai_access": {"type": "string", "enum": ["execute", "propose", "blocked"]},
-                               "score": {"type": "number", "description": "Fused relevance, 0-1"}}}}}}"""),
+                               "score": {"type": "number", "description": "Fused relevance, 0-1"}}}},
+              "skills": {"type": "array", "description": "Skills the caller may see that match (docs/SKILLS.md)",
+                "items": {"type": "object", "additionalProperties": false,
+                  "required": ["name", "kind", "description", "tools", "score"],
+                  "properties": {"name": {"type": "string"}, "kind": {"const": "skill"},
+                                 "description": {"type": "string"},
+                                 "tools": {"type": "array", "items": {"type": "string"}},
+                                 "score": {"type": "number", "description": "Reciprocal-rank score among the skills, 0-1"}}}}}}"""),
         "ToolPage", OpenApi.schema("""
             {"type": "object", "required": ["total", "offset", "limit", "tools", "categories"],
              "additionalProperties": false,
