@@ -11,6 +11,13 @@ import dev.toolscout.access.AccessRule.Subject;
 import dev.toolscout.access.AccessRule.Target;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.conversation.Conversation;
+import dev.toolscout.conversation.Conversations;
+import dev.toolscout.skills.Skill;
+import dev.toolscout.skills.SkillIndex;
+import dev.toolscout.skills.SkillTools;
+import dev.toolscout.skills.Skills;
+import java.util.Optional;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.events.EventBus;
@@ -38,7 +45,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Invariant 1 of the architecture, randomized: for random catalogs, policies, principals and queries, no
- * denied or BLOCKED tool appears in any select, find, list_all or describe output, nor in any count. Runs the
+ * denied or BLOCKED tool appears in any select, find, list_all or describe output, nor in any count; and with
+ * random skills (bringing random tools, some missing, their documentation naming random tools) and
+ * conversations, no invisible skill and no denied tool appears in skills__activate's definition or result, in a
+ * selection that pins a conversation's skill tools, or in find, list_all and describe, and no principal reads
+ * another's conversation. Runs the
  * real Lucene index (in memory) and the real selector; the embedding is a hashing fake so 10,000 cases stay
  * fast. The expected allowed set comes from a separate, deliberately naive reading of the policy rules.
  * Reproduce a failure with {@code -Dtests.seed=<printed seed>}.
@@ -56,6 +67,8 @@ class AccessInvariantTest {
 
   private static final int CATALOGS = 200;
   private static final int CASES_PER_CATALOG = 50;
+  /** Skills and conversations are checked on every fifth case (2,000), which keeps the test's time near what it was. */
+  private static final int SKILL_CASE_EVERY = 5;
 
   @Test
   void denied_and_blocked_tools_never_appear_in_any_output_or_count() {
@@ -63,6 +76,7 @@ class AccessInvariantTest {
     System.out.println("AccessInvariantTest seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
     Random r = new Random(seed);
     int cases = 0;
+    int skillCases = 0;
     for (int c = 0; c < CATALOGS; c++) {
       List<ToolSpec> tools = randomCatalog(r);
       HashingEmbeddingModel model = new HashingEmbeddingModel(64);
@@ -77,7 +91,14 @@ class AccessInvariantTest {
         SelectorConfig config = SelectorConfig.DEFAULT.withCoreTools(List.of(
             "memory__search", "gmail__send", "tool_discovery__find"));
         Selector selector = new Selector(catalog, ranker, model, access, tokens, config);
-        DiscoveryTools discovery = new DiscoveryTools(catalog, ranker, model, access, config.fusion());
+        SkillIndex skillIndex = new SkillIndex(store, model);
+        Skills skills = Skills.load(store, bus::publishSkills);
+        bus.subscribeSkills(skillIndex::onEvents);
+        skills.apply(randomSkills(r, tools), List.of());
+        Conversations conversations = new Conversations(store, java.time.Clock.systemUTC());
+        SkillTools skillTools = new SkillTools(skills, skillIndex, catalog, access, conversations, DiscoveryTools.SPECS);
+        DiscoveryTools discovery =
+            new DiscoveryTools(catalog, ranker, model, access, config.fusion()).withSkills(skillTools);
         for (int i = 0; i < CASES_PER_CATALOG; i++, cases++) {
           AccessPolicy policy = randomPolicy(r);
           access.setPolicy(policy);
@@ -91,10 +112,16 @@ class AccessInvariantTest {
               + "', policy " + policy;
           checkCase(catalog, selector, discovery, tokens, access, p, query, 1 + r.nextInt(15), allowed, denied, ctx,
               r);
+          if (i % SKILL_CASE_EVERY == 0) {
+            checkSkills(skills.all(), skillTools, selector, discovery, policy, p, query, allowed, denied,
+                "case-" + c + "-" + i, ctx, r);
+            skillCases++;
+          }
         }
       }
     }
     assertThat(cases).isGreaterThanOrEqualTo(10_000);
+    assertThat(skillCases).isGreaterThanOrEqualTo(2_000);
   }
 
   private static void checkCase(
@@ -149,6 +176,115 @@ class AccessInvariantTest {
       JsonNode desc = ok(discovery.describe(p, a), ctx);
       assertNoDenied(desc.toString().replace(a, ""), denied, ctx);
     }
+  }
+
+  /**
+   * Skills and conversations: the visible skills are exactly those whose tools the principal may see some of (or
+   * that bring none) when it may use skills__activate; an invisible skill's name, and a denied tool's, appear in
+   * no output; an activation is recorded for its principal only.
+   */
+  private static void checkSkills(
+      List<Skill> all, SkillTools skillTools, Selector selector, DiscoveryTools discovery, AccessPolicy policy,
+      Principal p, String query, Set<String> allowed, Set<String> denied, String conversation, String ctx,
+      Random r) {
+    boolean mayActivate = expectedAllowed(List.of(SkillTools.SPEC), policy, p).contains(SkillTools.ACTIVATE);
+    Set<String> visible = new HashSet<>();
+    for (Skill s : all) {
+      if (mayActivate && (s.tools().isEmpty() || s.tools().stream().anyMatch(allowed::contains))) {
+        visible.add(s.name());
+      }
+    }
+    Set<String> invisible = new HashSet<>();
+    all.forEach(s -> invisible.add(s.name()));
+    invisible.removeAll(visible);
+    Set<String> hidden = new HashSet<>(denied);
+    hidden.addAll(invisible);
+
+    assertThat(skillTools.visible(p)).as(ctx).extracting(SkillTools.Visible::name)
+        .containsExactlyInAnyOrderElementsOf(visible);
+    for (SkillTools.Visible v : skillTools.visible(p)) {
+      assertThat(allowed).as(ctx).containsAll(v.tools().stream().map(ToolSpec::fullName).toList());
+    }
+    Optional<ToolSpec> activate = skillTools.activateTool(p);
+    assertThat(activate.isPresent()).as(ctx).isEqualTo(!visible.isEmpty());
+    activate.ifPresent(t -> assertNoDenied(t.description() + t.parameters(), hidden, ctx));
+
+    // find, list_all and describe name only visible skills, with their visible tools
+    JsonNode found = ok(discovery.find(p, query, 10), ctx);
+    found.path("skills").forEach(sk -> assertThat(visible).as(ctx).contains(sk.get("name").asText()));
+    assertNoDenied(found.toString(), hidden, ctx);
+    JsonNode listed = ok(discovery.listAll(p, null), ctx);
+    Set<String> listedSkills = new HashSet<>();
+    listed.path("skills").forEach(sk -> listedSkills.add(sk.get("name").asText()));
+    assertThat(listedSkills).as(ctx).isEqualTo(visible);
+    assertNoDenied(listed.toString(), hidden, ctx);
+    for (String name : invisible) {
+      assertThat(discovery.describe(p, name)).as(ctx).isEqualTo(new DiscoveryResult.Error("Tool not found: " + name));
+      assertThat(skillTools.activate(p, conversation, args(name))).as(ctx)
+          .isEqualTo(new SkillTools.Result.Error("Skill not found: " + name));
+    }
+    for (String name : visible) {
+      assertNoDenied(ok(discovery.describe(p, name), ctx).toString(), hidden, ctx);
+    }
+
+    // activating a visible skill: its result and the conversation's next selection show nothing hidden
+    if (!visible.isEmpty()) {
+      List<String> names = new ArrayList<>(visible);
+      names.sort(null);
+      String name = names.get(r.nextInt(names.size()));
+      SkillTools.Result result = skillTools.activate(p, conversation, args(name));
+      assertThat(result).as(ctx).isInstanceOf(SkillTools.Result.Ok.class);
+      assertNoDenied(((SkillTools.Result.Ok) result).output().toString(), hidden, ctx);
+      Conversation conv = skillTools.conversations().get(p, conversation).orElseThrow();
+      assertThat(conv.activeSkills()).as(ctx).containsExactly(name);
+      Map<String, String> pinned = skillTools.activeTools(p, conv);
+      assertThat(allowed).as(ctx).containsAll(pinned.keySet());
+      int k = 1 + r.nextInt(15);
+      Selection s = selector.select(new Selector.Request(query, p, k, null, pinned,
+          skillTools.activateTool(p, conv.activeSkills()).map(List::of).orElse(List.of())));
+      for (Selection.SelectedTool t : s.selected()) {
+        assertThat(allowed.contains(t.name()) || t.name().equals(SkillTools.ACTIVATE)).as(ctx + ", " + t.name())
+            .isTrue();
+      }
+      // what reaches the model: names, reasons, the sentence and the system prompt, as checkCase checks (a spec's
+      // raw depends_on is trimmed to visible names by the API, LocalToolScout)
+      StringBuilder shown = new StringBuilder(s.reason());
+      s.selected().forEach(t -> shown.append(' ').append(t.name()).append(' ').append(t.reason()));
+      assertNoDenied(shown + SystemPrompt.section(s, conv.activeSkills(), null), hidden, ctx);
+      // another principal reads nothing of it, and forgetting it there removes nothing
+      Principal other = new Principal(p.user() == null ? "zed" : p.user() + "-other", p.group(), p.space());
+      assertThat(skillTools.conversations().get(other, conversation)).as(ctx).isEmpty();
+      assertThat(skillTools.conversations().forget(other, conversation)).as(ctx).isFalse();
+      assertThat(skillTools.conversations().get(p, conversation)).as(ctx).isPresent();
+    }
+  }
+
+  private static JsonNode args(String skill) {
+    return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("skill_name", skill);
+  }
+
+  /**
+   * 2-5 skills, each bringing 0-3 tools of the catalog and sometimes one it lacks, their documentation naming
+   * random tools of the catalog (which the principal may not see).
+   */
+  private static List<Skill> randomSkills(Random r, List<ToolSpec> tools) {
+    List<Skill> out = new ArrayList<>();
+    int n = 2 + r.nextInt(4);
+    for (int i = 0; i < n; i++) {
+      List<String> brings = new ArrayList<>();
+      int m = r.nextInt(4);
+      for (int j = 0; j < m; j++) {
+        brings.add(tools.get(r.nextInt(tools.size())).fullName());
+      }
+      if (r.nextInt(4) == 0) {
+        brings.add("ghost__missing_" + i);
+      }
+      String doc = "Use " + tools.get(r.nextInt(tools.size())).fullName() + " then "
+          + tools.get(r.nextInt(tools.size())).fullName() + ".";
+      out.add(Skill.of("sk-" + i + "-" + WORDS[r.nextInt(WORDS.length)], words(r, 3 + r.nextInt(5)) + ".", doc,
+          brings));
+    }
+    return out;
   }
 
   private static JsonNode ok(DiscoveryResult r, String ctx) {
