@@ -3,6 +3,10 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.eval.EvalRunner;
+import dev.toolscout.eval.MessageBench;
 import dev.toolscout.server.bench.SelectBench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -15,10 +19,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code toolscout bench}: selection latency, indexing throughput, cold start and memory, in one run. */
+/**
+ * {@code toolscout bench}: selection latency, indexing throughput, cold start and memory, in one run; or, with
+ * {@code --queries-from}, selection latency on a dataset's own messages beside the peers'.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Measure select latency (with the embedding-only latency beside it) at several catalog sizes, "
-        + "indexing throughput, cold start and memory per 10k tools. Progress goes to stderr.")
+        + "indexing throughput, cold start and memory per 10k tools. With --queries-from: select latency on a "
+        + "dataset's own messages, interleaved with LangChain4j's VectorToolSearchStrategy configuration, the dense "
+        + "list alone and one query embedding. Progress goes to stderr.")
 final class BenchCommand implements Callable<Integer> {
   enum Format { table, json }
 
@@ -26,11 +35,25 @@ final class BenchCommand implements Callable<Integer> {
       description = "Catalog sizes (default: ${DEFAULT-VALUE}).")
   List<Integer> sizes;
 
-  @Option(names = "--queries", defaultValue = "300", description = "Measured queries per size (default: ${DEFAULT-VALUE}).")
-  int queries;
+  @Option(names = "--queries", paramLabel = "N",
+      description = "Measured queries per size (default: 300), or messages per variant with --queries-from (default:"
+          + " 1000, the set's messages taken in turn).")
+  Integer queries;
 
-  @Option(names = "--warmup", defaultValue = "300", description = "Warm-up queries per size (default: ${DEFAULT-VALUE}).")
-  int warmup;
+  @Option(names = "--warmup", paramLabel = "N",
+      description = "Warm-up queries per size (default: 300), or rounds with --queries-from (default: 200).")
+  Integer warmup;
+
+  @Option(names = "--queries-from", paramLabel = "DIR",
+      description = "Replay the messages of a dataset in the normalized layout (tools.jsonl, queries.jsonl, "
+          + "qrels*.tsv; its folder or the normalized folder) against its own tools, instead of the generated "
+          + "catalogs.")
+  Path queriesFrom;
+
+  @Option(names = "--qrels", paramLabel = "FILE",
+      description = "With --queries-from: the qrels file whose queries are replayed (default: the only one, else "
+          + "qrels.test.tsv).")
+  String qrels;
 
   @Option(names = "--embed-limit", defaultValue = "10000",
       description = "Sizes up to this are embedded for real; larger ones reuse perturbed real vectors "
@@ -38,7 +61,7 @@ final class BenchCommand implements Callable<Integer> {
   int embedLimit;
 
   @Option(names = "--work-dir", paramLabel = "DIR", description = "Where to build the data directories "
-      + "(default: a new temporary folder).")
+      + "(default: a new temporary folder; with --queries-from, <data dir>/eval, shared with eval).")
   Path workDir;
 
   @Option(names = "--seed", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
@@ -51,11 +74,17 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (queriesFrom != null) {
+      return messages();
+    }
+    if (qrels != null) {
+      throw new IllegalArgumentException("--qrels needs --queries-from, got: --qrels " + qrels);
+    }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("toolscout-bench");
     PrintWriter err = spec.commandLine().getErr();
     err.println("bench: working in " + dir);
-    SelectBench.Result r =
-        new SelectBench(new SelectBench.Options(sizes, queries, warmup, embedLimit, dir, seed), err).run();
+    SelectBench.Result r = new SelectBench(new SelectBench.Options(sizes, queries == null ? 300 : queries,
+        warmup == null ? 300 : warmup, embedLimit, dir, seed), err).run();
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       out.println(Json.pretty(json(r)));
@@ -79,6 +108,65 @@ final class BenchCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code --queries-from}: the dataset's messages through the product and its peers, interleaved. */
+  private int messages() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    MessageBench.Options mo = new MessageBench.Options(queries == null ? 1000 : queries, warmup == null ? 200 : warmup);
+    Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
+    // the dataset is read and its engine opened as eval does (the same data directory: its tools embedded once)
+    EvalRunner runner = new EvalRunner(new EvalRunner.Options(queriesFrom, qrels, List.of(10),
+        EvalRunner.Retriever.hybrid, false, LocalEmbeddingModels.DEFAULT_ID, work, null), err);
+    EvalRunner.Plan plan = runner.plan();
+    MessageBench.Result r;
+    try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
+        .withSelector(plan.selector()))) {
+      r = new MessageBench(mo, err).run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(),
+          e.tokens()));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.json) {
+      out.println(Json.pretty(json(r)));
+    } else {
+      out.printf(Locale.ROOT, "%s (%s): %,d tools, %,d messages (%.1f%% of several clauses, %.1f words on average), "
+          + "%,d measured per variant%n", r.dataset(), r.qrels(), r.tools(), r.messages(), r.multiClause(),
+          r.meanWords(), r.measured());
+      out.printf(Locale.ROOT, "%-12s %9s %9s %9s %9s %12s %12s%n", "variant", "p50 ms", "p90 ms", "p99 ms", "mean ms",
+          "p50 / embed", "p99 / embed");
+      for (MessageBench.Latency l : r.latency()) {
+        out.printf(Locale.ROOT, "%-12s %9.2f %9.2f %9.2f %9.2f %12.2f %12.2f%n", l.variant(), l.p50(), l.p90(),
+            l.p99(), l.mean(), r.ratio(l.variant(), "embed", 50), r.ratio(l.variant(), "embed", 99));
+      }
+      out.printf(Locale.ROOT, "select / langchain4j: p50 %.2f, p99 %.2f%n", r.ratio("select", "langchain4j", 50),
+          r.ratio("select", "langchain4j", 99));
+    }
+    out.flush();
+    return 0;
+  }
+
+  static ObjectNode json(MessageBench.Result r) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("dataset", r.dataset());
+    n.put("qrels", r.qrels());
+    n.put("tools", r.tools());
+    n.put("messages", r.messages());
+    n.put("multi_clause_pct", r.multiClause());
+    n.put("mean_words", r.meanWords());
+    n.put("measured", r.measured());
+    for (MessageBench.Latency l : r.latency()) {
+      n.put(l.variant() + "_p50_ms", l.p50());
+      n.put(l.variant() + "_p90_ms", l.p90());
+      n.put(l.variant() + "_p99_ms", l.p99());
+      n.put(l.variant() + "_mean_ms", l.mean());
+    }
+    for (int p : new int[] {50, 99}) {
+      n.put("select_to_langchain4j_p" + p, r.ratio("select", "langchain4j", p));
+      n.put("select_to_embed_p" + p, r.ratio("select", "embed", p));
+      n.put("langchain4j_to_embed_p" + p, r.ratio("langchain4j", "embed", p));
+      n.put("dense_to_embed_p" + p, r.ratio("dense", "embed", p));
+    }
+    return n;
   }
 
   static ObjectNode json(SelectBench.Result r) {
