@@ -192,7 +192,7 @@ public final class DiscoveryTools {
     Catalog.Snapshot snap = catalog.snapshot();
     // a skill's own tools are found through their skill (in "skills"), as selections offer them
     AllowedSet allowed = allowed(snap, principal).without(snap.skillKindOrds());
-    List<Ranked> ranked = ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, allowed,
+    List<Ranked> ranked = ranker.rank(query, model::embedQueries, allowed,
         fusion.withDepth(Math.max(fusion.depth(), n)), o -> snap.byOrd(o).name());
     ObjectNode out = F.objectNode();
     out.put("query", query);

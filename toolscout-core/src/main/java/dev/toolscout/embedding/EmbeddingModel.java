@@ -1,5 +1,6 @@
 package dev.toolscout.embedding;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,6 +19,21 @@ public interface EmbeddingModel {
 
   /** Embeds a search query; the result has length {@link #dimension()} and unit L2 norm. */
   float[] embedQuery(String text);
+
+  /**
+   * Embeds a message and its clauses (parts of its text, such as {@code QueryClauses} finds): the message's
+   * vector first, equal to {@link #embedQuery}'s, then one per clause in order, each unit length. A model may read
+   * the clauses from the message's own model call (the default embeds each text alone), so one message costs
+   * one call.
+   */
+  default List<float[]> embedQueries(String message, List<String> clauses) {
+    List<float[]> out = new ArrayList<>(clauses.size() + 1);
+    out.add(embedQuery(message));
+    for (String c : clauses) {
+      out.add(embedQuery(c));
+    }
+    return out;
+  }
 
   /** Embeds documents in one batch, in order; each result has unit L2 norm. */
   List<float[]> embedDocuments(List<String> texts);

@@ -1,5 +1,6 @@
 package dev.toolscout.selection;
 
+import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.index.Hit;
 import dev.toolscout.index.ToolIndex;
@@ -11,49 +12,29 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * Runs the lexical and the dense retriever inside an allowed set and fuses their lists. The lexical search
  * needs no query vector, so it runs on another thread while the caller embeds the query: the request then
  * costs about the embedding plus the dense search, not the sum of all three. A message of several clauses
- * ({@link QueryClauses}) is also ranked clause by clause, on other threads while the whole message is, and
- * the lists are merged by {@link Fusion#clausePenalty()}. Thread-safe.
+ * ({@link QueryClauses}) is also ranked clause by clause: the message and its clauses are embedded by one call
+ * ({@link EmbeddingModel#embedQueries}, which the local model answers with one model call), their lexical
+ * searches run meanwhile, and the lists are merged by {@link Fusion#clausePenalty()}. Thread-safe.
  *
  * <p>Owns its threads: one ranker serves a whole engine (the selector and the discovery tools share it), and
  * whoever made it closes it ({@link #close()}), which ends its threads; ranking after that is an error.
  */
 public final class HybridRanker implements AutoCloseable {
-  /** Virtual threads: one short task per request, no pool to size. */
-  private final ExecutorService lexicalThreads = Executors.newVirtualThreadPerTaskExecutor();
-
   /**
-   * Platform threads for clause rankings: they embed, a native call that would pin a virtual thread's
-   * carrier and hold up the lexical searches. At most two per core; when all are busy the request's own
-   * thread ranks the clause (so load slows requests down instead of piling up threads). Idle threads end after
-   * a minute.
+   * A clause whose words are at least this share of the message's is not ranked on its own: its ranking would
+   * repeat the message's.
    */
-  private final ExecutorService clauseThreads = new ThreadPoolExecutor(
-      0, 2 * Runtime.getRuntime().availableProcessors(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-      r -> {
-        Thread t = new Thread(r, "toolscout-clause");
-        // daemon still: a caller that forgets close() must not keep the JVM alive for the idle minute
-        t.setDaemon(true);
-        return t;
-      },
-      // caller-runs, except once closed: the JDK's CallerRunsPolicy then drops the task silently, and the
-      // request would wait forever for a clause ranking that never runs
-      (task, pool) -> {
-        if (pool.isShutdown()) {
-          throw new java.util.concurrent.RejectedExecutionException("the ranker is closed");
-        }
-        task.run();
-      });
+  static final double NEARLY_WHOLE = 0.9;
+
+  /** Virtual threads: one short task per request and clause, no pool to size. */
+  private final ExecutorService lexicalThreads = Executors.newVirtualThreadPerTaskExecutor();
 
   private final ToolIndex index;
 
@@ -69,78 +50,84 @@ public final class HybridRanker implements AutoCloseable {
   @Override
   public void close() {
     lexicalThreads.shutdown();
-    clauseThreads.shutdown();
   }
 
   /** Whether {@link #close()} was called. */
   public boolean isClosed() {
-    return lexicalThreads.isShutdown() && clauseThreads.isShutdown();
+    return lexicalThreads.isShutdown();
   }
 
   /**
    * Ranks the allowed tools; when the fusion {@linkplain Fusion#decomposes() decomposes} and the query has
-   * several clauses, each clause is ranked too (its vector from {@code clauseVector}, on another thread) and
+   * several clauses, each clause (but one {@linkplain #NEARLY_WHOLE nearly the whole message}) is ranked too and
    * merged as {@link #mergeClauses} says. A ZSCORE fusion ranks a message of one clause with its {@link
    * Fusion#oneClauseAlpha()} ({@link Fusion#forClauses}), with or without the clause search.
    *
-   * @param vector the whole query's vector (usually the embedding call, made while the lexical search runs);
-   *     not called when the fusion uses the lexical list alone
-   * @param clauseVector embeds a clause as a query
+   * @param vectors embeds the message and the clauses it is given, the message's vector first (as {@link
+   *     EmbeddingModel#embedQueries}); called once, while the lexical searches run, and not at all when the
+   *     fusion uses the lexical list alone
    * @param nameOf the tool name of an ordinal, for deterministic tie-breaking
    * @return the union of the retrievers' top {@code fusion.depth()}, best first, ties by name
    */
   public List<Ranked> rank(
-      String query, Supplier<float[]> vector, Function<String, float[]> clauseVector, AllowedSet allowed,
-      Fusion fusion, IntFunction<String> nameOf) {
+      String query, BiFunction<String, List<String>, List<float[]>> vectors, AllowedSet allowed, Fusion fusion,
+      IntFunction<String> nameOf) {
     if (allowed.isEmpty()) {
       return List.of();
     }
     List<String> clauses = fusion.method() == Fusion.Method.ZSCORE ? QueryClauses.split(query) : List.of();
-    if (clauses.isEmpty() || !fusion.decomposes()) {
-      return rankWhole(query, vector, allowed, fusion.forClauses(clauses.size()), nameOf);
+    List<String> ranked = fusion.decomposes() ? withoutNearlyWhole(query, clauses) : List.of();
+    Fusion f = ranked.isEmpty() ? fusion.forClauses(clauses.size()) : fusion;
+    int depth = f.depth();
+    if (f.method() == Fusion.Method.LEXICAL) {
+      return fuse(index.lexical(query, allowed, depth), List.of(), f, nameOf);
     }
-    List<CompletableFuture<List<Ranked>>> parts = new ArrayList<>(clauses.size());
-    for (String c : clauses) {
-      parts.add(CompletableFuture.supplyAsync(
-          () -> rankWhole(c, () -> clauseVector.apply(c), allowed, fusion, nameOf), clauseThreads));
+    if (f.method() == Fusion.Method.DENSE) {
+      return fuse(List.of(), dense(vectors.apply(query, List.of()).get(0), allowed, depth), f, nameOf);
     }
-    List<Ranked> whole;
+    List<CompletableFuture<List<Hit>>> lexical = new ArrayList<>(ranked.size() + 1);
+    lexical.add(CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), lexicalThreads));
+    for (String c : ranked) {
+      lexical.add(CompletableFuture.supplyAsync(() -> index.lexical(c, allowed, depth), lexicalThreads));
+    }
+    List<float[]> v;
     try {
-      whole = rankWhole(query, vector, allowed, fusion, nameOf);
+      v = vectors.apply(query, ranked);
     } catch (RuntimeException e) {
-      parts.forEach(f -> f.cancel(false));
+      lexical.forEach(l -> l.cancel(false));
       throw e;
     }
-    List<List<Ranked>> lists = new ArrayList<>(parts.size());
-    for (CompletableFuture<List<Ranked>> f : parts) {
-      lists.add(join(f));
+    if (v.size() != ranked.size() + 1) {
+      throw new IllegalStateException(
+          "the embedder returned " + v.size() + " vectors for a message and " + ranked.size() + " clauses");
     }
-    return mergeClauses(whole, clauses, lists, fusion.clausePenalty(), nameOf);
+    List<Ranked> whole = fuse(join(lexical.get(0)), dense(v.get(0), allowed, depth), f, nameOf);
+    if (ranked.isEmpty()) {
+      return whole;
+    }
+    List<List<Ranked>> lists = new ArrayList<>(ranked.size());
+    for (int i = 0; i < ranked.size(); i++) {
+      lists.add(fuse(join(lexical.get(i + 1)), dense(v.get(i + 1), allowed, depth), f, nameOf));
+    }
+    return mergeClauses(whole, ranked, lists, f.clausePenalty(), nameOf);
   }
 
-  private List<Ranked> rankWhole(
-      String query, Supplier<float[]> vector, AllowedSet allowed, Fusion fusion, IntFunction<String> nameOf) {
-    int depth = fusion.depth();
-    switch (fusion.method()) {
-      case LEXICAL -> {
-        return fuse(index.lexical(query, allowed, depth), List.of(), fusion, nameOf);
-      }
-      case DENSE -> {
-        return fuse(List.of(), dense(vector.get(), allowed, depth), fusion, nameOf);
-      }
-      default -> {
-        CompletableFuture<List<Hit>> lexical =
-            CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), lexicalThreads);
-        List<Hit> dense;
-        try {
-          dense = dense(vector.get(), allowed, depth);
-        } catch (RuntimeException e) {
-          lexical.cancel(false);
-          throw e;
-        }
-        return fuse(join(lexical), dense, fusion, nameOf);
+  /**
+   * The clauses worth ranking on their own: all but one whose words are at least {@link #NEARLY_WHOLE} of the
+   * message's (package-private for tests).
+   */
+  static List<String> withoutNearlyWhole(String message, List<String> clauses) {
+    if (clauses.isEmpty()) {
+      return clauses;
+    }
+    int words = QueryClauses.words(message);
+    List<String> out = new ArrayList<>(clauses.size());
+    for (String c : clauses) {
+      if (QueryClauses.words(c) < NEARLY_WHOLE * words) {
+        out.add(c);
       }
     }
+    return out;
   }
 
   private List<Hit> dense(float[] vector, AllowedSet allowed, int depth) {

@@ -125,15 +125,24 @@ public final class Selector {
 
   public Selection select(Request req) {
     String message = truncate(req.message());
-    return select(req, message, () -> model.embedQuery(message));
+    return select(req, message, model::embedQueries);
   }
 
-  /** Selection with a query vector computed elsewhere (the router embeds a message once for all indexers). */
+  /**
+   * Selection with the message's vector computed elsewhere (the router embeds a message once for all indexers);
+   * its clauses, if any are ranked, are embedded here, each alone.
+   */
   public Selection select(Request req, String message, float[] vector) {
-    return select(req, message, () -> vector);
+    return select(req, message, (m, clauses) -> {
+      List<float[]> out = new ArrayList<>(clauses.size() + 1);
+      out.add(vector);
+      clauses.forEach(c -> out.add(model.embedQuery(c)));
+      return out;
+    });
   }
 
-  private Selection select(Request req, String message, java.util.function.Supplier<float[]> vector) {
+  private Selection select(
+      Request req, String message, java.util.function.BiFunction<String, List<String>, List<float[]>> vectors) {
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = access.allowed(snap, req.principal());
     int k = req.k() == null ? config.defaultK() : req.k();
@@ -143,7 +152,7 @@ public final class Selector {
     java.util.BitSet skillKind = snap.skillKindOrds();
     AllowedSet rankable = allowed.without(skillKind);
     List<Ranked> ranked =
-        ranker.rank(message, vector, model::embedQuery, rankable,
+        ranker.rank(message, vectors, rankable,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
     Map<Integer, Ranked> rankOf = new HashMap<>();
     for (Ranked r : ranked) {

@@ -192,7 +192,7 @@ class HybridRankerTest {
     BitSet all = new BitSet();
     all.set(0, snap.universe());
     return f.ranker
-        .rank(query, () -> f.model.embedQuery(query), f.model::embedQuery, AllowedSet.of(all, snap.universe()),
+        .rank(query, f.model::embedQueries, AllowedSet.of(all, snap.universe()),
             fusion, ord -> snap.byOrd(ord).name())
         .stream().map(r -> snap.byOrd(r.ord()).name()).toList();
   }
@@ -219,6 +219,49 @@ class HybridRankerTest {
   }
 
   @Test
+  void a_message_and_its_clauses_are_embedded_by_one_call() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    Catalog.Snapshot snap = f.catalog.snapshot();
+    BitSet all = new BitSet();
+    all.set(0, snap.universe());
+    String message = "Send an email to the team about the report. Then book a meeting room for Friday.";
+    List<List<String>> calls = new java.util.ArrayList<>();
+    List<Ranked> r = f.ranker.rank(message, (m, clauses) -> {
+      calls.add(java.util.stream.Stream.concat(java.util.stream.Stream.of(m), clauses.stream()).toList());
+      return f.model.embedQueries(m, clauses);
+    }, AllowedSet.of(all, snap.universe()), Fusion.DEFAULT, ord -> snap.byOrd(ord).name());
+
+    assertThat(calls).containsExactly(List.of(message, "Send an email to the team about the report",
+        "book a meeting room for Friday"));
+    // the clause search ran: some tool's best score came from a clause
+    assertThat(r).anySatisfy(x -> assertThat(x.clause()).isNotNull());
+    // a lexical ranking needs no vector at all
+    calls.clear();
+    f.ranker.rank(message, (m, clauses) -> {
+      calls.add(List.of(m));
+      return f.model.embedQueries(m, clauses);
+    }, AllowedSet.of(all, snap.universe()), Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL),
+        ord -> snap.byOrd(ord).name());
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
+  void a_clause_nearly_the_whole_message_is_not_ranked_again() {
+    String longClause = "Please find every open invoice from the suppliers in Norway and in Sweden that is older than"
+        + " thirty days and has not been paid yet by our accounting team or by the finance office in Oslo, whatever"
+        + " its amount or currency";
+    String message = longClause + ". Then archive them all.";
+    assertThat(QueryClauses.split(message)).containsExactly(longClause, "archive them all");
+    // the long clause has 41 of the message's 45 words: its ranking would repeat the message's
+    assertThat(QueryClauses.words(longClause)).isEqualTo(41);
+    assertThat(HybridRanker.withoutNearlyWhole(message, QueryClauses.split(message)))
+        .containsExactly("archive them all");
+    String even = "Find the open invoices from Norway. Then archive the paid ones.";
+    assertThat(HybridRanker.withoutNearlyWhole(even, QueryClauses.split(even))).hasSize(2);
+  }
+
+  @Test
   void a_closed_ranker_refuses_to_rank_instead_of_hanging() {
     Fixture f = new Fixture();
     f.catalog.sync(Fixture.assistantCatalog());
@@ -227,8 +270,8 @@ class HybridRankerTest {
     f.ranker.close();
 
     assertThat(f.ranker.isClosed()).isTrue();
-    // a message of several clauses uses both pools: the clause pool first, then the lexical one
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranked(f, "send an email and book a meeting",
+    // a message of one clause and one of several alike
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranked(f, "send an email to the team. Then book a meeting",
             Fusion.DEFAULT))
         .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranked(f, "email", Fusion.DEFAULT))

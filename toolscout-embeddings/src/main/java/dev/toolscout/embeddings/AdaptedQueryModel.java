@@ -47,6 +47,12 @@ final class AdaptedQueryModel implements EmbeddingModel {
     return adapter.apply(plain.embedQuery(text));
   }
 
+  /** The wrapped model's vectors of the message and its clauses, each adapted as {@link #embedQuery} does. */
+  @Override
+  public List<float[]> embedQueries(String message, List<String> clauses) {
+    return plain.embedQueries(message, clauses).stream().map(adapter::apply).toList();
+  }
+
   /** The wrapped model's document vectors, unchanged. */
   @Override
   public List<float[]> embedDocuments(List<String> texts) {

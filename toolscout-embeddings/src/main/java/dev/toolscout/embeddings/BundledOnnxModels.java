@@ -1,5 +1,6 @@
 package dev.toolscout.embeddings;
 
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
@@ -8,9 +9,11 @@ import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /**
  * LangChain4j's bundled quantized ONNX models, loaded with one intra-op thread per inference.
@@ -30,22 +33,26 @@ import java.io.UncheckedIOException;
  * checks that our vectors equal those of LangChain4j's classes.
  *
  * <p>Each model loads once per JVM, on first use, and is shared: ONNX sessions and the tokenizer are
- * thread-safe.
+ * thread-safe. A mean-pooling model also gets a {@link ClauseEncoder} over the same session and tokenizer file,
+ * which reads a message's clauses from the message's own model call.
  */
 final class BundledOnnxModels {
   private BundledOnnxModels() {}
 
-  static dev.langchain4j.model.embedding.EmbeddingModel bgeSmallEnV15Quantized() {
+  /** A loaded model: LangChain4j's, and the clause encoder over the same session ({@code null}: none). */
+  record Loaded(dev.langchain4j.model.embedding.EmbeddingModel model, ClauseEncoder clauses) {}
+
+  static Loaded bgeSmallEnV15Quantized() {
     return BgeHolder.MODEL;
   }
 
-  static dev.langchain4j.model.embedding.EmbeddingModel allMiniLmL6V2Quantized() {
+  static Loaded allMiniLmL6V2Quantized() {
     return MiniLmHolder.MODEL;
   }
 
   // holder classes: the JVM loads each model lazily and exactly once
   private static final class BgeHolder {
-    static final SingleThreadedModel MODEL =
+    static final Loaded MODEL =
         load(
             BgeSmallEnV15QuantizedEmbeddingModel.class,
             "bge-small-en-v1.5-q.onnx",
@@ -55,7 +62,7 @@ final class BundledOnnxModels {
   }
 
   private static final class MiniLmHolder {
-    static final SingleThreadedModel MODEL =
+    static final Loaded MODEL =
         load(
             AllMiniLmL6V2QuantizedEmbeddingModel.class,
             "all-minilm-l6-v2-q.onnx",
@@ -68,16 +75,26 @@ final class BundledOnnxModels {
    * @param jarClass a class from the jar that holds the resources (named as a literal, so its own static
    *     model is not loaded)
    */
-  private static SingleThreadedModel load(
+  private static Loaded load(
       Class<?> jarClass, String modelResource, String tokenizerResource, PoolingMode pooling, int dimension) {
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     try (InputStream model = resource(jarClass, modelResource);
-        InputStream tokenizer = resource(jarClass, tokenizerResource);
+        InputStream tokenizerFile = resource(jarClass, tokenizerResource);
         OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
       options.setIntraOpNumThreads(1);
       options.setInterOpNumThreads(1);
       OrtSession session = env.createSession(model.readAllBytes(), options);
-      return new SingleThreadedModel(new OnnxBertBiEncoder(env, session, tokenizer, pooling), dimension);
+      byte[] tokenizer = tokenizerFile.readAllBytes();
+      SingleThreadedModel lc4j = new SingleThreadedModel(
+          new OnnxBertBiEncoder(env, session, new ByteArrayInputStream(tokenizer), pooling), dimension);
+      // a clause is read from the message's token states only where the model pools them all (MEAN); a CLS
+      // model's vector is one token's state, which no clause has of its own
+      ClauseEncoder clauses = pooling == PoolingMode.MEAN
+          ? new ClauseEncoder(env, session,
+              // made as LangChain4j makes its own, so both see the same tokens
+              HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizer), Map.of("padding", "false")))
+          : null;
+      return new Loaded(lc4j, clauses);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the bundled model " + modelResource, e);
     } catch (OrtException e) {

@@ -95,8 +95,7 @@ public final class LocalEmbeddingModels {
       case BGE_SMALL_EN_V15_Q -> new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.bgeSmallEnV15Quantized());
       case BGE_SMALL_EN_V15_Q_INSTRUCT ->
           new OnnxEmbeddingModel(id, DIMENSION, BGE_QUERY_INSTRUCTION, BundledOnnxModels.bgeSmallEnV15Quantized());
-      case ALL_MINILM_L6_V2_Q ->
-          new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.allMiniLmL6V2Quantized());
+      case ALL_MINILM_L6_V2_Q -> new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.allMiniLmL6V2Quantized());
       default ->
           throw new IllegalArgumentException(
               "unknown embedding model id '" + id + "'; known: " + String.join(", ", IDS));

@@ -30,15 +30,25 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
   private final int dimension;
   private final String queryPrefix;
   private final dev.langchain4j.model.embedding.EmbeddingModel delegate;
+  private final ClauseEncoder clauses;
+
+  OnnxEmbeddingModel(String modelId, int dimension, String queryPrefix, BundledOnnxModels.Loaded loaded) {
+    this(modelId, dimension, queryPrefix, loaded.model(),
+        // the clause encoder reads the message's own characters: a query prefix would shift them
+        queryPrefix.isEmpty() ? loaded.clauses() : null);
+  }
 
   /**
    * @param modelId names the weights and the query recipe; change it whenever either changes
    * @param dimension the vector length the model produces
    * @param queryPrefix prepended to every query ({@code ""} for none)
    * @param delegate the LangChain4j model that does the work
+   * @param clauses reads clauses from a message's own model call, over the delegate's session; {@code null}:
+   *     every clause is embedded alone
    */
   OnnxEmbeddingModel(
-      String modelId, int dimension, String queryPrefix, dev.langchain4j.model.embedding.EmbeddingModel delegate) {
+      String modelId, int dimension, String queryPrefix, dev.langchain4j.model.embedding.EmbeddingModel delegate,
+      ClauseEncoder clauses) {
     this.modelId = Objects.requireNonNull(modelId, "modelId");
     if (dimension < 1) {
       throw new IllegalArgumentException("dimension must be >= 1, got: " + dimension);
@@ -46,6 +56,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
     this.dimension = dimension;
     this.queryPrefix = Objects.requireNonNull(queryPrefix, "queryPrefix");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.clauses = clauses;
   }
 
   @Override
@@ -73,6 +84,31 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
     requireText(text, "text");
     Embedding e = delegate.embed(queryPrefix + text).content();
     return unit(e.vector(), "query");
+  }
+
+  /**
+   * Embeds a message and its clauses with one model call where it can: the message's vector is {@link
+   * #embedQuery}'s, and each clause's is the mean of the message's token states over the clause (a clause that is
+   * not a substring of the message, or lies past the model's window, is embedded alone). Models without a clause
+   * encoder (CLS pooling, a query prefix) embed every text alone.
+   *
+   * @throws IllegalArgumentException when the message or a clause is null or blank
+   */
+  @Override
+  public List<float[]> embedQueries(String message, List<String> clauseTexts) {
+    requireText(message, "message");
+    Objects.requireNonNull(clauseTexts, "clauses");
+    for (int i = 0; i < clauseTexts.size(); i++) {
+      requireText(clauseTexts.get(i), "clauses[" + i + "]");
+    }
+    float[][] read = clauses == null ? null : clauses.embed(message, clauseTexts);
+    List<float[]> out = new ArrayList<>(clauseTexts.size() + 1);
+    out.add(read == null ? embedQuery(message) : unit(read[0], "query"));
+    for (int i = 0; i < clauseTexts.size(); i++) {
+      float[] v = read == null ? null : read[i + 1];
+      out.add(v == null ? embedQuery(clauseTexts.get(i)) : unit(v, "clauses[" + i + "]"));
+    }
+    return out;
   }
 
   /**

@@ -123,6 +123,11 @@ final class LazyEmbeddingModel implements EmbeddingModel, AutoCloseable {
   }
 
   @Override
+  public List<float[]> embedQueries(String message, List<String> clauses) {
+    return use(m -> m.embedQueries(message, clauses));
+  }
+
+  @Override
   public List<float[]> embedDocuments(List<String> texts) {
     return use(m -> m.embedDocuments(texts));
   }

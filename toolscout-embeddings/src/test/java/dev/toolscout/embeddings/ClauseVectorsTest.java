@@ -1,0 +1,84 @@
+package dev.toolscout.embeddings;
+
+import static dev.toolscout.embeddings.TestVectors.dot;
+import static dev.toolscout.embeddings.TestVectors.norm;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.toolscout.embedding.EmbeddingModel;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link EmbeddingModel#embedQueries}: a message and its clauses from one model call, on the real models.
+ */
+class ClauseVectorsTest {
+  private static final String FLIGHTS = "Find the cheapest flights from Berlin to Oslo next Monday";
+  private static final String TABLE = "book a table for two at an Italian restaurant near the hotel";
+  private static final String MESSAGE = FLIGHTS + ". Then " + TABLE + ".";
+
+  static List<String> ids() {
+    return LocalEmbeddingModels.ids();
+  }
+
+  @ParameterizedTest
+  @MethodSource("ids")
+  void the_messages_vector_is_exactly_its_vector_alone(String id) {
+    EmbeddingModel m = LocalEmbeddingModels.create(id);
+    List<float[]> v = m.embedQueries(MESSAGE, List.of(FLIGHTS, TABLE));
+    assertThat(v).hasSize(3);
+    assertThat(v.get(0)).containsExactly(m.embedQuery(MESSAGE));
+    assertThat(m.embedQueries(MESSAGE, List.of()).get(0)).containsExactly(m.embedQuery(MESSAGE));
+    assertThat(v).allSatisfy(x -> assertThat(norm(x)).isCloseTo(1.0, within(1e-5)));
+  }
+
+  @Test
+  void a_clause_read_from_the_message_stands_for_its_own_step() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    List<float[]> v = m.embedQueries(MESSAGE, List.of(FLIGHTS, TABLE));
+    List<float[]> docs = m.embedDocuments(List.of(
+        "flights search: Search flights between two airports on a date.",
+        "restaurant reservation: Reserve a table at a restaurant."));
+    // each clause is nearer its own tool than the other clause's, and nearer it than the whole message is
+    assertThat(dot(v.get(1), docs.get(0))).isGreaterThan(dot(v.get(1), docs.get(1)));
+    assertThat(dot(v.get(2), docs.get(1))).isGreaterThan(dot(v.get(2), docs.get(0)));
+    assertThat(dot(v.get(1), docs.get(0))).isGreaterThan(dot(v.get(0), docs.get(0)));
+    assertThat(dot(v.get(2), docs.get(1))).isGreaterThan(dot(v.get(0), docs.get(1)));
+    // and close to the clause embedded alone, though not equal: its tokens saw the whole message
+    float[] alone = m.embedQuery(TABLE);
+    assertThat(dot(v.get(2), alone)).isGreaterThan(0.5).isLessThan(0.999);
+  }
+
+  @Test
+  void a_clause_the_message_does_not_hold_or_past_the_models_window_is_embedded_alone() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    // a clause joined from two parts is no substring of the message
+    String joined = "Find the cheapest flights book a table";
+    assertThat(m.embedQueries(MESSAGE, List.of(joined)).get(1)).containsExactly(m.embedQuery(joined));
+    // the tokenizer reads a query's first 128 tokens: a clause after 150 words of preamble is read alone
+    String preamble = String.join(" ", Collections.nCopies(150, "please")) + ". ";
+    List<float[]> v = m.embedQueries(preamble + TABLE, List.of(TABLE));
+    assertThat(v.get(1)).containsExactly(m.embedQuery(TABLE));
+    assertThat(v.get(0)).containsExactly(m.embedQuery(preamble + TABLE));
+  }
+
+  @Test
+  void a_cls_pooling_model_embeds_each_clause_alone() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.BGE_SMALL_EN_V15_Q);
+    List<float[]> v = m.embedQueries(MESSAGE, List.of(FLIGHTS, TABLE));
+    assertThat(v.get(1)).containsExactly(m.embedQuery(FLIGHTS));
+    assertThat(v.get(2)).containsExactly(m.embedQuery(TABLE));
+  }
+
+  @Test
+  void a_blank_clause_is_refused_naming_its_index() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    assertThatThrownBy(() -> m.embedQueries(MESSAGE, List.of(FLIGHTS, " ")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("clauses[1] must not be blank");
+  }
+}
