@@ -10,6 +10,7 @@ import dev.toolscout.selection.QueryClauses;
 import dev.toolscout.selection.Selector;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,14 +92,19 @@ public final class MessageBench {
     this.log = Objects.requireNonNull(log, "log");
   }
 
-  /** Times the plan's messages through {@code e}, the product's engine opened as {@code plan} says. */
-  public Result run(EvalRunner.Plan plan, EvalRunner.Product e) throws IOException {
+  /**
+   * Times the plan's messages through {@code e}, the product's engine opened as {@code plan} says.
+   *
+   * @param product the engine's embedding model (its query vectors for the dense list and the embed unit)
+   */
+  public Result run(EvalRunner.Plan plan, EvalRunner.Product e, EmbeddingModel product) throws IOException {
     List<String> messages = plan.queries().stream().map(ScoredQuery::text).toList();
     if (messages.isEmpty()) {
       throw new IllegalArgumentException("--queries-from " + plan.dataset().dir() + ": " + plan.qrels()
           + " scores no query");
     }
-    EmbeddingModel product = LocalEmbeddingModels.create(plan.modelId());
+    // the engine made it; a ranking handed in from elsewhere (a test's) may not have
+    Files.createDirectories(plan.dataDir());
     VectorToolSearch lc4j =
         VectorToolSearch.open(LocalEmbeddingModels.createPlain(plan.modelId()), plan.tools(), plan.dataDir());
     int multi = 0;

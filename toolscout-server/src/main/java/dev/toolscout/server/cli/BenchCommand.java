@@ -123,7 +123,7 @@ final class BenchCommand implements Callable<Integer> {
     try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
         .withSelector(plan.selector()))) {
       r = new MessageBench(mo, err).run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(),
-          e.tokens()));
+          e.tokens()), e.model());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
