@@ -11,6 +11,7 @@ import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
 import dev.toolscout.selection.FusionAccess;
 import dev.toolscout.selection.HybridRanker;
+import dev.toolscout.selection.QueryClauses;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.server.bench.SyntheticCatalog;
 import java.util.ArrayList;
@@ -45,7 +46,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       clause; package-private in core, reached through {@link FusionAccess});
  *   <li>{@code rank}: {@link HybridRanker#rank}, the whole path as the selector runs it (BM25 on another thread
  *       while the model embeds, then HNSW and the fusion; the generated queries are one clause each);
- *   <li>{@code stepsInOrder}: the same steps one after another on one thread.
+ *   <li>{@code stepsInOrder}: the same steps one after another on one thread;
+ *   <li>{@code embedMessage}: a message of two clauses (two generated queries as two sentences, the second
+ *       opened by "Then") and its clauses embedded by one {@link EmbeddingModel#embedQueries} call, the clauses
+ *       read from the message's model call;
+ *   <li>{@code embedMessageClausesAlone}: the same message and clauses each embedded alone (three model calls,
+ *       what the clause search did before it read clauses from the message);
+ *   <li>{@code rankMessage}: {@link HybridRanker#rank} of those messages, clause search included.
  * </ul>
  *
  * The catalog is {@link SyntheticCatalog}'s, in an in-memory index. The first {@value #REAL} tools are
@@ -77,6 +84,8 @@ public class SelectionPathBenchmark {
   private String[] names;
   private IntFunction<String> nameOf;
   private List<String> queries;
+  private List<String> messages;
+  private List<List<String>> clauses;
   private float[][] queryVectors;
   private List<List<Hit>> lexicalHits;
   private List<List<Hit>> denseHits;
@@ -101,6 +110,13 @@ public class SelectionPathBenchmark {
     bits.set(0, specs.size());
     all = AllowedSet.of(bits, specs.size());
     queries = SyntheticCatalog.queries(QUERIES, 44);
+    messages = new ArrayList<>(QUERIES);
+    clauses = new ArrayList<>(QUERIES);
+    for (int q = 0; q < QUERIES; q++) {
+      String m = queries.get(q) + ". Then " + queries.get((q + 1) % QUERIES);
+      messages.add(m);
+      clauses.add(QueryClauses.split(m));
+    }
     queryVectors = new float[QUERIES][];
     lexicalHits = new ArrayList<>(QUERIES);
     denseHits = new ArrayList<>(QUERIES);
@@ -179,7 +195,28 @@ public class SelectionPathBenchmark {
 
   @Benchmark
   public List<Ranked> rank(Cursor c) {
-    String query = queries.get(c.take());
-    return ranker.rank(query, () -> model.embedQuery(query), model::embedQuery, all, Fusion.DEFAULT, nameOf);
+    return ranker.rank(queries.get(c.take()), model::embedQueries, all, Fusion.DEFAULT, nameOf);
+  }
+
+  @Benchmark
+  public List<float[]> embedMessage(Cursor c) {
+    int q = c.take();
+    return model.embedQueries(messages.get(q), clauses.get(q));
+  }
+
+  @Benchmark
+  public List<float[]> embedMessageClausesAlone(Cursor c) {
+    int q = c.take();
+    List<float[]> out = new ArrayList<>(3);
+    out.add(model.embedQuery(messages.get(q)));
+    for (String clause : clauses.get(q)) {
+      out.add(model.embedQuery(clause));
+    }
+    return out;
+  }
+
+  @Benchmark
+  public List<Ranked> rankMessage(Cursor c) {
+    return ranker.rank(messages.get(c.take()), model::embedQueries, all, Fusion.DEFAULT, nameOf);
   }
 }

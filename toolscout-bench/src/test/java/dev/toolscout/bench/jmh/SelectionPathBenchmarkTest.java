@@ -59,6 +59,25 @@ class SelectionPathBenchmarkTest {
   }
 
   @Test
+  void a_two_clause_message_is_embedded_with_its_clauses_and_ranked_with_them() {
+    for (int q = 0; q < SelectionPathBenchmark.QUERIES; q++) {
+      SelectionPathBenchmark.Cursor a = new SelectionPathBenchmark.Cursor();
+      SelectionPathBenchmark.Cursor b = new SelectionPathBenchmark.Cursor();
+      SelectionPathBenchmark.Cursor r = new SelectionPathBenchmark.Cursor();
+      a.next = q;
+      b.next = q;
+      r.next = q;
+      List<float[]> one = bench.embedMessage(a);
+      List<float[]> alone = bench.embedMessageClausesAlone(b);
+      // the message and both its clauses, the message's vector the same either way
+      assertThat(one).as("query %d", q).hasSize(3);
+      assertThat(alone).hasSize(3);
+      assertThat(one.get(0)).containsExactly(alone.get(0));
+      assertThat(bench.rankMessage(r)).anySatisfy(x -> assertThat(x.clause()).isNotNull());
+    }
+  }
+
+  @Test
   void perturbed_copies_are_unit_vectors_near_their_real_tool_but_not_equal_to_it() {
     float[][] v = SelectionPathBenchmark.vectors(LocalEmbeddingModels.create(LocalEmbeddingModels.DEFAULT_ID),
         SyntheticCatalog.tools(SelectionPathBenchmark.REAL + 3, 42), new Random(1));
