@@ -166,22 +166,51 @@ public final class QueryAdapter {
       throw new IllegalArgumentException(
           "query vector must have the adapter's dimension " + dimension + ", got: " + q.length);
     }
-    float[] u = new float[dimension];
-    double norm = 0;
-    for (int i = 0; i < dimension; i++) {
-      double s = 0;
+    // four rows at a time: four independent sums keep the CPU's multipliers busy where one sum waits on its
+    // own previous addition (about 4 times faster, a selection adapts one vector per clause); each row's sum is
+    // still taken in column order, so every result is the one a row-by-row loop gives, bit for bit
+    double[] s = new double[dimension];
+    int i = 0;
+    for (; i + 4 <= dimension; i += 4) {
+      int r0 = i * dimension;
+      int r1 = r0 + dimension;
+      int r2 = r1 + dimension;
+      int r3 = r2 + dimension;
+      double s0 = 0;
+      double s1 = 0;
+      double s2 = 0;
+      double s3 = 0;
+      for (int j = 0; j < dimension; j++) {
+        float x = q[j];
+        s0 += delta[r0 + j] * x;
+        s1 += delta[r1 + j] * x;
+        s2 += delta[r2 + j] * x;
+        s3 += delta[r3 + j] * x;
+      }
+      s[i] = s0;
+      s[i + 1] = s1;
+      s[i + 2] = s2;
+      s[i + 3] = s3;
+    }
+    for (; i < dimension; i++) {
+      double si = 0;
       int row = i * dimension;
       for (int j = 0; j < dimension; j++) {
-        s += delta[row + j] * q[j];
+        si += delta[row + j] * q[j];
       }
-      u[i] = (float) (q[i] + beta * s);
+      s[i] = si;
+    }
+    float[] u = new float[dimension];
+    double norm = 0;
+    for (i = 0; i < dimension; i++) {
+      u[i] = (float) (q[i] + beta * s[i]);
       norm += u[i] * (double) u[i];
     }
     if (!(norm > 0) || Double.isInfinite(norm)) {
       throw new IllegalStateException("query adapter for " + modelId + " produced a vector with squared norm " + norm);
     }
     float inv = (float) (1 / Math.sqrt(norm));
-    for (int i = 0; i < dimension; i++) {
+    for (i = 0; i < dimension; i++) {
       u[i] *= inv;
     }
     return u;

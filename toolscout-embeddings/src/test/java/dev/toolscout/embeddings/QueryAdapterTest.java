@@ -97,6 +97,37 @@ class QueryAdapterTest {
   }
 
   @Test
+  void apply_gives_a_row_by_row_products_result_bit_for_bit() {
+    java.util.Random r = new java.util.Random(7);
+    for (int dim : new int[] {5, 8, 384}) {
+      float[] delta = new float[dim * dim];
+      for (int i = 0; i < delta.length; i++) {
+        delta[i] = (float) r.nextGaussian() * 0.1f;
+      }
+      float[] q = new float[dim];
+      for (int i = 0; i < dim; i++) {
+        q[i] = (float) r.nextGaussian();
+      }
+      // the formula as the trainer evaluated it: one row at a time, float products summed in double
+      float[] want = new float[dim];
+      double norm = 0;
+      for (int i = 0; i < dim; i++) {
+        double sum = 0;
+        for (int j = 0; j < dim; j++) {
+          sum += delta[i * dim + j] * q[j];
+        }
+        want[i] = (float) (q[i] + 0.7 * sum);
+        norm += want[i] * (double) want[i];
+      }
+      float inv = (float) (1 / Math.sqrt(norm));
+      for (int i = 0; i < dim; i++) {
+        want[i] *= inv;
+      }
+      assertThat(QueryAdapter.of("m", dim, 0.7, delta, "test").apply(q)).as("dimension %d", dim).containsExactly(want);
+    }
+  }
+
+  @Test
   void query_of_another_length_is_rejected() {
     assertThatThrownBy(() -> LocalEmbeddingModels.bundledAdapter(MINI).apply(new float[10]))
         .isInstanceOf(IllegalArgumentException.class)
