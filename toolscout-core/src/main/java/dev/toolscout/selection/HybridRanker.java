@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 
@@ -85,10 +85,10 @@ public final class HybridRanker implements AutoCloseable {
     if (f.method() == Fusion.Method.DENSE) {
       return fuse(List.of(), dense(vectors.apply(query, List.of()).get(0), allowed, depth), f, nameOf);
     }
-    List<CompletableFuture<List<Hit>>> lexical = new ArrayList<>(ranked.size() + 1);
-    lexical.add(CompletableFuture.supplyAsync(() -> index.lexical(query, allowed, depth), lexicalThreads));
+    List<FutureTask<List<Hit>>> lexical = new ArrayList<>(ranked.size() + 1);
+    lexical.add(lexicalSearch(query, allowed, depth));
     for (String c : ranked) {
-      lexical.add(CompletableFuture.supplyAsync(() -> index.lexical(c, allowed, depth), lexicalThreads));
+      lexical.add(lexicalSearch(c, allowed, depth));
     }
     List<float[]> v;
     try {
@@ -101,13 +101,13 @@ public final class HybridRanker implements AutoCloseable {
       throw new IllegalStateException(
           "the embedder returned " + v.size() + " vectors for a message and " + ranked.size() + " clauses");
     }
-    List<Ranked> whole = fuse(join(lexical.get(0)), dense(v.get(0), allowed, depth), f, nameOf);
+    List<Ranked> whole = fuse(result(lexical.get(0)), dense(v.get(0), allowed, depth), f, nameOf);
     if (ranked.isEmpty()) {
       return whole;
     }
     List<List<Ranked>> lists = new ArrayList<>(ranked.size());
     for (int i = 0; i < ranked.size(); i++) {
-      lists.add(fuse(join(lexical.get(i + 1)), dense(v.get(i + 1), allowed, depth), f, nameOf));
+      lists.add(fuse(result(lexical.get(i + 1)), dense(v.get(i + 1), allowed, depth), f, nameOf));
     }
     return mergeClauses(whole, ranked, lists, f.clausePenalty(), nameOf);
   }
@@ -134,19 +134,36 @@ public final class HybridRanker implements AutoCloseable {
     return vector == null ? List.of() : index.dense(vector, allowed, depth);
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
+  /** A lexical search started on a virtual thread; {@link #result} runs it on the caller's if none took it yet. */
+  private FutureTask<List<Hit>> lexicalSearch(String text, AllowedSet allowed, int depth) {
+    FutureTask<List<Hit>> t = new FutureTask<>(() -> index.lexical(text, allowed, depth));
+    lexicalThreads.execute(t);
+    return t;
+  }
+
+  /**
+   * The search's hits. On a busy machine the virtual thread may not have started by the time the embedding is
+   * done: the caller then runs the search itself rather than wait for a core to free up (a task runs once;
+   * running a started one does nothing, and the caller waits for it).
+   */
+  private static List<Hit> result(FutureTask<List<Hit>> t) {
+    t.run();
     try {
-      return f.join();
-    } catch (CompletionException e) {
+      return t.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a lexical search", e);
+    } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
       if (e.getCause() instanceof Error err) {
         throw err;
       }
-      throw e;
+      throw new IllegalStateException(e.getCause());
     }
   }
+
 
   /**
    * Merges the whole query's ZSCORE ranking with its clauses' (package-private for tests). A tool's
