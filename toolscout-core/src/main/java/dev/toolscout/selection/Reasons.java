@@ -3,7 +3,6 @@ package dev.toolscout.selection;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -68,28 +67,83 @@ final class Reasons {
     return clause.substring(0, cut > 20 ? cut : MAX_CLAUSE_CHARS - 3) + "...";
   }
 
-  /** Query words that also occur in the tool's text, comparing 5-letter stems; at most three. */
+  /**
+   * Query words that also occur in the tool's text, comparing 5-letter stems; at most three, in the query's
+   * order. The tool's text is scanned word by word against the few query stems, without building its words:
+   * this runs for every selected tool of every request, and building a set of a long description's stems cost
+   * 0.1 ms a tool, most of a selection's time beyond its embedding on short messages.
+   */
   static List<String> matchedWords(ToolSpec spec, List<String> queryWords) {
     if (queryWords.isEmpty()) {
       return List.of();
     }
-    Set<String> toolStems = new HashSet<>();
-    for (String text : List.of(ToolText.nameWords(spec), spec.description(), ToolText.labels(spec),
-        ToolText.parameterText(spec))) {
-      for (String w : words(text)) {
-        toolStems.add(stem(w));
-      }
+    String[] stems = new String[queryWords.size()];
+    for (int i = 0; i < stems.length; i++) {
+      stems[i] = stem(queryWords.get(i));
+    }
+    boolean[] found = new boolean[stems.length];
+    int left = stems.length;
+    left = mark(ToolText.nameWords(spec), stems, found, left);
+    if (left > 0) {
+      left = mark(spec.description(), stems, found, left);
+    }
+    if (left > 0) {
+      left = mark(ToolText.labels(spec), stems, found, left);
+    }
+    if (left > 0) {
+      mark(ToolText.parameterText(spec), stems, found, left);
     }
     List<String> out = new ArrayList<>(MAX_WORDS);
-    for (String w : queryWords) {
-      if (toolStems.contains(stem(w))) {
-        out.add(w);
-        if (out.size() == MAX_WORDS) {
-          break;
-        }
+    for (int i = 0; i < stems.length && out.size() < MAX_WORDS; i++) {
+      if (found[i]) {
+        out.add(queryWords.get(i));
       }
     }
     return out;
+  }
+
+  /**
+   * Marks the query stems that the stem of some word of {@code text} equals ({@link #words} then {@link #stem},
+   * compared in place for an ASCII word); returns how many are still unmarked.
+   */
+  private static int mark(String text, String[] stems, boolean[] found, int left) {
+    int n = text.length();
+    int i = 0;
+    while (i < n && left > 0) {
+      while (i < n && !Character.isLetterOrDigit(text.charAt(i))) {
+        i++;
+      }
+      int start = i;
+      boolean ascii = true;
+      while (i < n && Character.isLetterOrDigit(text.charAt(i))) {
+        ascii &= text.charAt(i) < 128;
+        i++;
+      }
+      if (i == start) {
+        continue;
+      }
+      // a non-ASCII word is lower-cased whole first, as words() does: its case mapping may change its length
+      String stem = ascii ? null : stem(text.substring(start, i).toLowerCase(Locale.ROOT));
+      int len = ascii ? Math.min(5, i - start) : stem.length();
+      for (int k = 0; k < stems.length; k++) {
+        if (!found[k] && stems[k].length() == len
+            && (ascii ? asciiLowerEquals(text, start, stems[k]) : stems[k].equals(stem))) {
+          found[k] = true;
+          left--;
+        }
+      }
+    }
+    return left;
+  }
+
+  private static boolean asciiLowerEquals(String text, int from, String lower) {
+    for (int j = 0; j < lower.length(); j++) {
+      char c = text.charAt(from + j);
+      if ((c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lower.charAt(j)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Lower-case runs of letters and digits (a plain scan: this runs for every selected tool). */
