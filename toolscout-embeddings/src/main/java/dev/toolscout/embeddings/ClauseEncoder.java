@@ -8,6 +8,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import java.nio.LongBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -29,14 +30,22 @@ import java.util.Map;
  * from the message cost nothing beyond the message's call; their effect on quality is measured in
  * docs/BENCHMARKS.md, "Real messages".
  *
- * <p>A clause gets no vector here ({@code null}, so the caller embeds it alone) when it is not a substring of
- * the message (a clause joined from two), when it lies past the tokens the model read (LangChain4j's tokenizer
- * truncates a query to 128 tokens), or when the message's tokens do not map back to its characters.
- * Thread-safe: the ONNX session and the tokenizer are.
+ * <p>LangChain4j's tokenizer keeps a query's first 128 tokens: the clauses past them are read from one more call
+ * over the rest of the message (from the first clause not read yet), so a long message costs about its own
+ * length in tokens, where embedding its clauses alone cost about twice that. A clause joined from two by {@code
+ * QueryClauses} is read from its pieces. A clause gets no vector here ({@code null}, so the caller embeds it
+ * alone) when it is not found in the message, when it is longer than one call reads, or when the message's
+ * tokens do not map back to its characters. Thread-safe: the ONNX session and the tokenizer are.
  */
 final class ClauseEncoder {
   /** The longest token sequence one call takes; LangChain4j splits a longer text into windows. */
   static final int MODEL_WINDOW = 512;
+
+  /** At most this many model calls per message: the first reads the message, the others its later clauses. */
+  static final int MAX_CALLS = 8;
+
+  /** A clause not found as a substring is looked for piece by piece with at most this many look-ups. */
+  static final int MAX_LOOKUPS = 32;
 
   private final OrtEnvironment env;
   private final OrtSession session;
@@ -69,47 +78,119 @@ final class ClauseEncoder {
       return out;
     }
     Encoding direct = tokenizer.encode(message, true, false);
-    CharSpan[] spans = direct.getCharTokenSpans();
-    if (!Arrays.equals(direct.getIds(), ids) || spans.length != ids.length) {
+    if (!Arrays.equals(direct.getIds(), ids) || direct.getCharTokenSpans().length != ids.length) {
       return out; // the clauses are embedded alone
     }
-    // where the tokens the model read end: a clause past it (the window cut the message) is read alone
-    int covered = spans[ids.length - 2] == null ? -1 : spans[ids.length - 2].getEnd();
+    int[][] ranges = new int[clauses.size()][];
     int from = 0;
     for (int c = 0; c < clauses.size(); c++) {
-      String clause = clauses.get(c);
-      int start = message.indexOf(clause, from);
-      if (start < 0) {
+      ranges[c] = locate(message, clauses.get(c), from);
+      if (ranges[c] != null) {
+        from = ranges[c][0] + 1;
+      }
+    }
+    // the clauses past the tokens the first call read (the tokenizer keeps a query's first 128) are read from
+    // further calls over the rest of the message, each starting at the first clause not read yet
+    int pending = read(states, direct.getCharTokenSpans(), 0, ranges, out);
+    for (int calls = 1; pending >= 0 && calls < MAX_CALLS; calls++) {
+      int offset = ranges[pending][0];
+      Encoding rest = tokenizer.encode(message.substring(offset), true, false);
+      int next = read(run(rest.getIds()), rest.getCharTokenSpans(), offset, ranges, out);
+      if (next == pending) {
+        break; // a clause longer than a call reads: it is embedded alone, cut as it is then
+      }
+      pending = next;
+    }
+    return out;
+  }
+
+  /**
+   * Reads the vectors of the clauses that one call's tokens hold whole (the call read the message from
+   * {@code offset}); returns the first clause still unread, or -1.
+   */
+  private static int read(float[][] states, CharSpan[] spans, int offset, int[][] ranges, float[][] out) {
+    int n = states.length;
+    // where the tokens the model read end; the last state is the [SEP] token, which has no span
+    int covered = n < 3 || spans[n - 2] == null ? -1 : offset + spans[n - 2].getEnd();
+    int pending = -1;
+    for (int c = 0; c < ranges.length; c++) {
+      int[] r = ranges[c];
+      if (r == null || out[c + 1] != null) {
         continue;
       }
-      int end = start + clause.length();
-      from = start + 1;
-      // the clause's tokens lie in [first, last]; the last state is the [SEP] token, which has no span
-      int first = -1;
-      int last = -1;
-      for (int t = 1; t < ids.length - 1; t++) {
-        CharSpan s = spans[t];
-        if (s != null && s.getStart() >= start && s.getEnd() <= end) {
-          if (first < 0) {
-            first = t;
-          }
-          last = t;
-        }
-      }
-      if (first < 0 || covered < end) {
+      if (r[0] < offset || r[r.length - 1] > covered) {
+        pending = pending < 0 && r[0] >= offset ? c : pending;
         continue;
       }
       float[] v = new float[states[0].length];
-      for (int t = first; t <= last; t++) {
-        add(v, states[t]);
+      int count = 0;
+      for (int t = 1; t < n - 1; t++) {
+        CharSpan s = spans[t];
+        if (s != null && inside(offset + s.getStart(), offset + s.getEnd(), r)) {
+          add(v, states[t]);
+          count++;
+        }
       }
-      int n = last - first + 1;
+      if (count == 0) {
+        continue;
+      }
       for (int j = 0; j < v.length; j++) {
-        v[j] /= n;
+        v[j] /= count;
       }
       out[c + 1] = normalize(v);
     }
-    return out;
+    return pending;
+  }
+
+  private static boolean inside(int start, int end, int[] ranges) {
+    for (int i = 0; i < ranges.length; i += 2) {
+      if (start >= ranges[i] && end <= ranges[i + 1]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Where {@code clause} lies in {@code message}, at or after {@code from}: {@code [start, end)} pairs, one for a
+   * substring, or one per piece of a clause that {@code QueryClauses} joined from adjacent ones with a space
+   * (each piece the longest prefix of the rest found in order); {@code null} when not found within {@value
+   * #MAX_LOOKUPS} look-ups, so a long odd clause costs little.
+   */
+  static int[] locate(String message, String clause, int from) {
+    int at = message.indexOf(clause, from);
+    if (at >= 0) {
+      return new int[] {at, at + clause.length()};
+    }
+    List<Integer> out = new ArrayList<>();
+    String rest = clause;
+    int pos = from;
+    int lookups = 1;
+    while (!rest.isEmpty()) {
+      int cut = rest.length();
+      at = -1;
+      while (at < 0) {
+        cut = rest.lastIndexOf(' ', cut - 1);
+        if (cut <= 0 || ++lookups > MAX_LOOKUPS) {
+          return null;
+        }
+        at = message.indexOf(rest.substring(0, cut), pos);
+      }
+      out.add(at);
+      out.add(at + cut);
+      pos = at + cut;
+      rest = rest.substring(cut + 1);
+      at = message.indexOf(rest, pos);
+      if (++lookups > MAX_LOOKUPS) {
+        return null;
+      }
+      if (at >= 0) {
+        out.add(at);
+        out.add(at + rest.length());
+        rest = "";
+      }
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /**

@@ -54,16 +54,33 @@ class ClauseVectorsTest {
   }
 
   @Test
-  void a_clause_the_message_does_not_hold_or_past_the_models_window_is_embedded_alone() {
+  void a_clause_the_message_does_not_hold_is_embedded_alone() {
     EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
-    // a clause joined from two parts is no substring of the message
-    String joined = "Find the cheapest flights book a table";
-    assertThat(m.embedQueries(MESSAGE, List.of(joined)).get(1)).containsExactly(m.embedQuery(joined));
-    // the tokenizer reads a query's first 128 tokens: a clause after 150 words of preamble is read alone
+    String other = "order a pizza for dinner";
+    assertThat(m.embedQueries(MESSAGE, List.of(other)).get(1)).containsExactly(m.embedQuery(other));
+  }
+
+  @Test
+  void a_clause_past_the_first_128_tokens_is_read_from_a_further_call_over_the_rest() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    // the tokenizer keeps a query's first 128 tokens: the clause after 150 words of preamble is not among them
     String preamble = String.join(" ", Collections.nCopies(150, "please")) + ". ";
     List<float[]> v = m.embedQueries(preamble + TABLE, List.of(TABLE));
-    assertThat(v.get(1)).containsExactly(m.embedQuery(TABLE));
     assertThat(v.get(0)).containsExactly(m.embedQuery(preamble + TABLE));
+    // read from a call over the clause alone, pooled over its own tokens: near its vector alone, not the message's
+    assertThat(dot(v.get(1), m.embedQuery(TABLE))).isGreaterThan(0.9);
+    assertThat(dot(v.get(1), v.get(0))).isLessThan(0.5);
+  }
+
+  @Test
+  void a_clause_joined_from_two_is_found_piece_by_piece() {
+    String message = "Find the flights to Oslo. Then book the hotel near the station; also rent a car there.";
+    String joined = "book the hotel near the station rent a car there";
+    int[] at = ClauseEncoder.locate(message, joined, 0);
+    assertThat(at).hasSize(4);
+    assertThat(message.substring(at[0], at[1])).isEqualTo("book the hotel near the station");
+    assertThat(message.substring(at[2], at[3])).isEqualTo("rent a car there");
+    assertThat(ClauseEncoder.locate(message, "book a flight to Rome", 0)).isNull();
   }
 
   @Test
