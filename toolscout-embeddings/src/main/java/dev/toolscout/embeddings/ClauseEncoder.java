@@ -8,7 +8,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import java.nio.LongBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -32,10 +31,10 @@ import java.util.Map;
  *
  * <p>LangChain4j's tokenizer keeps a query's first 128 tokens: the clauses past them are read from one more call
  * over the rest of the message (from the first clause not read yet), so a long message costs about its own
- * length in tokens, where embedding its clauses alone cost about twice that. A clause joined from two by {@code
- * QueryClauses} is read from its pieces. A clause gets no vector here ({@code null}, so the caller embeds it
- * alone) when it is not found in the message, when it is longer than one call reads, or when the message's
- * tokens do not map back to its characters. Thread-safe: the ONNX session and the tokenizer are.
+ * length in tokens, where embedding its clauses alone cost about twice that. A clause gets no vector here
+ * ({@code null}, so the caller embeds it alone) when it is no substring of the message (a clause {@code
+ * QueryClauses} joined from two), when it is longer than one call reads, or when the message's tokens do not
+ * map back to its characters. Thread-safe: the ONNX session and the tokenizer are.
  */
 final class ClauseEncoder {
   /** The longest token sequence one call takes; LangChain4j splits a longer text into windows. */
@@ -44,8 +43,7 @@ final class ClauseEncoder {
   /** At most this many model calls per message: the first reads the message, the others its later clauses. */
   static final int MAX_CALLS = 8;
 
-  /** A clause not found as a substring is looked for piece by piece with at most this many look-ups. */
-  static final int MAX_LOOKUPS = 32;
+
 
   private final OrtEnvironment env;
   private final OrtSession session;
@@ -152,45 +150,14 @@ final class ClauseEncoder {
   }
 
   /**
-   * Where {@code clause} lies in {@code message}, at or after {@code from}: {@code [start, end)} pairs, one for a
-   * substring, or one per piece of a clause that {@code QueryClauses} joined from adjacent ones with a space
-   * (each piece the longest prefix of the rest found in order); {@code null} when not found within {@value
-   * #MAX_LOOKUPS} look-ups, so a long odd clause costs little.
+   * Where {@code clause} lies in {@code message}, at or after {@code from}, as {@code [start, end)}; {@code null}
+   * when it is no substring of it. A clause QueryClauses joined from two (a message of more than four) is not
+   * read from its pieces: measured on seal-tools, whose requests chain many steps, reading such clauses from the
+   * message cost 1.3 points of C@10 more than embedding them alone (docs/BENCHMARKS.md, "Real messages").
    */
   static int[] locate(String message, String clause, int from) {
     int at = message.indexOf(clause, from);
-    if (at >= 0) {
-      return new int[] {at, at + clause.length()};
-    }
-    List<Integer> out = new ArrayList<>();
-    String rest = clause;
-    int pos = from;
-    int lookups = 1;
-    while (!rest.isEmpty()) {
-      int cut = rest.length();
-      at = -1;
-      while (at < 0) {
-        cut = rest.lastIndexOf(' ', cut - 1);
-        if (cut <= 0 || ++lookups > MAX_LOOKUPS) {
-          return null;
-        }
-        at = message.indexOf(rest.substring(0, cut), pos);
-      }
-      out.add(at);
-      out.add(at + cut);
-      pos = at + cut;
-      rest = rest.substring(cut + 1);
-      at = message.indexOf(rest, pos);
-      if (++lookups > MAX_LOOKUPS) {
-        return null;
-      }
-      if (at >= 0) {
-        out.add(at);
-        out.add(at + rest.length());
-        rest = "";
-      }
-    }
-    return out.stream().mapToInt(Integer::intValue).toArray();
+    return at < 0 ? null : new int[] {at, at + clause.length()};
   }
 
   /**
