@@ -394,10 +394,11 @@ public final class GatewayBench {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // the flags this JVM runs with (the launcher's: class-data archive, vector module, native access), so the
-    // gateway starts as a user's does; not an agent or a debugger, which would clash with this JVM's
+    // gateway starts as a user's does; not an agent or a debugger, which would clash with this JVM's, nor a
+    // class-data cache's training output, which only the launcher's training run writes
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (!a.startsWith("-agentlib:") && !a.startsWith("-javaagent:") && !a.startsWith("-Xrunjdwp")
-          && !a.startsWith("-XX:ArchiveClassesAtExit")) {
+          && !a.startsWith("-XX:ArchiveClassesAtExit") && !a.startsWith("-XX:AOTCacheOutput")) {
         cmd.add(a);
       }
     }
