@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param ord the catalog ordinal (stable while the tool exists; what {@link AllowedSet} holds)
  * @param name the full tool name
  * @param nameWords the name split into words ({@code gmail__sendEmail} becomes {@code gmail send email})
- * @param description the description
+ * @param description the description and the examples ({@link ToolText#descriptionText})
  * @param parameterText parameter names (split into words), descriptions and enum values
  * @param labels category, tags and source, space separated
  * @param vector the embedding of {@link ToolText#embeddingText(ToolSpec)}, unit length
@@ -34,7 +34,7 @@ public record ToolDocument(
         ord,
         spec.fullName(),
         ToolText.nameWords(spec),
-        spec.description(),
+        ToolText.descriptionText(spec),
         ToolText.parameterText(spec),
         ToolText.labels(spec),
         vector);

@@ -119,12 +119,42 @@ public final class ToolText {
   }
 
   /**
-   * The text the embedding model sees for a tool: name words, description, then parameter names. Kept
-   * short because small embedders truncate at 512 tokens and weigh early words most.
+   * The description, then the examples (requests the tool serves), as BM25 searches them: {@code Search the web.
+   * Examples: Find competitor websites; Research market trends.} The description alone for a tool without
+   * examples.
+   */
+  public static String descriptionText(ToolSpec spec) {
+    if (spec.examples().isEmpty()) {
+      return spec.description();
+    }
+    StringBuilder b = new StringBuilder(spec.description());
+    appendExamples(b, spec);
+    return b.toString();
+  }
+
+  private static void appendExamples(StringBuilder b, ToolSpec spec) {
+    if (spec.examples().isEmpty()) {
+      return;
+    }
+    b.append(" Examples: ");
+    for (int i = 0; i < spec.examples().size(); i++) {
+      if (i > 0) {
+        b.append("; ");
+      }
+      b.append(spec.examples().get(i));
+    }
+    b.append('.');
+  }
+
+  /**
+   * The text the embedding model sees for a tool: name words, description, examples (when it has them), then
+   * parameter names. Kept short because small embedders truncate at 512 tokens and weigh early words most. A
+   * tool without examples has the text it had before examples existed, so its stored vector stays valid.
    */
   public static String embeddingText(ToolSpec spec) {
     StringBuilder b = new StringBuilder();
     b.append(nameWords(spec)).append(": ").append(spec.description());
+    appendExamples(b, spec);
     List<String> params = spec.parameterNames();
     if (!params.isEmpty()) {
       b.append(" Parameters: ");

@@ -5,5 +5,10 @@ public enum SourceKind {
   INTEGRATION,
   SKILL,
   MCP,
-  OPENAPI
+  OPENAPI,
+  /**
+   * An action verb registered with {@code toolscout verbs register} (seed 002's verb manifests): named {@code
+   * verbs__<VERB>}, owned by the verb registry, never by catalog files or MCP servers.
+   */
+  VERB
 }

@@ -12,16 +12,17 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One tool in the catalog. Immutable once built; {@link #parameters()} is a private copy that callers must
- * not mutate.
+ * One tool in the catalog. Immutable once built; {@link #parameters()} and {@link #outputSchema()} are private
+ * copies that callers must not mutate.
  *
  * <p>Limits (each a clear {@link InvalidSpecException} when broken): description 1-{@value
  * #MAX_DESCRIPTION} characters; category {@value #MAX_LABEL} characters of {@code [a-z0-9_.-]} after
  * lower-casing; at most {@value #MAX_TAGS} tags of at most {@value #MAX_LABEL} characters; parameters a JSON
- * Schema object whose {@code type}, when present, is {@code "object"}.
+ * Schema object whose {@code type}, when present, is {@code "object"}; at most {@value #MAX_EXAMPLES} examples of
+ * 1-{@value #MAX_EXAMPLE} characters; an output schema, when given, an object schema like the parameters.
  *
  * @param name the full name, {@code <source>__<action>}
- * @param sourceKind integration, skill, mcp or openapi
+ * @param sourceKind integration, skill, mcp, openapi or verb
  * @param description what the tool does, for the model and for search
  * @param category a grouping for {@code list_all} and access rules ({@code "general"} when absent)
  * @param tags extra search words
@@ -31,6 +32,10 @@ import java.util.regex.Pattern;
  * @param dependsOn names of tools this one needs (a selected tool may bring them along)
  * @param originalName the name at the source (an MCP server's tool name, a dataset id) when it differs, or
  *     {@code null}
+ * @param examples requests this tool serves, in the user's words ("Find competitor websites"): searched and
+ *     embedded with the description; empty for most tools
+ * @param outputSchema what the tool returns, as an object JSON Schema (a verb's output definitions, an MCP
+ *     tool's {@code outputSchema}), or {@code null}; kept and shown, not searched
  */
 public record ToolSpec(
     ToolName name,
@@ -42,11 +47,15 @@ public record ToolSpec(
     AiAccess aiAccess,
     SideEffect sideEffect,
     List<String> dependsOn,
-    String originalName) {
+    String originalName,
+    List<String> examples,
+    ObjectNode outputSchema) {
 
   public static final int MAX_DESCRIPTION = 16_384;
   public static final int MAX_LABEL = 64;
   public static final int MAX_TAGS = 32;
+  public static final int MAX_EXAMPLES = 16;
+  public static final int MAX_EXAMPLE = 512;
   public static final String DEFAULT_CATEGORY = "general";
   private static final Pattern CATEGORY = Pattern.compile("^[a-z0-9_.-]{1,64}$");
 
@@ -73,7 +82,7 @@ public record ToolSpec(
     if (tags.size() > MAX_TAGS) {
       throw new InvalidSpecException(tool, "tags", "must hold at most " + MAX_TAGS + " tags, got: " + tags.size());
     }
-    parameters = validateSchema(tool, parameters);
+    parameters = validateSchema(tool, "parameters", parameters);
     if (aiAccess == null) {
       aiAccess = AiAccess.EXECUTE;
     }
@@ -87,6 +96,8 @@ public record ToolSpec(
       }
     }
     originalName = originalName == null || originalName.equals(tool) ? null : originalName;
+    examples = normalizeExamples(tool, examples);
+    outputSchema = outputSchema == null ? null : validateSchema(tool, "output_schema", outputSchema);
   }
 
   /** Starts a builder with the two required fields. */
@@ -108,7 +119,9 @@ public record ToolSpec(
         .aiAccess(aiAccess)
         .sideEffect(sideEffect)
         .dependsOn(dependsOn)
-        .originalName(originalName);
+        .originalName(originalName)
+        .examples(examples)
+        .outputSchema(outputSchema);
   }
 
   /** The full name, {@code source__action}. */
@@ -162,36 +175,60 @@ public record ToolSpec(
     return List.copyOf(out);
   }
 
-  private static ObjectNode validateSchema(String tool, ObjectNode in) {
+  /** Stripped, blank ones dropped, duplicates dropped (first kept), in order; capped in count and length. */
+  private static List<String> normalizeExamples(String tool, List<String> in) {
+    if (in == null || in.isEmpty()) {
+      return List.of();
+    }
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String s : in) {
+      if (s == null || s.isBlank()) {
+        continue;
+      }
+      String v = s.strip();
+      if (v.length() > MAX_EXAMPLE) {
+        throw new InvalidSpecException(
+            tool, "examples", "entries must be at most " + MAX_EXAMPLE + " characters, got: " + v.length());
+      }
+      out.add(v);
+    }
+    if (out.size() > MAX_EXAMPLES) {
+      throw new InvalidSpecException(
+          tool, "examples", "must hold at most " + MAX_EXAMPLES + " examples, got: " + out.size());
+    }
+    return List.copyOf(out);
+  }
+
+  private static ObjectNode validateSchema(String tool, String field, ObjectNode in) {
     ObjectNode schema = in == null ? JsonNodeFactory.instance.objectNode() : in.deepCopy();
     JsonNode type = schema.get("type");
     if (type == null) {
       schema.put("type", "object");
     } else if (!type.isTextual() || !type.asText().equals("object")) {
-      throw new InvalidSpecException(tool, "parameters.type", "must be \"object\", got: " + type);
+      throw new InvalidSpecException(tool, field + ".type", "must be \"object\", got: " + type);
     }
     JsonNode props = schema.get("properties");
     if (props == null) {
       schema.putObject("properties");
     } else if (!props.isObject()) {
-      throw new InvalidSpecException(tool, "parameters.properties", "must be an object, got: " + props.getNodeType());
+      throw new InvalidSpecException(tool, field + ".properties", "must be an object, got: " + props.getNodeType());
     } else {
       for (Map.Entry<String, JsonNode> e : props.properties()) {
         if (!e.getValue().isObject()) {
           throw new InvalidSpecException(
-              tool, "parameters.properties." + e.getKey(), "must be a schema object, got: " + e.getValue());
+              tool, field + ".properties." + e.getKey(), "must be a schema object, got: " + e.getValue());
         }
       }
     }
     JsonNode required = schema.get("required");
     if (required != null) {
       if (!required.isArray()) {
-        throw new InvalidSpecException(tool, "parameters.required", "must be an array of names, got: " + required);
+        throw new InvalidSpecException(tool, field + ".required", "must be an array of names, got: " + required);
       }
       for (JsonNode r : required) {
         if (!r.isTextual() || !schema.get("properties").has(r.asText())) {
           throw new InvalidSpecException(
-              tool, "parameters.required", "names a parameter that is not in properties: " + r);
+              tool, field + ".required", "names a parameter that is not in properties: " + r);
         }
       }
     }
@@ -210,6 +247,8 @@ public record ToolSpec(
     private SideEffect sideEffect = SideEffect.READ;
     private List<String> dependsOn = List.of();
     private String originalName;
+    private List<String> examples = List.of();
+    private ObjectNode outputSchema;
 
     private Builder(ToolName name, String description) {
       this.name = name;
@@ -256,9 +295,19 @@ public record ToolSpec(
       return this;
     }
 
+    public Builder examples(List<String> v) {
+      this.examples = v;
+      return this;
+    }
+
+    public Builder outputSchema(ObjectNode v) {
+      this.outputSchema = v;
+      return this;
+    }
+
     public ToolSpec build() {
-      return new ToolSpec(
-          name, sourceKind, description, category, tags, parameters, aiAccess, sideEffect, dependsOn, originalName);
+      return new ToolSpec(name, sourceKind, description, category, tags, parameters, aiAccess, sideEffect, dependsOn,
+          originalName, examples, outputSchema);
     }
   }
 }

@@ -14,8 +14,10 @@ import java.util.TreeMap;
 /**
  * The JSON form of a {@link ToolSpec}, used by catalog files and the state store. Field names are
  * snake_case: {@code name, source_kind, description, category, tags, parameters, ai_access, side_effect,
- * depends_on, original_name}. Reading is lenient on spelling ({@code input_schema} and {@code inputSchema}
- * are accepted for {@code parameters}; enum values in any case) and strict on meaning.
+ * depends_on, original_name}, and {@code examples} and {@code output_schema} when the tool has them (left out
+ * otherwise, so the JSON and the content hash of a tool without them are what they were before they existed).
+ * Reading is lenient on spelling ({@code input_schema} and {@code inputSchema} are accepted for {@code
+ * parameters}, {@code outputSchema} for {@code output_schema}; enum values in any case) and strict on meaning.
  */
 public final class ToolSpecJson {
   public static final ObjectMapper MAPPER = new ObjectMapper();
@@ -37,6 +39,13 @@ public final class ToolSpecJson {
     spec.dependsOn().forEach(deps::add);
     if (spec.originalName() != null) {
       n.put("original_name", spec.originalName());
+    }
+    if (!spec.examples().isEmpty()) {
+      ArrayNode examples = n.putArray("examples");
+      spec.examples().forEach(examples::add);
+    }
+    if (spec.outputSchema() != null) {
+      n.set("output_schema", spec.outputSchema().deepCopy());
     }
     return n;
   }
@@ -81,6 +90,16 @@ public final class ToolSpecJson {
     b.sideEffect(enumValue(SideEffect.class, n, defaults, name, "side_effect"));
     b.dependsOn(dependencyNames(name, n.get("depends_on")));
     b.originalName(text(n, null, name, "original_name"));
+    b.examples(strings(n, null, name, "examples"));
+    JsonNode output = first(n, "output_schema", "outputSchema");
+    if (output != null && !output.isNull()) {
+      ToolSchemas.Read out = ToolSchemas.read(output);
+      if (out.readable()) {
+        b.outputSchema(out.schema());
+      } else {
+        problems.add("output_schema: " + out.problem());
+      }
+    }
     return b.build();
   }
 

@@ -125,4 +125,31 @@ class ToolSpecTest {
         "{\"name\":\"a__b\",\"description\":\"d\",\"depends_on\":[\"a__c\",{\"name\":\"a__d\"}]}");
     assertThat(s.dependsOn()).containsExactly("a__c", "a__d");
   }
+
+  @Test
+  void a_tool_without_examples_or_output_schema_keeps_the_json_and_hash_it_had_before_they_existed() {
+    ToolSpec plain = ToolSpec.builder("gmail__send_email", "Send an email.").tags(List.of("mail")).build();
+    // the canonical JSON of this spec before examples and output schemas existed, as stored by earlier versions
+    assertThat(ToolSpecJson.canonical(ToolSpecJson.toJson(plain))).isEqualTo("{\"ai_access\":\"execute\","
+        + "\"category\":\"general\",\"depends_on\":[],\"description\":\"Send an email.\",\"name\":"
+        + "\"gmail__send_email\",\"parameters\":{\"properties\":{},\"type\":\"object\"},\"side_effect\":"
+        + "\"read\",\"source_kind\":\"integration\",\"tags\":[\"mail\"]}");
+    ObjectNode out = ToolSpecJson.MAPPER.createObjectNode();
+    out.putObject("properties").putObject("id").put("type", "string");
+    ToolSpec rich = plain.toBuilder().examples(List.of(" Mail Bob ", "", "Mail Bob")).outputSchema(out).build();
+    assertThat(rich.examples()).containsExactly("Mail Bob");
+    assertThat(rich.outputSchema().get("type").asText()).isEqualTo("object");
+    assertThat(rich.contentHash()).isNotEqualTo(plain.contentHash());
+    assertThat(ToolSpecJson.fromJson(ToolSpecJson.toJson(rich).toString())).isEqualTo(rich);
+  }
+
+  @Test
+  void output_schema_follows_the_parameter_rules_under_its_own_name() {
+    ObjectNode out = ToolSpecJson.MAPPER.createObjectNode().put("type", "array");
+    assertThatThrownBy(() -> ToolSpec.builder("a__b", "d").outputSchema(out).build())
+        .hasMessage("tool 'a__b': output_schema.type must be \"object\", got: \"array\"");
+    List<String> examples = java.util.stream.IntStream.range(0, 17).mapToObj(i -> "e" + i).toList();
+    assertThatThrownBy(() -> ToolSpec.builder("a__b", "d").examples(examples).build())
+        .hasMessage("tool 'a__b': examples must hold at most 16 examples, got: 17");
+  }
 }
