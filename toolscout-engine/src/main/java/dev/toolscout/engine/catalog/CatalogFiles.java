@@ -15,6 +15,7 @@ import dev.toolscout.skills.InvalidSkillException;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillJson;
 import dev.toolscout.skills.Skills;
+import dev.toolscout.verbs.VerbManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -71,7 +72,10 @@ public final class CatalogFiles {
           "side_effect",
           "source_kind",
           "depends_on",
-          "original_name");
+          "original_name",
+          "examples",
+          "output_schema",
+          "outputSchema");
   private static final Set<String> SOURCE_KEYS =
       Set.of(
           "name",
@@ -627,6 +631,11 @@ public final class CatalogFiles {
         spec = ToolSpecJson.fromJson(tool, defaults, problems);
       } catch (InvalidSpecException e) {
         throw new CatalogFileException(file, label + ": " + detail(e), e);
+      }
+      if (spec.sourceKind() == SourceKind.VERB || spec.name().source().equals(VerbManifest.SOURCE)) {
+        // verbs have their own manifest and registry; a catalog file holding one would drop it on `index --replace`
+        throw new CatalogFileException(file, label + ": the source '" + VerbManifest.SOURCE + "' and the kind 'verb'"
+            + " are reserved for verbs, registered with `toolscout verbs register FILE`");
       }
       String first = seen.putIfAbsent(spec.fullName(), where);
       if (first != null) {

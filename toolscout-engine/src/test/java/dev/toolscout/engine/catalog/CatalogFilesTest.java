@@ -307,6 +307,41 @@ class CatalogFilesTest {
   // ---------------------------------------------------------------- errors
 
   @Test
+  void verbs_are_refused_in_catalog_files_by_source_and_by_kind() throws IOException {
+    Path bySource = write("a.json", "{\"tools\": [{\"name\": \"verbs__SEARCH\", \"description\": \"d\"}]}");
+    assertThatThrownBy(() -> CatalogFiles.load(bySource))
+        .isInstanceOf(CatalogFileException.class)
+        .hasMessage(bySource + ": tools[0] (verbs__SEARCH): the source 'verbs' and the kind 'verb' are reserved for"
+            + " verbs, registered with `toolscout verbs register FILE`");
+    Path byKind = write("b.yaml", """
+        sources:
+          - {name: web, kind: verb, actions: [{name: search, description: d}]}
+        """);
+    assertThatThrownBy(() -> CatalogFiles.load(byKind))
+        .hasMessageContaining("sources[0].actions[0] (web__search): the source 'verbs' and the kind 'verb' are");
+  }
+
+  @Test
+  void examples_and_output_schemas_load_without_warnings() throws IOException {
+    Path file = write("c.json", """
+        {"tools": [{"name": "web__search", "description": "Searches the web.", "examples": ["find cafes"],
+                    "outputSchema": [{"name": "results", "type": "list"}]}]}
+        """);
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      ToolSpec t = CatalogFiles.load(file).get(0);
+      assertThat(t.examples()).containsExactly("find cafes");
+      assertThat(t.outputSchema().at("/properties/results/type").asText()).isEqualTo("array");
+      assertThat(appender.list).noneMatch(e -> e.getLevel() == Level.WARN);
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+
+  @Test
   void blank_action_description_names_file_position_tool_and_field() throws IOException {
     Path file =
         write(

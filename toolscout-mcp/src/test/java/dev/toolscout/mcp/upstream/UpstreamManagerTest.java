@@ -266,7 +266,7 @@ class UpstreamManagerTest {
 
   @Test
   void the_gateways_own_prefixes_are_refused_whatever_the_case_or_punctuation() {
-    for (String name : List.of("mcp", "MCP", " mcp ", "Tool Discovery", "tool_discovery")) {
+    for (String name : List.of("mcp", "MCP", " mcp ", "Tool Discovery", "tool_discovery", "Verbs")) {
       assertThatThrownBy(() -> manager.register(McpPeers.node(name, McpPeers.memory())))
           .as(name)
           .isInstanceOf(IllegalArgumentException.class)
