@@ -320,6 +320,13 @@ public final class DiscoveryTools {
     s.tags().forEach(tags::add);
     out.put("parameters_summary", parametersSummary(s));
     out.set("parameters", s.parameters().deepCopy());
+    if (!s.examples().isEmpty()) {
+      ArrayNode ex = out.putArray("examples");
+      s.examples().forEach(ex::add);
+    }
+    if (s.outputSchema() != null) {
+      out.set("output_schema", s.outputSchema().deepCopy());
+    }
     // only declared dependencies the principal may also see
     ArrayNode deps = out.putArray("depends_on");
     for (String d : s.dependsOn()) {

@@ -5,6 +5,8 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.index.ToolIndex;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
@@ -12,8 +14,11 @@ import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Ranked;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.Set;
@@ -24,11 +29,16 @@ import java.util.Set;
  * principal may see (verbs and tools alike), with the same hybrid ranking, the text ranked whole (a verb is one
  * intent, so no clause search).
  *
- * <p>{@link #resolve} substitutes the best-ranked candidate when its confidence, the cosine similarity of its
- * embedding to the novel verb's ({@link VerbCandidate#confidence()}), reaches the embedding model's calibrated
- * threshold ({@link VerbThresholds}); otherwise it answers {@link Resolution.NoMatch} with the nearest candidates.
- * A model without a calibrated threshold never substitutes. The fused score that orders candidates is never the
- * confidence: it is relative to the other candidates, so text of no meaning gets a high one too.
+ * <p>Each candidate's confidence ({@link VerbCandidate#confidence()}) is the cosine similarity of its stored
+ * embedding to the searched text embedded the same way, as a document: two descriptions compared like for like,
+ * so an identical description scores about 1 whatever the model. (The query vector that ranks the candidates is
+ * not used for it: a query adapter or a query instruction makes even an identical text score far below 1.) The
+ * fused score that orders candidates is never the confidence: it is relative to the other candidates, so text of
+ * no meaning gets a high one too.
+ *
+ * <p>{@link #resolve} substitutes the most confident of the {@value #CONSIDERED} best-ranked candidates when its
+ * confidence reaches the embedding model's calibrated threshold ({@link VerbThresholds}); otherwise it answers
+ * {@link Resolution.NoMatch} with the nearest candidates. A model without a calibrated threshold never substitutes.
  *
  * <p>Thread-safe: it holds no state of its own; each call reads one catalog snapshot and one access decision.
  */
@@ -42,8 +52,16 @@ public final class VerbResolver {
   /** How many candidates a resolution lists besides its target (or as the nearest, when there is no match). */
   public static final int NEAREST = 5;
 
+  /** How many of the best-ranked candidates a resolution compares by confidence. */
+  public static final int CONSIDERED = 10;
+
+  /** Most confident first; equal confidences (and NaN, last) keep the ranking's order. */
+  private static final Comparator<VerbCandidate> MOST_CONFIDENT = Comparator.comparingDouble(
+      (VerbCandidate c) -> Double.isNaN(c.confidence()) ? Double.POSITIVE_INFINITY : -c.confidence());
+
   private final Catalog catalog;
   private final HybridRanker ranker;
+  private final ToolIndex index;
   private final EmbeddingModel model;
   private final AccessControl access;
   private final Fusion fusion;
@@ -54,11 +72,12 @@ public final class VerbResolver {
    * uncalibrated model, which then never substitutes).
    *
    * @param ranker shared with the selector; closed by whoever made it (the engine)
+   * @param index the index {@code ranker} searches, for the candidates' confidences
    * @param fusion the product's fusion ({@code SelectorConfig.fusion()}); the clause search is left out
    */
-  public VerbResolver(
-      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, Fusion fusion) {
-    this(catalog, ranker, model, access, fusion, VerbThresholds.forModel(model.modelId()));
+  public VerbResolver(Catalog catalog, HybridRanker ranker, ToolIndex index, EmbeddingModel model,
+      AccessControl access, Fusion fusion) {
+    this(catalog, ranker, index, model, access, fusion, VerbThresholds.forModel(model.modelId()));
   }
 
   /**
@@ -66,11 +85,11 @@ public final class VerbResolver {
    *
    * @param threshold the confidence a substitution needs, or empty to never substitute
    */
-  public VerbResolver(
-      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, Fusion fusion,
-      OptionalDouble threshold) {
+  public VerbResolver(Catalog catalog, HybridRanker ranker, ToolIndex index, EmbeddingModel model,
+      AccessControl access, Fusion fusion, OptionalDouble threshold) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.ranker = Objects.requireNonNull(ranker, "ranker");
+    this.index = Objects.requireNonNull(index, "index");
     this.model = Objects.requireNonNull(model, "model");
     this.access = Objects.requireNonNull(access, "access");
     this.fusion = Objects.requireNonNull(fusion, "fusion").withClausePenalty(Double.POSITIVE_INFINITY);
@@ -115,11 +134,32 @@ public final class VerbResolver {
     String text = verb.searchText();
     List<Ranked> ranked = ranker.rank(text, () -> model.embedQuery(text), model::embedQuery, allowed,
         fusion.withDepth(Math.max(fusion.depth(), limit)), o -> snap.byOrd(o).name());
-    List<VerbCandidate> out = new ArrayList<>(Math.min(limit, ranked.size()));
-    for (Ranked r : ranked.subList(0, Math.min(limit, ranked.size()))) {
+    List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
+    Map<Integer, Float> confidence = confidences(text, top, allowed.universe());
+    List<VerbCandidate> out = new ArrayList<>(top.size());
+    for (Ranked r : top) {
       ToolSpec s = snap.byOrd(r.ord()).spec();
-      out.add(new VerbCandidate(s.fullName(), s.sourceKind(), s.description(), r.similarity(), r.score(),
-          r.lexicalRank(), r.denseRank()));
+      Float c = confidence.get(r.ord());
+      out.add(new VerbCandidate(s.fullName(), s.sourceKind(), s.description(), c == null ? Double.NaN : c,
+          r.score(), r.lexicalRank(), r.denseRank()));
+    }
+    return out;
+  }
+
+  /**
+   * The cosine of each candidate's stored vector to {@code text} embedded as a document: an exact search of the
+   * index restricted to the candidates (so the vectors need not be read out of it).
+   */
+  private Map<Integer, Float> confidences(String text, List<Ranked> candidates, int universe) {
+    if (candidates.isEmpty()) {
+      return Map.of();
+    }
+    float[] vector = model.embedDocuments(List.of(text)).get(0);
+    BitSet bits = new BitSet(universe);
+    candidates.forEach(r -> bits.set(r.ord()));
+    Map<Integer, Float> out = new HashMap<>();
+    for (Hit h : index.dense(vector, AllowedSet.of(bits, universe), candidates.size())) {
+      out.put(h.ord(), h.score());
     }
     return out;
   }
@@ -130,11 +170,13 @@ public final class VerbResolver {
   }
 
   /**
-   * Decides whether an existing verb or tool can stand in for a novel verb: the best-ranked candidate the
-   * principal may see (leaving out {@code excluding}) when its confidence reaches the threshold, else no match.
+   * Decides whether an existing verb or tool can stand in for a novel verb: of the {@value #CONSIDERED}
+   * best-ranked candidates the principal may see (leaving out {@code excluding}), the most confident when its
+   * confidence reaches the threshold, else no match. Alternatives and the nearest are listed most confident first.
    */
   public Resolution resolve(Principal principal, NovelVerb verb, Set<String> excluding) {
-    List<VerbCandidate> found = discover(principal, verb, NEAREST + 1, excluding);
+    List<VerbCandidate> found = new ArrayList<>(discover(principal, verb, CONSIDERED, excluding));
+    found.sort(MOST_CONFIDENT);
     String id = model.modelId();
     if (found.isEmpty()) {
       return new Resolution.NoMatch(List.of(), threshold, id, "no verb or tool is visible to search");
@@ -145,7 +187,7 @@ public final class VerbResolver {
           "embedding model '" + id + "' has no calibrated verb threshold, so nothing is substituted");
     }
     if (best.confidence() >= threshold) {
-      return new Resolution.Substitution(best, threshold, id, found.subList(1, found.size()));
+      return new Resolution.Substitution(best, threshold, id, found.subList(1, Math.min(NEAREST + 1, found.size())));
     }
     String conf = Double.isNaN(best.confidence()) ? "no similarity (not among the nearest by meaning)"
         : String.format(Locale.ROOT, "confidence %.3f", best.confidence());

@@ -4,12 +4,20 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * The confidence (cosine similarity) a substitution needs, per embedding model id: each model spreads its
- * cosines differently, so each has its own threshold. Calibrated on labelled data, never guessed (docs/VERBS.md,
- * "Calibration"): PLACEHOLDER.
+ * The confidence (a cosine similarity) a substitution needs, per embedding model id: each model spreads its
+ * cosines differently, so each has its own threshold.
+ *
+ * <p>Calibrated, not guessed (docs/VERBS.md, "Calibration"): the lowest threshold at which {@link VerbResolver}'s
+ * substitutions on the development sets' open-set cases (each single-gold query resolved with its gold tool in the
+ * catalog and without it, plus gibberish) are at least 95% right, rounded up to three decimals. Produced by {@code
+ * scripts/bench-java.sh dev.toolscout.bench.verbs.VerbCalibration ../shared/datasets} (toolscout-bench), which also
+ * checks them on the held-out verbs set. A model not listed never substitutes.
  */
 public final class VerbThresholds {
-  private static final Map<String, Double> BY_MODEL = Map.of();
+  private static final Map<String, Double> BY_MODEL = Map.of(
+      "all-minilm-l6-v2-q", 0.790,
+      "bge-small-en-v1.5-q", 0.855,
+      "bge-small-en-v1.5-q-instruct", 0.855);
 
   private VerbThresholds() {}
 

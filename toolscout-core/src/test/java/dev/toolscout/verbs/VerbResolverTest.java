@@ -39,7 +39,7 @@ class VerbResolverTest {
   }
 
   private static VerbResolver resolver(Fixture f, double threshold) {
-    return new VerbResolver(f.catalog, f.ranker, f.model, f.access, f.selector.config().fusion(),
+    return new VerbResolver(f.catalog, f.ranker, f.index, f.model, f.access, f.selector.config().fusion(),
         OptionalDouble.of(threshold));
   }
 
@@ -111,7 +111,7 @@ class VerbResolverTest {
   @Test
   void an_uncalibrated_model_never_substitutes() {
     Fixture f = fixture();
-    VerbResolver r = new VerbResolver(f.catalog, f.ranker, f.model, f.access, f.selector.config().fusion());
+    VerbResolver r = new VerbResolver(f.catalog, f.ranker, f.index, f.model, f.access, f.selector.config().fusion());
 
     assertThat(r.threshold()).isEmpty();
     assertThat(r.resolve(Principal.ANONYMOUS, new NovelVerb("SEARCH_WEB", "Search the web for pages about a topic",
