@@ -88,9 +88,11 @@ public interface ToolScout extends AutoCloseable {
 
   /**
    * Adds or replaces tools by name. Durable on return (committed to the store) and indexed: the next
-   * selection ranks them. An unchanged tool is neither counted nor embedded again.
+   * selection ranks them. An unchanged tool is neither counted nor embedded again. Verbs are registered through
+   * {@link #verbs()}.
    *
-   * @throws IllegalArgumentException for two tools of one name; nothing is changed
+   * @throws IllegalArgumentException for two tools of one name, or a verb's tool (source {@code verbs} or kind
+   *     {@code verb}); nothing is changed
    * @throws IllegalStateException when opened {@link Builder#readOnly read-only}
    */
   CatalogChange upsert(List<ToolSpec> tools);
@@ -135,6 +137,9 @@ public interface ToolScout extends AutoCloseable {
    * @throws IllegalStateException when opened {@link Builder#readOnly read-only} (it would never be called)
    */
   Subscription subscribe(Consumer<List<CatalogEvent>> listener);
+
+  /** The action verbs: register, list, discover verbs and tools for a description, resolve a novel verb. */
+  Verbs verbs();
 
   /** How many tools the catalog holds (all of them, whoever may see them). */
   int size();

@@ -16,6 +16,7 @@ import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillJson;
 import dev.toolscout.skills.Skills;
 import dev.toolscout.verbs.VerbManifest;
+import dev.toolscout.verbs.VerbManifestJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -305,6 +306,42 @@ public final class CatalogFiles {
     } catch (IOException e) {
       throw new CatalogFileException(label, "could not be read: " + e, e);
     }
+  }
+
+  /**
+   * Reads verb manifests from files (JSON or YAML by extension, docs/VERBS.md): each a manifest, an array of them
+   * or {@code {"verbs": [...]}}, at most {@value VerbManifestJson#MAX_MANIFESTS} per file. Every file is read and
+   * checked before any is returned, so a bad one registers nothing.
+   *
+   * @throws CatalogFileException naming the file, the manifest's position, the verb, the field and the problem; for
+   *     a verb given twice across the files, naming both
+   */
+  public static List<VerbManifest> readVerbs(List<Path> files) {
+    List<VerbManifest> out = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (Path file : files) {
+      String label = file.toString();
+      CatalogFormat format = CatalogFormat.of(file);
+      if (format == null) {
+        throw new CatalogFileException(
+            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
+      }
+      JsonNode root = tree(label, bytes(file), format);
+      List<VerbManifest> read;
+      try {
+        read = VerbManifestJson.readAll(root, "manifest");
+      } catch (IllegalArgumentException e) {
+        throw new CatalogFileException(label, e.getMessage(), e);
+      }
+      for (VerbManifest m : read) {
+        String first = seen.putIfAbsent(m.verb(), label);
+        if (first != null) {
+          throw new CatalogFileException(label, "verb '" + m.verb() + "' is also in " + first);
+        }
+        out.add(m);
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -18,6 +18,8 @@ import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.skills.Skills;
 import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.verbs.VerbManifest;
+import dev.toolscout.verbs.VerbResolver;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.DataDirectoryInUseException;
@@ -75,6 +77,7 @@ public final class Engine implements AutoCloseable {
   private final HybridRanker ranker;
   private final Selector selector;
   private final DiscoveryTools discovery;
+  private final VerbResolver verbs;
   private final EventBus bus;
   private final Path dataDir;
   private final Approvals approvals;
@@ -92,8 +95,9 @@ public final class Engine implements AutoCloseable {
    * @param catalogs catalog files whose tools are added to (or updated in) the catalog, or {@code null} to
    *     keep what the data directory holds (a new one starts with the bundled demo catalog). Stored tools
    *     the files do not name are kept: dropping them takes {@link #replaceCatalogTools}.
-   * @param tools tools the catalog must hold exactly (instead of files; for evaluation and benchmarks on
-   *     their own data directories), or {@code null}
+   * @param tools tools the catalog must hold exactly besides MCP servers' tools and registered verbs (instead of
+   *     files; for evaluation and benchmarks on their own data directories; verbs' tools given here are written
+   *     too), or {@code null}
    * @param policyFile an access policy file that applies to this engine instead of the stored one (which it
    *     never replaces; see {@link #savePolicy}), or {@code null}
    * @param modelId the embedding model, or {@code null} for the default
@@ -279,11 +283,11 @@ public final class Engine implements AutoCloseable {
           Set<String> named = new HashSet<>();
           fromFiles.forEach(t -> named.add(t.fullName()));
           untouched = (int) catalog.snapshot().entries().stream()
-              .filter(e -> NOT_MCP.test(e) && !named.contains(e.spec().fullName())).count();
+              .filter(e -> CATALOG_OWNED.test(e) && !named.contains(e.spec().fullName())).count();
         } else if (o.tools() != null) {
-          catalog.sync(o.tools(), NOT_MCP);
-        } else if (catalog.snapshot().entries().stream().noneMatch(NOT_MCP)) {
-          catalog.sync(CatalogFiles.demo(), NOT_MCP);
+          catalog.sync(o.tools(), CATALOG_OWNED);
+        } else if (catalog.snapshot().entries().stream().noneMatch(CATALOG_OWNED)) {
+          catalog.sync(CatalogFiles.demo(), CATALOG_OWNED);
         }
         this.untouchedByCatalogs = untouched;
         this.indexInMemory = false;
@@ -323,6 +327,7 @@ public final class Engine implements AutoCloseable {
       this.conversations = new Conversations(s, java.time.Clock.systemUTC(), ConversationLimits.DEFAULT);
       this.skillTools = new SkillTools(skills, skillIndex, catalog, access, conversations, DiscoveryTools.SPECS);
       this.discovery = new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion()).withSkills(skillTools);
+      this.verbs = new VerbResolver(catalog, ranker, idx, m, access, o.selector().fusion());
       this.store = s;
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
       this.index = idx;
@@ -370,6 +375,13 @@ public final class Engine implements AutoCloseable {
 
   /** Catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps. */
   private static final Predicate<CatalogEntry> NOT_MCP = e -> e.spec().sourceKind() != SourceKind.MCP;
+
+  /**
+   * The tools catalog files and the demo own, which {@code index --replace} and an exact tool list replace: all but
+   * MCP servers' (the upstream manager keeps those) and verbs (registered one by one, {@link #registerVerbs}).
+   */
+  private static final Predicate<CatalogEntry> CATALOG_OWNED =
+      e -> e.spec().sourceKind() != SourceKind.MCP && e.spec().sourceKind() != SourceKind.VERB;
 
   /**
    * Opens the index of one model and checks every file's checksum. The index is a cache of the store: one
@@ -504,19 +516,36 @@ public final class Engine implements AutoCloseable {
     access.setPolicy(policy);
   }
 
-  /** Adds or updates the tools of catalog files (no removals). */
+  /**
+   * Adds or updates the tools of catalog files (no removals).
+   *
+   * @throws IllegalArgumentException for a verb's tool ({@link #registerVerbs} writes those); nothing is changed
+   */
   public Catalog.Change index(List<ToolSpec> tools) {
     requireWritable("add or update tools");
+    for (ToolSpec t : tools) {
+      if (t.sourceKind() == SourceKind.VERB || t.name().source().equals(VerbManifest.SOURCE)) {
+        throw new IllegalArgumentException("tool '" + t.fullName() + "': the source '" + VerbManifest.SOURCE
+            + "' and the kind 'verb' are reserved for verbs, which are registered as verb manifests (docs/VERBS.md);"
+            + " nothing was changed");
+      }
+    }
     return catalog.apply(tools, List.of());
   }
 
+  /** Adds or replaces verbs (their catalog tools {@code verbs__<VERB>}), durable on return. */
+  public Catalog.Change registerVerbs(List<VerbManifest> manifests) {
+    requireWritable("register verbs");
+    return catalog.apply(manifests.stream().map(VerbManifest::toSpec).toList(), List.of());
+  }
+
   /**
-   * Makes the catalog's own tools (all but MCP servers') exactly {@code tools}: adds, updates, and removes
-   * every other stored one. What {@code index --replace} does; nothing else drops stored tools in bulk.
+   * Makes the catalog's own tools (all but MCP servers' and verbs) exactly {@code tools}: adds, updates, and
+   * removes every other stored one. What {@code index --replace} does; nothing else drops stored tools in bulk.
    */
   public Catalog.Change replaceCatalogTools(List<ToolSpec> tools) {
     requireWritable("replace the catalog's tools");
-    return catalog.sync(tools, NOT_MCP);
+    return catalog.sync(tools, CATALOG_OWNED);
   }
 
   /**
@@ -632,6 +661,11 @@ public final class Engine implements AutoCloseable {
 
   public DiscoveryTools discovery() {
     return discovery;
+  }
+
+  /** Verb discovery and resolution over this engine's catalog, ranking and access control. */
+  public VerbResolver verbs() {
+    return verbs;
   }
 
   public AccessControl access() {

@@ -20,12 +20,19 @@ import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.FindResult;
+import dev.toolscout.engine.NoSuchToolException;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.Subscription;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.engine.Verbs;
+import dev.toolscout.verbs.NovelVerb;
+import dev.toolscout.verbs.Resolution;
+import dev.toolscout.verbs.VerbCandidate;
+import dev.toolscout.verbs.VerbManifest;
+import dev.toolscout.verbs.VerbResolver;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
@@ -63,6 +70,7 @@ public final class LocalToolScout implements ToolScout {
   private final Engine engine;
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Verbs verbs = new LocalVerbs();
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
@@ -526,6 +534,86 @@ public final class LocalToolScout implements ToolScout {
       }
       case DiscoveryResult.Error e -> new ToolCallResult(null, e.message());
     };
+  }
+
+  @Override
+  public Verbs verbs() {
+    open();
+    return verbs;
+  }
+
+  /** {@link Verbs} over the engine's catalog and resolver; writes go through this instance's write lock. */
+  private final class LocalVerbs implements Verbs {
+    @Override
+    public CatalogChange register(List<VerbManifest> manifests) {
+      open();
+      Set<String> names = new HashSet<>();
+      for (VerbManifest m : manifests) {
+        if (!names.add(m.verb())) {
+          throw new IllegalArgumentException("verbs must have distinct names, got '" + m.verb()
+              + "' twice; nothing was changed");
+        }
+      }
+      synchronized (writes) {
+        return change(engine.registerVerbs(manifests));
+      }
+    }
+
+    @Override
+    public CatalogChange remove(Collection<String> verbs) {
+      open();
+      Catalog.Snapshot snap = engine.catalog().snapshot();
+      List<String> names = new ArrayList<>();
+      List<String> missing = new ArrayList<>();
+      for (String v : new java.util.LinkedHashSet<>(verbs)) {
+        String name = VerbManifest.toolName(VerbManifest.normalizeVerb(v));
+        CatalogEntry e = snap.get(name);
+        if (e == null || !VerbManifest.isVerb(e.spec())) {
+          missing.add(v);
+        } else {
+          names.add(name);
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new NoSuchToolException("no verb named " + String.join(", ", missing.stream()
+            .map(m -> "'" + m + "'").toList()) + " is registered; nothing was removed", missing);
+      }
+      synchronized (writes) {
+        return change(engine.remove(names));
+      }
+    }
+
+    @Override
+    public List<VerbManifest> list(Principal principal) {
+      open();
+      Catalog.Snapshot snap = engine.catalog().snapshot();
+      AllowedSet allowed = engine.access().allowed(snap, who(principal));
+      List<VerbManifest> out = new ArrayList<>();
+      for (CatalogEntry e : snap.entries()) {
+        if (allowed.contains(e.ord()) && VerbManifest.isVerb(e.spec())) {
+          out.add(VerbManifest.fromSpec(e.spec()));
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public List<VerbCandidate> discover(Principal principal, String description, int limit) {
+      open();
+      return engine.verbs().discover(who(principal), description, limit);
+    }
+
+    @Override
+    public Resolution resolve(Principal principal, NovelVerb verb) {
+      open();
+      return engine.verbs().resolve(who(principal), verb);
+    }
+
+    @Override
+    public VerbResolver resolver() {
+      open();
+      return engine.verbs();
+    }
   }
 
   @Override
