@@ -60,6 +60,13 @@ final class Results {
     s.tags().forEach(tags::add);
     out.put("parameters_summary", DiscoveryTools.parametersSummary(s));
     out.set("parameters", s.parameters().deepCopy());
+    if (!s.examples().isEmpty()) {
+      ArrayNode ex = out.putArray("examples");
+      s.examples().forEach(ex::add);
+    }
+    if (s.outputSchema() != null) {
+      out.set("output_schema", s.outputSchema().deepCopy());
+    }
     ArrayNode deps = out.putArray("depends_on");
     s.dependsOn().forEach(deps::add); // the API names only the dependencies the principal may see
     return out;

@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       McpCommand.class,
       ApprovalsCommand.class,
       PolicyCommand.class,
+      VerbsCommand.class,
       ServeCommand.class,
       CommandLine.HelpCommand.class
     })

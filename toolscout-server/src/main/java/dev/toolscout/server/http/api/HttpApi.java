@@ -78,8 +78,8 @@ public final class HttpApi {
 
   /** Every group of routes, in the order the document lists their tags. */
   private List<RouteGroup> groups() {
-    return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new PolicyRoutes(auth),
-        new ServerRoutes(options), new OpsRoutes(this));
+    return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new VerbRoutes(),
+        new PolicyRoutes(auth), new ServerRoutes(options), new OpsRoutes(this));
   }
 
   /**

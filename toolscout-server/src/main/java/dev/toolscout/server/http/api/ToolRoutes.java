@@ -17,6 +17,7 @@ import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
+import dev.toolscout.verbs.VerbManifest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -35,7 +36,8 @@ import java.util.Set;
 final class ToolRoutes implements RouteGroup {
   /** The fields of a tool (docs/CATALOG_FORMAT.md, "Tool fields"); the API refuses any other. */
   static final Set<String> TOOL_FIELDS = Set.of("name", "description", "category", "tags", "parameters",
-      "input_schema", "inputSchema", "ai_access", "side_effect", "source_kind", "depends_on", "original_name");
+      "input_schema", "inputSchema", "ai_access", "side_effect", "source_kind", "depends_on", "original_name",
+      "examples", "output_schema", "outputSchema");
   /** The most tools one page lists; the library's own cap. */
   static final int MAX_PAGE = 1000;
   static final int DEFAULT_PAGE = 100;
@@ -253,8 +255,16 @@ final class ToolRoutes implements RouteGroup {
     }
     if (!problems.isEmpty()) {
       // a file is loaded with a warning; a write over the API is refused, since nobody reads a server's warnings
-      throw ApiProblem.invalid(Fields.path(at, "parameters"), "a JSON Schema object", tool.get("parameters"),
+      String field = problems.get(0).startsWith("output_schema") ? "output_schema" : "parameters";
+      throw ApiProblem.invalid(Fields.path(at, field), "a JSON Schema object", tool.get(field),
           (at.isEmpty() ? "" : at + ": ") + "tool '" + s.fullName() + "': " + problems.get(0));
+    }
+    if (s.sourceKind() == SourceKind.VERB || s.name().source().equals(VerbManifest.SOURCE)) {
+      boolean kind = s.sourceKind() == SourceKind.VERB;
+      throw ApiProblem.invalid(Fields.path(at, kind ? "source_kind" : "name"), kind ? "integration, skill or openapi"
+          : "a source other than verbs", kind ? "verb" : s.fullName(), (at.isEmpty() ? "" : at + ": ") + "tool '"
+          + s.fullName() + "': the source 'verbs' and the kind 'verb' are reserved for verbs, registered with POST "
+          + "/v1/verbs/register");
     }
     if (s.sourceKind() == SourceKind.MCP) {
       throw ApiProblem.invalid(Fields.path(at, "source_kind"), "integration, skill or openapi", "mcp",
@@ -347,9 +357,12 @@ final class ToolRoutes implements RouteGroup {
               "inputSchema": {"type": ["object", "array"]},
               "ai_access": {"type": "string", "description": "execute, propose or blocked (any case)"},
               "side_effect": {"type": "string", "description": "read, write or delete (any case)"},
-              "source_kind": {"type": "string", "description": "integration, skill or openapi (any case)"},
+              "source_kind": {"type": "string", "description": "integration, skill or openapi (any case); mcp and verb in answers only"},
               "depends_on": {"type": "array"},
-              "original_name": {"type": "string"}}}"""),
+              "original_name": {"type": "string"},
+              "examples": {"type": "array", "maxItems": 16, "items": {"type": "string", "maxLength": 512}},
+              "output_schema": {"type": ["object", "array"], "description": "What the tool returns: a JSON Schema object (or a shape of docs/CATALOG_FORMAT.md)"},
+              "outputSchema": {"type": ["object", "array"]}}}"""),
         "ToolWritten", OpenApi.schema("""
             {"type": "object", "required": ["tool", "change"], "additionalProperties": false,
              "properties": {"tool": {"$ref": "#/components/schemas/Tool"},
