@@ -9,7 +9,7 @@ import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.HybridRanker;
-import dev.toolscout.server.Engine;
+import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.VerbCandidate;
 import dev.toolscout.verbs.VerbManifest;
@@ -106,43 +106,29 @@ public final class VerbCalibration {
    * @param negative what kind of negative, for the report ({@code gibberish}, {@code unrelated}), or null
    */
   record Case(String source, Kind kind, String negative, List<VerbCandidate> ranked, Set<String> right,
-      List<Extra> extra) {}
+      double topOverlap, double topQueryCosine) {}
 
-  /** Features of a top candidate measured beside the resolver's own (experimental). */
-  record Extra(double docCosine, double overlap) {}
-
-  /** Resolves cases against one engine, measuring the extra features of the top {@value #EXTRA} candidates. */
+  /** Resolves cases against one engine, and measures what the rules compared need beside the candidates. */
   record Probe(Engine engine, VerbResolver resolver) {
-    static final int EXTRA = 10;
-
     Case run(String source, Kind kind, String negative, NovelVerb verb, Set<String> excluding, Set<String> right) {
       List<VerbCandidate> ranked = resolver.discover(Principal.ANONYMOUS, verb, VerbResolver.MAX_LIMIT, excluding);
-      String text = verb.searchText();
-      float[] doc = engine.model().embedDocuments(List.of(text)).get(0);
-      java.util.BitSet bits = new java.util.BitSet();
-      dev.toolscout.catalog.Catalog.Snapshot snap = engine.catalog().snapshot();
-      List<VerbCandidate> top = ranked.subList(0, Math.min(EXTRA, ranked.size()));
-      for (VerbCandidate c : top) {
-        bits.set(snap.get(c.name()).ord());
+      double overlap = 0;
+      double queryCosine = Double.NaN;
+      if (!ranked.isEmpty()) {
+        dev.toolscout.catalog.CatalogEntry top = engine.catalog().get(ranked.get(0).name()).orElseThrow();
+        String text = verb.searchText();
+        Set<String> q = words(text);
+        Set<String> c = words(dev.toolscout.index.ToolText.embeddingText(top.spec()) + " "
+            + dev.toolscout.index.ToolText.labels(top.spec()) + " "
+            + dev.toolscout.index.ToolText.parameterText(top.spec()));
+        overlap = q.isEmpty() ? 0 : (double) q.stream().filter(c::contains).count() / q.size();
+        java.util.BitSet bits = new java.util.BitSet();
+        bits.set(top.ord());
+        List<dev.toolscout.index.Hit> h = engine.index().dense(engine.model().embedQuery(text),
+            dev.toolscout.index.AllowedSet.of(bits, engine.catalog().snapshot().universe()), 1);
+        queryCosine = h.isEmpty() ? Double.NaN : h.get(0).score();
       }
-      Map<Integer, Float> docCos = new HashMap<>();
-      if (!top.isEmpty()) {
-        for (dev.toolscout.index.Hit h : engine.index().dense(doc,
-            dev.toolscout.index.AllowedSet.of(bits, snap.universe()), top.size())) {
-          docCos.put(h.ord(), h.score());
-        }
-      }
-      Set<String> q = words(text);
-      List<Extra> extra = new ArrayList<>();
-      for (VerbCandidate c : top) {
-        ToolSpec spec = snap.get(c.name()).spec();
-        Set<String> cw = words(dev.toolscout.index.ToolText.embeddingText(spec) + " "
-            + dev.toolscout.index.ToolText.labels(spec) + " " + dev.toolscout.index.ToolText.parameterText(spec));
-        long shared = q.stream().filter(cw::contains).count();
-        Float dc = docCos.get(snap.get(c.name()).ord());
-        extra.add(new Extra(dc == null ? Double.NaN : dc, q.isEmpty() ? 0 : (double) shared / q.size()));
-      }
-      return new Case(source, kind, negative, ranked, right, extra);
+      return new Case(source, kind, negative, ranked, right, overlap, queryCosine);
     }
   }
 
@@ -166,24 +152,55 @@ public final class VerbCalibration {
   /**
    * A rule: which candidate a resolution would substitute, and its confidence ({@code NaN}: never substituted).
    */
-  record Rule(String id, String description, Function<List<VerbCandidate>, Pick> pick) {}
+  record Rule(String id, String description, Function<Case, Pick> pick) {}
 
   record Pick(String name, double confidence) {}
 
   static final Pick NONE = new Pick(null, Double.NaN);
 
-  /** The rules compared; {@code fused-cosine} is what {@link VerbResolver} does. */
+  /** The fused top candidate's confidence. */
+  private static Pick top(Case c) {
+    return c.ranked().isEmpty() ? NONE : new Pick(c.ranked().get(0).name(), c.ranked().get(0).confidence());
+  }
+
+  /** What {@link VerbResolver#resolve} substitutes: the most confident of the {@value VerbResolver#CONSIDERED} best. */
+  private static Pick mostConfident(Case c) {
+    VerbCandidate best = null;
+    for (VerbCandidate v : c.ranked().subList(0, Math.min(VerbResolver.CONSIDERED, c.ranked().size()))) {
+      if (!Double.isNaN(v.confidence()) && (best == null || v.confidence() > best.confidence())) {
+        best = v;
+      }
+    }
+    return best == null ? NONE : new Pick(best.name(), best.confidence());
+  }
+
+  /** How far the pick's confidence is above the best other considered candidate's (0 when there is none). */
+  private static double margin(Case c, Pick p) {
+    double other = 0;
+    for (VerbCandidate v : c.ranked().subList(0, Math.min(VerbResolver.CONSIDERED, c.ranked().size()))) {
+      if (!v.name().equals(p.name()) && !Double.isNaN(v.confidence())) {
+        other = Math.max(other, v.confidence());
+      }
+    }
+    return p.confidence() - other;
+  }
+
+  /** The rules compared; the first is what {@link VerbResolver} does. */
   static final List<Rule> RULES = List.of(
-      new Rule("fused-cosine", "the fused top candidate, confidence its cosine", r -> r.isEmpty() ? NONE
-          : new Pick(r.get(0).name(), r.get(0).confidence())),
-      new Rule("dense-cosine", "the nearest by meaning, confidence its cosine", r -> r.stream()
-          .filter(c -> c.denseRank() == 1).findFirst().map(c -> new Pick(c.name(), c.confidence())).orElse(NONE)),
-      new Rule("fused-cosine-keyword", "the fused top candidate, confidence its cosine when it also matched a"
-          + " keyword (else none)", r -> r.isEmpty() || r.get(0).lexicalRank() == 0 ? NONE
-          : new Pick(r.get(0).name(), r.get(0).confidence())),
-      new Rule("fused-cosine-agree", "the fused top candidate, confidence its cosine when it is also the nearest by"
-          + " meaning (else none)", r -> r.isEmpty() || r.get(0).denseRank() != 1 ? NONE
-          : new Pick(r.get(0).name(), r.get(0).confidence())));
+      new Rule("most-confident-of-10", "the most confident of the 10 best-ranked candidates (the product)",
+          VerbCalibration::mostConfident),
+      new Rule("fused-top", "the best-ranked candidate, its confidence", VerbCalibration::top),
+      new Rule("fused-top-query-cosine", "the best-ranked candidate, its cosine to the query vector (the ranking's,"
+          + " with the model's query adapter or instruction)", c -> c.ranked().isEmpty() ? NONE
+          : new Pick(c.ranked().get(0).name(), c.topQueryCosine())),
+      new Rule("most-confident+2margin", "the product's pick, its confidence plus twice its lead over the next",
+          c -> {
+            Pick p = mostConfident(c);
+            return p == NONE ? NONE : new Pick(p.name(), p.confidence() + 2 * margin(c, p));
+          }),
+      new Rule("fused-top+0.3words", "the best-ranked candidate, its confidence plus 0.3 times the share of the"
+          + " text's content words its text holds", c -> c.ranked().isEmpty() ? NONE
+          : new Pick(top(c).name(), top(c).confidence() + 0.3 * c.topOverlap())));
 
   private VerbCalibration() {}
 
@@ -220,6 +237,7 @@ public final class VerbCalibration {
       held.put(model, verbsCases(model, work));
     }
     report(dev, held);
+    curve(dev, held);
     if (casesFile != null) {
       writeCases(casesFile, dev, held);
     }
@@ -239,11 +257,11 @@ public final class VerbCalibration {
             n.put("negative", c.negative());
             c.right().stream().sorted().forEach(n.putArray("right")::add);
             com.fasterxml.jackson.databind.node.ArrayNode top = n.putArray("top");
-            for (int i = 0; i < c.extra().size(); i++) {
-              VerbCandidate v = c.ranked().get(i);
+            n.put("top_overlap", c.topOverlap());
+            n.put("top_query_cosine", c.topQueryCosine());
+            for (VerbCandidate v : c.ranked().subList(0, Math.min(10, c.ranked().size()))) {
               top.addObject().put("name", v.name()).put("confidence", v.confidence()).put("score", v.score())
-                  .put("lexical_rank", v.lexicalRank()).put("dense_rank", v.denseRank())
-                  .put("doc_confidence", c.extra().get(i).docCosine()).put("overlap", c.extra().get(i).overlap());
+                  .put("lexical_rank", v.lexicalRank()).put("dense_rank", v.denseRank());
             }
             w.write(n.toString());
             w.newLine();
@@ -353,7 +371,7 @@ public final class VerbCalibration {
 
   /** A resolver with no threshold: the calibration looks at the candidates and decides itself. */
   private static VerbResolver resolver(Engine engine, HybridRanker ranker) {
-    return new VerbResolver(engine.catalog(), ranker, engine.model(), engine.access(),
+    return new VerbResolver(engine.catalog(), ranker, engine.index(), engine.model(), engine.access(),
         engine.selector().config().fusion(), OptionalDouble.empty());
   }
 
@@ -410,7 +428,7 @@ public final class VerbCalibration {
     int wrongNegative = 0;
     int negative = 0;
     for (Case c : cases) {
-      Pick p = rule.pick().apply(c.ranked());
+      Pick p = rule.pick().apply(c);
       boolean subs = !Double.isNaN(p.confidence()) && p.confidence() >= threshold;
       switch (c.kind()) {
         case PRESENT -> present++;
@@ -439,7 +457,7 @@ public final class VerbCalibration {
   static double threshold(List<Case> cases, Rule rule, double target) {
     List<double[]> scored = new ArrayList<>(); // {confidence, right?}
     for (Case c : cases) {
-      Pick p = rule.pick().apply(c.ranked());
+      Pick p = rule.pick().apply(c);
       if (!Double.isNaN(p.confidence())) {
         scored.add(new double[] {p.confidence(), c.kind() == Kind.PRESENT && c.right().contains(p.name()) ? 1 : 0});
       }
@@ -462,7 +480,7 @@ public final class VerbCalibration {
     double max = Double.NaN;
     for (Case c : cases) {
       if (c.kind() == Kind.NEGATIVE && negative.equals(c.negative())) {
-        double conf = rule.pick().apply(c.ranked()).confidence();
+        double conf = rule.pick().apply(c).confidence();
         if (!Double.isNaN(conf) && !(conf <= max)) {
           max = conf;
         }
@@ -472,48 +490,74 @@ public final class VerbCalibration {
   }
 
   private static void report(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
-    System.out.printf(Locale.ROOT, "Target precision %.2f on the development sets (present + removed + gibberish"
-        + " cases pooled); coverage = right substitutions / present cases.%n%n", TARGET_PRECISION);
-    System.out.println("| model | rule | threshold | dev precision | dev coverage | wrong when removed | max gibberish"
-        + " | verbs precision | verbs coverage | verbs wrong (removed / unrelated / gibberish) |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    System.out.printf(Locale.ROOT, "Target precision %.2f on the development sets (present, removed and gibberish"
+        + " cases pooled); coverage = right substitutions / present cases; verbs = the held-out verbs set at the"
+        + " development sets' threshold.%n%n", TARGET_PRECISION);
+    System.out.println("| model | rule | threshold | dev substituted | dev precision | dev coverage | wrong when"
+        + " removed | max gibberish | verbs precision | verbs coverage | verbs wrong (removed / unrelated /"
+        + " gibberish) |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
       for (Rule rule : RULES) {
         double t = threshold(dev.get(model), rule, TARGET_PRECISION);
         Outcome d = outcome(dev.get(model), rule, t);
         Outcome v = outcome(held.get(model), rule, t);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.4f | %s | %s | %s | %.3f | %s | %s | %d/%d / %d / %d |%n", model,
-            rule.id(), t, pct(d.precision()), pct(d.coverage()), frac(d.wrongRemoved(), d.removed()),
-            maxNegative(dev.get(model), rule, "gibberish"), pct(v.precision()), pct(v.coverage()),
-            v.wrongRemoved(), v.removed(), wrongOf(held.get(model), rule, t, "unrelated"),
-            wrongOf(held.get(model), rule, t, "gibberish"));
+        System.out.printf(Locale.ROOT, "| %s | %s | %.4f | %d | %s | %s | %s | %.3f | %s | %s | %d/%d / %d/%d / %d/%d"
+                + " |%n", model, rule.id(), t, d.substituted(), pct(d.precision()), pct(d.coverage()),
+            frac(d.wrongRemoved(), d.removed()), maxNegative(dev.get(model), rule, "gibberish"), pct(v.precision()),
+            pct(v.coverage()), v.wrongRemoved(), v.removed(), wrongOf(held.get(model), rule, t, "unrelated"),
+            countOf(held.get(model), "unrelated"), wrongOf(held.get(model), rule, t, "gibberish"),
+            countOf(held.get(model), "gibberish"));
       }
     }
     Rule product = RULES.get(0);
-    System.out.printf(Locale.ROOT, "%nPer set, rule %s at each model's threshold (shipped: %s):%n%n", product.id(),
-        VerbThresholds.all());
-    System.out.println("| model | set | present | precision | coverage | wrong when removed | gibberish substituted |");
-    System.out.println("|---|---|---|---|---|---|---|");
+    System.out.printf(Locale.ROOT, "%nThe product's rule (%s) per set, at the threshold it ships"
+        + " (VerbThresholds):%n%n", product.id());
+    System.out.println("| model | shipped threshold | calibrated now (rounded up) | set | present | substituted |"
+        + " precision | coverage | wrong when removed | gibberish substituted |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
-      double t = threshold(dev.get(model), product, TARGET_PRECISION);
+      double now = Math.ceil(threshold(dev.get(model), product, TARGET_PRECISION) * 1000) / 1000;
+      OptionalDouble shipped = VerbThresholds.forModel(model);
+      double t = shipped.orElse(now);
       Map<String, List<Case>> bySet = new LinkedHashMap<>();
+      bySet.put("all development sets", dev.get(model));
       for (Case c : dev.get(model)) {
         bySet.computeIfAbsent(c.source(), k -> new ArrayList<>()).add(c);
       }
       bySet.put("verbs (held out)", held.get(model));
       bySet.forEach((set, cases) -> {
         Outcome o = outcome(cases, product, t);
-        System.out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s |%n", model, set, o.present(),
-            pct(o.precision()), pct(o.coverage()), frac(o.wrongRemoved(), o.removed()),
+        System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %s | %d | %d | %s | %s | %s | %s |%n", model,
+            shipped.isPresent() ? String.format(Locale.ROOT, "%.3f", t) : "none", now, set, o.present(),
+            o.substituted(), pct(o.precision()), pct(o.coverage()), frac(o.wrongRemoved(), o.removed()),
             frac(wrongOf(cases, product, t, "gibberish"), countOf(cases, "gibberish")));
       });
+    }
+  }
+
+  /** The product's rule at fixed thresholds: what a caller choosing its own threshold would get. */
+  private static void curve(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
+    Rule product = RULES.get(0);
+    System.out.printf(Locale.ROOT, "%nThe product's rule (%s) at other thresholds:%n%n", product.id());
+    System.out.println("| model | threshold | dev precision | dev coverage | verbs precision | verbs coverage |"
+        + " verbs wrong (removed / unrelated / gibberish) |");
+    System.out.println("|---|---|---|---|---|---|---|");
+    for (String model : dev.keySet()) {
+      for (double t = 0.5; t < 0.951; t += 0.05) {
+        Outcome d = outcome(dev.get(model), product, t);
+        Outcome v = outcome(held.get(model), product, t);
+        System.out.printf(Locale.ROOT, "| %s | %.2f | %s | %s | %s | %s | %d / %d / %d |%n", model, t,
+            pct(d.precision()), pct(d.coverage()), pct(v.precision()), pct(v.coverage()), v.wrongRemoved(),
+            wrongOf(held.get(model), product, t, "unrelated"), wrongOf(held.get(model), product, t, "gibberish"));
+      }
     }
   }
 
   private static int wrongOf(List<Case> cases, Rule rule, double t, String negative) {
     return (int) cases.stream().filter(c -> c.kind() == Kind.NEGATIVE && negative.equals(c.negative()))
         .filter(c -> {
-          double conf = rule.pick().apply(c.ranked()).confidence();
+          double conf = rule.pick().apply(c).confidence();
           return !Double.isNaN(conf) && conf >= t;
         }).count();
   }
