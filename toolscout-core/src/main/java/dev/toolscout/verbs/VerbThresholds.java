@@ -15,7 +15,7 @@ import java.util.OptionalDouble;
  */
 public final class VerbThresholds {
   private static final Map<String, Double> BY_MODEL = Map.of(
-      "all-minilm-l6-v2-q", 0.790,
+      "all-minilm-l6-v2-q", 0.832,
       "bge-small-en-v1.5-q", 0.855,
       "bge-small-en-v1.5-q-instruct", 0.855);
 

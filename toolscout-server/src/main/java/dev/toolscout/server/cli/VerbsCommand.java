@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code toolscout verbs register|list|discover|resolve|remove}: action verbs (seed 002, docs/VERBS.md) in the data
- * directory's catalog. Discovery and resolution print the JSON the HTTP API answers ({@link VerbJson}).
+ * directory's catalog. Discovery and resolution print the JSON the HTTP API answers ({@link VerbJson}). list,
+ * discover and resolve only read, so they work beside a running {@code serve} (read-only), as find does.
  */
 @Command(name = "verbs", mixinStandardHelpOptions = true,
     description = "Register, list and remove action verbs, discover the verbs and tools that match a description,"
@@ -76,7 +77,7 @@ final class VerbsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (LocalToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
         List<VerbManifest> verbs = scout.verbs().list(who.principal());
         ObjectNode out = Json.MAPPER.createObjectNode();
         out.put("count", verbs.size());
@@ -106,8 +107,8 @@ final class VerbsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       int n = checkLimit(limit);
       String description = MessageArgument.resolve(text, stdin(spec), "TEXT");
-      try (LocalToolScout scout = EngineOptions.open(engine.options().withModelPreload(),
-          spec.commandLine().getErr())) {
+      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
+          spec.commandLine().getErr(), null)) {
         Verbs verbs = scout.verbs();
         return Results.print(spec, VerbJson.discovery(description, verbs.resolver().modelId(),
             verbs.resolver().threshold(), verbs.discover(who.principal(), description, n)));
@@ -136,8 +137,8 @@ final class VerbsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       NovelVerb novel = new NovelVerb(verb, description, inputs);
-      try (LocalToolScout scout = EngineOptions.open(engine.options().withModelPreload(),
-          spec.commandLine().getErr())) {
+      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
+          spec.commandLine().getErr(), null)) {
         return Results.print(spec, VerbJson.resolution(scout.verbs().resolve(who.principal(), novel)));
       }
     }

@@ -65,10 +65,11 @@ class HttpVerbsTest {
     assertThat(d.path("candidates").findValuesAsText("kind")).contains("verb", "tool");
 
     JsonNode sub = json(reader.post("/v1/verbs/resolve", """
-        {"verb": "EXCHANGE_MONEY", "inputs": ["amount", "from", "to"],
-         "description": "Convert an amount of money from one currency to another at the current exchange rate."}"""));
+        {"verb": "FORECAST_WEATHER", "inputs": ["location"], "description":
+         "Get the current weather and the forecast for a city or coordinates. Examples: Will it rain in Paris tomorrow?."}
+        """));
     assertThat(sub.path("result").asText()).as(sub.toString()).isEqualTo("substitution");
-    assertThat(sub.path("target").path("verb").asText()).isEqualTo("CONVERT_CURRENCY");
+    assertThat(sub.path("target").path("verb").asText()).isEqualTo("GET_WEATHER");
     JsonNode none = json(reader.post("/v1/verbs/resolve", "{\"description\": \"xqzv blorf\"}"));
     assertThat(none.path("result").asText()).isEqualTo("no_match");
 
