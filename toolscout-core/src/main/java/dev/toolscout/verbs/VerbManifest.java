@@ -9,7 +9,6 @@ import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSchemas;
 import dev.toolscout.model.ToolSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -225,12 +224,5 @@ public record VerbManifest(
           + " properties, got: " + props.size());
     }
     return schema.deepCopy();
-  }
-
-  /** Names of the inputs, in schema order. */
-  public List<String> inputNames() {
-    List<String> out = new ArrayList<>();
-    inputDefinitions.path("properties").fieldNames().forEachRemaining(out::add);
-    return out;
   }
 }

@@ -23,6 +23,7 @@ public interface Verbs {
    * selection finds them.
    *
    * @throws IllegalArgumentException for two manifests of one verb; nothing is changed
+   * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
    */
   CatalogChange register(List<VerbManifest> manifests);
 
@@ -30,6 +31,7 @@ public interface Verbs {
    * Removes verbs by name ({@code SEARCH_WEB}), all or none.
    *
    * @throws NoSuchToolException naming every verb that is not registered; nothing is removed
+   * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
    */
   CatalogChange remove(Collection<String> verbs);
 

@@ -166,6 +166,21 @@ class VerbsTest {
   }
 
   @Test
+  void a_read_only_instance_lists_and_discovers_verbs_but_registers_none() {
+    try (ToolScout scout = open()) {
+      scout.verbs().register(sixVerbs());
+    }
+    try (ToolScout ro = ToolScout.builder().dataDir(dir).readOnly(true).build()) {
+      assertThat(ro.verbs().list(null)).hasSize(6);
+      assertThat(ro.verbs().discover(null, "will it rain in Lisbon tomorrow", 1).get(0).name())
+          .isEqualTo("verbs__GET_WEATHER");
+      assertThatThrownBy(() -> ro.verbs().register(sixVerbs())).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("cannot register verbs").hasMessageContaining("read-only");
+      assertThatThrownBy(() -> ro.verbs().remove(List.of("SEARCH_WEB"))).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Test
   void verbs_are_removed_all_or_none_by_name() {
     try (ToolScout scout = open()) {
       scout.verbs().register(sixVerbs());

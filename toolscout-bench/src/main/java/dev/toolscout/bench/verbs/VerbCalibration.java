@@ -56,7 +56,8 @@ import java.util.function.Function;
  *
  * <p>For each rule (which candidate is the target, what its confidence is) and model, the threshold is the lowest
  * confidence at which the substitutions made on the development sets are at least {@value #TARGET_PRECISION}
- * precise; coverage is the share of {@code present} cases that substitute the right tool. Prints Markdown tables to
+ * precise; coverage is the share of {@code present} cases that substitute the right tool. The product ships its
+ * rule's threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints Markdown tables to
  * stdout and progress to stderr.
  *
  * <p>Usage: {@code scripts/bench-java.sh dev.toolscout.bench.verbs.VerbCalibration <datasets-root> [--models
@@ -513,11 +514,13 @@ public final class VerbCalibration {
     Rule product = RULES.get(0);
     System.out.printf(Locale.ROOT, "%nThe product's rule (%s) per set, at the threshold it ships"
         + " (VerbThresholds):%n%n", product.id());
-    System.out.println("| model | shipped threshold | calibrated now (rounded up) | set | present | substituted |"
+    System.out.println("| model | shipped threshold | calibrated now (4 decimals, rounded down) | set | present |"
+        + " substituted |"
         + " precision | coverage | wrong when removed | gibberish substituted |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
-      double now = Math.ceil(threshold(dev.get(model), product, TARGET_PRECISION) * 1000) / 1000;
+      // rounded down, so the case that set it stays in; the table below checks the value shipped
+      double now = Math.floor(threshold(dev.get(model), product, TARGET_PRECISION) * 10_000) / 10_000;
       OptionalDouble shipped = VerbThresholds.forModel(model);
       double t = shipped.orElse(now);
       Map<String, List<Case>> bySet = new LinkedHashMap<>();
@@ -528,8 +531,8 @@ public final class VerbCalibration {
       bySet.put("verbs (held out)", held.get(model));
       bySet.forEach((set, cases) -> {
         Outcome o = outcome(cases, product, t);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %s | %d | %d | %s | %s | %s | %s |%n", model,
-            shipped.isPresent() ? String.format(Locale.ROOT, "%.3f", t) : "none", now, set, o.present(),
+        System.out.printf(Locale.ROOT, "| %s | %s | %.4f | %s | %d | %d | %s | %s | %s | %s |%n", model,
+            shipped.isPresent() ? String.format(Locale.ROOT, "%.4f", t) : "none", now, set, o.present(),
             o.substituted(), pct(o.precision()), pct(o.coverage()), frac(o.wrongRemoved(), o.removed()),
             frac(wrongOf(cases, product, t, "gibberish"), countOf(cases, "gibberish")));
       });
