@@ -196,21 +196,18 @@ public final class VerbResolver {
             best.name(), conf, threshold, id));
   }
 
+  /**
+   * What the principal may see, less the tools a skill offers only through itself (as {@code
+   * tool_discovery__find} leaves them out) and {@code excluding}.
+   */
   private AllowedSet allowed(Catalog.Snapshot snap, Principal principal, Set<String> excluding) {
-    AllowedSet allowed = access.allowed(snap, principal);
-    if (excluding.isEmpty()) {
-      return allowed;
-    }
-    BitSet bits = new BitSet(allowed.universe());
-    for (int ord = allowed.nextAllowed(0); ord >= 0; ord = allowed.nextAllowed(ord + 1)) {
-      bits.set(ord);
-    }
+    BitSet out = snap.skillKindOrds();
     for (String name : excluding) {
       CatalogEntry e = snap.get(name);
       if (e != null) {
-        bits.clear(e.ord());
+        out.set(e.ord());
       }
     }
-    return AllowedSet.of(bits, allowed.universe());
+    return access.allowed(snap, principal).without(out);
   }
 }

@@ -109,6 +109,17 @@ class VerbResolverTest {
   }
 
   @Test
+  void a_tool_a_skill_offers_only_through_itself_is_no_candidate() {
+    Fixture f = fixture();
+    f.catalog.upsert(ToolSpec.builder("research__search_the_web", "Search the web for pages about a topic")
+        .sourceKind(dev.toolscout.model.SourceKind.SKILL).build());
+
+    assertThat(resolver(f, -1).discover(Principal.ANONYMOUS, "search the web for pages about a topic", 50))
+        .noneMatch(c -> c.name().equals("research__search_the_web"))
+        .anyMatch(c -> c.name().equals("verbs__SEARCH_WEB"));
+  }
+
+  @Test
   void an_uncalibrated_model_never_substitutes() {
     Fixture f = fixture();
     VerbResolver r = new VerbResolver(f.catalog, f.ranker, f.index, f.model, f.access, f.selector.config().fusion());
