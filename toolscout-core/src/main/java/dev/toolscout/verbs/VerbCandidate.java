@@ -10,7 +10,7 @@ import dev.toolscout.model.SourceKind;
  * @param description the verb's or tool's description
  * @param confidence the cosine similarity of the candidate's stored embedding to the searched text embedded the
  *     same way (as a document), in -1..1: an absolute score, comparable across requests and catalogs (unlike
- *     {@code score}), about 1 for an identical description, and what a substitution's threshold applies to;
+ *     {@code score}), 1 for the very same text, and what a substitution's threshold applies to;
  *     {@code NaN} only if the index could not score the candidate, which puts it below any threshold
  * @param score the fused hybrid score, 0-1, that orders the candidates: relative to the other candidates of
  *     this search (even text of no meaning gets a high one), so never a confidence

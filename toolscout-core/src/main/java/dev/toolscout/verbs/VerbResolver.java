@@ -31,7 +31,7 @@ import java.util.Set;
  *
  * <p>Each candidate's confidence ({@link VerbCandidate#confidence()}) is the cosine similarity of its stored
  * embedding to the searched text embedded the same way, as a document: two descriptions compared like for like,
- * so an identical description scores about 1 whatever the model. (The query vector that ranks the candidates is
+ * so the very same text scores 1 whatever the model. (The query vector that ranks the candidates is
  * not used for it: a query adapter or a query instruction makes even an identical text score far below 1.) The
  * fused score that orders candidates is never the confidence: it is relative to the other candidates, so text of
  * no meaning gets a high one too.
