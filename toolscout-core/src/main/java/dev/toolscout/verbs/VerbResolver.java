@@ -132,7 +132,7 @@ public final class VerbResolver {
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = allowed(snap, principal, excluding);
     String text = verb.searchText();
-    List<Ranked> ranked = ranker.rank(text, () -> model.embedQuery(text), model::embedQuery, allowed,
+    List<Ranked> ranked = ranker.rank(text, model::embedQueries, allowed,
         fusion.withDepth(Math.max(fusion.depth(), limit)), o -> snap.byOrd(o).name());
     List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
     Map<Integer, Float> confidence = confidences(text, top, allowed.universe());
