@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * <p>Rules (each an {@link InvalidVerbException} naming the verb, the field, the rule and the bad value):
  *
  * <ul>
- *   <li>{@code verb}: upper snake case, {@code ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$}, at most {@value #MAX_VERB}
+ *   <li>{@code verb}: upper snake case, {@code ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$}, at most 57 ({@link #MAX_VERB})
  *       characters (so that {@code verbs__<VERB>} fits the 64-character wire rule of tool names). {@link
  *       #normalizeVerb} turns {@code search-web} or {@code search web} into {@code SEARCH_WEB} first;
  *   <li>{@code description}: required, at most {@value ToolSpec#MAX_DESCRIPTION} characters;
