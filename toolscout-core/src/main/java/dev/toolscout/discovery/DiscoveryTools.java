@@ -309,6 +309,24 @@ public final class DiscoveryTools {
     } else {
       return new DiscoveryResult.Error(notFound(toolName));
     }
+    // only declared dependencies the principal may also see
+    List<String> deps = new ArrayList<>();
+    for (String d : s.dependsOn()) {
+      CatalogEntry de = snap.get(d);
+      if (de != null && allowed.contains(de.ord())) {
+        deps.add(d);
+      }
+    }
+    ObjectNode out = definition(s, deps);
+    return new DiscoveryResult.Ok(out);
+  }
+
+  /**
+   * A tool's full definition as {@code describe} answers it (the discovery tool, the CLI, {@code GET
+   * /v1/tools/{name}}'s callers), with {@code dependsOn} as given: the caller passes only the dependencies the
+   * principal may see.
+   */
+  public static ObjectNode definition(ToolSpec s, List<String> dependsOn) {
     ObjectNode out = F.objectNode();
     out.put("name", s.fullName());
     out.put("description", s.description());
@@ -327,15 +345,9 @@ public final class DiscoveryTools {
     if (s.outputSchema() != null) {
       out.set("output_schema", s.outputSchema().deepCopy());
     }
-    // only declared dependencies the principal may also see
     ArrayNode deps = out.putArray("depends_on");
-    for (String d : s.dependsOn()) {
-      CatalogEntry de = snap.get(d);
-      if (de != null && allowed.contains(de.ord())) {
-        deps.add(d);
-      }
-    }
-    return new DiscoveryResult.Ok(out);
+    dependsOn.forEach(deps::add);
+    return out;
   }
 
   private static ToolSpec engineTool(String name) {

@@ -49,27 +49,8 @@ final class Results {
   }
 
   static ObjectNode describe(ToolSpec s) {
-    ObjectNode out = Json.MAPPER.createObjectNode();
-    out.put("name", s.fullName());
-    out.put("description", s.description());
-    out.put("category", s.category());
-    out.put("source_kind", s.sourceKind().name().toLowerCase(Locale.ROOT));
-    out.put("ai_access", s.aiAccess().name().toLowerCase(Locale.ROOT));
-    out.put("side_effect", s.sideEffect().name().toLowerCase(Locale.ROOT));
-    ArrayNode tags = out.putArray("tags");
-    s.tags().forEach(tags::add);
-    out.put("parameters_summary", DiscoveryTools.parametersSummary(s));
-    out.set("parameters", s.parameters().deepCopy());
-    if (!s.examples().isEmpty()) {
-      ArrayNode ex = out.putArray("examples");
-      s.examples().forEach(ex::add);
-    }
-    if (s.outputSchema() != null) {
-      out.set("output_schema", s.outputSchema().deepCopy());
-    }
-    ArrayNode deps = out.putArray("depends_on");
-    s.dependsOn().forEach(deps::add); // the API names only the dependencies the principal may see
-    return out;
+    // the API names only the dependencies the principal may see
+    return DiscoveryTools.definition(s, s.dependsOn());
   }
 
   static int print(CommandSpec spec, ObjectNode output) {
