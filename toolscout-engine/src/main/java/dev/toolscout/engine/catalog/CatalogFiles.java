@@ -208,11 +208,7 @@ public final class CatalogFiles {
     Map<String, String> seen = new HashMap<>();
     for (Path file : files) {
       String label = file.toString();
-      CatalogFormat format = CatalogFormat.of(file);
-      if (format == null) {
-        throw new CatalogFileException(
-            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
-      }
+      CatalogFormat format = format(file); // the name is checked before the file is read
       JsonNode root = tree(label, bytes(file), format);
       JsonNode list = root == null ? null
           : root.isArray() ? root
@@ -263,11 +259,7 @@ public final class CatalogFiles {
     List<Skill> out = new ArrayList<>();
     for (Path file : files) {
       String label = file.toString();
-      CatalogFormat format = CatalogFormat.of(file);
-      if (format == null) {
-        throw new CatalogFileException(
-            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
-      }
+      CatalogFormat format = format(file); // the name is checked before the file is read
       JsonNode root = tree(label, bytes(file), format);
       JsonNode list = root == null || !root.isObject() ? null : root.get("skills");
       if (list == null || list.isNull()) {
@@ -321,11 +313,7 @@ public final class CatalogFiles {
     Map<String, String> seen = new HashMap<>();
     for (Path file : files) {
       String label = file.toString();
-      CatalogFormat format = CatalogFormat.of(file);
-      if (format == null) {
-        throw new CatalogFileException(
-            label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
-      }
+      CatalogFormat format = format(file); // the name is checked before the file is read
       JsonNode root = tree(label, bytes(file), format);
       List<VerbManifest> read;
       try {
@@ -354,13 +342,18 @@ public final class CatalogFiles {
   }
 
   private static List<Entry> read(Path file) {
-    String label = file.toString();
+    CatalogFormat format = format(file); // the name is checked before the file is read
+    return parse(file.toString(), bytes(file), format);
+  }
+
+  /** The file's format by its extension, or an error naming the file and the extensions known. */
+  private static CatalogFormat format(Path file) {
     CatalogFormat format = CatalogFormat.of(file);
     if (format == null) {
       throw new CatalogFileException(
-          label, "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
+          file.toString(), "unsupported file type, expected a name ending in " + CatalogFormat.EXTENSIONS);
     }
-    return parse(label, bytes(file), format);
+    return format;
   }
 
   private static byte[] bytes(Path file) {
