@@ -124,19 +124,21 @@ public final class ToolIndexer {
         missing.add(h);
       }
     }
+    // a batch at a time, each stored before the next is embedded (an interrupted run keeps what it embedded); the
+    // store embeds only what it holds no vector for by then (shared by replicas: what no other one is embedding)
+    int[] done = {0};
     for (int from = 0; from < missing.size(); from += BATCH) {
-      List<String> hashes = missing.subList(from, Math.min(missing.size(), from + BATCH));
-      List<String> texts = new ArrayList<>(hashes.size());
-      hashes.forEach(h -> texts.add(textByHash.get(h)));
-      List<float[]> out = model.embedDocuments(texts);
-      Map<String, float[]> fresh = new LinkedHashMap<>();
-      for (int i = 0; i < hashes.size(); i++) {
-        fresh.put(hashes.get(i), out.get(i));
+      Map<String, String> batch = new LinkedHashMap<>();
+      for (String h : missing.subList(from, Math.min(missing.size(), from + BATCH))) {
+        batch.put(h, textByHash.get(h));
       }
-      store.saveVectors(model.modelId(), fresh);
-      vectors.putAll(fresh);
-      embedded.addAndGet(hashes.size());
-      progress.accept(from + hashes.size());
+      vectors.putAll(store.vectors(model.modelId(), batch, texts -> {
+        List<float[]> out = model.embedDocuments(texts);
+        embedded.addAndGet(texts.size());
+        done[0] += texts.size();
+        progress.accept(done[0]);
+        return out;
+      }));
     }
     List<ToolDocument> docs = new ArrayList<>(entries.size());
     for (CatalogEntry e : entries) {

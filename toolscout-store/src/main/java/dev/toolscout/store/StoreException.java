@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * The database under a state store failed: the file cannot be opened or created, the disk is full, another
- * process holds the lock past the busy timeout. The message names the store file and the operation. Whether
+ * process holds the lock past the busy timeout, the PostgreSQL server cannot be reached. The message names the store file and the operation. Whether
  * a retry helps depends on the cause (a lock may clear, a corrupt file will not); stored data that the code
  * cannot read is an {@link IllegalStateException} instead.
  */
@@ -16,7 +16,15 @@ public final class StoreException extends RuntimeException {
     this.file = file;
   }
 
-  /** The store file. */
+  /**
+   * A store that is not a file (PostgreSQL): {@code where} names it (its address, without a password).
+   */
+  public StoreException(String where, String operation, Throwable cause) {
+    super("state store " + where + ": cannot " + operation + ": " + cause.getMessage(), cause);
+    this.file = null;
+  }
+
+  /** The store file, or {@code null} for a store that is not a file. */
   public Path file() {
     return file;
   }
