@@ -173,4 +173,46 @@ public final class InMemoryStateStore implements StateStore {
 
   @Override
   public void close() {}
+
+  private final Map<String, StoredRun> runs = new LinkedHashMap<>();
+  private final Map<String, StoredUsage> usage = new LinkedHashMap<>();
+
+  @Override
+  public synchronized void saveRun(StoredRun run) {
+    runs.put(run.id(), run);
+  }
+
+  @Override
+  public synchronized Optional<StoredRun> loadRun(String id) {
+    return Optional.ofNullable(runs.get(id));
+  }
+
+  @Override
+  public synchronized List<StoredRun> loadRunsByStatus(String status) {
+    return runs.values().stream().filter(r -> r.status().equals(status))
+        .sorted(Comparator.comparing(StoredRun::createdAt).thenComparing(StoredRun::id)).toList();
+  }
+
+  @Override
+  public synchronized List<StoredRun> loadRuns(String principal, String conversationId) {
+    return runs.values().stream()
+        .filter(r -> r.principal().equals(principal) && r.conversationId().equals(conversationId))
+        .sorted(Comparator.comparing(StoredRun::createdAt).thenComparing(StoredRun::id)).toList();
+  }
+
+  @Override
+  public synchronized boolean deleteRun(String id) {
+    return runs.remove(id) != null;
+  }
+
+  @Override
+  public synchronized void saveUsage(StoredUsage u) {
+    usage.put(u.id(), u);
+  }
+
+  @Override
+  public synchronized List<StoredUsage> loadUsage(Instant since, int limit) {
+    return usage.values().stream().filter(u -> !u.at().isBefore(since))
+        .sorted(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id)).limit(limit).toList();
+  }
 }

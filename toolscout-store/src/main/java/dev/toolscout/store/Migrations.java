@@ -83,7 +83,28 @@ public final class Migrations {
                   + "tool TEXT NOT NULL, "
                   + "PRIMARY KEY (principal, conversation_id, position), "
                   + "FOREIGN KEY (principal, conversation_id) REFERENCES conversations (principal, id) "
-                  + "ON DELETE CASCADE)"));
+                  + "ON DELETE CASCADE)"),
+          // 5: the agent loop's runs (state_json opaque here: a paused run resumes from it after a restart) and
+          // its usage records (record_json opaque here), by time.
+          List.of(
+              "CREATE TABLE agent_runs ("
+                  + "id TEXT PRIMARY KEY, "
+                  + "principal TEXT NOT NULL, "
+                  + "conversation_id TEXT NOT NULL, "
+                  + "status TEXT NOT NULL, "
+                  + "approval_id TEXT, "
+                  + "state_json TEXT NOT NULL, "
+                  + "created_at_millis BIGINT NOT NULL, "
+                  + "updated_at_millis BIGINT NOT NULL)",
+              "CREATE INDEX agent_runs_by_status ON agent_runs (status)",
+              "CREATE INDEX agent_runs_by_conversation ON agent_runs (principal, conversation_id)",
+              "CREATE TABLE usage_records ("
+                  + "id TEXT PRIMARY KEY, "
+                  + "at_millis BIGINT NOT NULL, "
+                  + "principal TEXT NOT NULL, "
+                  + "conversation_id TEXT NOT NULL, "
+                  + "record_json TEXT NOT NULL)",
+              "CREATE INDEX usage_records_by_time ON usage_records (at_millis)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

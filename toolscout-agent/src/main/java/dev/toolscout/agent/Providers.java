@@ -1,0 +1,68 @@
+package dev.toolscout.agent;
+
+import dev.langchain4j.model.anthropic.AnthropicChatModel;
+import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import dev.toolscout.agent.internal.LangChain4jProvider;
+
+/**
+ * The shipped providers: Anthropic's Messages API and OpenAI's Chat Completions API (and any server that speaks
+ * it, by base URL), through LangChain4j's clients. LangChain4j's own retries are off: {@link ChatProvider}'s
+ * retry policy (429, 5xx, timeouts; {@link ProviderConfig#maxRetries()} times, backoff from 250 ms) covers the
+ * streaming calls too, which LangChain4j does not retry.
+ */
+public final class Providers {
+  private Providers() {}
+
+  /** The provider {@code config} names. */
+  public static ChatProvider of(ProviderConfig config) {
+    String name = config.kind().id() + "/" + config.model();
+    return switch (config.kind()) {
+      case ANTHROPIC -> new LangChain4jProvider(name, config, anthropic(config), anthropicStreaming(config));
+      case OPENAI -> new LangChain4jProvider(name, config, openai(config), openaiStreaming(config));
+    };
+  }
+
+  private static ChatModel anthropic(ProviderConfig c) {
+    AnthropicChatModel.AnthropicChatModelBuilder b = AnthropicChatModel.builder().apiKey(c.apiKey())
+        .modelName(c.model()).maxTokens(c.maxOutputTokens()).timeout(c.timeout()).maxRetries(0)
+        .logRequests(false).logResponses(false);
+    if (c.baseUrl() != null) {
+      b.baseUrl(c.baseUrl());
+    }
+    return b.build();
+  }
+
+  private static StreamingChatModel anthropicStreaming(ProviderConfig c) {
+    AnthropicStreamingChatModel.AnthropicStreamingChatModelBuilder b = AnthropicStreamingChatModel.builder()
+        .apiKey(c.apiKey()).modelName(c.model()).maxTokens(c.maxOutputTokens()).timeout(c.timeout())
+        .logRequests(false).logResponses(false);
+    if (c.baseUrl() != null) {
+      b.baseUrl(c.baseUrl());
+    }
+    return b.build();
+  }
+
+  private static ChatModel openai(ProviderConfig c) {
+    OpenAiChatModel.OpenAiChatModelBuilder b = OpenAiChatModel.builder().apiKey(c.apiKey()).modelName(c.model())
+        .maxCompletionTokens(c.maxOutputTokens()).timeout(c.timeout()).maxRetries(0).logRequests(false)
+        .logResponses(false);
+    if (c.baseUrl() != null) {
+      b.baseUrl(c.baseUrl());
+    }
+    return b.build();
+  }
+
+  private static StreamingChatModel openaiStreaming(ProviderConfig c) {
+    OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder b = OpenAiStreamingChatModel.builder()
+        .apiKey(c.apiKey()).modelName(c.model()).maxCompletionTokens(c.maxOutputTokens()).timeout(c.timeout())
+        .logRequests(false).logResponses(false);
+    if (c.baseUrl() != null) {
+      b.baseUrl(c.baseUrl());
+    }
+    return b.build();
+  }
+}
