@@ -1215,6 +1215,140 @@ public final class PostgresStateStore implements StateStore {
     }
   }
 
+  // --- the agent's runs and usage records: no change log entry (no replica caches them; each reads the store) ---
+
+  private static final String RUN_COLUMNS =
+      "id, principal, conversation_id, status, approval_id, state_json, created_at_millis, updated_at_millis";
+
+  @Override
+  public void saveRun(StoredRun r) {
+    Objects.requireNonNull(r, "run");
+    write("save agent run '" + r.id() + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO agent_runs (" + RUN_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+              + "ON CONFLICT (id) DO UPDATE SET status = excluded.status, approval_id = excluded.approval_id, "
+              + "state_json = excluded.state_json, updated_at_millis = excluded.updated_at_millis")) {
+        ps.setString(1, r.id());
+        ps.setString(2, r.principal());
+        ps.setString(3, r.conversationId());
+        ps.setString(4, r.status());
+        ps.setString(5, r.approvalId());
+        ps.setString(6, r.stateJson());
+        ps.setLong(7, r.createdAt().toEpochMilli());
+        ps.setLong(8, r.updatedAt().toEpochMilli());
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Optional<StoredRun> loadRun(String id) {
+    Objects.requireNonNull(id, "id");
+    return read("load agent run '" + id + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE id = ?")) {
+        ps.setString(1, id);
+        return runs(ps);
+      }
+    }).stream().findFirst();
+  }
+
+  @Override
+  public List<StoredRun> loadRunsByStatus(String status) {
+    Objects.requireNonNull(status, "status");
+    return sortedRuns(read("load the agent runs that are " + status, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE status = ?")) {
+        ps.setString(1, status);
+        return runs(ps);
+      }
+    }));
+  }
+
+  @Override
+  public List<StoredRun> loadRuns(String principal, String conversationId) {
+    Objects.requireNonNull(principal, "principal");
+    Objects.requireNonNull(conversationId, "conversationId");
+    return sortedRuns(read("load the agent runs of conversation '" + conversationId + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE principal = ? AND conversation_id = ?")) {
+        ps.setString(1, principal);
+        ps.setString(2, conversationId);
+        return runs(ps);
+      }
+    }));
+  }
+
+  private static List<StoredRun> sortedRuns(List<StoredRun> runs) {
+    runs.sort(Comparator.comparing(StoredRun::createdAt).thenComparing(StoredRun::id));
+    return List.copyOf(runs);
+  }
+
+  private static List<StoredRun> runs(PreparedStatement ps) throws SQLException {
+    List<StoredRun> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            rs.getString(6), Instant.ofEpochMilli(rs.getLong(7)), Instant.ofEpochMilli(rs.getLong(8))));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public boolean deleteRun(String id) {
+    Objects.requireNonNull(id, "id");
+    return write("delete agent run '" + id + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM agent_runs WHERE id = ?")) {
+        ps.setString(1, id);
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public void saveUsage(StoredUsage u) {
+    Objects.requireNonNull(u, "usage");
+    write("save usage record '" + u.id() + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO usage_records (id, at_millis, principal, conversation_id, record_json) VALUES (?, ?, ?, ?, ?) "
+              + "ON CONFLICT (id) DO UPDATE SET at_millis = excluded.at_millis, record_json = excluded.record_json")) {
+        ps.setString(1, u.id());
+        ps.setLong(2, u.at().toEpochMilli());
+        ps.setString(3, u.principal());
+        ps.setString(4, u.conversationId());
+        ps.setString(5, u.json());
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public List<StoredUsage> loadUsage(Instant since, int limit) {
+    Objects.requireNonNull(since, "since");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got: " + limit);
+    }
+    List<StoredUsage> out = read("load the usage records since " + since, c -> {
+      List<StoredUsage> rows = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT id, at_millis, principal, conversation_id, record_json FROM usage_records WHERE at_millis >= ? "
+              + "ORDER BY at_millis, id LIMIT ?")) {
+        ps.setLong(1, since.toEpochMilli());
+        ps.setInt(2, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(new StoredUsage(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getString(3),
+                rs.getString(4), rs.getString(5)));
+          }
+        }
+      }
+      return rows;
+    });
+    out.sort(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id));
+    return List.copyOf(out);
+  }
+
   @FunctionalInterface
   private interface SqlWork<T> {
     T run(Connection c) throws SQLException;
