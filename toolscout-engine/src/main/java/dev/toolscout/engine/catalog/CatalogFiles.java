@@ -341,6 +341,18 @@ public final class CatalogFiles {
     return entries.stream().map(Entry::spec).toList();
   }
 
+  /**
+   * Reads one JSON or YAML file (by its extension) into a tree, with the checks every catalog file gets: the
+   * extension, the size limit ({@link #MAX_FILE_BYTES}), no YAML aliases, and a syntax error's line and column.
+   * For documents other modules own (an OpenAPI document), which then apply their own rules.
+   *
+   * @throws CatalogFileException naming the file and the problem
+   */
+  public static JsonNode readTree(Path file) {
+    CatalogFormat format = format(file);
+    return tree(file.toString(), bytes(file), format);
+  }
+
   private static List<Entry> read(Path file) {
     CatalogFormat format = format(file); // the name is checked before the file is read
     return parse(file.toString(), bytes(file), format);
