@@ -18,6 +18,7 @@ public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, ToolSpec> tools = new TreeMap<>();
   private final Map<String, float[]> vectors = new HashMap<>();
   private final TreeMap<String, StoredServer> servers = new TreeMap<>();
+  private final TreeMap<String, String> openApiSources = new TreeMap<>();
   private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
   private final TreeMap<String, StoredSkill> skills = new TreeMap<>();
   /** By principal, then id. */
@@ -84,6 +85,26 @@ public final class InMemoryStateStore implements StateStore {
   public synchronized boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
     return servers.remove(name) != null;
+  }
+
+  @Override
+  public synchronized Optional<String> loadOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return Optional.ofNullable(openApiSources.get(name));
+  }
+
+  @Override
+  public synchronized void saveOpenApiSource(String name, String configJson) {
+    if (name == null || name.isBlank() || configJson == null) {
+      throw new IllegalArgumentException("an OpenAPI source needs a name and its JSON, got: '" + name + "'");
+    }
+    openApiSources.put(name, configJson);
+  }
+
+  @Override
+  public synchronized boolean deleteOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return openApiSources.remove(name) != null;
   }
 
   @Override

@@ -429,6 +429,61 @@ public final class SqliteStateStore implements StateStore {
         });
   }
 
+  /**
+   * Imported APIs' configurations live in {@code meta}, one row per source under this key prefix: a key-value
+   * row is all they need, and it takes no schema migration (so none to order against the others).
+   */
+  private static final String OPENAPI_SOURCE_KEY = "openapi_source:";
+
+  @Override
+  public Optional<String> loadOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return Optional.ofNullable(
+        locked(
+            "load OpenAPI source '" + name + "'",
+            () -> {
+              try (PreparedStatement ps = conn.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
+                ps.setString(1, OPENAPI_SOURCE_KEY + name);
+                try (ResultSet rs = ps.executeQuery()) {
+                  return rs.next() ? rs.getString(1) : null;
+                }
+              }
+            }));
+  }
+
+  @Override
+  public void saveOpenApiSource(String name, String configJson) {
+    if (name == null || name.isBlank() || configJson == null) {
+      throw new IllegalArgumentException("an OpenAPI source needs a name and its JSON, got: '" + name + "'");
+    }
+    write(
+        "save OpenAPI source '" + name + "'",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "INSERT INTO meta (key, value) VALUES (?, ?) "
+                      + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
+            ps.setString(1, OPENAPI_SOURCE_KEY + name);
+            ps.setString(2, configJson);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public boolean deleteOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return write(
+        "delete OpenAPI source '" + name + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM meta WHERE key = ?")) {
+            ps.setString(1, OPENAPI_SOURCE_KEY + name);
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
   private static final String APPROVAL_COLUMNS =
       "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis";
 

@@ -378,10 +378,12 @@ public final class Engine implements AutoCloseable {
 
   /**
    * The tools catalog files and the demo own, which {@code index --replace} and an exact tool list replace: all but
-   * MCP servers' (the upstream manager keeps those) and verbs (registered one by one, {@link #registerVerbs}).
+   * MCP servers' (the upstream manager keeps those), verbs (registered one by one, {@link #registerVerbs}) and
+   * imported OpenAPI documents' ({@link #replaceSourceTools}, one source at a time).
    */
   private static final Predicate<CatalogEntry> CATALOG_OWNED =
-      e -> e.spec().sourceKind() != SourceKind.MCP && e.spec().sourceKind() != SourceKind.VERB;
+      e -> e.spec().sourceKind() != SourceKind.MCP && e.spec().sourceKind() != SourceKind.VERB
+          && e.spec().sourceKind() != SourceKind.OPENAPI;
 
   /**
    * Opens the index of one model and checks every file's checksum. The index is a cache of the store: one
@@ -546,6 +548,44 @@ public final class Engine implements AutoCloseable {
   public Catalog.Change replaceCatalogTools(List<ToolSpec> tools) {
     requireWritable("replace the catalog's tools");
     return catalog.sync(tools, CATALOG_OWNED);
+  }
+
+  /**
+   * Makes the tools of one imported source exactly {@code tools} in one change: adds, updates, and removes the
+   * source's stored tools that {@code tools} does not name (an OpenAPI document imported again without an
+   * operation drops its tool). What {@code index --openapi} does.
+   *
+   * @throws IllegalArgumentException when a tool is not of {@code source} and {@code kind}, or when the catalog
+   *     already holds tools of {@code source} of another kind (a catalog file's, an MCP server's); nothing is
+   *     changed
+   */
+  public Catalog.Change replaceSourceTools(String source, SourceKind kind, List<ToolSpec> tools) {
+    requireWritable("replace the tools of source '" + source + "'");
+    for (ToolSpec t : tools) {
+      if (!t.name().source().equals(source) || t.sourceKind() != kind) {
+        throw new IllegalArgumentException("tool '" + t.fullName() + "' is not of source '" + source + "' and kind "
+            + kind.name().toLowerCase(java.util.Locale.ROOT) + "; nothing was changed");
+      }
+    }
+    List<String> others = sourceToolsOfAnotherKind(source, kind);
+    if (!others.isEmpty()) {
+      throw new IllegalArgumentException("source '" + source + "' already holds " + others.size() + " tool(s) of "
+          + "another kind (" + quoted(others.subList(0, Math.min(3, others.size()))) + "); pick another source name "
+          + "or remove those first; nothing was changed");
+    }
+    return catalog.sync(tools, e -> e.spec().name().source().equals(source) && e.spec().sourceKind() == kind);
+  }
+
+  /** The names of the stored tools of {@code source} whose kind is not {@code kind}, in name order. */
+  public List<String> sourceToolsOfAnotherKind(String source, SourceKind kind) {
+    List<String> out = new ArrayList<>();
+    for (CatalogEntry e : catalog.snapshot().entries()) {
+      if (e.spec().name().source().equals(source) && e.spec().sourceKind() != kind) {
+        out.add(e.spec().fullName());
+      }
+    }
+    out.sort(null);
+    return out;
   }
 
   /**
