@@ -601,6 +601,53 @@ public final class PostgresStateStore implements StateStore {
   }
 
   /**
+   * Imported APIs' configurations live in {@code meta}, one row per source under this key prefix, as in the
+   * SQLite store: no schema migration. No change-log row: the executor reads a source at each call, so every
+   * replica calls with the newest configuration without being told.
+   */
+  private static final String OPENAPI_SOURCE_KEY = "openapi_source:";
+
+  @Override
+  public Optional<String> loadOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return Optional.ofNullable(read("load OpenAPI source '" + name + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
+        ps.setString(1, OPENAPI_SOURCE_KEY + name);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? rs.getString(1) : null;
+        }
+      }
+    }));
+  }
+
+  @Override
+  public void saveOpenApiSource(String name, String configJson) {
+    if (name == null || name.isBlank() || configJson == null) {
+      throw new IllegalArgumentException("an OpenAPI source needs a name and its JSON, got: '" + name + "'");
+    }
+    write("save OpenAPI source '" + name + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (key, value) VALUES (?, ?) "
+          + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
+        ps.setString(1, OPENAPI_SOURCE_KEY + name);
+        ps.setString(2, configJson);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public boolean deleteOpenApiSource(String name) {
+    Objects.requireNonNull(name, "name");
+    return write("delete OpenAPI source '" + name + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM meta WHERE key = ?")) {
+        ps.setString(1, OPENAPI_SOURCE_KEY + name);
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
+  /**
    * Runs {@code work} holding the advisory lock of upstream server {@code name}, if no other process holds it:
    * of several replicas syncing the same server's {@code list_changed}, one writes the catalog change.
    *
