@@ -37,9 +37,12 @@ final class RemoveCommand implements Callable<Integer> {
     try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
       // by source is the engine's (not in the API): the names of one source, checked against MCP servers
       int removed = byName ? scout.remove(names).removed() : scout.engine().removeSource(source).removed();
+      // an imported API's configuration (its credential too) goes with its last tools
+      boolean api = !byName && scout.engine().store().deleteOpenApiSource(source);
       PrintWriter out = spec.commandLine().getOut();
-      out.printf(Locale.ROOT, "Removed %d tool%s. Catalog now holds %d tools (version %d).%n", removed,
-          removed == 1 ? "" : "s", scout.size(), scout.engine().catalog().version());
+      out.printf(Locale.ROOT, "Removed %d tool%s%s. Catalog now holds %d tools (version %d).%n", removed,
+          removed == 1 ? "" : "s", api ? " and the stored configuration of the imported API '" + source + "'" : "",
+          scout.size(), scout.engine().catalog().version());
       out.flush();
     }
     return 0;

@@ -139,6 +139,13 @@ class OpenApiIndexCliTest {
           .contains("pets__getPet").doesNotContain("pets__listPets");
       assertThat(call(store, "pets__getPet", "{\"petId\": \"8\"}").output().path("id").asText()).isEqualTo("8");
     }
+
+    // removing the source takes its stored configuration, the sealed credential with it
+    assertThat(run(Map.of(), "remove", "--source", "pets")).as(err).isZero();
+    assertThat(out).startsWith("Removed 1 tool and the stored configuration of the imported API 'pets'.");
+    try (StateStore store = SqliteStateStore.open(dir.resolve("data/state.db"))) {
+      assertThat(store.loadOpenApiSource("pets")).isEmpty();
+    }
   }
 
   @Test
