@@ -81,7 +81,8 @@ class HttpApiTest {
     assertThat(operations).contains("POST /v1/select", "POST /v1/tools/search", "GET /v1/tools",
         "GET /v1/tools/{name}", "PUT /v1/tools/{name}", "DELETE /v1/tools/{name}", "POST /v1/tools:batch",
         "GET /v1/policy", "PUT /v1/policy", "GET /v1/servers", "POST /v1/servers", "DELETE /v1/servers/{name}",
-        "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /");
+        "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /", "GET /console/{asset}",
+        "GET /v1/whoami", "GET /v1/catalog", "GET /v1/tools/{name}/access", "GET /v1/principals");
   }
 
   @Test
@@ -208,7 +209,7 @@ class HttpApiTest {
 
     assertThat(anonymous.get("/healthz").statusCode()).isEqualTo(200);
     assertThat(json(anonymous.get("/readyz")).path("status").asText()).isEqualTo("ready");
-    assertThat(json(anonymous.get("/")).path("links").path("openapi").asText()).isEqualTo("/openapi.json");
+    assertThat(anonymous.get("/").body()).contains("/console/app.js");
   }
 
   @Test

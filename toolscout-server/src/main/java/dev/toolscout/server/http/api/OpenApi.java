@@ -123,7 +123,17 @@ public final class OpenApi {
     }
     ObjectNode responses = op.putObject("responses");
     Map<Integer, ObjectNode> byStatus = new TreeMap<>();
-    r.responses().values().forEach(x -> byStatus.put(x.status(), response(x)));
+    r.responses().values().stream().sorted(java.util.Comparator.comparing(Route.Response::contentType,
+        java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))).forEach(x -> {
+          ObjectNode n = response(x);
+          ObjectNode before = byStatus.putIfAbsent(x.status(), n);
+          if (before != null && n.has("content")) {
+            // the same status in another content type
+            ObjectNode content = before.has("content") ? (ObjectNode) before.get("content")
+                : before.putObject("content");
+            content.setAll((ObjectNode) n.get("content"));
+          }
+        });
     boolean authorized = r.access() != Route.Access.PUBLIC;
     addStandard(byStatus, "BadRequest", r.requestSchema() != null || !r.params().isEmpty());
     addStandard(byStatus, "Unauthorized", authorized);

@@ -2,12 +2,11 @@ package dev.toolscout.server.http.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What operators and tools call: {@code GET /} (links), {@code /healthz} (alive), {@code /readyz} (the engine
+ * What operators and tools call: {@code /healthz} (alive), {@code /readyz} (the engine
  * open and warm), {@code /metrics} (Prometheus) and {@code /openapi.json} (this API). None needs the engine.
  */
 final class OpsRoutes implements RouteGroup {
@@ -20,11 +19,6 @@ final class OpsRoutes implements RouteGroup {
   @Override
   public List<Route> routes() {
     return List.of(
-        Route.get("/", "index").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
-            .summary("Links to the API's parts")
-            .description("A small index of links. The path is kept for a web console, which will replace this answer.")
-            .response(200, "Links", "Index")
-            .handle(c -> Reply.json(index())),
         Route.get("/healthz", "health").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
             .summary("Liveness: the process answers")
             .response(200, "Alive", "Health")
@@ -57,28 +51,9 @@ final class OpsRoutes implements RouteGroup {
             .handle(c -> new Reply(200, Reply.JSON, api.openapi())));
   }
 
-  private static ObjectNode index() {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("name", "ToolScout");
-    ObjectNode links = o.putObject("links");
-    links.put("openapi", "/openapi.json");
-    links.put("select", "/v1/select");
-    links.put("tools", "/v1/tools");
-    links.put("health", "/healthz");
-    links.put("ready", "/readyz");
-    links.put("metrics", "/metrics");
-    links.put("mcp", "/mcp");
-    return o;
-  }
-
   @Override
   public Map<String, JsonNode> schemas() {
     return Map.of(
-        "Index", OpenApi.schema("""
-            {"type": "object", "required": ["name", "links"],
-             "properties": {"name": {"type": "string"},
-                            "links": {"type": "object", "additionalProperties": {"type": "string"}}},
-             "additionalProperties": false}"""),
         "Health", OpenApi.schema("""
             {"type": "object", "required": ["status"],
              "properties": {"status": {"type": "string", "enum": ["alive", "ready"]}},

@@ -162,9 +162,16 @@ public record Route(String method, String path, Access access, boolean needsEngi
       return this;
     }
 
-    /** An answer of another content type, or with an inline schema, or none (null). */
+    /**
+     * An answer of another content type, or with an inline schema, or none (null). Declared again for the same
+     * status with another content type, it adds that type (a file of the web console: a script or a style sheet).
+     */
     public Builder response(int status, String description, String contentType, Object schema) {
-      responses.put(status, new Response(status, description, contentType, schema));
+      int key = status;
+      while (responses.containsKey(key) && !Objects.equals(responses.get(key).contentType(), contentType)) {
+        key += 1000;
+      }
+      responses.put(key, new Response(status, description, contentType, schema));
       return this;
     }
 

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 
 /** {@code POST /v1/select}: the tools for one message, as {@code toolscout select --format} prints them. */
 final class SelectRoutes implements RouteGroup {
-  private static final Set<String> FIELDS = Set.of("message", "k", "token_budget", "conversation_id", "format");
+  private static final Set<String> FIELDS = Set.of("message", "k", "token_budget", "conversation_id", "format",
+      "principal");
   private static final List<String> FORMATS = List.of("json", "anthropic", "openai", "mcp");
   private static final Pattern CONVERSATION_ID =
       Pattern.compile("[A-Za-z0-9._:-]{1," + SelectRequest.MAX_CONVERSATION_ID_CHARS + "}");
@@ -53,11 +54,30 @@ final class SelectRoutes implements RouteGroup {
               + "'");
     }
     String format = f.oneOf("format", FORMATS, "json");
-    SelectRequest request = new SelectRequest(message, c.principal(), k, budget, conversation);
+    SelectRequest request = new SelectRequest(message, principal(c, f), k, budget, conversation);
     long start = System.nanoTime();
     SelectResult result = c.backend().scout().select(request);
     metrics.select(System.nanoTime() - start);
     return Reply.json(c.backend().scout().render(result, RenderFormat.valueOf(format.toUpperCase(Locale.ROOT))));
+  }
+
+  /** The caller's principal, or for an admin the one its {@code principal} field names (the console's "try"). */
+  private static dev.toolscout.model.Principal principal(Call c, Fields f) {
+    JsonNode p = f.node("principal");
+    if (p == null) {
+      return c.principal();
+    }
+    if (c.caller() == null || c.caller().role() != dev.toolscout.model.Role.ADMIN) {
+      throw ApiProblem.of(403, "forbidden", "Forbidden", "principal (selecting as another principal) needs an API "
+          + "key with the role admin; this caller's role is " + (c.caller() == null ? "none" : c.caller().role().id()));
+    }
+    if (!p.isObject()) {
+      throw ApiProblem.invalid("principal", "an object of user, group and space", p,
+          "principal must be an object of user, group and space, got: " + Fields.kind(p));
+    }
+    Fields pf = Fields.of(p, "principal", Set.of("user", "group", "space"));
+    return new dev.toolscout.model.Principal(pf.text("user", false, InputLimits.MAX_NAME_CHARS),
+        pf.text("group", false, InputLimits.MAX_NAME_CHARS), pf.text("space", false, InputLimits.MAX_NAME_CHARS));
   }
 
   @Override
@@ -73,7 +93,12 @@ final class SelectRoutes implements RouteGroup {
                                "description": "The most tokens the selected definitions may take"},
               "conversation_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$",
                                   "description": "The conversation this message belongs to"},
-              "format": {"type": "string", "enum": ["json", "anthropic", "openai", "mcp"], "default": "json"}}}"""),
+              "format": {"type": "string", "enum": ["json", "anthropic", "openai", "mcp"], "default": "json"},
+              "principal": {"type": "object", "additionalProperties": false,
+                            "description": "Admin only: select as this principal (the web console's Try page)",
+                            "properties": {"user": {"type": "string", "maxLength": 256},
+                                           "group": {"type": "string", "maxLength": 256},
+                                           "space": {"type": "string", "maxLength": 256}}}}}"""),
         "SelectResult", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
              "required": ["selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens"],

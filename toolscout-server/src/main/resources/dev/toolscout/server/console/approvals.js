@@ -1,0 +1,82 @@
+// Approvals: the PROPOSE calls waiting for a decision, with their arguments (secrets already redacted by the
+// server), approve or deny for admins (never one's own request: the server refuses it), and the decided ones as
+// an audit trail.
+import { get, post, ApiError } from './api.js';
+import { h, table, badge, json, errorBox, heading, status } from './ui.js';
+
+const REFRESH_MS = 3000;
+
+export async function render(main, ctx) {
+  main.replaceChildren(...heading('Approvals', 'Tool calls that need a person\'s decision before they run. '
+    + 'Nobody approves their own request.'));
+  if (!ctx.admin) {
+    main.append(h('p', { class: 'note' }, 'Approvals are listed and decided by admin keys (and by the operator with '
+      + '`toolscout approvals`). Your key\'s role is ' + ctx.me.role + '.'));
+    return;
+  }
+  const pending = h('section', { 'aria-labelledby': 'pending-title' });
+  const decided = h('section', { 'aria-labelledby': 'decided-title' });
+  main.append(pending, decided);
+  let shown = '';
+
+  async function refresh() {
+    let all;
+    try {
+      all = (await get('/approvals?all=true')).approvals;
+    } catch (e) {
+      pending.replaceChildren(errorBox(e));
+      return;
+    }
+    const fingerprint = JSON.stringify(all);
+    if (fingerprint === shown) {
+      return; // unchanged: keep the focus where it is
+    }
+    shown = fingerprint;
+    const open = all.filter((a) => a.status === 'pending');
+    const done = all.filter((a) => a.status !== 'pending')
+      .sort((a, b) => (b.decided_at || b.created_at).localeCompare(a.decided_at || a.created_at));
+    pending.replaceChildren(h('h2', { id: 'pending-title' }, `Pending (${open.length})`),
+      open.length === 0 ? h('p', {}, 'Nothing waits for a decision.')
+        : table('Pending requests', ['Request', 'Tool', 'Requested by', 'Arguments', 'Since', 'Decision'],
+          open.map((a) => h('tr', { 'data-approval': a.id },
+            h('td', {}, a.id),
+            h('td', {}, a.tool),
+            h('td', {}, a.requester),
+            h('td', {}, json(a.arguments)),
+            h('td', {}, new Date(a.created_at).toLocaleString()),
+            h('td', { class: 'actions' },
+              decide(a, 'approve', a.requester === callerId(ctx), refresh),
+              decide(a, 'deny', false, refresh))))));
+    decided.replaceChildren(h('h2', { id: 'decided-title' }, `Decided (${done.length})`),
+      done.length === 0 ? h('p', {}, 'No decisions yet.')
+        : table('Audit trail: decided requests, newest first', ['Request', 'Tool', 'Requested by', 'Status',
+          'Decided by', 'When'], done.map((a) => h('tr', { 'data-approval': a.id },
+          h('td', {}, a.id), h('td', {}, a.tool), h('td', {}, a.requester), h('td', {}, badge(a.status)),
+          h('td', {}, a.decided_by || ''), h('td', {}, a.decided_at ? new Date(a.decided_at).toLocaleString() : '')))));
+  }
+
+  await refresh();
+  ctx.timers.push(setInterval(refresh, REFRESH_MS));
+}
+
+function callerId(ctx) {
+  return ctx.me.principal && ctx.me.principal.user ? 'key:' + ctx.me.principal.user : null;
+}
+
+function decide(a, action, own, refresh) {
+  const label = action === 'approve' ? 'Approve' : 'Deny';
+  const b = h('button', { type: 'button', class: action === 'approve' ? 'primary' : 'danger',
+    'aria-label': `${label} ${a.id} (${a.tool})`, disabled: own,
+    title: own ? 'Your own request: someone else decides it' : null }, label);
+  b.addEventListener('click', async () => {
+    b.disabled = true;
+    try {
+      const r = await post(`/approvals/${encodeURIComponent(a.id)}/${action}`);
+      status(`${a.id} ${r.status}`);
+    } catch (e) {
+      status(e instanceof ApiError ? e.message : String(e));
+    }
+    await refresh();
+  });
+  return b;
+}
