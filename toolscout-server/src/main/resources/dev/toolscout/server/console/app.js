@@ -37,13 +37,13 @@ function signIn(message) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     setKey(input.value.trim());
-    await start();
+    await start(true);
   });
   main().replaceChildren(form);
   input.focus();
 }
 
-async function start() {
+async function start(moveFocus) {
   try {
     ctx.me = await get('/v1/whoami');
   } catch (e) {
@@ -60,10 +60,10 @@ async function start() {
   document.getElementById('who').textContent =
     `${principalText(ctx.me.principal)} · ${ctx.me.role}${ctx.me.keys_required ? '' : ' (local, no keys)'}`;
   document.getElementById('signout').hidden = !ctx.me.keys_required;
-  await show();
+  await show(moveFocus);
 }
 
-async function show() {
+async function show(moveFocus) {
   stopTimers();
   const name = (location.hash || '#catalog').substring(1).split('?')[0];
   const page = PAGES[name] || catalog;
@@ -86,8 +86,10 @@ async function show() {
     }
     m.replaceChildren(...heading('Error'), errorBox(e));
   }
+  // after a navigation, to the new page's heading (a screen reader announces it); not on the first load, so a
+  // keyboard starts at the top: the skip link, then the navigation
   const h1 = m.querySelector('h1');
-  if (h1 && document.activeElement === document.body) {
+  if (h1 && moveFocus) {
     h1.focus();
   }
   status('');
@@ -95,7 +97,7 @@ async function show() {
 
 window.addEventListener('hashchange', () => {
   if (ctx.me) {
-    show();
+    show(true);
   }
 });
 document.getElementById('signout').addEventListener('click', () => {

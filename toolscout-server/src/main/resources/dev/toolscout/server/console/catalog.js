@@ -6,7 +6,10 @@ import { h, field, select, table, badge, json, errorBox, heading, principalText,
 const PAGE = 100;
 
 export async function render(main, ctx) {
-  const state = { q: '', kind: '', source: '', category: '', access: '', side_effect: '', as: '', offset: 0 };
+  // #catalog?source=NAME&q=TEXT: a link from another page (a server's tools)
+  const linked = new URLSearchParams(location.hash.split('?')[1] || '');
+  const state = { q: linked.get('q') || '', kind: '', source: linked.get('source') || '', category: '', access: '',
+    side_effect: '', as: '', offset: 0 };
   let principals = [];
   if (ctx.admin) {
     principals = (await get('/v1/principals')).principals;
@@ -14,7 +17,8 @@ export async function render(main, ctx) {
   const results = h('section', { 'aria-labelledby': 'cat-results', class: 'results' });
   const details = h('section', { 'aria-label': 'Details', class: 'details', id: 'details' });
 
-  const q = h('input', { type: 'search', name: 'q', placeholder: 'e.g. send an email', maxlength: '16384' });
+  const q = h('input', { type: 'search', name: 'q', placeholder: 'e.g. send an email', maxlength: '16384',
+    value: state.q });
   const kind = select('kind', [['', 'Tools and skills'], ['tool', 'Tools'], ['skill', 'Skills']]);
   const source = select('source', [['', 'Any source']]);
   const category = select('category', [['', 'Any category']]);
@@ -102,7 +106,6 @@ async function open(item, viewer, ctx, details) {
       parts.push(h('h3', {}, 'Definition'), json(skill));
     } else {
       const spec = await get('/v1/tools/' + encodeURIComponent(item.name));
-      parts.push(h('h3', {}, 'Definition'), json(spec));
       if (ctx.admin) {
         const who = await get('/v1/tools/' + encodeURIComponent(item.name) + '/access');
         parts.push(h('h3', {}, 'Who can see this tool'),
@@ -111,6 +114,7 @@ async function open(item, viewer, ctx, details) {
               who.principals.map((p) => h('tr', {}, h('td', {}, principalText(p)),
                 h('td', {}, p.visible ? badge('yes', 'ok') : badge('no', 'denied'))))));
       }
+      parts.push(h('h3', {}, 'Definition'), json(spec));
     }
   } catch (e) {
     parts.push(errorBox(e));

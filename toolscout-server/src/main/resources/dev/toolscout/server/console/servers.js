@@ -47,10 +47,11 @@ export async function render(main, ctx) {
         h('td', {}, s.name),
         h('td', { class: 'server-status' }, badge(s.status)),
         h('td', {}, s.transport),
-        h('td', { class: 'desc' }, s.endpoint),
-        h('td', { class: 'num' }, h('a', { href: `#catalog`, title: `tools named ${s.prefix}__*` }, String(s.tools))),
+        h('td', { class: 'endpoint' }, s.endpoint),
+        h('td', { class: 'num' }, h('a', { href: `#catalog?source=${encodeURIComponent(s.prefix)}`,
+          'aria-label': `${s.tools} tools of ${s.name} in the catalog` }, String(s.tools))),
         h('td', { class: 'num' }, String(s.restarts)),
-        h('td', { class: 'desc error-text' }, s.last_error || ''),
+        h('td', { class: 'endpoint error-text' }, s.last_error || ''),
         h('td', {}, new Date(s.since).toLocaleString()),
         h('td', {}, remove));
     });
