@@ -156,9 +156,13 @@ const SCENARIOS = {
   async usage(page, o) {
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
-    await page.waitForFunction(() => !document.querySelector('main').innerText.includes('Loading'));
+    await page.locator('#usage-requests').waitFor();
     o.text = await page.locator('main').innerText();
     o.charts = await page.locator('.chart svg').count();
+    o.requests = await page.locator('#usage-requests').innerText();
+    o.preselected = await page.locator('#usage-preselected').innerText();
+    o.discovery = await page.locator('#usage-discovery').innerText();
+    o.recent = await rows(page, 'Recent requests');
     await shot(page, 'usage');
   },
 

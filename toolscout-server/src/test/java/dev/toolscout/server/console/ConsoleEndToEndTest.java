@@ -78,6 +78,7 @@ class ConsoleEndToEndTest {
           "kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}
         }}""".formatted(everythingWrapper,
         PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"), tmp.resolve("kg.jsonl")));
+    writeUsageRecords(tmp.resolve("data"));
     log = tmp.resolve("serve.log");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     serve = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "--add-modules",
@@ -87,6 +88,42 @@ class ConsoleEndToEndTest {
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     base = awaitListening();
     awaitReady();
+  }
+
+  /**
+   * Four usage records in the agent loop's format (docs/AGENT.md), stored before serve starts as the agent loop
+   * stores them: over three days, 4 of the 5 catalog tools called were pre-selected, one request of four used
+   * discovery.
+   */
+  static void writeUsageRecords(Path dataDir) throws IOException {
+    Files.createDirectories(dataDir);
+    java.time.Instant now = java.time.Instant.now();
+    String[][] records = {
+        {"r1", "2", "Schedule a meeting with Ann", "[{\"tool\": \"calendar__create_event\", \"origin\": \"selected\", "
+            + "\"outcome\": \"ok\"}]", "6000", "800"},
+        {"r2", "1", "Water the plants in the greenhouse", "[{\"tool\": \"tool_discovery__find\", \"origin\": \"meta\", "
+            + "\"outcome\": \"ok\", \"found\": 1}, {\"tool\": \"greenhouse__water\", \"origin\": \"discovery\", "
+            + "\"outcome\": \"ok\"}]", "5000", "1500"},
+        {"r3", "0", "Move my 2pm meeting and tell the team", "[{\"tool\": \"calendar__update_event\", \"origin\": "
+            + "\"selected\", \"outcome\": \"ok\"}, {\"tool\": \"notifications__send\", \"origin\": \"selected\", "
+            + "\"outcome\": \"ok\"}]", "7000", "600"},
+        {"r4", "0", "What is on my calendar today?", "[{\"tool\": \"calendar__list_events\", \"origin\": \"selected\", "
+            + "\"outcome\": \"ok\"}]", "6500", "700"}};
+    try (dev.toolscout.store.SqliteStateStore store =
+        dev.toolscout.store.SqliteStateStore.open(dataDir.resolve("state.db"))) {
+      for (String[] r : records) {
+        java.time.Instant at = now.minus(Duration.ofDays(Long.parseLong(r[1]))).minus(Duration.ofMinutes(30));
+        String json = """
+            {"id": "%s", "at": "%s", "status": "done", "conversation": "c-%s", "principal": {"user": "ulf",
+             "group": "staff"}, "requester": "key:ulf", "message": "%s", "provider": "anthropic",
+             "selection": [{"name": "calendar__create_event", "score": 0.82, "reason": "matches 'meeting'"}],
+             "discovery_suggested": true, "calls": %s, "approvals": [],
+             "tokens": {"input": 1200, "output": 90, "saved": %s}, "turns": 2, "tool_calls": 1,
+             "latency_ms": {"total": %s, "provider": 500, "tools": 100, "overhead": 3, "overhead_per_turn": 1}}"""
+            .formatted(r[0], at, r[0], r[2], r[3], r[4], r[5]);
+        store.saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage(r[0], at, "user:ulf", "c-" + r[0], json));
+      }
+    }
   }
 
   @AfterAll
@@ -283,13 +320,18 @@ class ConsoleEndToEndTest {
   }
 
   @Test
-  void every_page_fits_a_narrow_window_and_the_usage_page_says_what_it_shows() throws Exception {
+  void every_page_fits_a_narrow_window_and_the_usage_page_charts_the_success_metrics() throws Exception {
     JsonNode narrow = browse(ADMIN, "narrow");
     JsonNode usage = browse(ADMIN, "usage");
 
     assertThat(narrow.path("pages").size()).isEqualTo(5);
     narrow.path("pages").properties().forEach(p ->
         assertThat(p.getValue().path("overflow").asInt()).as(p.getKey() + " scrolls sideways").isLessThanOrEqualTo(0));
-    assertThat(usage.path("text").asText()).contains("Usage");
+    assertThat(usage.path("charts").asInt()).isEqualTo(4);
+    assertThat(usage.path("requests").asText()).isEqualTo("4");
+    assertThat(usage.path("preselected").asText()).isEqualTo("80%");
+    assertThat(usage.path("discovery").asText()).isEqualTo("25%");
+    assertThat(column(usage.path("recent"), 2)).containsExactly("What is on my calendar today?",
+        "Move my 2pm meeting and tell the team", "Water the plants in the greenhouse", "Schedule a meeting with Ann");
   }
 }

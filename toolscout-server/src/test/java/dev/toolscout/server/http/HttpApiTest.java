@@ -82,7 +82,8 @@ class HttpApiTest {
         "GET /v1/tools/{name}", "PUT /v1/tools/{name}", "DELETE /v1/tools/{name}", "POST /v1/tools:batch",
         "GET /v1/policy", "PUT /v1/policy", "GET /v1/servers", "POST /v1/servers", "DELETE /v1/servers/{name}",
         "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /", "GET /console/{asset}",
-        "GET /v1/whoami", "GET /v1/catalog", "GET /v1/tools/{name}/access", "GET /v1/principals");
+        "GET /v1/whoami", "GET /v1/catalog", "GET /v1/tools/{name}/access", "GET /v1/principals",
+        "GET /v1/usage/requests");
   }
 
   @Test

@@ -174,6 +174,28 @@ class HttpConsoleTest {
   }
 
   @Test
+  void an_admin_reads_the_agent_loops_usage_records_since_a_time_and_a_reader_may_not() {
+    java.time.Instant at = java.time.Instant.parse("2026-11-20T10:00:00Z");
+    server.mcp.engine().store().saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage("u-old", at, "user:ulf",
+        "c1", "{\"id\": \"u-old\", \"at\": \"" + at + "\", \"status\": \"done\", \"message\": \"old\"}"));
+    java.time.Instant recent = java.time.Instant.now().minusSeconds(60);
+    server.mcp.engine().store().saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage("u-new", recent,
+        "user:ulf", "c1", "{\"id\": \"u-new\", \"at\": \"" + recent + "\", \"status\": \"done\", \"message\": "
+            + "\"send the report\", \"calls\": [{\"tool\": \"gmail__send_email\", \"origin\": \"selected\", "
+            + "\"outcome\": \"ok\"}]}"));
+
+    JsonNode week = json(admin.get("/v1/usage/requests"));
+    JsonNode all = json(admin.get("/v1/usage/requests?since=2026-11-01T00:00:00Z&limit=10"));
+
+    assertThat(week.path("requests").findValuesAsText("id")).contains("u-new").doesNotContain("u-old");
+    assertThat(all.path("requests").findValuesAsText("id")).containsSubsequence("u-old", "u-new");
+    assertThat(all.path("count").asInt()).isEqualTo(all.path("requests").size());
+    assertThat(reader.get("/v1/usage/requests").statusCode()).isEqualTo(403);
+    assertThat(ApiClient.json(admin.get("/v1/usage/requests?since=yesterday")).path("input").asText())
+        .isEqualTo("since");
+  }
+
+  @Test
   void an_admin_selects_as_another_principal_and_a_reader_may_not() {
     String msg = "{\"message\": \"send an email to Ann\", \"principal\": {\"user\": \"rita\", \"group\": \"kids\"}}";
     JsonNode asRita = json(admin.post("/v1/select", msg));

@@ -126,6 +126,17 @@ final class ConsoleRoutes implements RouteGroup {
             .response(200, "The tool and each known principal", "ToolAccess")
             .problem(404, "No such tool, or not one the admin may see")
             .handle(this::toolAccess),
+        Route.get("/v1/usage/requests", "usageRequests").tag("console").access(Route.Access.ADMIN)
+            .summary("The agent loop's usage records: each request with its selection, the tools called, tokens and "
+                + "latency")
+            .description("Oldest first. Admin only: the records hold every principal's messages. The console draws "
+                + "the success metrics over time from them.")
+            .query("since", "An ISO-8601 instant, e.g. 2026-11-26T00:00:00Z (default: 7 days ago)", text)
+            .query("limit", "The most records, 1-10,000 (default 1,000)",
+                OpenApi.schema("{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000}"))
+            .response(200, "The usage records", "UsageRequests")
+            .problem(404, "This server keeps no usage records")
+            .handle(this::usage),
         Route.get("/v1/principals", "principals").tag("console").access(Route.Access.ADMIN)
             .summary("The principals the API keys name, and how many tools each may see")
             .response(200, "The known principals", "PrincipalList")
@@ -291,6 +302,30 @@ final class ConsoleRoutes implements RouteGroup {
     return Reply.json(out);
   }
 
+  private Reply usage(Call c) {
+    dev.toolscout.catalog.StateStore store = c.backend().store();
+    if (store == null) {
+      throw ApiProblem.notFound("this server keeps no usage records");
+    }
+    java.time.Instant since;
+    String s = c.query("since");
+    try {
+      since = s == null ? java.time.Instant.now().minus(java.time.Duration.ofDays(7)) : java.time.Instant.parse(s);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw ApiProblem.invalid("since", "an ISO-8601 instant, e.g. 2026-11-26T00:00:00Z", s,
+          "query parameter since must be an ISO-8601 instant, e.g. 2026-11-26T00:00:00Z, got: '" + Fields.shown(s)
+              + "'");
+    }
+    int limit = c.queryInt("limit", 1, 10_000, 1000);
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    ArrayNode arr = out.putArray("requests");
+    for (dev.toolscout.agent.UsageRecord r : dev.toolscout.agent.Agent.usage(store, since, limit)) {
+      arr.add(r.json());
+    }
+    out.put("count", arr.size());
+    return Reply.json(out);
+  }
+
   private Reply principals(Call c) {
     ToolScout scout = c.backend().scout();
     ObjectNode out = JsonNodeFactory.instance.objectNode();
@@ -394,6 +429,17 @@ final class ConsoleRoutes implements RouteGroup {
                 "type": "object", "required": ["visible"],
                 "properties": {"user": {"type": "string"}, "group": {"type": "string"}, "space": {"type": "string"},
                                "visible": {"type": "boolean"}}}}}}"""),
+        "UsageRequests", OpenApi.schema("""
+            {"type": "object", "required": ["count", "requests"], "additionalProperties": false,
+             "properties": {
+              "count": {"type": "integer"},
+              "requests": {"type": "array", "items": {
+                "type": "object", "required": ["id", "at", "status"],
+                "description": "One request the agent loop ran (docs/AGENT.md): message, principal, selection, calls, approvals, tokens, latency_ms",
+                "properties": {"id": {"type": "string"}, "at": {"type": "string"}, "status": {"type": "string"},
+                               "message": {"type": "string"}, "selection": {"type": "array"},
+                               "calls": {"type": "array"}, "tokens": {"type": "object"},
+                               "latency_ms": {"type": "object"}}}}}}"""),
         "PrincipalList", OpenApi.schema("""
             {"type": "object", "required": ["count", "principals"], "additionalProperties": false,
              "properties": {
