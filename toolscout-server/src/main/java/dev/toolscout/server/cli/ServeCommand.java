@@ -94,7 +94,7 @@ final class ServeCommand implements Callable<Integer> {
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
               .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api)) {
-        api.open(new ApiBackend(e.scout(), e.registry(), e.engine().store()));
+        api.open(new ApiBackend(e.scout(), e.registry()));
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url() + ", HTTP API on "
             + http.baseUrl() + "/v1" + (auth.requiresKey() ? " (API key required)" : ""));
         spec.commandLine().getErr().flush();

@@ -55,14 +55,17 @@ export async function render(main, ctx) {
     } catch {
       leftOut = [];
     }
-    const route = r.route ? (typeof r.route === 'string' ? r.route : r.route.route || r.route.name
-      || JSON.stringify(r.route)) : null;
+    // the router's decision (POST /v1/route's RouteDecision) when this server has one
+    const decision = r.route && typeof r.route === 'object' ? r.route : null;
+    const route = decision ? decision.route : typeof r.route === 'string' ? r.route : null;
     const tabs = renderedTabs(request);
     out.replaceChildren(
       h('h2', {}, 'Selection'),
       h('p', { class: 'reason' }, r.reason),
       h('dl', { class: 'facts' },
-        h('dt', {}, 'Route'), h('dd', {}, route ? badge(route, 'route') : 'tool filter (no router on this server)'),
+        h('dt', {}, 'Route'), h('dd', { id: 'route' }, route ? [badge(route, 'route'),
+          decision && decision.target ? ` → ${decision.target}` : '', decision ? ` ${decision.reason}` : '']
+          : 'tool filter (no router on this server)'),
         h('dt', {}, 'Tokens'), h('dd', { id: 'tokens' }, `${fmt(r.tokens.selected, 0)} for the selected definitions, `
           + `${fmt(r.tokens.all, 0)} for all visible tools: ${fmt(r.tokens.saved_pct, 1)}% saved`),
         h('dt', {}, 'Left out'), h('dd', {}, `${r.excluded_count} tools`
@@ -76,6 +79,11 @@ export async function render(main, ctx) {
         h('td', {}, t.name, r.core_included.includes(t.name) ? [' ', badge('core', 'core')] : null),
         h('td', { class: 'num' }, fmt(t.score)),
         h('td', {}, t.reason)))),
+      decision && decision.evidence && decision.evidence.length ? [h('h3', {}, 'Route evidence'),
+        table(`What the router compared (${decision.score} similarity, model ${decision.model})`,
+          ['Kind', 'Name', 'Cosine', 'Text'], decision.evidence.map((e) => h('tr', {}, h('td', {}, e.kind),
+            h('td', {}, e.name), h('td', { class: 'num' }, fmt(e.cosine)), h('td', { class: 'desc' }, e.text))))]
+        : null,
       h('h3', {}, 'Best matches left out'),
       leftOut.length === 0 ? h('p', {}, 'None: every match the search found was selected.')
         : table('Tools the search found that the selection left out', ['Tool', 'Search score', 'Description'],

@@ -18,7 +18,7 @@ export async function render(main, ctx) {
   const range = h('select', { id: 'usage-range', name: 'range' },
     RANGES.map(([v, t]) => h('option', { value: v, selected: v === '7' }, t)));
   const body = h('div', {});
-  main.append(h('div', { class: 'filters' }, h('div', { class: 'field' },
+  main.append(h('div', { class: 'filters' }, h('div', { class: 'field compact' },
     h('label', { for: 'usage-range' }, 'Period'), range)), body);
   async function load() {
     const since = new Date(Date.now() - Number(range.value) * 86_400_000).toISOString();

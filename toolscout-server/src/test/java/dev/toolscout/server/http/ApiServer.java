@@ -46,7 +46,7 @@ final class ApiServer implements AutoCloseable {
     gateway = mcp.gateway(Principal.ANONYMOUS);
     api = new HttpApi(auth, options);
     http = GatewayHttpServer.start(gateway, auth, "127.0.0.1", 0, api);
-    api.open(new ApiBackend(scout, mcp.registry(), mcp.engine().store()));
+    api.open(new ApiBackend(scout, mcp.registry()));
     contract = new OpenApiContract(new String(api.openApiDocument(), java.nio.charset.StandardCharsets.UTF_8));
     client = new ApiClient(http.baseUrl(), auth.requiresKey() ? READER : null, contract);
   }
