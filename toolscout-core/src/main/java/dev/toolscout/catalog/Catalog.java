@@ -186,6 +186,77 @@ public final class Catalog {
     return new Change(version, added.size(), updated.size(), gone.size(), batch);
   }
 
+  /**
+   * Applies changes that another process already stored (a replica catching up with a store shared by several):
+   * nothing is written. {@code read} is called with the current snapshot while writers are held off, so no local
+   * change lands between reading the store and applying what was read. Upserts whose content hash this catalog
+   * already holds and removals of names it does not hold change nothing; the version becomes the stored one when
+   * that is newer.
+   */
+  public synchronized Change applyStored(java.util.function.Function<Snapshot, StoredChange> read) {
+    Snapshot cur = snapshot;
+    StoredChange stored = read.apply(cur);
+    Map<String, CatalogEntry> byName = new HashMap<>(cur.byName);
+    int next = cur.nextOrd;
+    List<CatalogEntry> added = new ArrayList<>();
+    List<CatalogEntry[]> updated = new ArrayList<>();
+    for (int i = 0; i < stored.upserts().size(); i++) {
+      ToolSpec t = stored.upserts().get(i);
+      String hash = stored.contentHashes().get(i);
+      CatalogEntry old = byName.get(t.fullName());
+      if (old != null && old.contentHash().equals(hash)) {
+        continue;
+      }
+      CatalogEntry e = new CatalogEntry(old == null ? next++ : old.ord(), t, hash);
+      byName.put(e.name(), e);
+      if (old == null) {
+        added.add(e);
+      } else {
+        updated.add(new CatalogEntry[] {old, e});
+      }
+    }
+    List<CatalogEntry> gone = new ArrayList<>();
+    for (String name : new java.util.LinkedHashSet<>(stored.removals())) {
+      CatalogEntry old = byName.remove(name);
+      if (old != null) {
+        gone.add(old);
+      }
+    }
+    long version = Math.max(cur.version(), stored.version());
+    if (added.isEmpty() && updated.isEmpty() && gone.isEmpty()) {
+      if (version != cur.version()) {
+        snapshot = Snapshot.of(version, byName.values(), next);
+      }
+      return new Change(version, 0, 0, 0, List.of());
+    }
+    Snapshot after = Snapshot.of(version, byName.values(), next);
+    snapshot = after;
+    List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
+    events.accept(batch);
+    return new Change(version, added.size(), updated.size(), gone.size(), batch);
+  }
+
+  /**
+   * Catalog changes as another process stored them.
+   *
+   * @param version the catalog version they bring it to
+   * @param upserts the tools added or changed, as stored
+   * @param contentHashes each upsert's content hash, in order
+   * @param removals the names removed
+   */
+  public record StoredChange(long version, List<ToolSpec> upserts, List<String> contentHashes,
+      List<String> removals) {
+    public StoredChange {
+      upserts = List.copyOf(upserts);
+      contentHashes = List.copyOf(contentHashes);
+      removals = List.copyOf(removals);
+      if (contentHashes.size() != upserts.size()) {
+        throw new IllegalArgumentException(
+            "need one content hash per upsert, got " + contentHashes.size() + " for " + upserts.size() + " tools");
+      }
+    }
+  }
+
   private static List<CatalogEvent> events(
       Snapshot before,
       Snapshot after,

@@ -42,6 +42,10 @@ public final class Skills {
    * @throws IllegalStateException naming the skill when a stored one cannot be read
    */
   public static Skills load(StateStore store, Consumer<? super List<SkillEvent>> events) {
+    return new Skills(store, events, read(store));
+  }
+
+  private static Map<String, Skill> read(StateStore store) {
     Map<String, Skill> m = new TreeMap<>();
     for (StoredSkill s : store.loadSkills()) {
       Skill skill;
@@ -57,7 +61,39 @@ public final class Skills {
       }
       m.put(skill.name(), skill);
     }
-    return new Skills(store, events, Collections.unmodifiableMap(m));
+    return Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * Reads the skills from the store again and publishes what changed since this instance last saw them, writing
+   * nothing: for a replica whose store another process wrote (a PostgreSQL store shared by replicas).
+   *
+   * @return the events, in order (empty when nothing changed)
+   */
+  public synchronized List<SkillEvent> reload() {
+    Map<String, Skill> cur = byName;
+    Map<String, Skill> next = read(store);
+    List<SkillEvent> out = new ArrayList<>();
+    for (Skill s : next.values()) {
+      Skill old = cur.get(s.name());
+      if (old == null) {
+        out.add(new SkillEvent.Created(s));
+      } else if (!old.equals(s)) {
+        out.add(new SkillEvent.Updated(old, s));
+      }
+    }
+    for (Skill old : cur.values()) {
+      if (!next.containsKey(old.name())) {
+        out.add(new SkillEvent.Deleted(old));
+      }
+    }
+    if (out.isEmpty()) {
+      return List.of();
+    }
+    byName = next;
+    version.incrementAndGet();
+    events.accept(List.copyOf(out));
+    return List.copyOf(out);
   }
 
   /** Every skill, in name order. */

@@ -26,6 +26,7 @@ public final class ServerRegistry implements AutoCloseable {
   private final StateStore store;
   private final SecretBox secrets;
   private final UpstreamManager manager;
+  private final java.util.Set<String> declared = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public ServerRegistry(StateStore store, SecretBox secrets, UpstreamManager manager) {
     this.store = store;
@@ -56,6 +57,7 @@ public final class ServerRegistry implements AutoCloseable {
     }
     for (ServerConfig c : declared) {
       all.put(c.name(), c);
+      this.declared.add(c.name());
     }
     List<UpstreamManager.Registration> out = new ArrayList<>(unreadable);
     out.addAll(manager.registerAll(List.copyOf(all.values()), wait));
@@ -96,6 +98,36 @@ public final class ServerRegistry implements AutoCloseable {
       manager.unregister(config.name());
     }
     return s;
+  }
+
+  /**
+   * Brings the connected servers in line with the store after another process sharing it registered or removed
+   * some: connects the stored servers not connected here, disconnects those no longer stored (but not those of
+   * this run's {@code --servers} file). Connecting does not wait for the first attempt.
+   */
+  public synchronized void reconcile() {
+    Map<String, ServerConfig> stored = new LinkedHashMap<>();
+    for (StateStore.StoredServer s : store.loadServers()) {
+      try {
+        stored.put(s.name(), ServerConfigJson.read(s.configJson(), secrets));
+      } catch (RuntimeException e) {
+        LOG.warn("stored MCP server '{}' cannot be read: {}", s.name(), e.getMessage());
+      }
+    }
+    for (ServerConfig c : stored.values()) {
+      if (!declared.contains(c.name()) && manager.config(c.name()).isEmpty()) {
+        try {
+          manager.register(c);
+        } catch (RuntimeException e) {
+          LOG.warn("stored MCP server '{}' cannot be connected: {}", c.name(), e.getMessage());
+        }
+      }
+    }
+    for (ServerStatus s : manager.servers()) {
+      if (!declared.contains(s.name()) && !stored.containsKey(s.name())) {
+        manager.unregister(s.name());
+      }
+    }
   }
 
   /** Whether a first attempt reached the server (its tools were listed). */

@@ -72,6 +72,14 @@ public final class McpRuntime implements AutoCloseable {
     SecretBox secrets = SecretBox.open(engine.dataDir(), System.getenv());
     registry = new ServerRegistry(engine.store(), secrets, new UpstreamManager(engine.catalog(), upstreamLimits));
     actions = new McpActions(registry, engine.catalog(), engine.access(), ServerConfig.DEFAULT_TIMEOUT);
+    // replicas sharing a store: one writes a server's tool list, and each connects the servers another registers
+    registry.manager().syncGate(engine::onceAcrossReplicas);
+    ServerRegistry r = registry;
+    engine.onStoreChanges(areas -> {
+      if (areas.contains(dev.toolscout.store.PostgresStateStore.Area.SERVERS)) {
+        r.reconcile();
+      }
+    });
     return registry.start(declared, wait);
   }
 

@@ -3,6 +3,7 @@ package dev.toolscout.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.ToolSpec;
@@ -232,7 +233,7 @@ public final class PostgresStateStore implements StateStore {
    * now) and the names removed since that are not stored now, with the version they bring the catalog to. Read in
    * one snapshot.
    */
-  public CatalogDelta catalogSince(long version) {
+  public Catalog.StoredChange catalogSince(long version) {
     record Rows(long version, List<SpecRow> upserts, List<String> removals) {}
     Rows rows =
         tx("read the catalog changes since version " + version, Connection.TRANSACTION_REPEATABLE_READ, false, c -> {
@@ -262,25 +263,8 @@ public final class PostgresStateStore implements StateStore {
           return new Rows(now, specs, removed);
         });
     List<Parsed> parsed = parse(rows.upserts());
-    return new CatalogDelta(rows.version(), parsed.stream().map(Parsed::spec).toList(),
+    return new Catalog.StoredChange(rows.version(), parsed.stream().map(Parsed::spec).toList(),
         parsed.stream().map(Parsed::contentHash).toList(), rows.removals().stream().sorted().toList());
-  }
-
-  /**
-   * The catalog's changes after some version.
-   *
-   * @param version the catalog version they bring it to
-   * @param upserts the tools added or changed, as stored now
-   * @param contentHashes each upsert's content hash, in order
-   * @param removals the names removed, in name order
-   */
-  public record CatalogDelta(long version, List<ToolSpec> upserts, List<String> contentHashes,
-      List<String> removals) {
-    public CatalogDelta {
-      upserts = List.copyOf(upserts);
-      contentHashes = List.copyOf(contentHashes);
-      removals = List.copyOf(removals);
-    }
   }
 
   @Override
@@ -474,7 +458,10 @@ public final class PostgresStateStore implements StateStore {
     return out;
   }
 
-  /** One transaction: locks, reads what is stored meanwhile, embeds and stores the rest; returns what it could not lock. */
+  /**
+   * One transaction: locks, reads what was stored meanwhile, embeds and stores the rest; returns what it could not
+   * lock.
+   */
   private List<String> embedLocked(String modelId, List<String> hashes, Map<String, String> textByHash,
       Function<List<String>, List<float[]>> embed, boolean wait, Map<String, float[]> out) {
     return write("embed and store vectors of model '" + modelId + "'", c -> {

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * The database under a state store failed: the file cannot be opened or created, the disk is full, another
- * process holds the lock past the busy timeout, the PostgreSQL server cannot be reached. The message names the store file and the operation. Whether
+ * process holds the lock past the busy timeout, the PostgreSQL server cannot be reached. The message names the
+ * store (file or address) and the operation. Whether
  * a retry helps depends on the cause (a lock may clear, a corrupt file will not); stored data that the code
  * cannot read is an {@link IllegalStateException} instead.
  */

@@ -51,7 +51,7 @@ class PostgresStateStoreTest extends StateStoreContract {
     pg().applyCatalogChange(List.of(tool("demo__c")), List.of("demo__a"));
     pg().applyCatalogChange(List.of(tool("demo__a")), List.of("demo__b"));
 
-    PostgresStateStore.CatalogDelta d = pg().catalogSince(v1);
+    dev.toolscout.catalog.Catalog.StoredChange d = pg().catalogSince(v1);
 
     assertThat(d.version()).isEqualTo(v1 + 2);
     assertThat(d.upserts()).extracting(ToolSpec::fullName).containsExactly("demo__a", "demo__c");

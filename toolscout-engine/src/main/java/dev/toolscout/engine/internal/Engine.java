@@ -35,6 +35,7 @@ import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.store.PostgresStateStore;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,7 +68,9 @@ public final class Engine implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Engine.class);
   /** Null for a read-only engine. */
   private final DataDirectoryLock lock;
-  private final SqliteStateStore store;
+  private final StateStore store;
+  /** Null with the data directory's own store. */
+  private final ReplicaSync sync;
   private final LazyEmbeddingModel model;
   private final LuceneToolIndex index;
   private final Catalog catalog;
@@ -110,10 +113,14 @@ public final class Engine implements AutoCloseable {
    *     policy and vectors are those stored at the open. Every write throws {@link IllegalStateException}.
    *     Catalog files are accepted when the store holds every tool of theirs as they have it (nothing to add,
    *     see {@link #notStoredAsGiven}); tools cannot be given (they would remove others).
+   * @param store a PostgreSQL store's address ({@code postgresql://host:port/database?schema=name}, see {@code
+   *     store.PostgresUrl}) shared by several replicas, instead of the data directory's SQLite file, or {@code null};
+   *     the data directory then holds only this replica's search index (and its lock). Not with {@code readOnly}.
    */
   public record Options(
       Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
-      SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly) {
+      SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly,
+      String store) {
     public Options {
       java.util.Objects.requireNonNull(dataDir, "dataDir");
       if (catalogs != null && tools != null) {
@@ -129,6 +136,23 @@ public final class Engine implements AutoCloseable {
       if (selector == null) {
         selector = SelectorConfig.DEFAULT;
       }
+      if (store != null && readOnly) {
+        throw new IllegalArgumentException("a read-only opening reads a data directory's own store; with a shared "
+            + "store (" + dev.toolscout.store.PostgresUrl.parse(store) + ") open a data directory of this process's "
+            + "own for writing instead");
+      }
+    }
+
+    /** With the data directory's own store. */
+    public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
+        SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly) {
+      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, readOnly, null);
+    }
+
+    /** The same with a shared PostgreSQL store at {@code address} (null: the data directory's own SQLite file). */
+    public Options withStore(String address) {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
+          readOnly, address);
     }
 
     /** Without a policy override. */
@@ -150,47 +174,47 @@ public final class Engine implements AutoCloseable {
     /** The same, opened for reading only (see {@link Options}). */
     public Options withReadOnly() {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
-          true);
+          true, store);
     }
 
     public Options withCatalogs(List<Path> files) {
       return new Options(dataDir, files, null, policyFile, modelId, selector, progress,
-          preloadModel, policy, readOnly);
+          preloadModel, policy, readOnly, store);
     }
 
     public Options withTools(List<ToolSpec> specs) {
       return new Options(dataDir, null, specs, policyFile, modelId, selector, progress,
-          preloadModel, policy, readOnly);
+          preloadModel, policy, readOnly, store);
     }
 
     public Options withPolicy(Path file) {
-      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null, readOnly);
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null, readOnly, store);
     }
 
     /** A policy for this engine instead of the stored one (like a policy file, without the file). */
     public Options withPolicyOverride(AccessPolicy p) {
       return new Options(dataDir, catalogs, tools, p == null ? policyFile : null, modelId, selector, progress,
-          preloadModel, p, readOnly);
+          preloadModel, p, readOnly, store);
     }
 
     public Options withModel(String id) {
       return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress,
-          preloadModel, policy, readOnly);
+          preloadModel, policy, readOnly, store);
     }
 
     public Options withSelector(SelectorConfig config) {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress,
-          preloadModel, policy, readOnly);
+          preloadModel, policy, readOnly, store);
     }
 
     public Options withProgress(IntConsumer p) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy, readOnly);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy, readOnly, store);
     }
 
     /** Loads the model while the engine opens: for callers that embed every time (select, find, gateways). */
     public Options withModelPreload() {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true, policy,
-          readOnly);
+          readOnly, store);
     }
   }
 
@@ -221,10 +245,17 @@ public final class Engine implements AutoCloseable {
     }
     // The store (native library, then 10k specs parsed) and the index (Lucene start-up) open in parallel;
     // neither needs the other until the ordinals are matched.
-    Path indexDir = o.dataDir().resolve("index").resolve(modelId);
+    // a shared store's index lives apart from the data directory's own store's, one per store address: the two
+    // catalogs' versions say nothing about each other
+    Path indexDir = o.store() == null ? o.dataDir().resolve("index").resolve(modelId)
+        : o.dataDir().resolve("replica-index").resolve(dev.toolscout.model.Hashing.sha256Hex(
+            dev.toolscout.store.PostgresUrl.parse(o.store()).display()).substring(0, 12)).resolve(modelId);
     CompletableFuture<LuceneToolIndex> indexOpen = o.readOnly() ? null : CompletableFuture.supplyAsync(
         () -> openIndex(indexDir, dimension), r -> Thread.ofVirtual().name("index-open").start(r));
-    SqliteStateStore s = null;
+    StateStore s = null;
+    PostgresStateStore pg = null;
+    long feedFrom = 0;
+    long loadedVersion = 0;
     LuceneToolIndex idx = null;
     try {
       if (o.readOnly()) {
@@ -256,9 +287,17 @@ public final class Engine implements AutoCloseable {
             ms(t0, System.nanoTime()), catalog.version(), catalog.size(),
             indexInMemory ? "search index built in memory from the stored vectors" : "its committed search index");
       } else {
-        s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+        if (o.store() != null) {
+          pg = PostgresStateStore.open(o.store());
+          s = pg;
+          // before the catalog is read: a change made meanwhile is applied again on catch-up, which is harmless
+          feedFrom = pg.lastChange();
+        } else {
+          s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
+        }
         long tStore = System.nanoTime();
         StateStore.StoredCatalog stored = s.loadCatalog();
+        loadedVersion = stored.version();
         long tCatalog = System.nanoTime();
         idx = joinIndex(indexOpen, o.dataDir());
         long tIndex = System.nanoTime();
@@ -330,6 +369,16 @@ public final class Engine implements AutoCloseable {
       this.verbs = new VerbResolver(catalog, ranker, idx, m, access, o.selector().fusion());
       this.store = s;
       this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
+      if (pg != null) {
+        PostgresStateStore shared = pg;
+        Path dir = o.dataDir();
+        ReplicaSync rs = new ReplicaSync(shared, catalog, loadedVersion, skills,
+            policy == null ? access : null, () -> storedPolicy(shared, dir));
+        rs.start(feedFrom);
+        this.sync = rs;
+      } else {
+        this.sync = null;
+      }
       this.index = idx;
       this.model = m;
       this.dataDir = o.dataDir();
@@ -731,6 +780,48 @@ public final class Engine implements AutoCloseable {
   }
 
 
+  /**
+   * Whether the store is reachable and followed: always for the data directory's own store; for a shared
+   * (PostgreSQL) store, whether this replica's change feed is connected. A replica that lost PostgreSQL serves reads
+   * from its last state and refuses writes (they fail naming the store).
+   */
+  public boolean storeReady() {
+    return sync == null || sync.connected();
+  }
+
+  /** Whether this engine's store is shared with other replicas (PostgreSQL). */
+  public boolean sharedStore() {
+    return sync != null;
+  }
+
+  /**
+   * Calls {@code listener} (on the change feed's thread) with the areas another replica changed, after this engine
+   * applied them; never with the data directory's own store. For the server's MCP registry.
+   */
+  public void onStoreChanges(java.util.function.Consumer<java.util.Set<PostgresStateStore.Area>> listener) {
+    if (sync != null) {
+      sync.subscribe(listener);
+    }
+  }
+
+  /**
+   * Runs {@code work} unless another replica is running it for the same upstream server now (its {@code
+   * list_changed} sync is written once); with the data directory's own store it always runs.
+   *
+   * @return whether it ran
+   */
+  public boolean onceAcrossReplicas(String server, Runnable work) {
+    if (store instanceof PostgresStateStore shared) {
+      // under the lock, first what the last holder wrote: the work then diffs against the stored catalog
+      return shared.whileHoldingServerLock(server, () -> {
+        sync.catchUpCatalog();
+        work.run();
+      });
+    }
+    work.run();
+    return true;
+  }
+
   /** The approval queue in this engine's store (what {@code toolscout approvals} reads and decides). */
   public Approvals approvals() {
     return approvals;
@@ -770,6 +861,9 @@ public final class Engine implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (sync != null) {
+      sync.close();
+    }
     try {
       // waits for the preload and any embedding still running on another thread: no thread may be in the
       // model's native code when the process exits

@@ -365,23 +365,52 @@ public final class UpstreamManager implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs a server's tool-list sync, or skips it when another process sharing the store runs it now.
+   */
+  @FunctionalInterface
+  public interface SyncGate {
+    /** Runs {@code work} for server {@code server}, or not; returns whether it ran. */
+    boolean run(String server, Runnable work);
+  }
+
+  private volatile SyncGate syncGate = (server, work) -> {
+    work.run();
+    return true;
+  };
+
+  /**
+   * Sets the gate a server's tool-list sync passes (by default it always runs): with replicas sharing a store,
+   * one that lets a server's sync run in one replica at a time.
+   */
+  public void syncGate(SyncGate gate) {
+    this.syncGate = java.util.Objects.requireNonNull(gate, "gate");
+  }
+
   private final class Listener implements UpstreamConnection.Listener {
     @Override
     public void toolsListed(UpstreamConnection c, List<McpSchema.Tool> tools) {
       ServerConfig cfg = c.config();
       List<ToolMapping.Mapped> mapped = ToolMapping.map(cfg.name(), c.prefix(), tools);
       List<ToolSpec> specs = mapped.stream().map(ToolMapping.Mapped::spec).toList();
-      synchronized (UpstreamManager.this) {
-        if (byPrefix.get(c.prefix()) != c) {
-          return; // replaced or removed meanwhile
+      // replicas sharing a store all hear the server's list_changed: the gate lets one of them write the change
+      // (the others get it from the store)
+      boolean wrote = syncGate.run(cfg.name(), () -> {
+        synchronized (UpstreamManager.this) {
+          if (byPrefix.get(c.prefix()) != c) {
+            return; // replaced or removed meanwhile
+          }
+          // a diff by content hash: unchanged tools keep their vectors
+          Catalog.Change change = catalog.sync(specs, toolsOf(c.prefix()));
+          if (!change.isEmpty()) {
+            LOG.info("MCP server '{}': {} tools added, {} updated, {} removed", cfg.name(), change.added(),
+                change.updated(), change.removed());
+          }
         }
-        // a diff by content hash: unchanged tools keep their vectors
-        Catalog.Change change = catalog.sync(specs, toolsOf(c.prefix()));
-        c.toolCount(specs.size());
-        if (!change.isEmpty()) {
-          LOG.info("MCP server '{}': {} tools added, {} updated, {} removed", cfg.name(), change.added(),
-              change.updated(), change.removed());
-        }
+      });
+      c.toolCount(specs.size());
+      if (!wrote) {
+        LOG.debug("MCP server '{}': another replica is writing its tools to the shared store", cfg.name());
       }
     }
 

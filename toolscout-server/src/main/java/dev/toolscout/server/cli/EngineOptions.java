@@ -37,8 +37,34 @@ final class EngineOptions {
       + "bge-small-en-v1.5-q-instruct.")
   String model;
 
+  @Option(names = "--store", paramLabel = "URL", description = "A PostgreSQL store shared by several replicas "
+      + "(postgresql://[user[:password]@]host[:port]/database[?schema=name]; see docs/DEPLOYMENT.md) instead of the "
+      + "data directory's own SQLite file; the data directory then holds only this process's search index. "
+      + "Default: $TOOLSCOUT_STORE, else none.")
+  String store;
+
   Engine.Options options() {
-    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null, false);
+    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null, false)
+        .withStore(resolveStore());
+  }
+
+  /** --store, else $TOOLSCOUT_STORE, else null (the data directory's own store); checked here, naming the option. */
+  String resolveStore() {
+    String s = store;
+    String from = "--store";
+    if (s == null) {
+      s = System.getenv("TOOLSCOUT_STORE");
+      from = "$TOOLSCOUT_STORE";
+    }
+    if (s == null || s.isBlank()) {
+      return null;
+    }
+    try {
+      dev.toolscout.store.PostgresUrl.parse(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
+    }
+    return s;
   }
 
   /**

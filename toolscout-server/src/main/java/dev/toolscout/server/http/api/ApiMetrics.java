@@ -23,6 +23,10 @@ import java.util.function.IntSupplier;
  *       route} (the template, e.g. {@code /v1/tools/{name}}, or {@code unmatched}) and {@code status};
  *   <li>{@code toolscout_select_seconds} (histogram): the selection itself, inside {@code POST /v1/select};
  *   <li>{@code toolscout_catalog_tools} (gauge): the tools in the catalog, all principals together;
+ *   <li>{@code toolscout_texts_embedded} (gauge): the texts this process sent to the embedding model since it
+ *       started (0 for a replica that found every vector in the shared store);
+ *   <li>{@code toolscout_store_connected} (gauge): 1 while the store is reachable (for a replica: its change feed
+ *       is connected), else 0;
  *   <li>{@code toolscout_upstream_servers} (gauge): upstream MCP servers by {@code state} (connecting, ready,
  *       degraded, down, stopped);
  *   <li>the JVM's memory, threads, CPU and uptime ({@code jvm_*}, {@code process_*}, {@code system_*}).
@@ -67,6 +71,14 @@ public final class ApiMetrics {
   void catalog(IntSupplier size) {
     Gauge.builder("toolscout.catalog.tools", size::getAsInt).description("Tools in the catalog")
         .register(registry);
+  }
+
+  /** Shows how many texts were embedded, and whether the store is reachable, from now on. */
+  void engine(java.util.function.LongSupplier embedded, java.util.function.BooleanSupplier storeConnected) {
+    Gauge.builder("toolscout.texts.embedded", embedded::getAsLong)
+        .description("Texts sent to the embedding model since the process started").register(registry);
+    Gauge.builder("toolscout.store.connected", () -> storeConnected.getAsBoolean() ? 1 : 0)
+        .description("1 while the store is reachable (a replica's change feed connected), else 0").register(registry);
   }
 
   /** Shows the upstream servers' states from now on. */

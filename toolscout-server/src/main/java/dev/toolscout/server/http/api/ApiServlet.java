@@ -73,6 +73,20 @@ final class ApiServlet extends HttpServlet {
       status = p.status();
       problem(resp, p, req.getRequestURI());
     } catch (RuntimeException | IOException e) {
+      if (storeFailure(e)) {
+        // the store (a replica's shared PostgreSQL) is down: nothing was changed, and the caller may retry
+        LOG.warn("{} {} failed: the store cannot be reached: {}", method, req.getRequestURI(), e.getMessage());
+        ApiProblem p = ApiProblem.of(503, "store-unreachable", "Store unreachable", "the store cannot be reached, "
+            + "so this change was not made; reads are served from this replica's last state; retry when GET /readyz "
+            + "answers 200").withHeader("Retry-After", "2");
+        status = p.status();
+        if (!resp.isCommitted()) {
+          resp.reset();
+          problem(resp, p, req.getRequestURI());
+        }
+        api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
+        return;
+      }
       LOG.warn("{} {} failed", method, req.getRequestURI(), e);
       ApiProblem p = ApiProblem.of(500, "internal", "Internal error",
           "the request failed inside the server; its log has the details");
@@ -83,6 +97,16 @@ final class ApiServlet extends HttpServlet {
       }
     }
     api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
+  }
+
+  /** Whether {@code e} (or what it wraps) is the store failing: the database unreachable, not a bad request. */
+  private static boolean storeFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof dev.toolscout.store.StoreException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Reply call(Match m, HttpServletRequest req) throws IOException {

@@ -89,6 +89,10 @@ public final class HttpApi {
   public void open(ApiBackend b) {
     this.backend = Objects.requireNonNull(b, "backend");
     metrics.catalog(b.scout()::size);
+    if (b.scout() instanceof dev.toolscout.engine.internal.LocalToolScout local) {
+      dev.toolscout.engine.internal.Engine e = local.engine();
+      metrics.engine(e::embeddedCount, e::storeReady);
+    }
     if (b.servers() != null) {
       metrics.servers(b.servers());
     }
@@ -105,6 +109,16 @@ public final class HttpApi {
   /** Whether a selection has run since {@link #open}: the model is loaded and the index open. */
   public boolean ready() {
     return ready;
+  }
+
+  /**
+   * Whether the engine's store is reachable: always for a data directory's own store; for a replica on a shared
+   * (PostgreSQL) store, whether it follows it (else it serves reads from its last state and refuses writes).
+   */
+  public boolean storeReady() {
+    ApiBackend b = backend;
+    return b == null || !(b.scout() instanceof dev.toolscout.engine.internal.LocalToolScout local)
+        || local.engine().storeReady();
   }
 
   public HttpServlet servlet() {

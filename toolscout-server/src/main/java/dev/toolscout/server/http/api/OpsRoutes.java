@@ -24,14 +24,21 @@ final class OpsRoutes implements RouteGroup {
             .response(200, "Alive", "Health")
             .handle(c -> Reply.json(JsonNodeFactory.instance.objectNode().put("status", "alive"))),
         Route.get("/readyz", "ready").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
-            .summary("Readiness: the embedding model and the search index are open")
-            .description("503 while the engine opens and until a first selection has run.")
+            .summary("Readiness: the embedding model and the search index are open, the store reachable")
+            .description("503 while the engine opens and until a first selection has run, and while a replica "
+                + "cannot reach its shared (PostgreSQL) store: it then serves reads from its last state and refuses "
+                + "writes (docs/DEPLOYMENT.md).")
             .response(200, "Ready", "Health")
             .problem(503, "Not ready yet")
             .handle(c -> {
               if (!api.ready()) {
                 throw ApiProblem.of(503, "not-ready", "Not ready", api.backend() == null
                     ? "the engine is still opening" : "the embedding model is still loading")
+                    .withHeader("Retry-After", "2");
+              }
+              if (!api.storeReady()) {
+                throw ApiProblem.of(503, "store-unreachable", "Not ready", "the shared store cannot be reached: "
+                    + "reads are served from this replica's last state, writes are refused until it is back")
                     .withHeader("Retry-After", "2");
               }
               return Reply.json(JsonNodeFactory.instance.objectNode().put("status", "ready"));
