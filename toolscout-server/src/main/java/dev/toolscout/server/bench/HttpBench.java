@@ -96,8 +96,8 @@ public final class HttpBench {
           .connectTimeout(Duration.ofSeconds(30)).build();
       List<Level> levels = new ArrayList<>();
       for (int c : o.clients()) {
-        Call inProcess = q -> scout.select(SelectRequest.of(q));
-        Call overHttp = q -> {
+        Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
+        Call overHttp = (q, i) -> {
           HttpRequest r = HttpRequest.newBuilder(select).timeout(Duration.ofMinutes(2))
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(
@@ -138,7 +138,7 @@ public final class HttpBench {
     }
   }
 
-  private static ExecutorService clients(int n) {
+  static ExecutorService clients(int n) {
     AtomicInteger id = new AtomicInteger();
     return Executors.newFixedThreadPool(n, r -> Thread.ofPlatform().name("bench-client-" + id.getAndIncrement())
         .unstarted(r));
@@ -148,9 +148,10 @@ public final class HttpBench {
     return Math.max(1, o.requests() / o.rounds());
   }
 
+  /** One request: {@code query}, the phase's {@code i}-th. */
   @FunctionalInterface
-  private interface Call {
-    void run(String query) throws Exception;
+  interface Call {
+    void run(String query, int i) throws Exception;
   }
 
   /**
@@ -158,7 +159,7 @@ public final class HttpBench {
    * and the wall time. The threads outlive the phase, as an application's do: a thread's first selection pays for
    * state it keeps (the model's buffers, say), which a fresh thread per phase would charge to every phase.
    */
-  private static Phase phase(ExecutorService pool, Call call, int clients, int n, List<String> queries)
+  static Phase phase(ExecutorService pool, Call call, int clients, int n, List<String> queries)
       throws InterruptedException {
     long[] latencies = new long[n];
     AtomicInteger next = new AtomicInteger();
@@ -173,7 +174,7 @@ public final class HttpBench {
           start.await();
           for (int i; (i = next.getAndIncrement()) < n && failure.get() == null; ) {
             long t0 = System.nanoTime();
-            call.run(queries.get(i % queries.size()));
+            call.run(queries.get(i % queries.size()), i);
             latencies[i] = System.nanoTime() - t0;
           }
         } catch (Exception e) {
@@ -194,7 +195,7 @@ public final class HttpBench {
     return new Phase(latencies, wall);
   }
 
-  private record Phase(long[] latencies, long wallNanos) {}
+  record Phase(long[] latencies, long wallNanos) {}
 
   /** The phases of one variant at one level, added up. */
   private static final class Samples {

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       BenchGatewayCommand.class,
       BenchHttpCommand.class,
+      BenchReplicasCommand.class,
       EvalCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,
