@@ -239,6 +239,13 @@ public final class Agent {
     }
   }
 
+  /** The id of {@code principal}'s run in this conversation that waits for an approval, if there is one. */
+  public Optional<String> waiting(String conversationId, Principal principal) {
+    Conversations.checkId(conversationId);
+    return store.loadRuns(RunState.principalKey(principal), conversationId).stream()
+        .filter(r -> r.status().equals(AgentResult.Status.AWAITING_APPROVAL.id())).map(StoredRun::id).findFirst();
+  }
+
   /** The run with this id, as it stands, if it is {@code principal}'s. */
   public Optional<AgentResult> get(String runId, Principal principal) {
     return store.loadRun(runId == null ? "" : runId)

@@ -71,6 +71,7 @@ final class ServeCommand implements Callable<Integer> {
           + "--api-keys (loopback only) /metrics is always open to the local user.")
   boolean metricsPublic;
 
+  @Mixin AgentOptions agentOptions;
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
   @Mixin ServersOptions servers;
@@ -94,7 +95,16 @@ final class ServeCommand implements Callable<Integer> {
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
               .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
           GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api)) {
-        api.open(new ApiBackend(e.scout(), e.registry()));
+        dev.toolscout.agent.Agent agent = null;
+        try {
+          agent = dev.toolscout.server.AgentRuntime.agent(e, agentOptions.config(engine.resolveDataDir()),
+              agentOptions.limits());
+          agent.resumeDecided(); // runs whose approval was decided while the server was down
+        } catch (IllegalArgumentException noProvider) {
+          spec.commandLine().getErr().println("toolscout: the agent loop is off (POST /v1/conversations/{id}/messages "
+              + "answers 409): " + noProvider.getMessage());
+        }
+        api.open(new ApiBackend(e.scout(), e.registry(), agent));
         spec.commandLine().getErr().println("toolscout: MCP gateway listening on " + http.url() + ", HTTP API on "
             + http.baseUrl() + "/v1" + (auth.requiresKey() ? " (API key required)" : ""));
         spec.commandLine().getErr().flush();

@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
       EvalCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,
+      ChatCommand.class,
+      UsageCommand.class,
       PolicyCommand.class,
       VerbsCommand.class,
       ServeCommand.class,

@@ -9,9 +9,16 @@ import java.util.Objects;
  * and the server's registry of upstream MCP servers ({@code /v1/servers}), which the library does not have.
  *
  * @param servers the registry, or {@code null} when the server runs no upstream manager
+ * @param agent the agent loop ({@code /v1/conversations/{id}/messages}), or {@code null} when no LLM provider is
+ *     configured
  */
-public record ApiBackend(ToolScout scout, ServerRegistry servers) {
+public record ApiBackend(ToolScout scout, ServerRegistry servers, dev.toolscout.agent.Agent agent) {
   public ApiBackend {
     Objects.requireNonNull(scout, "scout");
+  }
+
+  /** A backend without the agent loop (no provider configured). */
+  public ApiBackend(ToolScout scout, ServerRegistry servers) {
+    this(scout, servers, null);
   }
 }

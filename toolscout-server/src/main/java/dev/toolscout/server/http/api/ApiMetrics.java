@@ -91,6 +91,40 @@ public final class ApiMetrics {
     }
   }
 
+  /**
+   * Counts the agent loop's usage records from now on: {@code toolscout_agent_requests_total} (by status), {@code
+   * toolscout_agent_tool_calls_total} (by origin: selected, discovery, skill, other, meta; the pre-selected share
+   * is selected over the others but meta), {@code toolscout_agent_discovery_calls_total} (by found: yes, no),
+   * {@code toolscout_agent_not_found_total}, {@code toolscout_agent_approvals_total} (by outcome), {@code
+   * toolscout_agent_tokens_total} (by kind: input, output, saved). A paused request is counted when it ends.
+   */
+  void agent(dev.toolscout.agent.Agent agent) {
+    agent.onUsage(r -> {
+      if (r.status().equals("awaiting_approval")) {
+        return;
+      }
+      var j = r.json();
+      registry.counter("toolscout.agent.requests", "status", r.status()).increment();
+      for (var c : j.path("calls")) {
+        if (c.path("outcome").asText().equals("not_found")) {
+          registry.counter("toolscout.agent.not.found").increment();
+          continue;
+        }
+        registry.counter("toolscout.agent.tool.calls", "origin", c.path("origin").asText()).increment();
+        if (c.path("tool").asText().equals("tool_discovery__find")) {
+          registry.counter("toolscout.agent.discovery.calls", "found", c.path("found").asInt(0) > 0 ? "yes" : "no")
+              .increment();
+        }
+      }
+      for (var a : j.path("approvals")) {
+        registry.counter("toolscout.agent.approvals", "outcome", a.path("outcome").asText()).increment();
+      }
+      for (String k : new String[] {"input", "output", "saved"}) {
+        registry.counter("toolscout.agent.tokens", "kind", k).increment(j.path("tokens").path(k).asLong());
+      }
+    });
+  }
+
   String scrape() {
     return registry.scrape();
   }

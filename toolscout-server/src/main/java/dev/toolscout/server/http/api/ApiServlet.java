@@ -136,7 +136,7 @@ final class ApiServlet extends HttpServlet {
       }
     }
     byte[] body = r.requestSchema() == null ? null : body(req);
-    return r.handler().handle(new Call(r, m.params(), query, caller, body, backend));
+    return r.handler().handle(new Call(r, m.params(), query, caller, body, backend, req.getHeader("Accept")));
   }
 
   /** The caller, once its key and role allow the route; a public route takes any caller, or none. */
@@ -289,6 +289,12 @@ final class ApiServlet extends HttpServlet {
     headers(resp);
     if (r.contentType() != null) {
       resp.setContentType(r.contentType());
+    }
+    if (r.streamer() != null) {
+      resp.setHeader("Cache-Control", "no-cache");
+      resp.flushBuffer();
+      r.streamer().write(resp.getOutputStream());
+      return;
     }
     resp.setContentLength(r.body().length);
     resp.getOutputStream().write(r.body());

@@ -41,14 +41,27 @@ public final class Call {
   private final byte[] body;
   private final ApiBackend backend;
 
+  private final String accept;
+
   Call(Route route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
       ApiBackend backend) {
+    this(route, pathParams, query, caller, body, backend, null);
+  }
+
+  Call(Route route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
+      ApiBackend backend, String accept) {
+    this.accept = accept;
     this.route = route;
     this.pathParams = pathParams;
     this.query = query;
     this.caller = caller;
     this.body = body;
     this.backend = backend;
+  }
+
+  /** Whether the client asked for server-sent events ({@code Accept: text/event-stream}). */
+  public boolean wantsEventStream() {
+    return accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("text/event-stream");
   }
 
   /** Who calls; null on a {@link Route.Access#PUBLIC} route called without a key. */

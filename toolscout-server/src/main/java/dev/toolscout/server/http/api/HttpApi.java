@@ -79,7 +79,7 @@ public final class HttpApi {
   /** Every group of routes, in the order the document lists their tags. */
   private List<RouteGroup> groups() {
     return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new VerbRoutes(),
-        new PolicyRoutes(auth), new ServerRoutes(options), new ConsoleRoutes(this), new OpsRoutes(this));
+        new PolicyRoutes(auth), new ServerRoutes(options), new AgentRoutes(), new ConsoleRoutes(this), new OpsRoutes(this));
   }
 
   /**
@@ -95,6 +95,9 @@ public final class HttpApi {
     }
     if (b.servers() != null) {
       metrics.servers(b.servers());
+    }
+    if (b.agent() != null) {
+      metrics.agent(b.agent());
     }
     Thread.ofVirtual().name("api-warm-up").start(() -> {
       try {

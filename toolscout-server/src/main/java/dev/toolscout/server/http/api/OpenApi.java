@@ -159,7 +159,11 @@ public final class OpenApi {
     n.put("description", x.description());
     if (x.schema() != null) {
       JsonNode schema = x.schema() instanceof String name ? ref(name) : (JsonNode) x.schema();
-      n.putObject("content").putObject(x.contentType()).set("schema", schema);
+      ObjectNode content = n.putObject("content");
+      content.putObject(x.contentType()).set("schema", schema);
+      if (x.streamType() != null) {
+        content.putObject(x.streamType()).set("schema", F.objectNode().put("type", "string"));
+      }
     }
     return n;
   }

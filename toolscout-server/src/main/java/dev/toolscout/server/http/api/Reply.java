@@ -1,5 +1,7 @@
 package dev.toolscout.server.http.api;
 
+import java.io.IOException;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +11,22 @@ import java.nio.charset.StandardCharsets;
  *
  * @param contentType the full header value, e.g. {@code application/json}
  */
-public record Reply(int status, String contentType, byte[] body) {
+public record Reply(int status, String contentType, byte[] body, Streamer streamer) {
+  /** Writes a streamed body (server-sent events) as it is made; the status and content type are sent first. */
+  @FunctionalInterface
+  public interface Streamer {
+    void write(java.io.OutputStream out) throws IOException;
+  }
+
+  public Reply(int status, String contentType, byte[] body) {
+    this(status, contentType, body, null);
+  }
+
+  /** 200 with a body written as it is made, e.g. {@code text/event-stream}. */
+  public static Reply stream(String contentType, Streamer streamer) {
+    return new Reply(200, contentType, new byte[0], streamer);
+  }
+
   public static final String JSON = "application/json";
   public static final String PROBLEM_JSON = "application/problem+json";
 

@@ -61,7 +61,11 @@ public record Route(String method, String path, Access access, boolean needsEngi
    * @param contentType {@code application/json}, {@code application/problem+json} or {@code text/plain}
    * @param schema a component schema name, an inline schema, or null for no body
    */
-  public record Response(int status, String description, String contentType, Object schema) {}
+  public record Response(int status, String description, String contentType, Object schema, String streamType) {
+    public Response(int status, String description, String contentType, Object schema) {
+      this(status, description, contentType, schema, null);
+    }
+  }
 
   public Route {
     Objects.requireNonNull(handler, "handler");
@@ -172,6 +176,15 @@ public record Route(String method, String path, Access access, boolean needsEngi
         key += 1000;
       }
       responses.put(key, new Response(status, description, contentType, schema));
+      return this;
+    }
+
+    /**
+     * A JSON answer of this component schema, or, when the client asks {@code Accept: text/event-stream}, the
+     * same as server-sent events (a text body).
+     */
+    public Builder responseOrStream(int status, String description, String schema) {
+      responses.put(status, new Response(status, description, "application/json", schema, "text/event-stream"));
       return this;
     }
 

@@ -1,0 +1,304 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.agent.Agent;
+import dev.toolscout.agent.AgentEvent;
+import dev.toolscout.agent.AgentResult;
+import dev.toolscout.agent.UsageRecord;
+import dev.toolscout.agent.UsageReport;
+import dev.toolscout.approval.Approvals;
+import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.catalog.StateStore.StoredApproval;
+import dev.toolscout.conversation.Conversations;
+import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.model.InputLimits;
+import dev.toolscout.server.ApprovalJson;
+import dev.toolscout.server.cli.AgentJson;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent loop over HTTP (docs/AGENT.md): a message in a conversation run to its end (JSON, or server-sent
+ * events when the client asks), a run's state, the usage records and their metrics, and the approval queue for
+ * admin keys. An approval decided here resumes the runs waiting for it, in the background.
+ */
+final class AgentRoutes implements RouteGroup {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentRoutes.class);
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  @Override
+  public List<Route> routes() {
+    JsonNode id = OpenApi.schema("{\"type\": \"string\", \"pattern\": \"^[A-Za-z0-9._:-]{1,128}$\"}");
+    JsonNode runId = OpenApi.schema("{\"type\": \"string\", \"maxLength\": 64}");
+    return List.of(
+        Route.post("/v1/conversations/{id}/messages", "sendMessage").tag("agent")
+            .summary("Run a user message through the agent loop: select tools, call the LLM, run its tool calls")
+            .description("Answers when the run ends: done, awaiting_approval (a PROPOSE tool waits for an "
+                + "approver other than the caller; POST /v1/approvals/{id} decides it and the run goes on), or "
+                + "failed (a limit, the provider). With Accept: text/event-stream the answer is server-sent events: "
+                + "text (the model's text as it streams), tool_call, tool_result, then result (the AgentRun).")
+            .pathParam("id", "The conversation id", id)
+            .request("MessageRequest")
+            .responseOrStream(200, "The run's result", "AgentRun")
+            .problem(409, "The conversation has a run awaiting approval, or no LLM provider is configured")
+            .handle(this::message),
+        Route.get("/v1/runs/{id}", "getRun").tag("agent")
+            .summary("One of the caller's agent runs, as it stands (a paused one goes on once its approval is decided)")
+            .pathParam("id", "The run id", runId)
+            .response(200, "The run", "AgentRun")
+            .problem(404, "No such run of the caller's")
+            .handle(this::run),
+        Route.get("/v1/usage", "getUsage").tag("agent").access(Route.Access.ADMIN)
+            .summary("The agent loop's success metrics over its usage records")
+            .query("since", "An ISO-8601 instant; default 7 days ago",
+                OpenApi.schema("{\"type\": \"string\", \"maxLength\": 64}"))
+            .query("limit", "The most records read, oldest first (1-100000, default 100000)",
+                OpenApi.schema("{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100000}"))
+            .query("records", "true: every record too", OpenApi.schema("{\"type\": \"string\", \"enum\": [\"true\", \"false\"]}"))
+            .response(200, "The metrics", "Usage")
+            .handle(this::usage),
+        Route.get("/v1/approvals", "listApprovals").tag("agent").access(Route.Access.ADMIN)
+            .summary("The approval requests: pending ones, or all with ?all=true")
+            .query("all", "true: decided, used and expired ones too",
+                OpenApi.schema("{\"type\": \"string\", \"enum\": [\"true\", \"false\"]}"))
+            .response(200, "The requests, oldest first", "ApprovalList")
+            .handle(this::approvals),
+        Route.post("/v1/approvals/{id}", "decideApproval").tag("agent").access(Route.Access.ADMIN)
+            .summary("Approve or deny a pending request; never one's own")
+            .description("The runs waiting for it go on in the background (GET /v1/runs/{id} shows them).")
+            .pathParam("id", "The request id", runId)
+            .request("Decision")
+            .response(200, "The request as decided", "Approval")
+            .problem(404, "No such request")
+            .problem(409, "Not pending, or the caller made it")
+            .handle(this::decide));
+  }
+
+  private static Agent agent(Call c) {
+    Agent a = c.backend().agent();
+    if (a == null) {
+      throw ApiProblem.conflict("the agent loop is off: no LLM provider is configured (start serve with "
+          + "ANTHROPIC_API_KEY or OPENAI_API_KEY set, or --provider)");
+    }
+    return a;
+  }
+
+  private static Approvals queue(Call c) {
+    if (c.backend().scout() instanceof LocalToolScout l) {
+      return l.engine().approvals();
+    }
+    throw new IllegalStateException("the approval queue needs the local engine");
+  }
+
+  private Reply message(Call c) {
+    String conv = conversationId(c.path("id"));
+    Fields f = Fields.of(c.json(), "", Set.of("message"));
+    String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+    Agent agent = agent(c);
+    String requester = c.caller() == null ? "local" : c.caller().id();
+    if (!c.wantsEventStream()) {
+      return Reply.json(AgentJson.result(run(agent, conv, c, requester, message, e -> { })));
+    }
+    // checked before the stream starts, so a conflict is still a problem document, not an event
+    agent.waiting(conv, c.principal()).ifPresent(run -> {
+      throw ApiProblem.conflict("conversation " + conv + " has run " + run + " waiting for an approval; it goes on "
+          + "once that is decided, before a new message");
+    });
+    return Reply.stream("text/event-stream; charset=utf-8", out -> {
+      AgentResult r;
+      try {
+        r = run(agent, conv, c, requester, message, e -> event(out, e.name(), eventJson(e)));
+      } catch (ApiProblem p) {
+        event(out, "error", F.objectNode().put("status", p.status()).put("detail", p.getMessage()));
+        return;
+      }
+      event(out, "result", AgentJson.result(r));
+    });
+  }
+
+  private static AgentResult run(Agent agent, String conv, Call c, String requester, String message,
+      java.util.function.Consumer<AgentEvent> events) {
+    try {
+      return agent.run(conv, c.principal(), requester, message, events);
+    } catch (IllegalStateException e) {
+      throw ApiProblem.conflict(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiProblem.of(503, "interrupted", "Interrupted", "the server is stopping");
+    }
+  }
+
+  private static ObjectNode eventJson(AgentEvent e) {
+    return switch (e) {
+      case AgentEvent.Text t -> F.objectNode().put("text", t.text());
+      case AgentEvent.ToolCall t -> F.objectNode().put("tool", t.tool()).put("origin", t.origin());
+      case AgentEvent.ToolResult t -> {
+        ObjectNode n = F.objectNode().put("tool", t.tool());
+        if (t.error() != null) {
+          n.put("error", t.error());
+        }
+        yield n;
+      }
+    };
+  }
+
+  private static void event(OutputStream out, String name, JsonNode data) {
+    try {
+      out.write(("event: " + name + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    } catch (IOException e) {
+      // the client went away: the run goes on to its end and is stored; GET /v1/runs/{id} shows it
+      LOG.debug("an event stream's client went away: {}", e.toString());
+    }
+  }
+
+  private Reply run(Call c) {
+    String id = c.path("id");
+    return Reply.json(AgentJson.result(agent(c).get(id, c.principal())
+        .orElseThrow(() -> ApiProblem.notFound("Run not found: " + Fields.shown(id)))));
+  }
+
+  private Reply usage(Call c) {
+    String since = c.query("since");
+    Instant from;
+    try {
+      from = since == null ? Instant.now().minus(java.time.Duration.ofDays(7)) : Instant.parse(since);
+    } catch (DateTimeParseException e) {
+      throw ApiProblem.invalid("since", "an ISO-8601 instant", since, "since must be an ISO-8601 instant such as "
+          + "2026-11-26T00:00:00Z, got: '" + Fields.shown(since) + "'");
+    }
+    int limit = c.queryInt("limit", 1, 100_000, 100_000);
+    List<UsageRecord> records = Agent.usage(((LocalToolScout) c.backend().scout()).engine().store(), from, limit);
+    ObjectNode out = UsageReport.summary(records);
+    out.put("since", from.toString());
+    if ("true".equals(c.query("records"))) {
+      ArrayNode arr = out.putArray("records");
+      records.forEach(r -> arr.add(r.json()));
+    }
+    return Reply.json(out);
+  }
+
+  private Reply approvals(Call c) {
+    boolean all = "true".equals(c.query("all"));
+    List<StoredApproval> shown = queue(c).list().stream()
+        .filter(a -> all || a.status() == ApprovalStatus.PENDING).toList();
+    ObjectNode o = F.objectNode();
+    o.put("count", shown.size());
+    ArrayNode arr = o.putArray("approvals");
+    shown.forEach(a -> arr.add(ApprovalJson.of(a)));
+    return Reply.json(o);
+  }
+
+  private Reply decide(Call c) {
+    String id = c.path("id");
+    Fields f = Fields.of(c.json(), "", Set.of("decision"));
+    String decision = f.text("decision", true, 16);
+    if (!decision.equals("approve") && !decision.equals("deny")) {
+      throw ApiProblem.invalid("decision", "approve or deny", decision, "decision must be approve or deny, got: '"
+          + Fields.shown(decision) + "'");
+    }
+    Approvals q = queue(c);
+    try {
+      q.get(id);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.notFound(e.getMessage());
+    }
+    StoredApproval a;
+    try {
+      a = q.decide(id, decision.equals("approve"), new Approvals.Approver(c.caller().id(), c.caller().role()));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.conflict(e.getMessage());
+    }
+    Agent agent = c.backend().agent();
+    if (agent != null) {
+      Thread.ofVirtual().name("resume-" + id).start(() -> {
+        try {
+          agent.resumeDecided();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+          LOG.warn("resuming the runs waiting for approval request {} failed", id, e);
+        }
+      });
+    }
+    return Reply.json(ApprovalJson.of(a));
+  }
+
+  private static String conversationId(String id) {
+    try {
+      return Conversations.checkId(id);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalid("id", "1-128 characters of A-Z a-z 0-9 . _ : -", id, e.getMessage());
+    }
+  }
+
+  @Override
+  public Map<String, JsonNode> schemas() {
+    return Map.of(
+        "MessageRequest", OpenApi.schema("""
+            {"type": "object", "required": ["message"], "additionalProperties": false,
+             "properties": {"message": {"type": "string", "minLength": 1, "maxLength": 16384}}}"""),
+        "AgentRun", OpenApi.schema("""
+            {"type": "object", "required": ["run_id", "conversation_id", "status", "text", "usage"],
+             "additionalProperties": false,
+             "properties": {"run_id": {"type": "string"}, "conversation_id": {"type": "string"},
+              "status": {"type": "string", "enum": ["done", "awaiting_approval", "failed"]},
+              "text": {"type": "string", "description": "The model's last text"},
+              "approval": {"type": "object", "required": ["id", "tool"], "additionalProperties": false,
+                           "properties": {"id": {"type": "string"}, "tool": {"type": "string"}}},
+              "error": {"type": "string", "description": "What stopped a failed run: a limit, the provider"},
+              "usage": {"$ref": "#/components/schemas/UsageRecord"}}}"""),
+        "UsageRecord", OpenApi.schema("""
+            {"type": "object", "description": "One request's usage record (docs/AGENT.md, Usage records)",
+             "required": ["id", "at", "status", "conversation", "message", "calls", "approvals", "tokens",
+                          "latency_ms"],
+             "properties": {"id": {"type": "string"}, "at": {"type": "string", "format": "date-time"},
+              "status": {"type": "string"}, "conversation": {"type": "string"}, "message": {"type": "string"},
+              "selection": {"type": "array", "items": {"type": "object"}},
+              "calls": {"type": "array", "items": {"type": "object", "required": ["tool", "origin", "outcome"],
+                "properties": {"tool": {"type": "string"},
+                  "origin": {"type": "string", "enum": ["selected", "discovery", "skill", "meta", "other"]},
+                  "outcome": {"type": "string", "enum": ["ok", "error", "not_found", "denied"]}}}},
+              "approvals": {"type": "array", "items": {"type": "object"}},
+              "tokens": {"type": "object"}, "latency_ms": {"type": "object"}}}"""),
+        "Usage", OpenApi.schema("""
+            {"type": "object", "required": ["requests", "tool_calls", "preselected_share", "discovery_rate",
+                                            "discovery_calls", "discovery_empty", "approvals", "tokens", "since"],
+             "properties": {"requests": {"type": "integer"}, "by_status": {"type": "object"},
+              "tool_calls": {"type": "integer", "description": "Calls of catalog tools (meta-tools apart)"},
+              "by_origin": {"type": "object"},
+              "preselected_share": {"type": "number", "description": "Of the catalog tools called, the share the first selection held"},
+              "discovery_rate": {"type": "number", "description": "Share of requests that called tool_discovery__find"},
+              "discovery_calls": {"type": "integer"},
+              "discovery_empty": {"type": "integer", "description": "Discovery calls that found nothing"},
+              "approvals": {"type": "object"}, "tokens": {"type": "object"},
+              "not_found": {"type": "integer"}, "tool_errors": {"type": "integer"},
+              "since": {"type": "string", "format": "date-time"},
+              "records": {"type": "array", "items": {"$ref": "#/components/schemas/UsageRecord"}}}}"""),
+        "Decision", OpenApi.schema("""
+            {"type": "object", "required": ["decision"], "additionalProperties": false,
+             "properties": {"decision": {"type": "string", "enum": ["approve", "deny"]}}}"""),
+        "Approval", OpenApi.schema("""
+            {"type": "object", "required": ["id", "status", "requester", "tool", "created_at"],
+             "properties": {"id": {"type": "string"},
+              "status": {"type": "string", "enum": ["pending", "approved", "denied", "expired", "used"]},
+              "requester": {"type": "string"}, "tool": {"type": "string"}, "arguments": {},
+              "created_at": {"type": "string"}, "decided_by": {"type": ["string", "null"]},
+              "decided_at": {"type": ["string", "null"]}}}"""),
+        "ApprovalList", OpenApi.schema("""
+            {"type": "object", "required": ["count", "approvals"], "additionalProperties": false,
+             "properties": {"count": {"type": "integer"},
+              "approvals": {"type": "array", "items": {"$ref": "#/components/schemas/Approval"}}}}"""));
+  }
+}
