@@ -5,6 +5,7 @@ import dev.toolscout.agent.AgentLimits;
 import dev.toolscout.agent.ChatProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
+import dev.toolscout.agent.openapi.OpenApiExecutor;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.secret.SecretBox;
@@ -66,8 +67,12 @@ public final class AgentRuntime {
     McpToolExecutor mcp = new McpToolExecutor(runtime.actions());
     List<ToolSpec> actions = McpActions.specs().stream()
         .filter(s -> McpToolExecutor.ACTIONS.contains(s.fullName())).toList();
+    // imported HTTP APIs (index --openapi): their stored base URL and sealed credential
+    SecretBox secrets = SecretBox.open(runtime.engine().dataDir(), System.getenv());
+    OpenApiExecutor http = OpenApiExecutor.fromStore(runtime.engine().store(), secrets::unseal, System.getenv(),
+        OpenApiExecutor.Settings.DEFAULTS);
     return Agent.builder(runtime.scout(), provider).executor(SourceKind.MCP, mcp).tools(actions, mcp)
-        .limits(limits).build();
+        .executor(SourceKind.OPENAPI, http).limits(limits).build();
   }
 
   /** {@link #agent(McpRuntime, ChatProvider, AgentLimits)} for a provider config. */
