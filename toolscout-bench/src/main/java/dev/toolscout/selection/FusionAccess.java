@@ -17,4 +17,9 @@ public final class FusionAccess {
   public static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
     return HybridRanker.fuse(lexical, dense, fusion, nameOf);
   }
+
+  /** The clauses {@link HybridRanker#rank} embeds for {@code message} (none for a message of one clause). */
+  public static List<String> rankedClauses(String message) {
+    return HybridRanker.withoutNearlyWhole(message, QueryClauses.split(message));
+  }
 }

@@ -8,10 +8,18 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import java.nio.LongBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Embeds a message and its clauses with one model call: the message is encoded once, and each clause's vector
@@ -31,10 +39,18 @@ import java.util.Map;
  *
  * <p>LangChain4j's tokenizer keeps a query's first 128 tokens: the clauses past them are read from one more call
  * over the rest of the message (from the first clause not read yet), so a long message costs about its own
- * length in tokens, where embedding its clauses alone cost about twice that. A clause gets no vector here
- * ({@code null}, so the caller embeds it alone) when it is no substring of the message (a clause {@code
- * QueryClauses} joined from two), when it is longer than one call reads, or when the message's tokens do not
- * map back to its characters. Thread-safe: the ONNX session and the tokenizer are.
+ * length in tokens, where embedding its clauses alone cost about twice that. A clause that is no substring of
+ * the message (a clause {@code QueryClauses} joined from two), or lies past what the calls over the message
+ * read, or every clause when the message's tokens do not map back to its characters, is embedded alone, as
+ * {@code embedQuery} would (the same vector, bit for bit).
+ *
+ * <p>These further calls (over the rest of a message, and of the clauses embedded alone) are known from the
+ * tokens before the first call runs, so they run beside it on helper threads: on etom-mcp's level-4 requests
+ * (172 tokens on average) they are 103 tokens of model work per message beside the first call's 116, which
+ * made a selection cost 1.7-1.9 times LangChain4j's single call when they ran after it on one thread
+ * (docs/BENCHMARKS.md, "Real messages"). A call no helper has started when the first is done is run by the
+ * caller, so a machine without a free core pays what it paid before. Thread-safe: the ONNX session and the
+ * tokenizer are, and a message's calls write only its own arrays.
  */
 final class ClauseEncoder {
   /** The longest token sequence one call takes; LangChain4j splits a longer text into windows. */
@@ -43,12 +59,16 @@ final class ClauseEncoder {
   /** At most this many model calls per message: the first reads the message, the others its later clauses. */
   static final int MAX_CALLS = 8;
 
-
-
   private final OrtEnvironment env;
   private final OrtSession session;
   private final HuggingFaceTokenizer tokenizer;
   private final boolean tokenTypes;
+  /**
+   * Runs a message's further calls beside its first: one thread per core but the caller's (at least one), made
+   * when needed and ended after a second idle, daemons so they never hold the JVM open. A call no helper has
+   * started is run by the caller.
+   */
+  private final ExecutorService helpers;
 
   /** @param tokenizer made as LangChain4j makes its own (padding off), from the same tokenizer file */
   ClauseEncoder(OrtEnvironment env, OrtSession session, HuggingFaceTokenizer tokenizer) {
@@ -56,88 +76,189 @@ final class ClauseEncoder {
     this.session = session;
     this.tokenizer = tokenizer;
     this.tokenTypes = session.getInputNames().contains("token_type_ids");
+    int threads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), Thread.ofPlatform().name("clause-encoder-", 1).daemon(true).factory());
+    pool.allowCoreThreadTimeOut(true);
+    this.helpers = pool;
   }
 
   /**
-   * The message's vector, then one per clause in order ({@code null} where the clause cannot be read from the
-   * message's tokens); not normalized beyond what LangChain4j does. Returns {@code null} instead when the message
-   * itself is longer than one window (LangChain4j averages several calls then; the caller embeds everything
-   * alone).
+   * The message's vector, then one per clause in order ({@code null} where the clause cannot be read here); not
+   * normalized beyond what LangChain4j does. Returns {@code null} instead when the message itself is longer than
+   * one window (LangChain4j averages several calls then; the caller embeds everything alone).
+   *
+   * <p>Every call a message needs is known from its tokens before the first one runs: the message's own (its
+   * first 128 tokens), the calls over the rest of it for the clauses past them, and one per clause embedded
+   * alone. The first runs on the calling thread while the others are offered to {@code helpers}; whatever no
+   * helper has started by the time the first is done, the caller runs itself, so a busy machine adds no wait
+   * for a free core. Returns only once every call it started has ended, on every path.
    */
   float[][] embed(String message, List<String> clauses) {
+    return embed(message, clauses, helpers);
+  }
+
+  /**
+   * {@link #embed(String, List)} with the further calls offered to {@code executor} (a test passes one that drops
+   * them: the caller then runs every call in turn).
+   */
+  float[][] embed(String message, List<String> clauses, Executor executor) {
     long[] ids = idsAsLangChain4j(message);
     if (ids == null) {
       return null;
     }
-    float[][] states = run(ids);
     float[][] out = new float[clauses.size() + 1][];
-    out[0] = normalize(mean(states, 0, states.length));
     if (clauses.isEmpty()) {
+      out[0] = normalize(mean(run(ids), 0, ids.length));
       return out;
     }
     Encoding direct = tokenizer.encode(message, true, false);
-    if (!Arrays.equals(direct.getIds(), ids) || direct.getCharTokenSpans().length != ids.length) {
-      return out; // the clauses are embedded alone
-    }
+    boolean mapped = Arrays.equals(direct.getIds(), ids) && direct.getCharTokenSpans().length == ids.length;
     int[][] ranges = new int[clauses.size()][];
     int from = 0;
-    for (int c = 0; c < clauses.size(); c++) {
+    for (int c = 0; mapped && c < clauses.size(); c++) {
       ranges[c] = locate(message, clauses.get(c), from);
       if (ranges[c] != null) {
         from = ranges[c][0] + 1;
       }
     }
-    // the clauses past the tokens the first call read (the tokenizer keeps a query's first 128) are read from
-    // further calls over the rest of the message, each starting at the first clause not read yet
-    int pending = read(states, direct.getCharTokenSpans(), 0, ranges, out);
-    for (int calls = 1; pending >= 0 && calls < MAX_CALLS; calls++) {
-      int offset = ranges[pending][0];
-      Encoding rest = tokenizer.encode(message.substring(offset), true, false);
-      int next = read(run(rest.getIds()), rest.getCharTokenSpans(), offset, ranges, out);
-      if (next == pending) {
-        break; // a clause longer than a call reads: it is embedded alone, cut as it is then
-      }
-      pending = next;
+    List<Window> windows = mapped ? plan(message, direct, ranges) : List.of();
+    // the clauses no window reads (joined from two, too long for a call, or all of them when the tokens do not
+    // map back to the characters) are embedded alone, each by a call of its own
+    boolean[] read = new boolean[clauses.size()];
+    windows.forEach(w -> w.clauses().forEach(c -> read[c] = true));
+    List<FutureTask<Runnable>> further = new ArrayList<>();
+    for (int w = 1; w < windows.size(); w++) {
+      Window window = windows.get(w);
+      further.add(new FutureTask<>(() -> {
+        float[][] states = run(window.encoding().getIds());
+        return () -> read(states, window, ranges, out);
+      }));
     }
+    for (int c = 0; c < clauses.size(); c++) {
+      long[] alone = read[c] ? null : idsAsLangChain4j(clauses.get(c));
+      if (alone != null) {
+        int slot = c + 1;
+        further.add(new FutureTask<>(() -> {
+          float[] v = normalize(mean(run(alone), 0, alone.length));
+          return () -> out[slot] = v;
+        }));
+      }
+    }
+    further.forEach(executor::execute);
+    List<Runnable> results = new ArrayList<>(further.size());
+    RuntimeException failure = null;
+    try {
+      float[][] states = run(ids);
+      out[0] = normalize(mean(states, 0, states.length));
+      if (!windows.isEmpty()) {
+        read(states, windows.get(0), ranges, out);
+      }
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    // the calls no helper has started run here, from the last (a helper takes them from the first); then every
+    // one is waited for, also after a failure: no call of this message may still be in the model when it returns
+    for (int i = further.size() - 1; i >= 0; i--) {
+      further.get(i).run();
+    }
+    for (FutureTask<Runnable> f : further) {
+      try {
+        results.add(f.get());
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (failure == null) {
+          failure = new IllegalStateException("interrupted while a clause was embedded", e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    // on this thread: the vectors land in {@code out} in a fixed order, whoever computed them
+    results.forEach(Runnable::run);
     return out;
   }
 
   /**
-   * Reads the vectors of the clauses that one call's tokens hold whole (the call read the message from
-   * {@code offset}); returns the first clause still unread, or -1.
+   * One model call over the message from {@code offset}, and the clauses (indexes) whose vectors are read from
+   * it.
    */
-  private static int read(float[][] states, CharSpan[] spans, int offset, int[][] ranges, float[][] out) {
+  private record Window(int offset, Encoding encoding, List<Integer> clauses) {}
+
+  /**
+   * The calls that read the located clauses: the message's own first, then, while a clause lies past the tokens
+   * the last call read (the tokenizer keeps a query's first 128), one over the rest of the message from the first
+   * such clause, at most {@link #MAX_CALLS} in all. A clause longer than a call reads is left to be embedded
+   * alone, cut as it is then, and so are the clauses after it.
+   */
+  private List<Window> plan(String message, Encoding direct, int[][] ranges) {
+    List<Window> windows = new ArrayList<>();
+    boolean[] held = new boolean[ranges.length];
+    int offset = 0;
+    Encoding e = direct;
+    while (true) {
+      int covered = covered(e, offset);
+      List<Integer> here = new ArrayList<>();
+      int pending = -1;
+      for (int c = 0; c < ranges.length; c++) {
+        int[] r = ranges[c];
+        if (r == null || held[c] || r[0] < offset) {
+          continue;
+        }
+        if (r[1] <= covered) {
+          held[c] = true;
+          here.add(c);
+        } else if (pending < 0) {
+          pending = c;
+        }
+      }
+      if (here.isEmpty() && offset > 0) {
+        // the call over the rest does not hold even its first clause: it is longer than a call reads
+        return windows;
+      }
+      windows.add(new Window(offset, e, here));
+      if (pending < 0 || windows.size() >= MAX_CALLS) {
+        return windows;
+      }
+      offset = ranges[pending][0];
+      e = tokenizer.encode(message.substring(offset), true, false);
+    }
+  }
+
+  /** Where the characters one call read end (the last token is [SEP], which has no span); -1 for none. */
+  private static int covered(Encoding e, int offset) {
+    CharSpan[] spans = e.getCharTokenSpans();
+    int n = spans.length;
+    return n < 3 || spans[n - 2] == null ? -1 : offset + spans[n - 2].getEnd();
+  }
+
+  /** Reads the vectors of the clauses {@code window} holds from its call's token states. */
+  private static void read(float[][] states, Window window, int[][] ranges, float[][] out) {
+    CharSpan[] spans = window.encoding().getCharTokenSpans();
     int n = states.length;
-    // where the tokens the model read end; the last state is the [SEP] token, which has no span
-    int covered = n < 3 || spans[n - 2] == null ? -1 : offset + spans[n - 2].getEnd();
-    int pending = -1;
-    for (int c = 0; c < ranges.length; c++) {
-      int[] r = ranges[c];
-      if (r == null || out[c + 1] != null) {
-        continue;
-      }
-      if (r[0] < offset || r[r.length - 1] > covered) {
-        pending = pending < 0 && r[0] >= offset ? c : pending;
-        continue;
-      }
+    for (int c : window.clauses()) {
       float[] v = new float[states[0].length];
       int count = 0;
       for (int t = 1; t < n - 1; t++) {
         CharSpan s = spans[t];
-        if (s != null && inside(offset + s.getStart(), offset + s.getEnd(), r)) {
+        if (s != null && inside(window.offset() + s.getStart(), window.offset() + s.getEnd(), ranges[c])) {
           add(v, states[t]);
           count++;
         }
       }
       if (count == 0) {
-        continue;
+        continue; // no token lies inside it: embedded alone by the caller
       }
       for (int j = 0; j < v.length; j++) {
         v[j] /= count;
       }
       out[c + 1] = normalize(v);
     }
-    return pending;
   }
 
   private static boolean inside(int start, int end, int[] ranges) {

@@ -80,6 +80,70 @@ class ClauseVectorsTest {
     assertThat(m.embedQueries(MESSAGE, List.of(joined)).get(1)).containsExactly(m.embedQuery(joined));
   }
 
+  /**
+   * A long request of many steps, as etom-mcp's level-4 ones: more than 128 tokens (its last clauses are read
+   * from a call over the rest) and a clause joined from two (embedded alone).
+   */
+  private static final String LONG = "I need to send 0.05 ETH from my wallet at address "
+      + "'0xaBcDeF1234567890AbCdEf1234567890AbCdEf12' to '0x1234567890abcdef1234567890abcdef12345678' on the Goerli"
+      + " testnet. First, check my current balance on Goerli to make sure I have enough ETH. Then look up the"
+      + " current gas price on the network and estimate the fee of the transfer. Then proceed with the transaction"
+      + " if the balance is sufficient, and finally email the receipt to my accountant at the usual address.";
+  private static final List<String> LONG_CLAUSES = List.of(
+      "First, check my current balance on Goerli to make sure I have enough ETH",
+      "look up the current gas price on the network and estimate the fee of the transfer",
+      "proceed with the transaction if the balance is sufficient, and finally email the receipt to my accountant"
+          + " at the usual address",
+      "I need to send 0.05 ETH from my wallet at address '0xaBcDeF1234567890AbCdEf1234567890AbCdEf12' to"
+          + " '0x1234567890abcdef1234567890abcdef12345678' on the Goerli testnet book a table for two");
+
+  @Test
+  void the_further_calls_beside_the_first_give_the_vectors_of_the_calls_run_in_turn() {
+    ClauseEncoder encoder = BundledOnnxModels.allMiniLmL6V2Quantized().clauses();
+    EmbeddingModel m = LocalEmbeddingModels.createPlain(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    // the message needs further calls of both kinds: a clause past its first 128 tokens, and one it does not hold
+    assertThat(ClauseEncoder.locate(LONG, LONG_CLAUSES.get(3), 0)).isNull();
+    List<float[]> v = m.embedQueries(LONG, LONG_CLAUSES);
+    assertThat(dot(v.get(3), m.embedQuery(LONG_CLAUSES.get(2)))).isGreaterThan(0.9);
+    assertThat(v.get(4)).containsExactly(m.embedQuery(LONG_CLAUSES.get(3)));
+    // an executor that starts nothing: the caller runs every call itself, one after the other
+    float[][] inTurn = encoder.embed(LONG, LONG_CLAUSES, r -> {});
+    float[][] beside = encoder.embed(LONG, LONG_CLAUSES);
+    assertThat(beside).hasDimensions(5, 384);
+    for (int i = 0; i < inTurn.length; i++) {
+      assertThat(beside[i]).as("vector %d", i).containsExactly(inTurn[i]);
+    }
+  }
+
+  @Test
+  void messages_embedded_on_many_threads_at_once_get_the_vectors_they_get_alone() throws Exception {
+    EmbeddingModel m = LocalEmbeddingModels.createPlain(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    List<String> messages = List.of(LONG, MESSAGE, LONG + " " + MESSAGE);
+    List<List<String>> clauses = List.of(LONG_CLAUSES, List.of(FLIGHTS, TABLE), List.of(FLIGHTS, LONG_CLAUSES.get(3)));
+    List<List<float[]>> expected = new java.util.ArrayList<>();
+    for (int i = 0; i < messages.size(); i++) {
+      expected.add(m.embedQueries(messages.get(i), clauses.get(i)));
+    }
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(6)) {
+      List<java.util.concurrent.Future<Boolean>> same = new java.util.ArrayList<>();
+      for (int round = 0; round < 24; round++) {
+        int i = round % messages.size();
+        same.add(pool.submit(() -> {
+          List<float[]> got = m.embedQueries(messages.get(i), clauses.get(i));
+          for (int j = 0; j < got.size(); j++) {
+            if (!java.util.Arrays.equals(got.get(j), expected.get(i).get(j))) {
+              return false;
+            }
+          }
+          return got.size() == expected.get(i).size();
+        }));
+      }
+      for (var f : same) {
+        assertThat(f.get()).isTrue();
+      }
+    }
+  }
+
   @Test
   void a_cls_pooling_model_embeds_each_clause_alone() {
     EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.BGE_SMALL_EN_V15_Q);
