@@ -162,19 +162,25 @@ final class ClauseEncoder {
     for (int i = further.size() - 1; i >= 0; i--) {
       further.get(i).run();
     }
+    boolean interrupted = false;
     for (FutureTask<Runnable> f : further) {
-      try {
-        results.add(f.get());
-      } catch (ExecutionException e) {
-        if (failure == null) {
-          failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        if (failure == null) {
-          failure = new IllegalStateException("interrupted while a clause was embedded", e);
+      while (true) {
+        try {
+          results.add(f.get());
+          break;
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+          }
+          break;
+        } catch (InterruptedException e) {
+          // keep waiting: a helper may still be in the model's native code for this message
+          interrupted = true;
         }
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     if (failure != null) {
       throw failure;
