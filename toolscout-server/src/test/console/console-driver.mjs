@@ -44,6 +44,21 @@ async function unlabelled(page) {
     .map((el) => el.outerHTML.substring(0, 120)));
 }
 
+/** Text that is a script's mistake, not a word for people: null, undefined, [object Object] (JSON blocks apart). */
+async function strayText(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const t = n.textContent.trim();
+      if (!n.parentElement.closest('pre') && /^(null|undefined|\[object Object\]|NaN)$/.test(t)) {
+        out.push(t + ' in <' + n.parentElement.tagName.toLowerCase() + '>');
+      }
+    }
+    return out;
+  });
+}
+
 async function rows(page, tableCaption) {
   const table = page.locator('table', { has: page.locator('caption', { hasText: tableCaption }) });
   await table.first().waitFor();
@@ -224,7 +239,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
 });
-const out = { scenario: args.scenario, console_errors: [], page_errors: [], unlabelled: [] };
+const out = { scenario: args.scenario, console_errors: [], page_errors: [], unlabelled: [], stray_text: [] };
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(TIMEOUT);
@@ -236,6 +251,7 @@ try {
   await signIn(page, args.key);
   await SCENARIOS[args.scenario](page, out);
   out.unlabelled = await unlabelled(page);
+  out.stray_text = await strayText(page);
   out.url = page.url();
 } finally {
   await browser.close();

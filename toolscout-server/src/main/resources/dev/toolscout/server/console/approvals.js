@@ -14,6 +14,7 @@ export async function render(main, ctx) {
       + '`toolscout approvals`). Your key\'s role is ' + ctx.me.role + '.'));
     return;
   }
+  const queue = await approvalQueue();
   const pending = h('section', { 'aria-labelledby': 'pending-title' });
   const decided = h('section', { 'aria-labelledby': 'decided-title' });
   main.append(pending, decided);
@@ -22,7 +23,7 @@ export async function render(main, ctx) {
   async function refresh() {
     let all;
     try {
-      all = (await get('/approvals?all=true')).approvals;
+      all = (await queue.list()).approvals;
     } catch (e) {
       pending.replaceChildren(errorBox(e));
       return;
@@ -45,8 +46,8 @@ export async function render(main, ctx) {
             h('td', {}, json(a.arguments)),
             h('td', {}, new Date(a.created_at).toLocaleString()),
             h('td', { class: 'actions' },
-              decide(a, 'approve', a.requester === callerId(ctx), refresh),
-              decide(a, 'deny', false, refresh))))));
+              decide(queue, a, 'approve', a.requester === callerId(ctx), refresh),
+              decide(queue, a, 'deny', false, refresh))))));
     decided.replaceChildren(h('h2', { id: 'decided-title' }, `Decided (${done.length})`),
       done.length === 0 ? h('p', {}, 'No decisions yet.')
         : table('Audit trail: decided requests, newest first', ['Request', 'Tool', 'Requested by', 'Status',
@@ -63,7 +64,28 @@ function callerId(ctx) {
   return ctx.me.principal && ctx.me.principal.user ? 'key:' + ctx.me.principal.user : null;
 }
 
-function decide(a, action, own, refresh) {
+/**
+ * The approval queue's routes: the API's (GET /v1/approvals, POST /v1/approvals/{id}), whose decision also resumes
+ * the agent loop's runs waiting for it, where the server has them; else the gateway's (GET /approvals,
+ * POST /approvals/{id}/approve|deny), which decide the MCP gateway's held calls.
+ */
+async function approvalQueue() {
+  try {
+    await get('/v1/approvals');
+    return {
+      list: () => get('/v1/approvals?all=true'),
+      decide: (id, action) => post(`/v1/approvals/${encodeURIComponent(id)}`, { decision: action }),
+    };
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    return {
+      list: () => get('/approvals?all=true'),
+      decide: (id, action) => post(`/approvals/${encodeURIComponent(id)}/${action}`),
+    };
+  }
+}
+
+function decide(queue, a, action, own, refresh) {
   const label = action === 'approve' ? 'Approve' : 'Deny';
   const b = h('button', { type: 'button', class: action === 'approve' ? 'primary' : 'danger',
     'aria-label': `${label} ${a.id} (${a.tool})`, disabled: own,
@@ -71,7 +93,7 @@ function decide(a, action, own, refresh) {
   b.addEventListener('click', async () => {
     b.disabled = true;
     try {
-      const r = await post(`/approvals/${encodeURIComponent(a.id)}/${action}`);
+      const r = await queue.decide(a.id, action);
       status(`${a.id} ${r.status}`);
     } catch (e) {
       status(e instanceof ApiError ? e.message : String(e));

@@ -59,7 +59,8 @@ export async function render(main, ctx) {
     const decision = r.route && typeof r.route === 'object' ? r.route : null;
     const route = decision ? decision.route : typeof r.route === 'string' ? r.route : null;
     const tabs = renderedTabs(request);
-    out.replaceChildren(
+    // through h(), which leaves out the parts that are null (no router decision) and flattens the arrays
+    out.replaceChildren(h('div', {},
       h('h2', {}, 'Selection'),
       h('p', { class: 'reason' }, r.reason),
       h('dl', { class: 'facts' },
@@ -90,7 +91,7 @@ export async function render(main, ctx) {
           leftOut.map((t) => h('tr', {}, h('td', {}, t.name), h('td', { class: 'num' }, fmt(t.score)),
             h('td', { class: 'desc' }, t.description)))),
       h('h3', {}, 'What the model is sent'),
-      tabs);
+      tabs));
     status(`Selected ${r.selected.length} tools`);
   });
 

@@ -87,7 +87,7 @@ export function errorBox(e) {
 }
 
 export function heading(text, sub) {
-  return [h('h1', { tabindex: '-1' }, text), sub ? h('p', { class: 'lead' }, sub) : null];
+  return sub ? [h('h1', { tabindex: '-1' }, text), h('p', { class: 'lead' }, sub)] : [h('h1', { tabindex: '-1' }, text)];
 }
 
 export function status(text) {

@@ -196,6 +196,7 @@ class ConsoleEndToEndTest {
     JsonNode r = JSON.readTree(Files.readString(out));
     assertThat(r.path("page_errors")).as("script errors on the page").isEmpty();
     assertThat(r.path("unlabelled")).as("controls without a label or name").isEmpty();
+    assertThat(r.path("stray_text")).as("null, undefined or [object Object] shown as text").isEmpty();
     return r;
   }
 
