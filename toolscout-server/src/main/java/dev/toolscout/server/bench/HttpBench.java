@@ -69,6 +69,50 @@ public final class HttpBench {
 
   public record Result(int tools, int requests, List<Level> levels) {}
 
+  /**
+   * {@code POST /v1/select} against running servers (replicas behind no balancer): each client's requests go to
+   * {@code baseUrls} in turn, by request number. Throughput and latency over all, per number of clients; no
+   * in-process variant (the servers are other processes).
+   *
+   * @param apiKey sent as {@code Authorization: Bearer}, or null
+   */
+  public List<Figures> runAgainst(List<URI> baseUrls, String apiKey) throws Exception {
+    List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(30)).build();
+    List<URI> selects = baseUrls.stream().map(u -> URI.create(u.toString().replaceAll("/+$", "") + "/v1/select"))
+        .toList();
+    Call overHttp = (q, i) -> {
+      HttpRequest.Builder r = HttpRequest.newBuilder(selects.get(i % selects.size())).timeout(Duration.ofMinutes(2))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance.objectNode().put("message", q).toString()));
+      if (apiKey != null) {
+        r.header("Authorization", "Bearer " + apiKey);
+      }
+      HttpResponse<String> resp = client.send(r.build(), HttpResponse.BodyHandlers.ofString());
+      if (resp.statusCode() != 200) {
+        throw new IllegalStateException("POST " + selects.get(i % selects.size()) + " answered " + resp.statusCode()
+            + ": " + resp.body());
+      }
+    };
+    List<Figures> out = new ArrayList<>();
+    for (int c : o.clients()) {
+      Samples over = new Samples();
+      try (ExecutorService pool = clients(c)) {
+        phase(pool, overHttp, c, o.warmup(), queries);
+        for (int round = 0; round < o.rounds(); round++) {
+          over.add(phase(pool, overHttp, c, perRound(), queries));
+        }
+      }
+      Figures f = over.figures();
+      progress.printf(java.util.Locale.ROOT, "bench-http: %d clients over %d server(s): %.0f/s, p99 %.1f ms%n", c,
+          selects.size(), f.perSecond(), f.p99Ms());
+      progress.flush();
+      out.add(f);
+    }
+    return out;
+  }
+
   private final Options o;
   private final PrintWriter progress;
 

@@ -53,6 +53,16 @@ final class BenchHttpCommand implements Callable<Integer> {
   @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
   Format format;
 
+  @Option(names = "--url", paramLabel = "BASE_URL",
+      description = "A running server's base URL (e.g. http://10.0.0.11:8765), repeatable: measure POST /v1/select "
+          + "against these servers instead, each client's requests going to them in turn (replicas on one store, "
+          + "docs/DEPLOYMENT.md); no in-process variant.")
+  List<java.net.URI> urls;
+
+  @Option(names = "--api-key", paramLabel = "KEY", description = "With --url: the API key to send (default: "
+      + "$TOOLSCOUT_API_KEY, else none).")
+  String apiKey;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -60,6 +70,28 @@ final class BenchHttpCommand implements Callable<Integer> {
     HttpBench.Options options = new HttpBench.Options(tools, clients, requests, warmup, rounds,
         workDir != null ? workDir : Files.createTempDirectory("toolscout-bench-http"), seed);
     PrintWriter err = spec.commandLine().getErr();
+    if (urls != null && !urls.isEmpty()) {
+      for (java.net.URI u : urls) {
+        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+          throw new IllegalArgumentException("--url must be an http(s) base URL such as http://127.0.0.1:8765, got: '"
+              + u + "'");
+        }
+      }
+      String key = apiKey != null ? apiKey : System.getenv("TOOLSCOUT_API_KEY");
+      List<HttpBench.Figures> figures = new HttpBench(options, err).runAgainst(urls, key);
+      PrintWriter out = spec.commandLine().getOut();
+      ObjectNode n = JsonNodeFactory.instance.objectNode();
+      ArrayNode u = n.putArray("urls");
+      urls.forEach(x -> u.add(x.toString()));
+      ArrayNode levels = n.putArray("levels");
+      for (int i = 0; i < figures.size(); i++) {
+        levels.addObject().put("clients", clients.get(i)).put("per_s", round(figures.get(i).perSecond()))
+            .put("p50_ms", round(figures.get(i).p50Ms())).put("p99_ms", round(figures.get(i).p99Ms()));
+      }
+      out.println(Json.pretty(n));
+      out.flush();
+      return 0;
+    }
     err.println("bench-http: working in " + options.workDir());
     HttpBench.Result r = new HttpBench(options, err).run();
     PrintWriter out = spec.commandLine().getOut();
