@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  */
 public record OpenApiAuth(Type type, String header, String username, String secretEnv, String sealedSecret) {
   private static final Pattern HEADER_NAME = Pattern.compile("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$");
+  /** Headers the HTTP client sets itself (the JDK's restricted ones) or the request's own handling does. */
+  private static final java.util.Set<String> RESERVED_HEADERS = java.util.Set.of("host", "connection",
+      "content-length", "expect", "upgrade", "content-type", "accept");
   private static final Pattern ENV_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,127}$");
 
   /** How the secret is sent. */
@@ -39,6 +42,10 @@ public record OpenApiAuth(Type type, String header, String username, String secr
     if (type == Type.HEADER && (header == null || !HEADER_NAME.matcher(header).matches())) {
       throw new IllegalArgumentException("an API key header needs a header name of letters, digits and -, got: '"
           + header + "'");
+    }
+    if (type == Type.HEADER && RESERVED_HEADERS.contains(header.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("an API key header cannot be one the HTTP request sets itself "
+          + RESERVED_HEADERS.stream().sorted().toList() + ", got: '" + header + "'");
     }
     if (type != Type.HEADER) {
       header = null;

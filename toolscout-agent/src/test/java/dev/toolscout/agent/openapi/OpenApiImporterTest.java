@@ -245,6 +245,13 @@ class OpenApiImporterTest {
   }
 
   @Test
+  void an_api_key_header_the_request_sets_itself_is_refused_naming_it() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new OpenApiAuth(OpenApiAuth.Type.HEADER, "Host", null, "API_KEY", null))
+        .hasMessageEndingWith("got: 'Host'");
+  }
+
+  @Test
   void the_stored_form_reads_back_as_the_same_source() {
     OpenApiAuth auth = new OpenApiAuth(OpenApiAuth.Type.BASIC, null, "alice", null, "enc:v1:AAAA");
     OpenApiSource source = OpenApiImporter.read(petstore(), "petstore", null, auth).source();
