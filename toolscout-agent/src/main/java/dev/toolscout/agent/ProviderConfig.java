@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param model the model id, e.g. {@code claude-sonnet-4-5} or {@code gpt-4.1-mini}
  * @param baseUrl the API's base URL, or {@code null} for the provider's own ({@code https://api.anthropic.com/v1/},
  *     {@code https://api.openai.com/v1})
- * @param apiKey the key ({@code ANTHROPIC_API_KEY} / {@code OPENAI_API_KEY}, or the sealed secret store)
+ * @param apiKey the key ({@code ANTHROPIC_API_KEY} / {@code OPENAI_API_KEY}, a key file, or a value sealed with
+ *     the data directory's secret key)
  * @param timeout one HTTP call's timeout (default 60 s)
  * @param maxRetries retries of a 429, a 5xx or a timeout, with backoff (default 3)
  * @param maxOutputTokens the most tokens one answer may have (default 4096)
@@ -78,7 +79,7 @@ public record ProviderConfig(
     }
     if (apiKey == null || apiKey.isBlank()) {
       throw new IllegalArgumentException("the " + kind.id() + " provider needs an API key: set "
-          + kind.keyVariable() + " or store it with `toolscout secrets set " + kind.keyVariable() + "`");
+          + kind.keyVariable() + " (plain, or sealed as enc:v1:...) or give --provider-key-file FILE");
     }
     timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
     if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(30)) > 0) {
