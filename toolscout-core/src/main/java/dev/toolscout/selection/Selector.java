@@ -209,21 +209,9 @@ public final class Selector {
       CatalogEntry e = core.get(i);
       chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
     }
-    // tie keys for the final order: a dependency brought by a tool sorts right after it
-    Map<String, String> tieKey = new HashMap<>();
-    for (Ranked r : ranked) {
-      if (chosen.size() >= k) {
-        break;
-      }
-      if (!chosen.containsKey(r.ord())) {
-        CatalogEntry e = snap.byOrd(r.ord());
-        SelectedTool t = selected(e, r, coreSet.contains(e.name()), words);
-        chosen.put(r.ord(), t);
-        if (config.dependencies()) {
-          addDependencies(t, snap, rankable, k, chosen, tieKey);
-        }
-      }
-    }
+    // the ranked tools fill the rest; a chosen tool's dependencies join behind it (see fill)
+    Map<String, String> parentOf = new HashMap<>();
+    fill(ranked, snap, rankable, k, chosen, parentOf, words);
     // nothing more matched: the remaining core tools are the most generally useful
     for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
@@ -234,10 +222,11 @@ public final class Selector {
     java.util.Set<String> pinnedNames = new java.util.HashSet<>();
     pinned.tools().forEach(t -> pinnedNames.add(t.name()));
     if (req.tokenBudget() != null) {
-      list = withoutDroppedParents(fitBudget(list, req.tokenBudget(), offeredNames, pinnedNames), tieKey);
+      list = withoutDroppedParents(fitBudget(list, req.tokenBudget(), offeredNames, pinnedNames), parentOf);
     }
-    list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score())
-        .thenComparing(t -> tieKey.getOrDefault(t.name(), t.name())));
+    // best first; ties (scores are rounded) keep the order they were chosen in, which is deterministic (ties by
+    // name in the ranking) and keeps a dependency behind the tool that needs it
+    list.sort(Comparator.comparingDouble((SelectedTool t) -> -t.score()));
     List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
     int excluded = visible - list.size();
     boolean findGiven = list.stream().anyMatch(t -> t.name().equals(SelectorConfig.DISCOVERY_FIND));
@@ -287,49 +276,89 @@ public final class Selector {
   }
 
   /**
-   * Dependency expansion: the tools {@code parent} declares in {@code depends_on} that exist, that the
-   * principal may see and that are not chosen yet join the selection while slots remain, in that order, with
-   * the parent's score so they sort right after it. Only declared dependencies: inferring credential issuers
-   * from names helped one development set only (docs/FITTED_RULES.md). Only direct dependencies: a chain would let one tool fill the page. A tool that needs
-   * another is unusable without it, so it is better to carry both than two unrelated tools; unknown or denied
-   * names are skipped (never revealed).
+   * Fills {@code chosen} up to {@code k} from {@code ranked}, with dependency expansion when the configuration
+   * has it: a chosen tool's declared {@code depends_on} tools that exist, that the principal may see and that are
+   * not chosen yet become candidates placed {@link #DEPENDENCY_GAP} below the tool that needs them (in the fused
+   * score's logit), and so on down the chain: transitive, each tool chosen once however many tools need it (a
+   * shared utility is brought once), a cycle ends where it meets a chosen tool. A ranked tool whose own score is
+   * within the gap of the one that needs the dependency keeps its place before the dependency, so a close
+   * runner-up (often the right one of near-duplicates) is never pushed down by it; a dependency that also ranks on
+   * its own takes the better of the two places. Only declared dependencies: inferring credential issuers from
+   * names helped one development set only (docs/FITTED_RULES.md). Unknown or denied names are skipped (never
+   * revealed).
    */
-  private void addDependencies(
-      SelectedTool parent, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
-      Map<String, String> tieKey) {
-    String parentKey = tieKey.getOrDefault(parent.name(), parent.name());
-    for (String dep : parent.spec().dependsOn()) {
-      addDependency(parent, parentKey, dep, "needed by " + parent.name(), snap, allowed, k, chosen, tieKey);
+  private void fill(
+      List<Ranked> ranked, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
+      Map<String, String> parentOf, List<String> words) {
+    // candidates best first by their place (logit), ties by name; a ranked tool's place is its own score's
+    java.util.PriorityQueue<Candidate> queue = new java.util.PriorityQueue<>(
+        Comparator.comparingDouble((Candidate c) -> -c.place()).thenComparing(c -> c.entry().name()));
+    int next = 0;
+    while (chosen.size() < k) {
+      Candidate c;
+      if (next < ranked.size() && (queue.isEmpty() || logit(ranked.get(next).score()) >= queue.peek().place())) {
+        Ranked r = ranked.get(next++);
+        c = new Candidate(snap.byOrd(r.ord()), r, logit(r.score()), null);
+      } else if (!queue.isEmpty()) {
+        c = queue.poll();
+      } else {
+        break;
+      }
+      if (chosen.containsKey(c.entry().ord())) {
+        continue;
+      }
+      CatalogEntry e = c.entry();
+      boolean core = coreSet.contains(e.name());
+      SelectedTool t;
+      if (c.neededBy() == null) {
+        t = selected(e, c.ranked(), core, words);
+      } else {
+        String reason = "needed by " + c.neededBy();
+        t = new SelectedTool(e.spec(), round(1 / (1 + Math.exp(-c.place()))),
+            core ? "core tool; " + reason : reason, core);
+        parentOf.put(e.name(), c.neededBy());
+      }
+      chosen.put(e.ord(), t);
+      if (!config.dependencies()) {
+        continue;
+      }
+      for (String dep : e.spec().dependsOn()) {
+        CatalogEntry d = snap.get(dep);
+        if (d != null && allowed.contains(d.ord()) && !chosen.containsKey(d.ord())) {
+          queue.add(new Candidate(d, null, c.place() - DEPENDENCY_GAP, e.name()));
+        }
+      }
     }
   }
 
-  private void addDependency(
-      SelectedTool parent, String parentKey, String dep, String reason, Catalog.Snapshot snap, AllowedSet allowed,
-      int k, Map<Integer, SelectedTool> chosen, Map<String, String> tieKey) {
-    if (chosen.size() >= k) {
-      return;
-    }
-    CatalogEntry d = snap.get(dep);
-    if (d == null || !allowed.contains(d.ord()) || chosen.containsKey(d.ord())) {
-      return;
-    }
-    boolean core = coreSet.contains(d.name());
-    chosen.put(d.ord(), new SelectedTool(d.spec(), parent.score(), core ? "core tool; " + reason : reason, core));
-    tieKey.put(d.name(), parentKey + '\u0001' + d.name());
+  /**
+   * How far below the tool that needs it a dependency is placed, in the fused score's logit (the sum of the
+   * standardized lexical and dense scores, weighted): about two standard deviations of a retriever's top-50
+   * scores. A ranked tool that close to the one needing the dependency keeps its place before it. Chosen on
+   * NesTools (docs/EVALUATION.md, "Dependencies"): 2.0 keeps the main tools' MRR of the same ranking without
+   * expansion; 1.0 gains 0.4 N@10 over it and costs 0.5 points of the main tools' R@5.
+   */
+  static final double DEPENDENCY_GAP = 2.0;
+
+  /** A tool waiting for a slot: ranked ({@code ranked} set) or needed by {@code neededBy}, at {@code place}. */
+  private record Candidate(CatalogEntry entry, Ranked ranked, double place, String neededBy) {}
+
+  private static double logit(double score) {
+    double s = Math.min(1 - 1e-12, Math.max(1e-12, score));
+    return Math.log(s / (1 - s));
   }
 
   /**
    * A dependency whose parent the budget dropped keeps its place, but its reason no longer names the parent: the
    * reasons reach the model's prompt, which must name only tools the model is given.
    */
-  private static List<SelectedTool> withoutDroppedParents(List<SelectedTool> kept, Map<String, String> tieKey) {
+  private static List<SelectedTool> withoutDroppedParents(List<SelectedTool> kept, Map<String, String> parentOf) {
     java.util.Set<String> names = new java.util.HashSet<>();
     kept.forEach(t -> names.add(t.name()));
     List<SelectedTool> out = new ArrayList<>(kept.size());
     for (SelectedTool t : kept) {
-      String key = tieKey.get(t.name());
-      String[] chain = key == null ? new String[0] : key.split("\u0001");
-      if (chain.length >= 2 && !names.contains(chain[chain.length - 2])) {
+      String parent = parentOf.get(t.name());
+      if (parent != null && !names.contains(parent)) {
         String reason = (t.core() ? "core tool; " : "") + "needed by a tool the token budget left out";
         out.add(new SelectedTool(t.spec(), t.score(), reason, t.core()));
       } else {

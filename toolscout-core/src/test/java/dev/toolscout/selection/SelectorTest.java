@@ -157,20 +157,74 @@ class SelectorTest {
   }
 
   @Test
-  void a_selected_tool_brings_its_allowed_dependencies_right_after_it() {
+  void a_selected_tool_brings_its_allowed_dependencies_after_the_close_runner_up() {
     Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of()));
     f.catalog.sync(filesCatalog());
     f.access.setPolicy(new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
         new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "admin", AccessRule.Subject.EVERYONE,
             null))));
     Selection s = select(f, "upload a file to the drive", 3);
+    // files__download ranks close to files__upload: the dependency does not push it down
     assertThat(s.selected()).extracting(SelectedTool::name)
-        .containsExactly("files__upload", "auth__login", "files__download");
-    assertThat(s.selected().get(1).reason()).isEqualTo("needed by files__upload");
-    assertThat(s.selected().get(1).score()).isEqualTo(s.selected().get(0).score());
+        .containsExactly("files__upload", "files__download", "auth__login");
+    assertThat(s.selected().get(2).reason()).isEqualTo("needed by files__upload");
+    assertThat(s.selected().get(2).score()).isLessThan(s.selected().get(0).score());
     // the denied dependency never appears, whatever K
     assertThat(select(f, "upload a file to the drive", 5).selected()).extracting(SelectedTool::name)
         .doesNotContain("admin__audit");
+  }
+
+  @Test
+  void dependencies_are_brought_transitively_and_a_cycle_ends_at_a_chosen_tool() {
+    // BM25 alone ranks only the tools sharing a word with the message: the others come only as dependencies
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of())
+        .withFusion(Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL)));
+    f.catalog.sync(List.of(
+        dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive.")
+            .dependsOn(List.of("auth__login")).build(),
+        dev.toolscout.model.ToolSpec.builder("auth__login", "Log in and get a session token.")
+            .dependsOn(List.of("auth__token")).build(),
+        dev.toolscout.model.ToolSpec.builder("auth__token", "Issues signed credentials.")
+            .dependsOn(List.of("files__upload")).build(),
+        Fixture.tool("weather__forecast", "Weather forecast for a city."),
+        Fixture.tool("mail__send", "Send an email.")));
+    Selection s = select(f, "upload a file to the drive", 4);
+    // the chain follows files__upload in order, once each; the cycle back to files__upload ends there
+    assertThat(s.selected()).extracting(SelectedTool::name)
+        .startsWith("files__upload", "auth__login", "auth__token").doesNotHaveDuplicates();
+    assertThat(s.selected().subList(1, 3)).extracting(SelectedTool::reason)
+        .containsExactly("needed by files__upload", "needed by auth__login");
+  }
+
+  @Test
+  void a_utility_many_tools_need_is_brought_once() {
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of()));
+    f.catalog.sync(List.of(
+        dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive.")
+            .dependsOn(List.of("time__now")).build(),
+        dev.toolscout.model.ToolSpec.builder("files__share", "Share a file on the shared drive.")
+            .dependsOn(List.of("time__now")).build(),
+        Fixture.tool("time__now", "The current date and time."),
+        Fixture.tool("weather__forecast", "Weather forecast for a city.")));
+    Selection s = select(f, "upload and share a file on the shared drive", 4);
+    assertThat(s.selected()).extracting(SelectedTool::name).containsOnlyOnce("time__now")
+        .contains("files__upload", "files__share");
+  }
+
+  @Test
+  void a_dependency_never_displaces_a_ranked_tool_whose_score_is_close() {
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of()));
+    f.catalog.sync(List.of(
+        dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive.")
+            .dependsOn(List.of("auth__login")).build(),
+        Fixture.tool("files__put", "Upload a file to the shared drive."),
+        Fixture.tool("auth__login", "Log in and get a session token."),
+        Fixture.tool("weather__forecast", "Weather forecast for a city.")));
+    Selection s = select(f, "upload a file to the shared drive", 3);
+    // the near-duplicate keeps its place; the dependency comes after both
+    assertThat(s.selected()).extracting(SelectedTool::name).containsExactlyInAnyOrder(
+        "files__upload", "files__put", "auth__login");
+    assertThat(s.selected().get(2).name()).isEqualTo("auth__login");
   }
 
   @Test
