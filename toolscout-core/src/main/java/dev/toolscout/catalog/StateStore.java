@@ -206,6 +206,25 @@ public interface StateStore extends AutoCloseable {
   /** The usage records made at or after {@code since}, oldest first (by time, then id), at most {@code limit}. */
   List<StoredUsage> loadUsage(Instant since, int limit);
 
+  // --- what selection learned from use (learning.UsageMemory): (message, tool) pairs ---
+
+  /**
+   * Stores learned pairs, replacing those with the same tool and message hash (upsert), in one transaction,
+   * durable on return.
+   */
+  void saveLearned(List<StoredLearned> pairs);
+
+  /** Every learned pair, by tool then message hash ({@link String#compareTo}); empty when none. */
+  List<StoredLearned> loadLearned();
+
+  /**
+   * Removes the learned pairs of {@code tools} (exact names), or every learned pair when {@code tools} is null, in
+   * one transaction, durable on return.
+   *
+   * @return how many pairs were removed
+   */
+  int deleteLearned(Collection<String> tools);
+
   @Override
   void close();
 
@@ -376,6 +395,29 @@ public interface StateStore extends AutoCloseable {
       if (id == null || id.isBlank() || at == null || principal == null || conversationId == null || json == null) {
         throw new IllegalArgumentException("a usage record needs an id, a time, a principal, a conversation and "
             + "its JSON, got: '" + id + "', " + at + ", " + principal + ", " + conversationId);
+      }
+      at = at.truncatedTo(ChronoUnit.MILLIS);
+    }
+  }
+
+  /**
+   * One (message, tool) pair selection learned from: the tool was used for the message.
+   *
+   * @param tool the tool's full name (part of the key)
+   * @param messageHash the SHA-256 of the message (the other part of the key)
+   * @param toolHash the tool's content hash when it was learned: a tool changed since has its pairs dropped
+   * @param principal who sent the message, or null
+   * @param conversationId its conversation, or null
+   * @param at when it was used (kept to the millisecond)
+   */
+  record StoredLearned(
+      String tool, String messageHash, String message, String toolHash, String principal, String conversationId,
+      Instant at) {
+    public StoredLearned {
+      if (tool == null || tool.isBlank() || messageHash == null || messageHash.isBlank() || message == null
+          || toolHash == null || at == null) {
+        throw new IllegalArgumentException("a learned pair needs a tool, a message and its hash, the tool's hash "
+            + "and a time, got: '" + tool + "', '" + messageHash + "', '" + toolHash + "', " + at);
       }
       at = at.truncatedTo(ChronoUnit.MILLIS);
     }

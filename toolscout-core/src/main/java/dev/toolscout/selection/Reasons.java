@@ -31,6 +31,9 @@ final class Reasons {
     return List.copyOf(out);
   }
 
+  /** The reason of a tool nothing in the message matched. */
+  static final String NO_MATCH = "no match for this message";
+
   static String of(ToolSpec spec, Ranked r, boolean core, List<String> queryWords) {
     List<String> parts = new ArrayList<>();
     if (core) {
@@ -53,7 +56,7 @@ final class Reasons {
       }
     }
     if (parts.isEmpty()) {
-      parts.add("no match for this message");
+      parts.add(NO_MATCH);
     }
     return String.join("; ", parts);
   }

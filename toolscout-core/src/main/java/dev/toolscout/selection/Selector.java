@@ -47,6 +47,7 @@ public final class Selector {
   private final SelectorConfig config;
   private final java.util.Set<String> coreSet;
   private final Map<String, ToolSpec> engineTools;
+  private final dev.toolscout.learning.UsageMemory learned;
 
   /** A selector with no engine tools: only the catalog's tools are offered. */
   public Selector(
@@ -63,6 +64,16 @@ public final class Selector {
   public Selector(
       Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, TokenCost tokens,
       SelectorConfig config, List<ToolSpec> engineTools) {
+    this(catalog, ranker, model, access, tokens, config, engineTools, null);
+  }
+
+  /**
+   * @param learned what was learned from use, blended into the ranking ({@link #LEARNED_WEIGHT}); null for none
+   */
+  public Selector(
+      Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, TokenCost tokens,
+      SelectorConfig config, List<ToolSpec> engineTools, dev.toolscout.learning.UsageMemory learned) {
+    this.learned = learned;
     this.catalog = catalog;
     this.model = model;
     this.access = access;
@@ -151,9 +162,21 @@ public final class Selector {
     // a skill's own tools (kind skill) are offered only through the skill: pinned when it is active, never ranked
     java.util.BitSet skillKind = snap.skillKindOrds();
     AllowedSet rankable = allowed.without(skillKind);
+    // the message's query vector, kept for what was learned from use
+    float[][] queryVector = new float[1][];
+    java.util.function.BiFunction<String, List<String>, List<float[]>> keeping = (m, clauses) -> {
+      List<float[]> v = vectors.apply(m, clauses);
+      queryVector[0] = v.isEmpty() ? null : v.get(0);
+      return v;
+    };
     List<Ranked> ranked =
-        ranker.rank(message, vectors, rankable,
+        ranker.rank(message, keeping, rankable,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
+    Map<Integer, Double> usedFor = Map.of();
+    if (learned != null && !learned.isEmpty() && queryVector[0] != null) {
+      usedFor = learnedSimilarity(queryVector[0], snap, rankable);
+      ranked = blendLearned(ranked, usedFor, ord -> snap.byOrd(ord).name());
+    }
     Map<Integer, Ranked> rankOf = new HashMap<>();
     for (Ranked r : ranked) {
       rankOf.put(r.ord(), r);
@@ -211,7 +234,7 @@ public final class Selector {
     }
     // the ranked tools fill the rest; a chosen tool's dependencies join behind it (see fill)
     Map<String, String> parentOf = new HashMap<>();
-    fill(ranked, snap, rankable, k, chosen, parentOf, words);
+    fill(ranked, snap, rankable, k, chosen, parentOf, words, usedFor);
     // nothing more matched: the remaining core tools are the most generally useful
     for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
@@ -289,7 +312,7 @@ public final class Selector {
    */
   private void fill(
       List<Ranked> ranked, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
-      Map<String, String> parentOf, List<String> words) {
+      Map<String, String> parentOf, List<String> words, Map<Integer, Double> usedFor) {
     // candidates best first by their place (logit), ties by name; a ranked tool's place is its own score's
     java.util.PriorityQueue<Candidate> queue = new java.util.PriorityQueue<>(
         Comparator.comparingDouble((Candidate c) -> -c.place()).thenComparing(c -> c.entry().name()));
@@ -312,6 +335,13 @@ public final class Selector {
       SelectedTool t;
       if (c.neededBy() == null) {
         t = selected(e, c.ranked(), core, words);
+        Double used = usedFor.get(e.ord());
+        if (used != null && used > LEARNED_FLOOR) {
+          String usedBefore = String.format(java.util.Locale.ROOT, "used before for a similar message (%.2f)", used);
+          t = new SelectedTool(t.spec(), t.score(), t.reason().endsWith(Reasons.NO_MATCH)
+              ? t.reason().substring(0, t.reason().length() - Reasons.NO_MATCH.length()) + usedBefore
+              : t.reason() + "; " + usedBefore, t.core());
+        }
       } else {
         String reason = "needed by " + c.neededBy();
         t = new SelectedTool(e.spec(), round(1 / (1 + Math.exp(-c.place()))),
@@ -339,6 +369,61 @@ public final class Selector {
    * expansion; 1.0 gains 0.4 N@10 over it and costs 0.5 points of the main tools' R@5.
    */
   static final double DEPENDENCY_GAP = 2.0;
+
+  /**
+   * How much a tool's learned similarity moves it, in the fused score's logit: a tool used before for this very
+   * message (cosine 1) gains this much; one used for a message of cosine {@link #LEARNED_FLOOR} or less, nothing;
+   * linearly between. Measured with {@code eval --learn-qrels} (docs/EVALUATION.md, "Learning from use").
+   */
+  static final double LEARNED_WEIGHT = Double.parseDouble(System.getProperty("ts.lw", "4.0"));
+
+  /** The cosine between a message and a learned one below which the learned one says nothing. */
+  static final double LEARNED_FLOOR = Double.parseDouble(System.getProperty("ts.lf", "0.5"));
+
+  /** Each visible tool's learned similarity, by ordinal (tools with none are absent). */
+  private Map<Integer, Double> learnedSimilarity(float[] query, Catalog.Snapshot snap, AllowedSet allowed) {
+    Map<Integer, Double> out = new HashMap<>();
+    learned.similarity(query).forEach((name, sim) -> {
+      CatalogEntry e = snap.get(name);
+      if (e != null && allowed.contains(e.ord())) {
+        out.put(e.ord(), sim);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The ranking with each tool's learned similarity added to its fused logit ({@link #LEARNED_WEIGHT}); a tool the
+   * ranking lacks starts from its lowest value. Best first, ties by name (package-private for tests).
+   */
+  static List<Ranked> blendLearned(
+      List<Ranked> ranked, Map<Integer, Double> similarity, java.util.function.IntFunction<String> nameOf) {
+    Map<Integer, Ranked> byOrd = new LinkedHashMap<>();
+    Map<Integer, Double> value = new HashMap<>();
+    double floor = ranked.isEmpty() ? 0 : logit(ranked.get(ranked.size() - 1).score());
+    for (Ranked r : ranked) {
+      byOrd.put(r.ord(), r);
+      value.put(r.ord(), logit(r.score()));
+    }
+    similarity.forEach((ord, sim) -> {
+      double gain = LEARNED_WEIGHT * Math.max(0, (sim - LEARNED_FLOOR) / (1 - LEARNED_FLOOR));
+      if (gain <= 0) {
+        return;
+      }
+      value.merge(ord, floor + gain, (had, ignored) -> had + gain);
+      byOrd.putIfAbsent(ord, new Ranked(ord, 0, 0, 0, Double.NaN));
+    });
+    List<Ranked> out = new ArrayList<>(byOrd.size());
+    byOrd.forEach((ord, r) -> {
+      double v = value.get(ord);
+      out.add(new Ranked(ord, 1 / (1 + Math.exp(-v)), r.lexicalRank(), r.denseRank(), r.similarity(), r.clause()));
+    });
+    out.sort((x, y) -> {
+      int c = Double.compare(y.score(), x.score());
+      return c != 0 ? c : nameOf.apply(x.ord()).compareTo(nameOf.apply(y.ord()));
+    });
+    return out;
+  }
 
   /** A tool waiting for a slot: ranked ({@code ranked} set) or needed by {@code neededBy}, at {@code place}. */
   private record Candidate(CatalogEntry entry, Ranked ranked, double place, String neededBy) {}

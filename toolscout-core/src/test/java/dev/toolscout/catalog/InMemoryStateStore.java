@@ -236,4 +236,23 @@ public final class InMemoryStateStore implements StateStore {
     return usage.values().stream().filter(u -> !u.at().isBefore(since))
         .sorted(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id)).limit(limit).toList();
   }
+
+  private final Map<String, StoredLearned> learned = new java.util.TreeMap<>();
+
+  @Override
+  public synchronized void saveLearned(List<StoredLearned> pairs) {
+    pairs.forEach(p -> learned.put(p.tool() + "\u0000" + p.messageHash(), p));
+  }
+
+  @Override
+  public synchronized List<StoredLearned> loadLearned() {
+    return List.copyOf(learned.values());
+  }
+
+  @Override
+  public synchronized int deleteLearned(java.util.Collection<String> tools) {
+    int before = learned.size();
+    learned.values().removeIf(p -> tools == null || tools.contains(p.tool()));
+    return before - learned.size();
+  }
 }

@@ -11,6 +11,8 @@ import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.index.ToolIndex;
+import dev.toolscout.learning.LearnedPair;
+import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -106,10 +108,18 @@ public final class EvalRunner {
    * @param workDir where the isolated data directories go
    * @param perQuery a file to write one JSON line per scored query to (its gold tools, the top 10 and the rank of
    *     each gold tool), or null
+   * @param learnQrels a qrels file whose queries and gold tools are learned ({@code toolscout learn}) before the
+   *     queries of {@code qrels} are scored again, or null; no query may be in both
    */
   public record Options(
       Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
-      Path workDir, Integer limit, Path perQuery) {
+      Path workDir, Integer limit, Path perQuery, String learnQrels) {
+    public Options(
+        Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
+        Path workDir, Integer limit, Path perQuery) {
+      this(dataset, qrels, ks, retriever, byName, modelId, workDir, limit, perQuery, null);
+    }
+
     public Options(
         Path dataset, String qrels, List<Integer> ks, Retriever retriever, boolean byName, String modelId,
         Path workDir, Integer limit) {
@@ -121,7 +131,20 @@ public final class EvalRunner {
   public record Result(
       String dataset, String qrels, String retriever, int queries, Map<Integer, Double> recall,
       Map<Integer, Double> complete, double ndcg10, double mrr, double tokensSavedPct, double latencyP50,
-      double latencyP99) {}
+      double latencyP99, Result withoutLearning) {
+    public Result(
+        String dataset, String qrels, String retriever, int queries, Map<Integer, Double> recall,
+        Map<Integer, Double> complete, double ndcg10, double mrr, double tokensSavedPct, double latencyP50,
+        double latencyP99) {
+      this(dataset, qrels, retriever, queries, recall, complete, ndcg10, mrr, tokensSavedPct, latencyP50, latencyP99,
+          null);
+    }
+
+    Result withBaseline(Result before) {
+      return new Result(dataset, qrels, retriever, queries, recall, complete, ndcg10, mrr, tokensSavedPct,
+          latencyP50, latencyP99, before);
+    }
+  }
 
   private static final ObjectMapper LINES = new ObjectMapper();
 
@@ -134,8 +157,15 @@ public final class EvalRunner {
    */
   public record Plan(
       Path dataDir, List<ToolSpec> tools, String modelId, SelectorConfig selector, String qrels,
-      List<ScoredQuery> queries, NormalizedDataset dataset) {
+      List<ScoredQuery> queries, NormalizedDataset dataset, List<LearnedPair> learn) {
+    public Plan(
+        Path dataDir, List<ToolSpec> tools, String modelId, SelectorConfig selector, String qrels,
+        List<ScoredQuery> queries, NormalizedDataset dataset) {
+      this(dataDir, tools, modelId, selector, qrels, queries, dataset, List.of());
+    }
+
     public Plan {
+      learn = List.copyOf(learn);
       Objects.requireNonNull(dataDir, "dataDir");
       tools = List.copyOf(tools);
       Objects.requireNonNull(modelId, "modelId");
@@ -150,7 +180,13 @@ public final class EvalRunner {
    * exactly as the product built them. The caller owns the engine and closes it after {@link #run}.
    */
   public record Product(
-      Catalog catalog, Selector selector, ToolIndex index, AccessControl access, TokenCounter tokens) {
+      Catalog catalog, Selector selector, ToolIndex index, AccessControl access, TokenCounter tokens,
+      UsageMemory learned) {
+    /** A product whose selector learns nothing. */
+    public Product(Catalog catalog, Selector selector, ToolIndex index, AccessControl access, TokenCounter tokens) {
+      this(catalog, selector, index, access, tokens, null);
+    }
+
     public Product {
       Objects.requireNonNull(catalog, "catalog");
       Objects.requireNonNull(selector, "selector");
@@ -194,19 +230,63 @@ public final class EvalRunner {
       queries = queries.subList(0, o.limit());
     }
     List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
+    List<LearnedPair> learn = List.of();
+    if (o.learnQrels() != null) {
+      String learnName = qrelsPath(o.learnQrels(), "--learn-qrels");
+      List<ScoredQuery> train = ds.scoredQueries(learnName);
+      Set<String> scored = new java.util.HashSet<>();
+      ds.scoredQueries(qrelsName).forEach(q -> scored.add(q.id()));
+      List<String> both = train.stream().map(ScoredQuery::id).filter(scored::contains).toList();
+      if (!both.isEmpty()) {
+        throw new IllegalArgumentException("--learn-qrels " + o.learnQrels() + " and --qrels " + qrelsName + " share "
+            + both.size() + " query ids (a query learned must not be scored), e.g. '" + both.get(0) + "'");
+      }
+      Map<String, String> nameOfId = new HashMap<>();
+      ds.tools().forEach(t -> nameOfId.put(t.id(), t.spec().fullName()));
+      List<LearnedPair> pairs = new ArrayList<>(train.size());
+      for (ScoredQuery q : train) {
+        pairs.add(new LearnedPair(q.text(), q.gold().stream().map(nameOfId::get).toList(), null, null, null));
+      }
+      learn = pairs;
+    }
     Fusion fusion = o.retriever().method == null ? Fusion.DEFAULT : Fusion.DEFAULT.withMethod(o.retriever().method);
     if (o.retriever() == Retriever.whole) {
       fusion = fusion.withClausePenalty(Double.POSITIVE_INFINITY);
     }
     // the baselines stand for a retriever alone: no dependency expansion, which is the product's
     SelectorConfig config = new SelectorConfig(List.of(), 0, fusion, 10, o.retriever().method == null);
-    return new Plan(dataDir(o.workDir(), dir, o.modelId()), specs, o.modelId(), config, qrelsName, queries, ds);
+    return new Plan(dataDir(o.workDir(), dir, o.modelId()), specs, o.modelId(), config, qrelsName, queries, ds,
+        learn);
   }
 
-  /** Runs the plan's queries through {@code e}, the engine opened as {@code plan} says. */
+  /**
+   * Runs the plan's queries through {@code e}, the engine opened as {@code plan} says. The data directory is
+   * evaluation's own: what it learned before is reset first, so a run scores the ranking without learning; with
+   * pairs to learn it then learns them and scores the same queries again, and the result carries both.
+   */
   public Result run(Plan plan, Product e) throws IOException {
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(e, "product");
+    if (e.learned() != null) {
+      e.learned().reset();
+    }
+    if (plan.learn().isEmpty()) {
+      return score(plan, e, o.perQuery());
+    }
+    if (e.learned() == null) {
+      throw new IllegalArgumentException("--learn-qrels: this engine learns nothing");
+    }
+    Result before = score(plan, e, null);
+    UsageMemory.Learned l = e.learned().learn(plan.learn(), e.catalog().snapshot());
+    log.println("eval: learned " + l.stored() + " (message, tool) pairs from " + l.pairs() + " queries of "
+        + o.learnQrels());
+    log.flush();
+    Result after = score(plan, e, o.perQuery());
+    e.learned().reset();
+    return after.withBaseline(before);
+  }
+
+  private Result score(Plan plan, Product e, Path perQueryFile) throws IOException {
     List<ToolSpec> specs = plan.tools();
     List<ScoredQuery> queries = plan.queries();
     SelectorConfig config = plan.selector();
@@ -258,8 +338,8 @@ public final class EvalRunner {
     Map<String, ToolSpec> specOf = new HashMap<>();
     specs.forEach(s -> specOf.put(s.fullName(), s));
     // written to a file beside it and moved into place at the end: a failed run leaves an existing file as it was
-    Path perQueryPart = o.perQuery() == null ? null
-        : o.perQuery().resolveSibling(o.perQuery().getFileName() + ".part");
+    Path perQueryPart = perQueryFile == null ? null
+        : perQueryFile.resolveSibling(perQueryFile.getFileName() + ".part");
     // a null resource is allowed: nothing to close
     try (BufferedWriter perQuery = perQueryPart == null ? null
         : Files.newBufferedWriter(perQueryPart, StandardCharsets.UTF_8)) {
@@ -310,7 +390,7 @@ public final class EvalRunner {
       }
     }
     if (perQueryPart != null) {
-      Files.move(perQueryPart, o.perQuery(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(perQueryPart, perQueryFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
     int n = Math.max(1, queries.size());
     Map<Integer, Double> rec = new LinkedHashMap<>();
@@ -357,17 +437,7 @@ public final class EvalRunner {
 
   private String qrelsFile(NormalizedDataset ds, Path dir) {
     if (o.qrels() != null) {
-      Path p = Path.of(o.qrels());
-      if (p.isAbsolute() || Files.exists(p)) {
-        if (!Files.isRegularFile(p)) {
-          throw new IllegalArgumentException("--qrels " + o.qrels() + ": file not found");
-        }
-        if (!p.toAbsolutePath().normalize().getParent().equals(dir.toAbsolutePath().normalize())) {
-          throw new IllegalArgumentException("--qrels " + o.qrels() + ": must be in the dataset's folder " + dir);
-        }
-        return p.getFileName().toString();
-      }
-      return o.qrels();
+      return qrelsPath(o.qrels(), "--qrels");
     }
     List<String> files = ds.qrelsFiles();
     if (files.size() == 1) {
@@ -378,6 +448,21 @@ public final class EvalRunner {
     }
     throw new IllegalArgumentException("--dataset " + o.dataset() + " has " + files.size()
         + " qrels files; choose one with --qrels: " + files);
+  }
+
+  /**
+   * A qrels option's file: a name in the dataset's folder, or a path to a file anywhere (a split of the dataset's
+   * qrels written elsewhere, {@code scripts/split-qrels.py}), as an absolute path.
+   */
+  private static String qrelsPath(String value, String option) {
+    Path p = Path.of(value);
+    if (p.isAbsolute() || Files.exists(p)) {
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException(option + " " + value + ": file not found");
+      }
+      return p.toAbsolutePath().normalize().toString();
+    }
+    return value;
   }
 
   /** Ids to names, keeping the first occurrence of each name. */

@@ -924,6 +924,73 @@ public final class SqliteStateStore implements StateStore {
     out.sort(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id));
     return List.copyOf(out);
   }
+  @Override
+  public void saveLearned(List<StoredLearned> pairs) {
+    Objects.requireNonNull(pairs, "pairs");
+    if (pairs.isEmpty()) {
+      return;
+    }
+    write("save " + pairs.size() + " learned pairs", () -> {
+      try (PreparedStatement ps = conn.prepareStatement(
+          "INSERT INTO learned_pairs (tool, message_hash, message, tool_hash, principal, conversation_id, at_millis) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tool, message_hash) DO UPDATE SET message = excluded.message, "
+              + "tool_hash = excluded.tool_hash, principal = excluded.principal, "
+              + "conversation_id = excluded.conversation_id, at_millis = excluded.at_millis")) {
+        for (StoredLearned p : pairs) {
+          ps.setString(1, p.tool());
+          ps.setString(2, p.messageHash());
+          ps.setString(3, p.message());
+          ps.setString(4, p.toolHash());
+          ps.setString(5, p.principal());
+          ps.setString(6, p.conversationId());
+          ps.setLong(7, p.at().toEpochMilli());
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public List<StoredLearned> loadLearned() {
+    List<StoredLearned> out = locked("load the learned pairs", () -> {
+      List<StoredLearned> rows = new ArrayList<>();
+      try (PreparedStatement ps = conn.prepareStatement(
+          "SELECT tool, message_hash, message, tool_hash, principal, conversation_id, at_millis FROM learned_pairs");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new StoredLearned(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), rs.getString(6), Instant.ofEpochMilli(rs.getLong(7))));
+        }
+      }
+      return rows;
+    });
+    // by tool then message hash as Java compares strings, whatever collation the database sorted by
+    out.sort(Comparator.comparing(StoredLearned::tool).thenComparing(StoredLearned::messageHash));
+    return List.copyOf(out);
+  }
+
+  @Override
+  public int deleteLearned(Collection<String> tools) {
+    return write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
+        () -> {
+          if (tools == null) {
+            try (PreparedStatement ps = conn.prepareStatement("DELETE FROM learned_pairs")) {
+              return ps.executeUpdate();
+            }
+          }
+          int n = 0;
+          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM learned_pairs WHERE tool = ?")) {
+            for (String t : tools) {
+              ps.setString(1, t);
+              n += ps.executeUpdate();
+            }
+          }
+          return n;
+        });
+  }
+
 
   private List<StoredApproval> approvals(PreparedStatement ps) throws SQLException {
     List<StoredApproval> out = new ArrayList<>();

@@ -79,6 +79,7 @@ public final class Engine implements AutoCloseable {
   private final TokenCounter tokens;
   private final HybridRanker ranker;
   private final Selector selector;
+  private final dev.toolscout.learning.UsageMemory learned;
   private final DiscoveryTools discovery;
   private final VerbResolver verbs;
   private final EventBus bus;
@@ -344,7 +345,14 @@ public final class Engine implements AutoCloseable {
       this.tokens = new TokenCounter();
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);
-      this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), DiscoveryTools.SPECS);
+      // what was learned from use: loaded (a tool removed or changed since drops its pairs) and kept current by
+      // the catalog's events; a read-only engine reads it and drops nothing
+      this.learned = new dev.toolscout.learning.UsageMemory(s, m, java.time.Clock.systemUTC());
+      learned.load(catalog.snapshot(), readOnly);
+      if (!readOnly) {
+        bus.subscribe(learned::onEvents);
+      }
+      this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), DiscoveryTools.SPECS, learned);
       // skills: loaded from the store, their index kept current by skill events (embedding only what has no
       // stored vector), catalog files' skills added or updated as their tools are
       // (read-only: the stored vectors only, and the files' skills must be stored as they are)
@@ -742,6 +750,11 @@ public final class Engine implements AutoCloseable {
 
   public Catalog catalog() {
     return catalog;
+  }
+
+  /** What selection learned from use ({@code toolscout learn}). */
+  public dev.toolscout.learning.UsageMemory learned() {
+    return learned;
   }
 
   public Selector selector() {

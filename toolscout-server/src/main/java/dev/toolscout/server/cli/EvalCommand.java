@@ -29,6 +29,12 @@ final class EvalCommand implements Callable<Integer> {
       description = "qrels file (default: the only one, else qrels.test.tsv).")
   String qrels;
 
+  @Option(names = "--learn-qrels", paramLabel = "FILE",
+      description = "Learn these queries and their gold tools first (as `toolscout learn` does, in the isolated "
+          + "data directory), then score --qrels: printed beside the same queries without learning. No query may be"
+          + " in both files; scripts/split-qrels.py splits one qrels file in two by a fixed hash of the query id.")
+  String learnQrels;
+
   @Option(names = "--k", split = ",", paramLabel = "K,K", defaultValue = "5,10",
       description = "Cut-offs for recall and completeness (default: ${DEFAULT-VALUE}).")
   List<Integer> ks;
@@ -87,29 +93,44 @@ final class EvalCommand implements Callable<Integer> {
     Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
     String modelId = model != null ? model : dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
     EvalRunner runner = new EvalRunner(new EvalRunner.Options(dataset, qrels, ks, retriever, byName, modelId, work,
-        limit, perQuery), spec.commandLine().getErr());
+        limit, perQuery, learnQrels), spec.commandLine().getErr());
     EvalRunner.Plan plan = runner.plan();
     EvalRunner.Result r;
     // the product's engine, opened here (the composition root) as the plan says and handed to the runner
     try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
         .withSelector(plan.selector()))) {
-      r = runner.run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(), e.tokens()));
+      r = runner.run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(), e.tokens(),
+          e.learned()));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       out.println(Json.pretty(json(r)));
     } else {
-      out.printf(Locale.ROOT, "%s (%s), %s, %d queries%n", r.dataset(), r.qrels(), r.retriever(), r.queries());
-      r.recall().forEach((k, v) -> out.printf(Locale.ROOT, "  R@%-3d %6.1f   C@%-3d %6.1f%n", k, v, k,
-          r.complete().get(k)));
-      out.printf(Locale.ROOT, "  NDCG@10 %5.1f   MRR %5.1f%n", r.ndcg10(), r.mrr());
-      out.printf(Locale.ROOT, "  tokens saved by the top 10: %.1f%%   latency p50 %.2f ms, p99 %.2f ms%n",
-          r.tokensSavedPct(), r.latencyP50(), r.latencyP99());
+      if (r.withoutLearning() != null) {
+        table(out, r.withoutLearning(), "without learning");
+        table(out, r, "learned from " + learnQrels);
+      } else {
+        table(out, r, null);
+      }
     }
     out.flush();
     return 0;
   }
 
+  private static void table(PrintWriter out, EvalRunner.Result r, String label) {
+    out.printf(Locale.ROOT, "%s (%s), %s, %d queries%s%n", r.dataset(), r.qrels(), r.retriever(), r.queries(),
+        label == null ? "" : ", " + label);
+    r.recall().forEach((k, v) -> out.printf(Locale.ROOT, "  R@%-3d %6.1f   C@%-3d %6.1f%n", k, v, k,
+        r.complete().get(k)));
+    out.printf(Locale.ROOT, "  NDCG@10 %5.1f   MRR %5.1f%n", r.ndcg10(), r.mrr());
+    out.printf(Locale.ROOT, "  tokens saved by the top 10: %.1f%%   latency p50 %.2f ms, p99 %.2f ms%n",
+        r.tokensSavedPct(), r.latencyP50(), r.latencyP99());
+  }
+
+  /**
+   * The result as JSON; with learning, the learned figures at the top level and the same queries without learning
+   * under {@code without_learning}.
+   */
   static ObjectNode json(EvalRunner.Result r) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("queries", r.queries());
@@ -120,6 +141,9 @@ final class EvalCommand implements Callable<Integer> {
     n.put("tokens_saved_pct", r.tokensSavedPct());
     n.put("latency_ms_p50", r.latencyP50());
     n.put("latency_ms_p99", r.latencyP99());
+    if (r.withoutLearning() != null) {
+      n.set("without_learning", json(r.withoutLearning()));
+    }
     return n;
   }
 }

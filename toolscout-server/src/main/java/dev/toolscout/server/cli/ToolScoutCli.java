@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       BenchHttpCommand.class,
       BenchReplicasCommand.class,
       EvalCommand.class,
+      LearnCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,
       ChatCommand.class,

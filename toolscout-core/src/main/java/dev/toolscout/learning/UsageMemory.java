@@ -1,0 +1,249 @@
+package dev.toolscout.learning;
+
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.StateStore.StoredLearned;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.model.Hashing;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What selection learned from use: each tool is also represented by the real messages it was used for (as
+ * Tool2Vec and Re-Invoke represent a tool by queries, arXiv 2409.02141 and 2408.01875, here with this deployment's
+ * own messages). A request's vector is compared with every learned message's; a tool's {@linkplain #similarity
+ * learned similarity} is the best cosine over its messages, which the selector blends into the fused score.
+ *
+ * <p>The (message, tool) pairs are stored with the catalog ({@link StateStore#saveLearned}), so they survive a
+ * restart; each keeps the tool's content hash, and a tool removed or changed drops its pairs (at start and on the
+ * catalog's events). Message vectors are not stored: they are the query model's (adapter included) and are
+ * embedded again when the memory is loaded. No network and no training run: learning is storing and embedding.
+ *
+ * <p>Thread-safe: readers see an immutable state; writers are serialized.
+ */
+public final class UsageMemory {
+  /** The most distinct messages kept (about 1.5 KB each in memory); learning more is refused. */
+  public static final int MAX_MESSAGES = 50_000;
+
+  private final StateStore store;
+  private final EmbeddingModel model;
+  private final Clock clock;
+  private volatile State state = State.EMPTY;
+
+  public UsageMemory(StateStore store, EmbeddingModel model, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.model = Objects.requireNonNull(model, "model");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** One learned message: its vector and the tools it was used for. */
+  private record Example(String message, float[] vector, List<String> tools) {}
+
+  private record State(List<Example> examples, Map<String, Integer> pairsByTool) {
+    static final State EMPTY = new State(List.of(), Map.of());
+  }
+
+  /** What one {@link #learn} call did. */
+  public record Learned(int pairs, int stored, Map<String, Integer> unknownTools) {}
+
+  /** One tool's learned messages: how many, and the most recent few. */
+  public record ToolSummary(String tool, int messages, List<String> recent) {}
+
+  /** Whether anything is learned. */
+  public boolean isEmpty() {
+    return state.examples().isEmpty();
+  }
+
+  /** How many distinct messages are learned. */
+  public int messages() {
+    return state.examples().size();
+  }
+
+  /**
+   * Loads the stored pairs, first dropping (from the store too, unless {@code readOnly}) those of tools the
+   * catalog no longer has or has changed since. Their messages are embedded at the first {@link #similarity} call,
+   * so opening a data directory for a command that ranks nothing loads no model.
+   */
+  public synchronized void load(Catalog.Snapshot snap, boolean readOnly) {
+    List<StoredLearned> stored = store.loadLearned();
+    Set<String> stale = new java.util.TreeSet<>();
+    List<StoredLearned> kept = new ArrayList<>(stored.size());
+    for (StoredLearned p : stored) {
+      CatalogEntry e = snap.get(p.tool());
+      if (e == null || !e.contentHash().equals(p.toolHash())) {
+        stale.add(p.tool());
+      } else {
+        kept.add(p);
+      }
+    }
+    if (!stale.isEmpty() && !readOnly) {
+      store.deleteLearned(stale);
+    }
+    state = build(kept, Map.of(), false);
+  }
+
+  /**
+   * Learns {@code pairs}: each tool the catalog holds is stored with the message (replacing the same pair);
+   * names the catalog lacks are counted, not stored, and not revealed beyond the caller's own names.
+   *
+   * @throws IllegalArgumentException when the memory would hold more than {@link #MAX_MESSAGES} messages
+   */
+  public synchronized Learned learn(List<LearnedPair> pairs, Catalog.Snapshot snap) {
+    Map<String, Integer> unknown = new TreeMap<>();
+    List<StoredLearned> rows = new ArrayList<>();
+    Instant now = clock.instant();
+    for (LearnedPair p : pairs) {
+      String hash = Hashing.sha256Hex(p.message());
+      for (String tool : p.tools()) {
+        CatalogEntry e = snap.get(tool);
+        if (e == null) {
+          unknown.merge(tool, 1, Integer::sum);
+          continue;
+        }
+        rows.add(new StoredLearned(tool, hash, p.message(), e.contentHash(), p.principal(), p.conversation(),
+            p.at() == null ? now : p.at()));
+      }
+    }
+    Set<String> messages = new HashSet<>();
+    state.examples().forEach(x -> messages.add(x.message()));
+    rows.forEach(r -> messages.add(r.message()));
+    if (messages.size() > MAX_MESSAGES) {
+      throw new IllegalArgumentException("learned messages must be at most " + MAX_MESSAGES + ", got: "
+          + messages.size() + " with these pairs; reset or learn fewer");
+    }
+    store.saveLearned(rows);
+    Map<String, float[]> known = new HashMap<>();
+    state.examples().stream().filter(x -> x.vector() != null).forEach(x -> known.put(x.message(), x.vector()));
+    state = build(store.loadLearned(), known, true);
+    return new Learned(pairs.size(), rows.size(), unknown);
+  }
+
+  /** Forgets everything learned (store and memory); returns how many pairs were removed. */
+  public synchronized int reset() {
+    int n = store.deleteLearned(null);
+    state = State.EMPTY;
+    return n;
+  }
+
+  /**
+   * Drops what was learned about tools a catalog change removed or changed. Subscribed to the catalog's events.
+   */
+  public void onEvents(List<CatalogEvent> events) {
+    Set<String> gone = new java.util.TreeSet<>();
+    for (CatalogEvent ev : events) {
+      switch (ev) {
+        case CatalogEvent.ActionRemoved r -> gone.add(r.tool().name());
+        case CatalogEvent.ActionUpdated u -> gone.add(u.before().name());
+        case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> gone.add(t.name()));
+        default -> { }
+      }
+    }
+    if (!gone.isEmpty()) {
+      forget(gone);
+    }
+  }
+
+  private synchronized void forget(Set<String> tools) {
+    if (state.pairsByTool().keySet().stream().noneMatch(tools::contains)) {
+      return;
+    }
+    store.deleteLearned(tools);
+    List<Example> kept = new ArrayList<>();
+    for (Example x : state.examples()) {
+      List<String> left = x.tools().stream().filter(t -> !tools.contains(t)).toList();
+      if (!left.isEmpty()) {
+        kept.add(new Example(x.message(), x.vector(), left));
+      }
+    }
+    state = new State(List.copyOf(kept), count(kept));
+  }
+
+  /**
+   * Each tool's learned similarity to a request: the best cosine between {@code query} (the request's query vector,
+   * unit length) and the messages the tool was used for. Tools with no learned message are absent.
+   */
+  public Map<String, Double> similarity(float[] query) {
+    State s = embedded();
+    Map<String, Double> out = new HashMap<>();
+    for (Example x : s.examples()) {
+      double cos = dot(query, x.vector());
+      for (String t : x.tools()) {
+        out.merge(t, cos, Math::max);
+      }
+    }
+    return out;
+  }
+
+  /** Per tool, in name order: how many messages taught it and the {@code recent} most recent of them. */
+  public List<ToolSummary> show(int recent) {
+    Map<String, List<StoredLearned>> byTool = new TreeMap<>();
+    for (StoredLearned p : store.loadLearned()) {
+      byTool.computeIfAbsent(p.tool(), k -> new ArrayList<>()).add(p);
+    }
+    List<ToolSummary> out = new ArrayList<>();
+    byTool.forEach((tool, list) -> {
+      list.sort(java.util.Comparator.comparing(StoredLearned::at).reversed()
+          .thenComparing(StoredLearned::messageHash));
+      out.add(new ToolSummary(tool, list.size(),
+          list.stream().limit(recent).map(StoredLearned::message).toList()));
+    });
+    return out;
+  }
+
+  /** The state with every message embedded (those loaded from the store are embedded here, once). */
+  private State embedded() {
+    State s = state;
+    if (s.examples().stream().allMatch(x -> x.vector() != null)) {
+      return s;
+    }
+    synchronized (this) {
+      List<Example> out = new ArrayList<>(state.examples().size());
+      for (Example x : state.examples()) {
+        out.add(x.vector() != null ? x : new Example(x.message(), model.embedQuery(x.message()), x.tools()));
+      }
+      state = new State(List.copyOf(out), state.pairsByTool());
+      return state;
+    }
+  }
+
+  private State build(List<StoredLearned> pairs, Map<String, float[]> known, boolean embed) {
+    Map<String, List<String>> toolsOf = new LinkedHashMap<>();
+    for (StoredLearned p : pairs) {
+      toolsOf.computeIfAbsent(p.message(), k -> new ArrayList<>()).add(p.tool());
+    }
+    List<Example> examples = new ArrayList<>(toolsOf.size());
+    toolsOf.forEach((message, tools) -> {
+      float[] v = known.get(message);
+      examples.add(new Example(message, v != null || !embed ? v : model.embedQuery(message), List.copyOf(tools)));
+    });
+    return new State(List.copyOf(examples), count(examples));
+  }
+
+  private static Map<String, Integer> count(List<Example> examples) {
+    Map<String, Integer> n = new HashMap<>();
+    examples.forEach(x -> x.tools().forEach(t -> n.merge(t, 1, Integer::sum)));
+    return Map.copyOf(n);
+  }
+
+  private static double dot(float[] a, float[] b) {
+    if (a.length != b.length) {
+      return 0;
+    }
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
+}
