@@ -375,10 +375,10 @@ public final class Selector {
    * message (cosine 1) gains this much; one used for a message of cosine {@link #LEARNED_FLOOR} or less, nothing;
    * linearly between. Measured with {@code eval --learn-qrels} (docs/EVALUATION.md, "Learning from use").
    */
-  static final double LEARNED_WEIGHT = Double.parseDouble(System.getProperty("ts.lw", "4.0"));
+  static final double LEARNED_WEIGHT = 4.0;
 
   /** The cosine between a message and a learned one below which the learned one says nothing. */
-  static final double LEARNED_FLOOR = Double.parseDouble(System.getProperty("ts.lf", "0.5"));
+  static final double LEARNED_FLOOR = 0.5;
 
   /** Each visible tool's learned similarity, by ordinal (tools with none are absent). */
   private Map<Integer, Double> learnedSimilarity(float[] query, Catalog.Snapshot snap, AllowedSet allowed) {

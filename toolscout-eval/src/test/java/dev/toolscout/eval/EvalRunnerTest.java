@@ -88,4 +88,52 @@ class EvalRunnerTest {
     assertThatThrownBy(() -> runner.run(plan, null)).hasMessage("product");
     assertThatThrownBy(() -> new EvalRunner.Product(null, null, null, null, null)).hasMessage("catalog");
   }
+
+  private void writeLearnSplit() throws IOException {
+    // q3 asks for the mail tool in words its text does not have; q4 says the same in other words
+    Files.writeString(dir.resolve("queries.jsonl"), """
+        {"id": "q1", "text": "Send an email message to a recipient."}
+        {"id": "q2", "text": "Weather forecast for a city."}
+        {"id": "q3", "text": "ping bob about lunch"}
+        {"id": "q4", "text": "ping bob about lunch today"}
+        """);
+    Files.writeString(dir.resolve("qrels.learn.tsv"), "query-id\ttool-id\tscore\nq3\tmail\t1\n");
+    Files.writeString(dir.resolve("qrels.test.tsv"), "query-id\ttool-id\tscore\nq4\tmail\t1\n");
+  }
+
+  @Test
+  void learn_qrels_are_learned_then_the_test_queries_are_scored_with_and_without_learning() throws IOException {
+    writeDataset();
+    writeLearnSplit();
+    EvalRunner runner = new EvalRunner(new EvalRunner.Options(dir, "qrels.test.tsv", List.of(1), EvalRunner.Retriever
+        .hybrid, false, "m", dir.resolve("work"), null, null, "qrels.learn.tsv"), new PrintWriter(new StringWriter()));
+    EvalRunner.Plan plan = runner.plan();
+    assertThat(plan.learn()).hasSize(1);
+    Fixture f = new Fixture(plan.selector());
+    f.catalog.sync(plan.tools());
+    dev.toolscout.learning.UsageMemory memory = new dev.toolscout.learning.UsageMemory(f.store, f.model,
+        java.time.Clock.systemUTC());
+    dev.toolscout.selection.Selector selector = new dev.toolscout.selection.Selector(f.catalog, f.ranker, f.model,
+        f.access, f.tokens, plan.selector(), List.of(), memory);
+
+    EvalRunner.Result r = runner.run(plan, new EvalRunner.Product(f.catalog, selector, f.index, f.access, f.tokens,
+        memory));
+
+    assertThat(r.withoutLearning().recall()).containsEntry(1, 0.0);
+    assertThat(r.recall()).containsEntry(1, 100.0);
+    // the evaluation's data directory keeps nothing learned for the next run
+    assertThat(memory.isEmpty()).isTrue();
+  }
+
+  @Test
+  void a_query_in_both_the_learned_and_the_scored_qrels_is_refused_naming_it() throws IOException {
+    writeDataset();
+    writeLearnSplit();
+    EvalRunner runner = new EvalRunner(new EvalRunner.Options(dir, "qrels.tsv", List.of(1), EvalRunner.Retriever
+        .hybrid, false, "m", dir.resolve("work"), null, null, "qrels.learn.tsv"), new PrintWriter(new StringWriter()));
+    Files.writeString(dir.resolve("qrels.learn.tsv"), "query-id\ttool-id\tscore\nq3\tmail\t1\nq2\tweather\t1\n");
+    assertThatThrownBy(runner::plan).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--learn-qrels qrels.learn.tsv and --qrels qrels.tsv share 1 query ids (a query learned must not "
+            + "be scored), e.g. 'q2'");
+  }
 }
