@@ -104,20 +104,7 @@ public final class Migrations {
                   + "principal TEXT NOT NULL, "
                   + "conversation_id TEXT NOT NULL, "
                   + "record_json TEXT NOT NULL)",
-              "CREATE INDEX usage_records_by_time ON usage_records (at_millis)"),
-          // 6: reserved for the memory store (another change adds it; never leave a gap)
-          // 7: the (message, tool) pairs selection learned from use, keyed by tool and message hash; the tool's
-          // content hash when learned, so a changed tool drops them.
-          List.of(
-              "CREATE TABLE learned_pairs ("
-                  + "tool TEXT NOT NULL, "
-                  + "message_hash TEXT NOT NULL, "
-                  + "message TEXT NOT NULL, "
-                  + "tool_hash TEXT NOT NULL, "
-                  + "principal TEXT, "
-                  + "conversation_id TEXT, "
-                  + "at_millis BIGINT NOT NULL, "
-                  + "PRIMARY KEY (tool, message_hash))"));
+              "CREATE INDEX usage_records_by_time ON usage_records (at_millis)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

@@ -932,18 +932,10 @@ public final class SqliteStateStore implements StateStore {
     }
     write("save " + pairs.size() + " learned pairs", () -> {
       try (PreparedStatement ps = conn.prepareStatement(
-          "INSERT INTO learned_pairs (tool, message_hash, message, tool_hash, principal, conversation_id, at_millis) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tool, message_hash) DO UPDATE SET message = excluded.message, "
-              + "tool_hash = excluded.tool_hash, principal = excluded.principal, "
-              + "conversation_id = excluded.conversation_id, at_millis = excluded.at_millis")) {
+          "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
         for (StoredLearned p : pairs) {
-          ps.setString(1, p.tool());
-          ps.setString(2, p.messageHash());
-          ps.setString(3, p.message());
-          ps.setString(4, p.toolHash());
-          ps.setString(5, p.principal());
-          ps.setString(6, p.conversationId());
-          ps.setLong(7, p.at().toEpochMilli());
+          ps.setString(1, LearnedRows.key(p));
+          ps.setString(2, LearnedRows.value(p));
           ps.addBatch();
         }
         ps.executeBatch();
@@ -956,12 +948,13 @@ public final class SqliteStateStore implements StateStore {
   public List<StoredLearned> loadLearned() {
     List<StoredLearned> out = locked("load the learned pairs", () -> {
       List<StoredLearned> rows = new ArrayList<>();
-      try (PreparedStatement ps = conn.prepareStatement(
-          "SELECT tool, message_hash, message, tool_hash, principal, conversation_id, at_millis FROM learned_pairs");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(new StoredLearned(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-              rs.getString(5), rs.getString(6), Instant.ofEpochMilli(rs.getLong(7))));
+      try (PreparedStatement ps = conn.prepareStatement("SELECT key, value FROM meta WHERE key >= ? AND key < ?")) {
+        ps.setString(1, LearnedRows.PREFIX);
+        ps.setString(2, LearnedRows.END);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(LearnedRows.read(rs.getString(1), rs.getString(2)));
+          }
         }
       }
       return rows;
@@ -975,21 +968,23 @@ public final class SqliteStateStore implements StateStore {
   public int deleteLearned(Collection<String> tools) {
     return write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
         () -> {
-          if (tools == null) {
-            try (PreparedStatement ps = conn.prepareStatement("DELETE FROM learned_pairs")) {
+          int n = 0;
+          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM meta WHERE key >= ? AND key < ?")) {
+            if (tools == null) {
+              ps.setString(1, LearnedRows.PREFIX);
+              ps.setString(2, LearnedRows.END);
               return ps.executeUpdate();
             }
-          }
-          int n = 0;
-          try (PreparedStatement ps = conn.prepareStatement("DELETE FROM learned_pairs WHERE tool = ?")) {
             for (String t : tools) {
-              ps.setString(1, t);
+              ps.setString(1, LearnedRows.from(t));
+              ps.setString(2, LearnedRows.to(t));
               n += ps.executeUpdate();
             }
           }
           return n;
         });
   }
+
 
 
   private List<StoredApproval> approvals(PreparedStatement ps) throws SQLException {
