@@ -42,8 +42,8 @@ public final class Catalog {
    * Loads the catalog from the store.
    *
    * @param events receives each change's events, in order, after the change is durable
-   * @param ordinalHints ordinals to keep for known names (those of a persisted search index that is still
-   *     current); other tools get fresh ordinals in name order
+   * @param ordinalHints ordinals to keep for known names (those of a persisted search index, which then needs
+   *     to re-index only what changed); other tools get fresh ordinals, past every hint, in name order
    */
   public static Catalog load(
       StateStore store, Consumer<? super List<CatalogEvent>> events, Map<String, Integer> ordinalHints) {
@@ -54,7 +54,12 @@ public final class Catalog {
   public static Catalog of(
       StateStore store, StateStore.StoredCatalog stored, Consumer<? super List<CatalogEvent>> events,
       Map<String, Integer> ordinalHints) {
+    // past every hinted ordinal, used or not: an index that is behind may still hold a removed tool under one,
+    // until it catches up, and no new tool may share it meanwhile
     int max = -1;
+    for (int hint : ordinalHints.values()) {
+      max = Math.max(max, hint);
+    }
     Set<Integer> used = new HashSet<>();
     Map<String, Integer> ords = new HashMap<>();
     for (ToolSpec t : stored.tools()) {

@@ -32,6 +32,19 @@ public interface StateStore extends AutoCloseable {
    */
   long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals);
 
+  /**
+   * The names of the stored tools written by a catalog change after {@code version} (those a search index
+   * committed at {@code version} may hold in an older form). Removed tools are not named: an index finds them as
+   * the names it holds that the catalog does not. What an index catches up from, on start and on each re-sync.
+   * The default names every stored tool, which is correct and slower; a store that keeps each tool's version
+   * answers exactly.
+   */
+  default java.util.Set<String> toolsChangedSince(long version) {
+    java.util.Set<String> all = new java.util.HashSet<>();
+    loadCatalog().tools().forEach(t -> all.add(t.fullName()));
+    return all;
+  }
+
   /** The stored vectors of {@code modelId} for these text hashes; hashes with none are left out. */
   Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes);
 

@@ -8,47 +8,134 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.ToolDocument;
 import dev.toolscout.index.ToolIndex;
 import dev.toolscout.index.ToolText;
-import dev.toolscout.model.Hashing;
+import dev.toolscout.indexing.CachedEmbeddings;
+import dev.toolscout.indexing.Indexer;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the search index current with the catalog: subscribes to catalog events, builds each tool's text,
- * embeds what has no stored vector yet (in batches, keyed by text hash and model id, so an unchanged tool is
- * never embedded twice), stores the new vectors, and writes the index. Also rebuilds the index from the
- * store at start when it is behind.
+ * Keeps the search index current with the catalog (the tools indexer of seed 003). A catalog change is
+ * acknowledged once it is durable in the store; its events are then queued here, in catalog-version order, and
+ * one worker thread (never the writer's) builds each tool's text, embeds what has no stored vector (through
+ * {@link CachedEmbeddings}), and updates and commits the index.
  *
- * <p>Thread-safety: event handling runs on the catalog's (serialized) writer thread; {@link
- * #rebuildIfStale} must not run concurrently with catalog writes.
+ * <p><b>Large changes do not hold up small ones.</b> A change is indexed {@value CachedEmbeddings#BATCH} tools at a
+ * time; between two batches, a later change of at most {@value #SMALL} tools that names none of the tools of the
+ * changes still before it is indexed at once (an MCP server's 10,000 tools never keep another server's
+ * registration or a single tool's update out of the index for longer than one batch). Changes that share a tool
+ * keep their order. The index's committed version is the last version up to which <em>every</em> change is
+ * indexed, so a restart after a crash catches up from there.
+ *
+ * <p><b>Catch-up.</b> On {@link #start}, on {@link #reindex}, after a failure and every re-sync period, the
+ * worker compares the index with the store: tools changed since the index's committed version (the store's
+ * {@link StateStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
+ * catalog no longer has. Stored vectors are used; only texts with none for this model are embedded. A process
+ * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
+ *
+ * <p><b>What a writer can rely on.</b> {@link #awaitIndexed} returns once a version's change is searchable (or
+ * throws if indexing it failed); the library's write calls wait for it, the MCP upstream sync does not.
+ *
+ * <p>Until {@link #start} a change is indexed on the thread that publishes it (the catalog's writer), as
+ * before there was a queue: for components wired without a worker, such as a test's.
+ *
+ * <p>Thread-safety: thread-safe. One worker thread writes the index; searches run concurrently (the index's
+ * contract).
  */
-public final class ToolIndexer {
+public final class ToolIndexer implements Indexer, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ToolIndexer.class);
-  /** Texts per embedding call: large enough to amortize the ONNX call, small enough for progress. */
-  public static final int BATCH = 64;
+  /** Texts per embedding call (see {@link CachedEmbeddings#BATCH}). */
+  public static final int BATCH = CachedEmbeddings.BATCH;
+  /** A change of at most this many tools may be indexed before a larger earlier one it shares no tool with. */
+  public static final int SMALL = 64;
+  /** Tools per index write during a catch-up or rebuild. */
+  private static final int REBUILD_CHUNK = 4096;
+  /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
+  public static final Duration DEFAULT_RESYNC = Duration.ofHours(1);
+  private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
-  private final StateStore store;
   private final ToolIndex index;
-  private final EmbeddingModel model;
-  private final AtomicLong embedded = new AtomicLong();
+  private final StateStore store;
+  private final CachedEmbeddings embeddings;
   private volatile IntConsumer progress = n -> {};
+
+  private final Object lock = new Object();
+  /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
+  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  /** Every change up to this catalog version is searchable. */
+  private long indexedVersion = -1;
+  /** Recent failures by the catalog version whose change failed: what a waiter on that version is told. */
+  private final Map<Long, RuntimeException> failures = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, RuntimeException> eldest) {
+      return size() > 1000;
+    }
+  };
+  private String lastError;
+  private int failuresInARow;
+  private boolean closed;
+  private Thread worker;
+  private Supplier<Catalog.Snapshot> catalog;
+  private Duration resync = DEFAULT_RESYNC;
+  private long nextResyncNanos;
+
+  /** What the worker does: one catalog change, or a catch-up from the store (full: a rebuild). */
+  private sealed interface Job {}
+
+  /** One catalog version's change: each tool's entry after it, or {@code null} for a removed tool. */
+  private record Change(long version, Map<String, CatalogEntry> tools) implements Job {}
+
+  private record CatchUp(boolean full) implements Job {}
+
+  private static final class Slot {
+    Job job;
+    /** The catalog version this slot brings the index to; for a catch-up, known once it has run. */
+    long version;
+    boolean done;
+    long notBeforeNanos;
+
+    Slot(Job job, long version) {
+      this.job = job;
+      this.version = version;
+    }
+  }
 
   public ToolIndexer(StateStore store, ToolIndex index, EmbeddingModel model) {
     this.store = store;
     this.index = index;
-    this.model = model;
+    this.embeddings = new CachedEmbeddings(store, model);
   }
 
-  /** Subscribes this indexer to {@code bus}. */
+  @Override
+  public String name() {
+    return "indexer.tools";
+  }
+
+  @Override
+  public List<String> events() {
+    return List.of("interface.registered", "interface.unregistered", "interface.action_added",
+        "interface.action_updated", "interface.action_removed");
+  }
+
+  @Override
+  public List<String> managedTypes() {
+    return List.of("integration_index");
+  }
+
+  /** Subscribes this indexer to {@code bus}: each catalog change is queued (cheap), never indexed on the writer. */
   public ToolIndexer attach(EventBus bus) {
-    bus.subscribe(this::onEvents);
+    bus.subscribe(this::enqueue);
     return this;
   }
 
@@ -59,90 +146,507 @@ public final class ToolIndexer {
 
   /** How many texts this indexer has sent to the embedding model since it was made. */
   public long embeddedCount() {
-    return embedded.get();
+    return embeddings.embeddedCount();
   }
 
-  void onEvents(List<CatalogEvent> batch) {
-    List<CatalogEntry> upserts = new ArrayList<>();
-    List<String> removals = new ArrayList<>();
+  /**
+   * Starts the worker thread, first catching the index up with {@code catalog} (see the class comment).
+   *
+   * @param resyncEvery how often to catch up from the store when no event came (the safety net), at least one
+   *     second; {@link #DEFAULT_RESYNC} by default
+   * @return the catch-up's slot version is not known yet: wait with {@link #awaitCurrent}
+   */
+  public ToolIndexer start(Catalog catalog, Duration resyncEvery) {
+    if (resyncEvery.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("the index re-sync period must be at least 1s, got: " + resyncEvery);
+    }
+    synchronized (lock) {
+      if (worker != null) {
+        throw new IllegalStateException("the tool indexer is already started");
+      }
+      this.catalog = catalog::snapshot;
+      this.resync = resyncEvery;
+      this.nextResyncNanos = System.nanoTime() + resyncEvery.toNanos();
+      slots.addFirst(new Slot(new CatchUp(false), -1));
+      worker = Thread.ofPlatform().daemon().name("toolscout-indexer").start(this::work);
+    }
+    return this;
+  }
+
+  /** Queues a rebuild from the store (stored vectors used, nothing unchanged embedded) and waits for it. */
+  public void reindex() {
+    await(submit(new CatchUp(true)));
+  }
+
+  /** Queues a catch-up from the store and waits for it: the index then holds the catalog as of this call. */
+  public void awaitCurrent() {
+    await(submit(new CatchUp(false)));
+  }
+
+  private Slot submit(Job job) {
+    synchronized (lock) {
+      requireStarted();
+      Slot s = new Slot(job, -1);
+      slots.addLast(s);
+      lock.notifyAll();
+      return s;
+    }
+  }
+
+  void enqueue(List<CatalogEvent> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    Map<String, CatalogEntry> tools = new LinkedHashMap<>();
     long version = -1;
     for (CatalogEvent e : batch) {
       version = Math.max(version, e.version());
       switch (e) {
-        case CatalogEvent.InterfaceRegistered r -> upserts.addAll(r.tools());
-        case CatalogEvent.ActionAdded a -> upserts.add(a.tool());
-        case CatalogEvent.ActionUpdated u -> upserts.add(u.after());
-        case CatalogEvent.ActionRemoved r -> removals.add(r.tool().name());
-        case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> removals.add(t.name()));
+        case CatalogEvent.InterfaceRegistered r -> r.tools().forEach(t -> tools.put(t.name(), t));
+        case CatalogEvent.ActionAdded a -> tools.put(a.tool().name(), a.tool());
+        case CatalogEvent.ActionUpdated u -> tools.put(u.after().name(), u.after());
+        case CatalogEvent.ActionRemoved r -> tools.put(r.tool().name(), null);
+        case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> tools.put(t.name(), null));
       }
     }
-    if (!removals.isEmpty()) {
-      index.remove(removals);
+    Change change = new Change(version, tools);
+    synchronized (lock) {
+      if (worker != null) {
+        slots.addLast(new Slot(change, version));
+        lock.notifyAll();
+        return;
+      }
     }
-    if (!upserts.isEmpty()) {
-      index.upsert(documents(upserts));
+    // not started (a component without a worker, e.g. in a test): indexed on the publishing thread, which the
+    // catalog serializes
+    Slot direct = new Slot(change, version);
+    apply(change, direct);
+    synchronized (lock) {
+      indexedVersion = Math.max(indexedVersion, version);
     }
     index.commit(version);
   }
 
   /**
-   * Rebuilds the index from the store when its committed version differs from the catalog's. Uses stored
-   * vectors; embeds only tools that have none for this model.
+   * Waits until the change that brought the catalog to {@code version} is searchable.
    *
-   * @return true when a rebuild ran
+   * @throws EventBus.SubscriberException when indexing that change failed (it is stored: the index catches up
+   *     from the store on the next re-sync, {@link #reindex} or start)
+   */
+  public void awaitIndexed(long version) {
+    synchronized (lock) {
+      while (!indexed(version)) {
+        RuntimeException failed = failures.get(version);
+        if (failed != null) {
+          throw new EventBus.SubscriberException("indexing catalog version " + version + " failed: "
+              + failed.getMessage() + "; the change itself is stored and the index catches up from the store", failed);
+        }
+        if (worker == null || closed || firstPending() == null) {
+          return; // nothing will index it in this process (not started, closing): the next start catches up
+        }
+        waitLocked(0);
+      }
+    }
+  }
+
+  /** Whether the change of {@code version} is searchable. Holds the lock. */
+  private boolean indexed(long version) {
+    if (indexedVersion >= version) {
+      return true;
+    }
+    for (Slot s : slots) {
+      if (s.version == version && s.done) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void await(Slot slot) {
+    synchronized (lock) {
+      while (!slot.done && !closed) {
+        if (slot.job instanceof Change c && failures.containsKey(c.version())) {
+          throw new EventBus.SubscriberException("indexing failed: " + failures.get(c.version()).getMessage(),
+              failures.get(c.version()));
+        }
+        waitLocked(0);
+      }
+    }
+  }
+
+  @Override
+  public Status status() {
+    Supplier<Catalog.Snapshot> c;
+    int queued = 0;
+    long indexed;
+    String error;
+    synchronized (lock) {
+      for (Slot s : slots) {
+        if (!s.done) {
+          queued++;
+        }
+      }
+      indexed = indexedVersion;
+      error = lastError;
+      c = catalog;
+    }
+    long source = c == null ? indexed : c.get().version();
+    return new Status(queued, indexed, source, error);
+  }
+
+  /**
+   * Catches the index up with {@code snapshot} on the calling thread, for an engine that writes no store and
+   * starts no worker (a read-only opening). Embeds only texts with no stored vector.
+   *
+   * @return true when the index changed
    */
   public boolean rebuildIfStale(Catalog.Snapshot snapshot) {
-    if (index.committedVersion() == snapshot.version() && index.size() == snapshot.size()) {
-      return false;
+    long before = index.committedVersion();
+    int size = index.size();
+    catchUp(snapshot, false);
+    return before != index.committedVersion() || size != index.size();
+  }
+
+  /** Stops the worker after the batch it is on; what is queued stays in the store and is caught up at the next start. */
+  @Override
+  public void close() {
+    Thread w;
+    synchronized (lock) {
+      closed = true;
+      lock.notifyAll();
+      w = worker;
     }
-    LOG.info(
-        "rebuilding the search index: it is at catalog version {} with {} tools, the store at {} with {}",
-        index.committedVersion(), index.size(), snapshot.version(), snapshot.size());
-    index.clear();
-    List<CatalogEntry> all = snapshot.entries();
-    for (int from = 0; from < all.size(); from += 4096) {
-      index.upsert(documents(all.subList(from, Math.min(all.size(), from + 4096))));
+    if (w != null && w != Thread.currentThread()) {
+      try {
+        w.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-    index.commit(snapshot.version());
+  }
+
+  private void requireStarted() {
+    if (worker == null) {
+      throw new IllegalStateException("the tool indexer is not started");
+    }
+    if (closed) {
+      throw new IllegalStateException("the tool indexer is closed");
+    }
+  }
+
+  private void waitLocked(long nanos) {
+    try {
+      if (nanos <= 0) {
+        lock.wait();
+      } else {
+        lock.wait(Math.max(1, nanos / 1_000_000));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the tool indexer", e);
+    }
+  }
+
+  /** Thrown inside the worker when {@link #close} asks it to stop between two batches. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("the tool indexer is closing", null, false, false);
+    }
+  }
+
+  private void work() {
+    while (true) {
+      Slot s;
+      synchronized (lock) {
+        while (true) {
+          if (closed) {
+            return;
+          }
+          s = firstPending();
+          long now = System.nanoTime();
+          if (s != null && s.notBeforeNanos - now <= 0) {
+            break;
+          }
+          if (s == null && now - nextResyncNanos >= 0) {
+            s = new Slot(new CatchUp(false), -1);
+            slots.addLast(s);
+            break;
+          }
+          long until = s != null ? s.notBeforeNanos : nextResyncNanos;
+          try {
+            lock.wait(Math.max(1, (until - now) / 1_000_000));
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+      try {
+        run(s);
+      } catch (Stopped stop) {
+        return;
+      } catch (RuntimeException | Error e) {
+        fail(s, e);
+      }
+    }
+  }
+
+  private Slot firstPending() {
+    for (Slot s : slots) {
+      if (!s.done) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private void run(Slot s) {
+    switch (s.job) {
+      case CatchUp c -> {
+        long v = catchUp(catalog.get(), c.full());
+        synchronized (lock) {
+          s.version = v;
+          s.done = true;
+          for (Slot later : slots) {
+            if (!later.done && later.job instanceof Change ch && ch.version() <= v) {
+              later.done = true; // already in the snapshot the catch-up indexed
+            }
+          }
+          succeeded();
+          nextResyncNanos = System.nanoTime() + resync.toNanos();
+        }
+      }
+      case Change c -> {
+        if (c.version() > indexedVersion()) {
+          apply(c, s);
+        }
+        // committed (visible) before a waiter is told
+        index.commit(versionOnceDone(s));
+        synchronized (lock) {
+          s.done = true;
+          succeeded();
+        }
+      }
+    }
+  }
+
+  private long indexedVersion() {
+    synchronized (lock) {
+      return indexedVersion;
+    }
+  }
+
+  /** After a success: drops the done prefix of the queue, advancing the indexed version over it. */
+  private void succeeded() {
+    lastError = null;
+    failuresInARow = 0;
+    for (Iterator<Slot> it = slots.iterator(); it.hasNext(); ) {
+      Slot s = it.next();
+      if (!s.done) {
+        break;
+      }
+      indexedVersion = Math.max(indexedVersion, s.version);
+      it.remove();
+    }
+    lock.notifyAll();
+  }
+
+  private void fail(Slot s, Throwable e) {
+    LOG.error("indexing {} failed; the change is stored, and the index catches up from the store", describe(s), e);
+    synchronized (lock) {
+      if (s.job instanceof Change c) {
+        failures.put(c.version(), e instanceof RuntimeException r ? r : new IllegalStateException(e));
+      }
+      lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+      failuresInARow++;
+      long backoff = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(10, failuresInARow));
+      s.job = new CatchUp(false);
+      s.notBeforeNanos = System.nanoTime() + backoff;
+      lock.notifyAll();
+    }
+  }
+
+  private static String describe(Slot s) {
+    return switch (s.job) {
+      case Change c -> "catalog version " + c.version() + " (" + c.tools().size() + " tools)";
+      case CatchUp c -> c.full() ? "a rebuild from the store" : "a catch-up from the store";
+    };
+  }
+
+  /** Indexes one change, letting small later changes through between its batches. */
+  private void apply(Change c, Slot self) {
+    List<String> removals = new ArrayList<>();
+    List<CatalogEntry> upserts = new ArrayList<>();
+    c.tools().forEach((name, e) -> {
+      if (e == null) {
+        removals.add(name);
+      } else {
+        upserts.add(e);
+      }
+    });
+    if (!removals.isEmpty()) {
+      index.remove(removals);
+    }
+    for (int from = 0; from < upserts.size(); from += BATCH) {
+      index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from));
+      if (from + BATCH < upserts.size()) {
+        overtake(self);
+      }
+    }
+  }
+
+  /** Indexes the small later changes that share no tool with any change still before them. */
+  private void overtake(Slot current) {
+    List<Slot> ready = new ArrayList<>();
+    synchronized (lock) {
+      if (closed) {
+        throw new Stopped();
+      }
+      Set<String> blocked = new HashSet<>();
+      boolean behind = false;
+      for (Slot s : slots) {
+        if (s == current) {
+          behind = true;
+        }
+        if (s.done) {
+          continue;
+        }
+        if (!(s.job instanceof Change c)) {
+          if (behind) {
+            break; // a catch-up reads the store as it then is: nothing after it may pass it
+          }
+          continue;
+        }
+        if (behind && s != current && c.tools().size() <= SMALL && disjoint(c.tools().keySet(), blocked)) {
+          ready.add(s);
+        } else {
+          blocked.addAll(c.tools().keySet());
+        }
+      }
+    }
+    if (ready.isEmpty()) {
+      return;
+    }
+    List<Slot> applied = new ArrayList<>();
+    for (Slot s : ready) {
+      try {
+        apply((Change) s.job, s);
+        applied.add(s);
+      } catch (Stopped stop) {
+        throw stop;
+      } catch (RuntimeException e) {
+        fail(s, e);
+      }
+    }
+    // visible now, before a waiter is told; the committed version stays the last one up to which every change
+    // is indexed
+    index.commit(indexedVersion());
+    synchronized (lock) {
+      applied.forEach(s -> s.done = true);
+      lock.notifyAll();
+    }
+  }
+
+  /** The indexed version once {@code first}, the first pending slot, is done (the done slots after it count). */
+  private long versionOnceDone(Slot first) {
+    synchronized (lock) {
+      long v = indexedVersion;
+      for (Slot s : slots) {
+        if (s != first && !s.done) {
+          break;
+        }
+        v = Math.max(v, s.version);
+      }
+      return v;
+    }
+  }
+
+  private static boolean disjoint(Set<String> a, Set<String> b) {
+    for (String x : a) {
+      if (b.contains(x)) {
+        return false;
+      }
+    }
     return true;
   }
 
+  /**
+   * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
+   * (another store's index) or unversioned with documents; otherwise only what differs.
+   *
+   * @return the catalog version the index is now committed at
+   */
+  private long catchUp(Catalog.Snapshot snapshot, boolean full) {
+    long committed = index.committedVersion();
+    if (!full && committed == snapshot.version() && index.size() == snapshot.size()) {
+      return committed; // current: what every start on a current data directory finds, at no cost
+    }
+    Map<String, Integer> indexed = index.ordinals();
+    if (full || committed > snapshot.version() || committed < 0 && !indexed.isEmpty()) {
+      LOG.info("rebuilding the search index from the store: it is at catalog version {} with {} tools, the store "
+          + "at {} with {}", committed, indexed.size(), snapshot.version(), snapshot.size());
+      index.clear();
+      List<CatalogEntry> all = snapshot.entries();
+      for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
+        index.upsert(documents(all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from));
+        stopIfClosed();
+      }
+      index.commit(snapshot.version());
+      return snapshot.version();
+    }
+    Set<String> changed = committed >= snapshot.version() ? Set.of() : store.toolsChangedSince(committed);
+    List<String> removals = new ArrayList<>();
+    for (String name : indexed.keySet()) {
+      if (snapshot.get(name) == null) {
+        removals.add(name);
+      }
+    }
+    List<CatalogEntry> upserts = new ArrayList<>();
+    for (CatalogEntry e : snapshot.entries()) {
+      Integer ord = indexed.get(e.name());
+      if (ord == null || ord != e.ord() || changed.contains(e.name())) {
+        upserts.add(e);
+      }
+    }
+    if (removals.isEmpty() && upserts.isEmpty() && committed == snapshot.version()) {
+      return committed;
+    }
+    LOG.info("catching the search index up from catalog version {} to {}: {} tools to index, {} to remove",
+        committed, snapshot.version(), upserts.size(), removals.size());
+    if (!removals.isEmpty()) {
+      index.remove(removals);
+    }
+    for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
+      index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)), from));
+      stopIfClosed();
+    }
+    long v = Math.max(committed, snapshot.version());
+    index.commit(v);
+    return v;
+  }
+
+  private void stopIfClosed() {
+    synchronized (lock) {
+      if (closed && worker != null) {
+        throw new Stopped();
+      }
+    }
+  }
+
   /** The documents of {@code entries}, embedding the texts that have no stored vector for this model. */
-  private List<ToolDocument> documents(Collection<CatalogEntry> entries) {
-    Map<String, String> textByHash = new LinkedHashMap<>();
-    Map<CatalogEntry, String> hashOf = new HashMap<>();
+  private List<ToolDocument> documents(List<CatalogEntry> entries, int doneBefore) {
+    List<String> texts = new ArrayList<>(entries.size());
     for (CatalogEntry e : entries) {
-      String text = ToolText.embeddingText(e.spec());
-      String hash = Hashing.sha256Hex(text);
-      textByHash.putIfAbsent(hash, text);
-      hashOf.put(e, hash);
+      texts.add(ToolText.embeddingText(e.spec()));
     }
-    Map<String, float[]> vectors = new HashMap<>(store.loadVectors(model.modelId(), textByHash.keySet()));
-    List<String> missing = new ArrayList<>();
-    for (String h : textByHash.keySet()) {
-      if (!vectors.containsKey(h)) {
-        missing.add(h);
-      }
-    }
-    // a batch at a time, each stored before the next is embedded (an interrupted run keeps what it embedded); the
-    // store embeds only what it holds no vector for by then (shared by replicas: what no other one is embedding)
-    int[] done = {0};
-    for (int from = 0; from < missing.size(); from += BATCH) {
-      Map<String, String> batch = new LinkedHashMap<>();
-      for (String h : missing.subList(from, Math.min(missing.size(), from + BATCH))) {
-        batch.put(h, textByHash.get(h));
-      }
-      vectors.putAll(store.vectors(model.modelId(), batch, texts -> {
-        List<float[]> out = model.embedDocuments(texts);
-        embedded.addAndGet(texts.size());
-        done[0] += texts.size();
-        progress.accept(done[0]);
-        return out;
-      }));
-    }
+    IntConsumer p = progress;
+    Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
     List<ToolDocument> docs = new ArrayList<>(entries.size());
-    for (CatalogEntry e : entries) {
-      docs.add(ToolDocument.of(e.ord(), e.spec(), vectors.get(hashOf.get(e))));
+    Map<String, String> hashes = new HashMap<>();
+    for (int i = 0; i < entries.size(); i++) {
+      String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
+      docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
     }
     return docs;
   }

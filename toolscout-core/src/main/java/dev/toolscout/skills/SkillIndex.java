@@ -3,7 +3,8 @@ package dev.toolscout.skills;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.ToolText;
-import dev.toolscout.model.Hashing;
+import dev.toolscout.indexing.CachedEmbeddings;
+import dev.toolscout.indexing.Indexer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -33,7 +34,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: searches read an immutable snapshot; {@link #rebuild} and {@link #onEvents} are serialized.
  */
-public final class SkillIndex {
+public final class SkillIndex implements Indexer {
   private static final int RRF_K = 60;
   private static final double BM25_K1 = 1.2;
   private static final double BM25_B = 0.75;
@@ -43,13 +44,36 @@ public final class SkillIndex {
           "have", "has", "had", "not", "but", "all", "any", "our", "your", "its", "let", "get", "use", "tools",
           "tool", "skill", "skills");
 
-  private final StateStore store;
-  private final EmbeddingModel model;
+  private final CachedEmbeddings embeddings;
   private volatile Map<String, Entry> entries = Map.of();
+  private volatile long applied;
 
   public SkillIndex(StateStore store, EmbeddingModel model) {
-    this.store = store;
-    this.model = model;
+    this.embeddings = new CachedEmbeddings(store, model);
+  }
+
+  @Override
+  public String name() {
+    return "indexer.skills";
+  }
+
+  @Override
+  public List<String> events() {
+    return List.of("skill.created", "skill.updated", "skill.deleted");
+  }
+
+  @Override
+  public List<String> managedTypes() {
+    return List.of("skill_index");
+  }
+
+  /**
+   * Always current: a skill change is one text and skills are few ({@value Skills#MAX_SKILLS} at most), so it is
+   * indexed on the writer's thread before the write returns, unlike the tools, which go through a queue.
+   */
+  @Override
+  public Status status() {
+    return new Status(0, applied, applied, null);
   }
 
   /** One indexed skill: its vector and its words (5-letter stems), each counted. */
@@ -91,6 +115,7 @@ public final class SkillIndex {
       next.put(e.skill().name(), e);
     }
     entries = java.util.Collections.unmodifiableMap(next);
+    applied++;
   }
 
   /** Applies skill changes (subscribe this to the event bus). */
@@ -108,6 +133,7 @@ public final class SkillIndex {
       next.put(e.skill().name(), e);
     }
     entries = java.util.Collections.unmodifiableMap(next);
+    applied++;
   }
 
   /** How many skills are indexed. */
@@ -116,25 +142,14 @@ public final class SkillIndex {
   }
 
   private List<Entry> entries(Collection<Skill> skills) {
-    Map<String, String> textByHash = new LinkedHashMap<>();
     Map<String, String> hashOf = new HashMap<>();
+    List<String> texts = new ArrayList<>();
     for (Skill s : skills) {
       String text = embeddingText(s);
-      String hash = Hashing.sha256Hex(text);
-      textByHash.putIfAbsent(hash, text);
-      hashOf.put(s.name(), hash);
+      texts.add(text);
+      hashOf.put(s.name(), CachedEmbeddings.hash(text));
     }
-    Map<String, float[]> vectors = new HashMap<>(store.loadVectors(model.modelId(), textByHash.keySet()));
-    List<String> missing = textByHash.keySet().stream().filter(h -> !vectors.containsKey(h)).toList();
-    if (!missing.isEmpty()) {
-      List<float[]> out = model.embedDocuments(missing.stream().map(textByHash::get).toList());
-      Map<String, float[]> fresh = new LinkedHashMap<>();
-      for (int i = 0; i < missing.size(); i++) {
-        fresh.put(missing.get(i), out.get(i));
-      }
-      store.saveVectors(model.modelId(), fresh);
-      vectors.putAll(fresh);
-    }
+    Map<String, float[]> vectors = embeddings.vectors(texts, n -> {});
     List<Entry> out = new ArrayList<>(skills.size());
     for (Skill s : skills) {
       Map<String, Integer> stems = new HashMap<>();

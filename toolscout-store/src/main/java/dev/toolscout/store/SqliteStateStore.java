@@ -273,6 +273,24 @@ public final class SqliteStateStore implements StateStore {
   }
 
   @Override
+  public Set<String> toolsChangedSince(long version) {
+    return read(
+        "read the tools changed since catalog version " + version,
+        () -> {
+          Set<String> out = new HashSet<>();
+          try (PreparedStatement ps = conn.prepareStatement("SELECT name FROM tools WHERE updated_version > ?")) {
+            ps.setLong(1, version);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                out.add(rs.getString(1));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  @Override
   public Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
     requireModelId(modelId);
     Objects.requireNonNull(textHashes, "textHashes");

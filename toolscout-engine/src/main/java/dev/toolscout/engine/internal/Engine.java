@@ -121,7 +121,7 @@ public final class Engine implements AutoCloseable {
   public record Options(
       Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
       SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly,
-      String store) {
+      String store, java.time.Duration indexResync) {
     public Options {
       java.util.Objects.requireNonNull(dataDir, "dataDir");
       if (catalogs != null && tools != null) {
@@ -142,18 +142,38 @@ public final class Engine implements AutoCloseable {
             + "store (" + dev.toolscout.store.PostgresUrl.parse(store) + ") open a data directory of this process's "
             + "own for writing instead");
       }
+      if (indexResync == null) {
+        indexResync = ToolIndexer.DEFAULT_RESYNC;
+      } else if (indexResync.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("the index re-sync period must be at least 1s, got: " + indexResync);
+      }
     }
 
-    /** With the data directory's own store. */
+    /** With the data directory's own store and the default index re-sync period. */
     public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
         SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly) {
-      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, readOnly, null);
+      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, readOnly, null,
+          null);
+    }
+
+    /** With a shared store at {@code store} (see {@link #withStore}) and the default index re-sync period. */
+    public Options(Path dataDir, List<Path> catalogs, List<ToolSpec> tools, Path policyFile, String modelId,
+        SelectorConfig selector, IntConsumer progress, boolean preloadModel, AccessPolicy policy, boolean readOnly,
+        String store) {
+      this(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy, readOnly, store,
+          null);
     }
 
     /** The same with a shared PostgreSQL store at {@code address} (null: the data directory's own SQLite file). */
     public Options withStore(String address) {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
-          readOnly, address);
+          readOnly, address, indexResync);
+    }
+
+    /** The same, catching the search index up from the store every {@code period} besides the events. */
+    public Options withIndexResync(java.time.Duration period) {
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
+          readOnly, store, period);
     }
 
     /** Without a policy override. */
@@ -175,47 +195,47 @@ public final class Engine implements AutoCloseable {
     /** The same, opened for reading only (see {@link Options}). */
     public Options withReadOnly() {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, preloadModel, policy,
-          true, store);
+          true, store, indexResync);
     }
 
     public Options withCatalogs(List<Path> files) {
       return new Options(dataDir, files, null, policyFile, modelId, selector, progress,
-          preloadModel, policy, readOnly, store);
+          preloadModel, policy, readOnly, store, indexResync);
     }
 
     public Options withTools(List<ToolSpec> specs) {
       return new Options(dataDir, null, specs, policyFile, modelId, selector, progress,
-          preloadModel, policy, readOnly, store);
+          preloadModel, policy, readOnly, store, indexResync);
     }
 
     public Options withPolicy(Path file) {
-      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null, readOnly, store);
+      return new Options(dataDir, catalogs, tools, file, modelId, selector, progress, preloadModel, null, readOnly, store, indexResync);
     }
 
     /** A policy for this engine instead of the stored one (like a policy file, without the file). */
     public Options withPolicyOverride(AccessPolicy p) {
       return new Options(dataDir, catalogs, tools, p == null ? policyFile : null, modelId, selector, progress,
-          preloadModel, p, readOnly, store);
+          preloadModel, p, readOnly, store, indexResync);
     }
 
     public Options withModel(String id) {
       return new Options(dataDir, catalogs, tools, policyFile, id, selector, progress,
-          preloadModel, policy, readOnly, store);
+          preloadModel, policy, readOnly, store, indexResync);
     }
 
     public Options withSelector(SelectorConfig config) {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, config, progress,
-          preloadModel, policy, readOnly, store);
+          preloadModel, policy, readOnly, store, indexResync);
     }
 
     public Options withProgress(IntConsumer p) {
-      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy, readOnly, store);
+      return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, p, preloadModel, policy, readOnly, store, indexResync);
     }
 
     /** Loads the model while the engine opens: for callers that embed every time (select, find, gateways). */
     public Options withModelPreload() {
       return new Options(dataDir, catalogs, tools, policyFile, modelId, selector, progress, true, policy,
-          readOnly, store);
+          readOnly, store, indexResync);
     }
   }
 
@@ -258,6 +278,7 @@ public final class Engine implements AutoCloseable {
     long feedFrom = 0;
     long loadedVersion = 0;
     LuceneToolIndex idx = null;
+    ToolIndexer started = null;
     try {
       if (o.readOnly()) {
         ReadOnlyOpening.Opened ro = ReadOnlyOpening.open(o.dataDir(), indexDir, dimension);
@@ -303,13 +324,14 @@ public final class Engine implements AutoCloseable {
         idx = joinIndex(indexOpen, o.dataDir());
         long tIndex = System.nanoTime();
         EventBus bus = new EventBus();
-        // keep the persisted index's ordinals when it is current, so it can be used as it is
-        Map<String, Integer> hints = idx.committedVersion() == stored.version() ? idx.ordinals() : Map.of();
-        this.catalog = Catalog.of(s, stored, bus, hints);
+        // keep the persisted index's ordinals, so it is used as it is when current and only what changed is
+        // indexed again when it is behind (a crash before the last changes were indexed)
+        this.catalog = Catalog.of(s, stored, bus, idx.ordinals());
         this.bus = bus;
         this.indexer = new ToolIndexer(s, idx, m).attach(bus);
         indexer.onProgress(o.progress());
-        indexer.rebuildIfStale(catalog.snapshot());
+        // the worker first catches the index up with the store, then indexes each change from the queue
+        started = indexer.start(catalog, o.indexResync());
         long tRebuild = System.nanoTime();
         LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
                 + "index check {} ms",
@@ -331,6 +353,8 @@ public final class Engine implements AutoCloseable {
         }
         this.untouchedByCatalogs = untouched;
         this.indexInMemory = false;
+        // an opened engine's index holds its catalog, as before the indexing queue: the catch-up and the files
+        indexer.awaitIndexed(catalog.version());
       }
       // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
       this.access = new AccessControl(
@@ -392,6 +416,9 @@ public final class Engine implements AutoCloseable {
       this.dataDir = o.dataDir();
     } catch (RuntimeException | Error e) {
       try {
+        if (started != null) {
+          started.close();
+        }
         if (idx == null && indexOpen != null) {
           // wait for the open to end (it may be rebuilding the directory) and close what it made
           try {
@@ -589,13 +616,25 @@ public final class Engine implements AutoCloseable {
             + " nothing was changed");
       }
     }
-    return catalog.apply(tools, List.of());
+    return indexed(catalog.apply(tools, List.of()));
+  }
+
+  /**
+   * Waits until {@code change} is searchable (not for other, larger changes queued before it that share no tool
+   * with it: see {@link ToolIndexer}) and returns it. What the engine's write methods do, so a selection after
+   * one of them ranks the tools it wrote.
+   */
+  public Catalog.Change indexed(Catalog.Change change) {
+    if (!change.isEmpty()) {
+      indexer.awaitIndexed(change.version());
+    }
+    return change;
   }
 
   /** Adds or replaces verbs (their catalog tools {@code verbs__<VERB>}), durable on return. */
   public Catalog.Change registerVerbs(List<VerbManifest> manifests) {
     requireWritable("register verbs");
-    return catalog.apply(manifests.stream().map(VerbManifest::toSpec).toList(), List.of());
+    return indexed(catalog.apply(manifests.stream().map(VerbManifest::toSpec).toList(), List.of()));
   }
 
   /**
@@ -604,7 +643,7 @@ public final class Engine implements AutoCloseable {
    */
   public Catalog.Change replaceCatalogTools(List<ToolSpec> tools) {
     requireWritable("replace the catalog's tools");
-    return catalog.sync(tools, CATALOG_OWNED);
+    return indexed(catalog.sync(tools, CATALOG_OWNED));
   }
 
   /**
@@ -630,7 +669,8 @@ public final class Engine implements AutoCloseable {
           + "another kind (" + quoted(others.subList(0, Math.min(3, others.size()))) + "); pick another source name "
           + "or remove those first; nothing was changed");
     }
-    return catalog.sync(tools, e -> e.spec().name().source().equals(source) && e.spec().sourceKind() == kind);
+    return indexed(catalog.sync(tools,
+        e -> e.spec().name().source().equals(source) && e.spec().sourceKind() == kind));
   }
 
   /** The names of the stored tools of {@code source} whose kind is not {@code kind}, in name order. */
@@ -673,7 +713,7 @@ public final class Engine implements AutoCloseable {
           + " from an MCP server, which would list it again; remove the server with `toolscout mcp remove NAME`; "
           + "nothing was removed");
     }
-    return catalog.apply(List.of(), names);
+    return indexed(catalog.apply(List.of(), names));
   }
 
   /**
@@ -703,7 +743,7 @@ public final class Engine implements AutoCloseable {
       throw new IllegalArgumentException("no tool of source '" + source + "' in the catalog of " + dataDir
           + " (a source is the part of a name before __, e.g. gmail in gmail__send_email)");
     }
-    return catalog.apply(List.of(), names);
+    return indexed(catalog.apply(List.of(), names));
   }
 
   private static String quoted(List<String> names) {
@@ -840,6 +880,11 @@ public final class Engine implements AutoCloseable {
     return approvals;
   }
 
+  /** The tool indexer: its queue, its status (what /metrics and /readyz show) and {@code reindex}. */
+  public ToolIndexer indexer() {
+    return indexer;
+  }
+
   /** How many tools this engine embedded since it opened (0 after a start on a current data directory). */
   public long embeddedCount() {
     return indexer.embeddedCount();
@@ -874,6 +919,8 @@ public final class Engine implements AutoCloseable {
    */
   @Override
   public void close() {
+    // first: the worker may be embedding and writing the index (what it has not indexed is in the store)
+    indexer.close();
     if (sync != null) {
       sync.close();
     }

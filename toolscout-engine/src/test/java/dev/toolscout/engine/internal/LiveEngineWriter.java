@@ -19,8 +19,9 @@ public final class LiveEngineWriter {
     try (Engine e = Engine.open(Engine.Options.of(Path.of(args[0])))) {
       for (int n = 1; ; n++) {
         // one change: the new tool in, the one of three changes before out
-        e.catalog().apply(List.of(ToolSpec.builder(name(n), "Live tool number " + n + ", written while readers read")
-            .build()), n > 3 ? List.of(name(n - 3)) : List.of());
+        // and waits until it is indexed, as the engine's write calls do
+        e.indexed(e.catalog().apply(List.of(ToolSpec.builder(name(n), "Live tool number " + n + ", written while "
+            + "readers read").build()), n > 3 ? List.of(name(n - 3)) : List.of()));
         if (n == 1) {
           System.out.println("WRITING");
           System.out.flush();

@@ -1,0 +1,196 @@
+package dev.toolscout.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolscout.Fixture;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.index.ExactToolIndex;
+import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.model.ToolSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ToolIndexerTest {
+  /** The hashing model, held at the calls whose texts contain "bulk" until the test opens a gate. */
+  private static final class GatedModel implements EmbeddingModel {
+    final HashingEmbeddingModel inner = new HashingEmbeddingModel(256);
+    final CountDownLatch firstBigBatch = new CountDownLatch(1);
+    final CountDownLatch restOfBig = new CountDownLatch(1);
+    final java.util.concurrent.atomic.AtomicInteger bigCalls = new java.util.concurrent.atomic.AtomicInteger();
+    volatile boolean fail;
+
+    @Override
+    public String modelId() {
+      return inner.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return 256;
+    }
+
+    @Override
+    public float[] embedQuery(String text) {
+      return inner.embedQuery(text);
+    }
+
+    @Override
+    public List<float[]> embedDocuments(List<String> texts) {
+      if (fail) {
+        throw new IllegalStateException("model unavailable");
+      }
+      if (texts.stream().anyMatch(t -> t.contains("bulk"))) {
+        await(bigCalls.incrementAndGet() == 1 ? firstBigBatch : restOfBig);
+      }
+      return inner.embedDocuments(texts);
+    }
+
+    private static void await(CountDownLatch l) {
+      try {
+        if (!l.await(60, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the test never opened the gate");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static List<ToolSpec> bulk(int n) {
+    List<ToolSpec> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(Fixture.tool(String.format("big__t%04d", i), "A bulk tool number " + i + "."));
+    }
+    return out;
+  }
+
+  @Test
+  void a_small_change_is_searchable_while_a_large_earlier_one_is_still_being_embedded() {
+    InMemoryStateStore store = new InMemoryStateStore();
+    EventBus bus = new EventBus();
+    GatedModel model = new GatedModel();
+    ExactToolIndex index = new ExactToolIndex(256);
+    Catalog catalog = Catalog.load(store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+      indexer.start(catalog, Duration.ofHours(1));
+      indexer.awaitIndexed(catalog.version());
+      Catalog.Change big = catalog.sync(bulk(ToolIndexer.BATCH * 3));
+      // acknowledged (durable and in the catalog) while its first batch is still held at the model
+      assertThat(catalog.size()).isEqualTo(ToolIndexer.BATCH * 3);
+      Catalog.Change small = catalog.apply(List.of(Fixture.tool("other__ping", "Check that a host answers.")),
+          List.of());
+      model.firstBigBatch.countDown();
+      indexer.awaitIndexed(small.version());
+      assertThat(index.ordinals()).containsKey("other__ping");
+      // the rest of the large change is still held: the small one went past it
+      assertThat(index.ordinals()).doesNotContainKey("big__t0191");
+      assertThat(indexer.status().queued()).isEqualTo(1);
+      assertThat(indexer.status().lag()).isEqualTo(2);
+      // the committed version stays below the large change: a crash now catches up from there
+      assertThat(index.committedVersion()).isLessThan(big.version());
+      model.restOfBig.countDown();
+      indexer.awaitIndexed(big.version());
+      assertThat(index.ordinals()).containsKeys("big__t0000", "big__t0191", "other__ping");
+      indexer.awaitIndexed(small.version());
+      assertThat(index.committedVersion()).isEqualTo(small.version());
+      assertThat(indexer.status().lag()).isZero();
+    }
+  }
+
+  @Test
+  void changes_to_the_same_tool_keep_their_order() {
+    InMemoryStateStore store = new InMemoryStateStore();
+    EventBus bus = new EventBus();
+    GatedModel model = new GatedModel();
+    ExactToolIndex index = new ExactToolIndex(256);
+    Catalog catalog = Catalog.load(store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+      indexer.start(catalog, Duration.ofHours(1));
+      catalog.sync(bulk(ToolIndexer.BATCH * 2));
+      // removes a tool of the large change: it must wait for it, not overtake it
+      Catalog.Change removal = catalog.remove("big__t0100");
+      model.firstBigBatch.countDown();
+      model.restOfBig.countDown();
+      indexer.awaitIndexed(removal.version());
+      assertThat(index.ordinals()).doesNotContainKey("big__t0100").containsKey("big__t0101");
+    }
+  }
+
+  @Test
+  void a_start_catches_up_from_the_store_embedding_only_what_has_no_stored_vector() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    long indexedAt = f.catalog.version();
+    ExactToolIndex index = f.index;
+    Catalog.Snapshot before = f.catalog.snapshot();
+    String removed = before.entries().get(0).name();
+    String updated = before.entries().get(1).name();
+    // changes the index never saw (a crash before they were indexed): one added, one updated, one removed
+    f.store.applyCatalogChange(List.of(Fixture.tool("late__added", "Added after the index's last commit."),
+        Fixture.tool(updated, "Rewritten while the index was not looking.")), List.of(removed));
+    assertThat(index.committedVersion()).isEqualTo(indexedAt);
+
+    EventBus bus = new EventBus();
+    Catalog reloaded = Catalog.load(f.store, bus, index.ordinals());
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+      indexer.start(reloaded, Duration.ofHours(1));
+      indexer.awaitIndexed(reloaded.version());
+      assertThat(index.ordinals()).containsKey("late__added").doesNotContainKey(removed);
+      assertThat(index.ordinals().keySet()).isEqualTo(reloaded.snapshot().entries().stream()
+          .map(e -> e.name()).collect(java.util.stream.Collectors.toSet()));
+      assertThat(index.committedVersion()).isEqualTo(reloaded.version());
+      // two new texts; every other tool's vector was stored
+      assertThat(indexer.embeddedCount()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void a_failed_change_is_reported_to_its_waiter_and_caught_up_from_the_store() {
+    InMemoryStateStore store = new InMemoryStateStore();
+    EventBus bus = new EventBus();
+    GatedModel model = new GatedModel();
+    ExactToolIndex index = new ExactToolIndex(256);
+    Catalog catalog = Catalog.load(store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+      indexer.start(catalog, Duration.ofHours(1));
+      indexer.awaitIndexed(catalog.version());
+      model.fail = true;
+      Catalog.Change c = catalog.upsert(Fixture.tool("mail__send", "Send an email."));
+      assertThatThrownBy(() -> indexer.awaitIndexed(c.version()))
+          .isInstanceOf(EventBus.SubscriberException.class)
+          .hasMessageContaining("catalog version " + c.version())
+          .hasMessageContaining("model unavailable");
+      assertThat(catalog.get("mail__send")).isPresent();
+      assertThat(indexer.status().lastError()).contains("model unavailable");
+      model.fail = false;
+      indexer.awaitCurrent();
+      assertThat(index.ordinals()).containsKey("mail__send");
+      assertThat(indexer.status().lastError()).isNull();
+      assertThat(indexer.status().lag()).isZero();
+    }
+  }
+
+  @Test
+  void reindex_rebuilds_from_stored_vectors_without_embedding() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    EventBus bus = new EventBus();
+    ExactToolIndex index = new ExactToolIndex(256);
+    Catalog reloaded = Catalog.load(f.store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+      indexer.start(reloaded, Duration.ofHours(1));
+      indexer.reindex();
+      assertThat(index.size()).isEqualTo(reloaded.size());
+      assertThat(indexer.embeddedCount()).isZero();
+    }
+  }
+}
