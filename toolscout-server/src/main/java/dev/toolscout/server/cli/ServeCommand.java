@@ -1,5 +1,7 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.git.GitIndexer;
+
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
@@ -71,6 +73,17 @@ final class ServeCommand implements Callable<Integer> {
           + "--api-keys (loopback only) /metrics is always open to the local user.")
   boolean metricsPublic;
 
+  @Option(names = "--index-resync", paramLabel = "DURATION", defaultValue = "1h",
+      description = "Catch the search index up with the store this often besides the change events: the safety net "
+          + "(docs/INDEXING.md); a whole number and ms, s, m or h, at least 1s (default ${DEFAULT-VALUE}).")
+  String indexResync;
+
+  @Option(names = "--git-repo", paramLabel = "PATH",
+      description = "Follow this git repository's commits and index what changed (commit messages, changed paths, "
+          + "text files of HEAD); its indexing shows in /readyz and /metrics, and `toolscout git-search` searches it "
+          + "(docs/INDEXING.md).")
+  Path gitRepo;
+
   @Mixin AgentOptions agentOptions;
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -88,8 +101,17 @@ final class ServeCommand implements Callable<Integer> {
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     HttpApi api = new HttpApi(auth, new HttpApi.Options(metricsPublic, allowRemoteStdio));
-    try (McpRuntime e = new McpRuntime(
-        EngineOptions.open(engine.options().withModelPreload(), spec.commandLine().getErr()))) {
+    java.time.Duration resync = SessionLimits.parseDuration("--index-resync", indexResync);
+    if (resync.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("--index-resync must be at least 1s, got: " + indexResync);
+    }
+    try (McpRuntime e = new McpRuntime(EngineOptions.open(engine.options().withModelPreload().withIndexResync(resync),
+            spec.commandLine().getErr()));
+        GitIndexer git = gitRepo == null ? null : GitIndexer.open(gitRepo, e.engine().store(),
+            e.engine().model(), GitIndexer.Limits.DEFAULT).start()) {
+      if (git != null) {
+        api.addIndexer(git);
+      }
       e.upstreamLimits(upstream);
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)

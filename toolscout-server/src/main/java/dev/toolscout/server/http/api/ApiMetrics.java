@@ -29,6 +29,10 @@ import java.util.function.IntSupplier;
  *       is connected), else 0;
  *   <li>{@code toolscout_upstream_servers} (gauge): upstream MCP servers by {@code state} (connecting, ready,
  *       degraded, down, stopped);
+ *   <li>{@code toolscout_index_queue} (gauge): changes waiting to be indexed, by {@code indexer} (e.g. {@code
+ *       indexer.tools});
+ *   <li>{@code toolscout_index_lag} (gauge): versions durable in the store but not yet searchable, by {@code
+ *       indexer} (0 when current);
  *   <li>the JVM's memory, threads, CPU and uptime ({@code jvm_*}, {@code process_*}, {@code system_*}).
  * </ul>
  *
@@ -79,6 +83,15 @@ public final class ApiMetrics {
         .description("Texts sent to the embedding model since the process started").register(registry);
     Gauge.builder("toolscout.store.connected", () -> storeConnected.getAsBoolean() ? 1 : 0)
         .description("1 while the store is reachable (a replica's change feed connected), else 0").register(registry);
+  }
+
+  /** Shows an indexer's queue length and lag from now on. */
+  void indexer(dev.toolscout.indexing.Indexer indexer) {
+    Gauge.builder("toolscout.index.queue", indexer, i -> i.status().queued())
+        .description("Changes waiting to be indexed").tag("indexer", indexer.name()).register(registry);
+    Gauge.builder("toolscout.index.lag", indexer, i -> i.status().lag())
+        .description("Versions durable in the store but not yet searchable").tag("indexer", indexer.name())
+        .register(registry);
   }
 
   /** Shows the upstream servers' states from now on. */

@@ -47,6 +47,7 @@ public final class HttpApi {
   private final byte[] openapi;
   private volatile ApiBackend backend;
   private volatile boolean ready;
+  private final List<dev.toolscout.indexing.Indexer> indexers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public HttpApi(GatewayAuth auth, Options options) {
     this.auth = Objects.requireNonNull(auth, "auth");
@@ -93,6 +94,7 @@ public final class HttpApi {
     if (b.scout() instanceof dev.toolscout.engine.internal.LocalToolScout local) {
       dev.toolscout.engine.internal.Engine e = local.engine();
       metrics.engine(e::embeddedCount, e::storeReady);
+      addIndexer(local.engine().indexer());
     }
     if (b.servers() != null) {
       metrics.servers(b.servers());
@@ -108,6 +110,17 @@ public final class HttpApi {
         LOG.warn("the first selection failed; /readyz stays 503", e);
       }
     });
+  }
+
+  /** Shows {@code indexer}'s queue and lag in {@code /metrics} and {@code /readyz} (the tool indexer is added by open). */
+  public void addIndexer(dev.toolscout.indexing.Indexer indexer) {
+    indexers.add(indexer);
+    metrics.indexer(indexer);
+  }
+
+  /** The indexers shown in {@code /readyz}, in the order added. */
+  List<dev.toolscout.indexing.Indexer> indexers() {
+    return List.copyOf(indexers);
   }
 
   /** Whether a selection has run since {@link #open}: the model is loaded and the index open. */

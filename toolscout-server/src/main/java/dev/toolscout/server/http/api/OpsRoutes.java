@@ -25,9 +25,11 @@ final class OpsRoutes implements RouteGroup {
             .handle(c -> Reply.json(JsonNodeFactory.instance.objectNode().put("status", "alive"))),
         Route.get("/readyz", "ready").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
             .summary("Readiness: the embedding model and the search index are open, the store reachable")
-            .description("503 while the engine opens and until a first selection has run, and while a replica "
-                + "cannot reach its shared (PostgreSQL) store: it then serves reads from its last state and refuses "
-                + "writes (docs/DEPLOYMENT.md).")
+            .description("503 while the engine opens (which includes catching the search index up with the store) and "
+                + "until a first selection has run, and while a replica cannot reach its shared (PostgreSQL) store: "
+                + "it then serves reads from its last state and refuses writes (docs/DEPLOYMENT.md). Then 200 with "
+                + "each indexer's queue, lag (catalog versions durable but not yet searchable) and last error: a lag "
+                + "during a large upstream sync is normal and does not make the server unready (docs/INDEXING.md).")
             .response(200, "Ready", "Health")
             .problem(503, "Not ready yet")
             .handle(c -> {
@@ -41,7 +43,18 @@ final class OpsRoutes implements RouteGroup {
                     + "reads are served from this replica's last state, writes are refused until it is back")
                     .withHeader("Retry-After", "2");
               }
-              return Reply.json(JsonNodeFactory.instance.objectNode().put("status", "ready"));
+              ObjectNode body = JsonNodeFactory.instance.objectNode().put("status", "ready");
+              var list = body.putArray("indexers");
+              for (dev.toolscout.indexing.Indexer i : api.indexers()) {
+                dev.toolscout.indexing.Indexer.Status st = i.status();
+                ObjectNode o = list.addObject().put("name", i.name()).put("queued", st.queued())
+                    .put("lag", st.lag()).put("indexed_version", st.indexedVersion())
+                    .put("source_version", st.sourceVersion());
+                if (st.lastError() != null) {
+                  o.put("last_error", st.lastError());
+                }
+              }
+              return Reply.json(body);
             }),
         Route.get("/metrics", "metrics").tag("operations").access(Route.Access.METRICS).withoutEngine()
             .summary("Metrics in the Prometheus text format")

@@ -1,0 +1,37 @@
+package dev.toolscout.server.cli;
+
+import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code toolscout reindex}: rebuilds the data directory's search index from the store. */
+@Command(name = "reindex", mixinStandardHelpOptions = true,
+    description = "Rebuild the search index of the data directory from the store (the catalog and its stored "
+        + "vectors): the manual rebuild beside the events and the periodic re-sync. Embeds only tools with no stored "
+        + "vector for the model. See docs/INDEXING.md.")
+final class ReindexCommand implements Callable<Integer> {
+  @Mixin EngineOptions engine;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      Engine e = scout.engine();
+      long before = e.embeddedCount();
+      long t0 = System.nanoTime();
+      e.indexer().reindex();
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf(Locale.ROOT, "Rebuilt the search index from the store: %d tools at catalog version %d, %d embedded, "
+          + "in %.1f s.%n", e.index().size(), e.index().committedVersion(), e.embeddedCount() - before,
+          (System.nanoTime() - t0) / 1e9);
+      out.flush();
+    }
+    return 0;
+  }
+}
