@@ -31,6 +31,8 @@ public final class Catalog {
   private final StateStore store;
   private final Consumer<? super List<CatalogEvent>> events;
   private volatile Snapshot snapshot;
+  /** Waits until a catalog version's change is searchable; set by whoever indexes (the composition root). */
+  private volatile java.util.function.LongConsumer searchable = v -> {};
 
   private Catalog(StateStore store, Consumer<? super List<CatalogEvent>> events, Snapshot initial) {
     this.store = store;
@@ -80,6 +82,27 @@ public final class Catalog {
       entries.add(new CatalogEntry(ord, t, stored.contentHashes().get(i)));
     }
     return new Catalog(store, events, Snapshot.of(stored.version(), entries, next));
+  }
+
+  /**
+   * Sets what {@link #awaitSearchable} waits on: in the product, the tool indexer's {@code awaitIndexed}. Until
+   * set, a change counts as searchable once applied.
+   */
+  public void searchableBy(java.util.function.LongConsumer waiter) {
+    this.searchable = java.util.Objects.requireNonNull(waiter, "waiter");
+  }
+
+  /**
+   * Waits until {@code change} is searchable (indexed), not for larger changes queued before it that share no
+   * tool with it. For a writer that wants read-your-write; call it outside any lock other writers need.
+   *
+   * @throws RuntimeException when indexing the change failed (it is stored: the index catches up from the store)
+   */
+  public Change awaitSearchable(Change change) {
+    if (!change.isEmpty()) {
+      searchable.accept(change.version());
+    }
+    return change;
   }
 
   public Snapshot snapshot() {

@@ -59,8 +59,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   public static final int BATCH = CachedEmbeddings.BATCH;
   /** A change of at most this many tools may be indexed before a larger earlier one it shares no tool with. */
   public static final int SMALL = 64;
-  /** Tools per index write during a catch-up or rebuild. */
-  private static final int REBUILD_CHUNK = 4096;
+  /** Tools per index write during a catch-up or rebuild; a close waits for at most one such chunk. */
+  private static final int REBUILD_CHUNK = 512;
   /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
   public static final Duration DEFAULT_RESYNC = Duration.ofHours(1);
   private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);

@@ -332,6 +332,7 @@ public final class Engine implements AutoCloseable {
         indexer.onProgress(o.progress());
         // the worker first catches the index up with the store, then indexes each change from the queue
         started = indexer.start(catalog, o.indexResync());
+        catalog.searchableBy(indexer::awaitIndexed);
         long tRebuild = System.nanoTime();
         LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
                 + "index check {} ms",
@@ -625,10 +626,7 @@ public final class Engine implements AutoCloseable {
    * one of them ranks the tools it wrote.
    */
   public Catalog.Change indexed(Catalog.Change change) {
-    if (!change.isEmpty()) {
-      indexer.awaitIndexed(change.version());
-    }
-    return change;
+    return catalog.awaitSearchable(change);
   }
 
   /** Adds or replaces verbs (their catalog tools {@code verbs__<VERB>}), durable on return. */

@@ -395,6 +395,7 @@ public final class UpstreamManager implements AutoCloseable {
       List<ToolSpec> specs = mapped.stream().map(ToolMapping.Mapped::spec).toList();
       // replicas sharing a store all hear the server's list_changed: the gate lets one of them write the change
       // (the others get it from the store)
+      Catalog.Change[] written = {null};
       boolean wrote = syncGate.run(cfg.name(), () -> {
         synchronized (UpstreamManager.this) {
           if (byPrefix.get(c.prefix()) != c) {
@@ -402,12 +403,23 @@ public final class UpstreamManager implements AutoCloseable {
           }
           // a diff by content hash: unchanged tools keep their vectors
           Catalog.Change change = catalog.sync(specs, toolsOf(c.prefix()));
+          written[0] = change;
           if (!change.isEmpty()) {
             LOG.info("MCP server '{}': {} tools added, {} updated, {} removed", cfg.name(), change.added(),
                 change.updated(), change.removed());
           }
         }
       });
+      if (written[0] != null) {
+        // searchable before the server counts as listed (ready), but without holding the manager: other servers
+        // register and sync meanwhile, and their smaller changes are indexed ahead of a large listing
+        try {
+          catalog.awaitSearchable(written[0]);
+        } catch (RuntimeException e) {
+          LOG.warn("MCP server '{}': its tools are stored but indexing them failed ({}); the index catches up from "
+              + "the store", cfg.name(), e.getMessage());
+        }
+      }
       c.toolCount(specs.size());
       if (!wrote) {
         LOG.debug("MCP server '{}': another replica is writing its tools to the shared store", cfg.name());

@@ -5,6 +5,7 @@ import static dev.toolscout.server.http.HttpApiTest.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
@@ -91,7 +92,14 @@ class HttpApiWithoutKeysTest {
         while (c.get("/readyz").statusCode() != 200 && System.nanoTime() < until) {
           Thread.sleep(100);
         }
-        assertThat(json(c.get("/readyz")).path("status").asText()).isEqualTo("ready");
+        JsonNode ready = json(c.get("/readyz"));
+        assertThat(ready.path("status").asText()).isEqualTo("ready");
+        // the tool indexer's queue and lag: current once the engine is open
+        assertThat(ready.path("indexers").get(0).path("name").asText()).isEqualTo("indexer.tools");
+        assertThat(ready.path("indexers").get(0).path("lag").asLong()).isZero();
+        assertThat(ready.path("indexers").get(0).path("indexed_version").asLong())
+            .isEqualTo(ready.path("indexers").get(0).path("source_version").asLong()).isPositive();
+        assertThat(c.get("/metrics").body()).contains("toolscout_index_lag{indexer=\"indexer.tools\"} 0.0");
         assertThat(c.post("/v1/select", "{\"message\": \"x\"}").statusCode()).isEqualTo(200);
         // an admin route stays one: the local user is no admin
         assertThat(c.get("/v1/servers").statusCode()).isEqualTo(403);

@@ -30,7 +30,7 @@ final class OpsRoutes implements RouteGroup {
                 + "it then serves reads from its last state and refuses writes (docs/DEPLOYMENT.md). Then 200 with "
                 + "each indexer's queue, lag (catalog versions durable but not yet searchable) and last error: a lag "
                 + "during a large upstream sync is normal and does not make the server unready (docs/INDEXING.md).")
-            .response(200, "Ready", "Health")
+            .response(200, "Ready", "Ready")
             .problem(503, "Not ready yet")
             .handle(c -> {
               if (!api.ready()) {
@@ -77,6 +77,16 @@ final class OpsRoutes implements RouteGroup {
         "Health", OpenApi.schema("""
             {"type": "object", "required": ["status"],
              "properties": {"status": {"type": "string", "enum": ["alive", "ready"]}},
+             "additionalProperties": false}"""),
+        "Ready", OpenApi.schema("""
+            {"type": "object", "required": ["status", "indexers"],
+             "properties": {"status": {"type": "string", "enum": ["ready"]},
+               "indexers": {"type": "array", "items": {"type": "object",
+                 "required": ["name", "queued", "lag", "indexed_version", "source_version"],
+                 "properties": {"name": {"type": "string"}, "queued": {"type": "integer", "minimum": 0},
+                   "lag": {"type": "integer", "minimum": 0}, "indexed_version": {"type": "integer"},
+                   "source_version": {"type": "integer"}, "last_error": {"type": "string"}},
+                 "additionalProperties": false}}},
              "additionalProperties": false}"""));
   }
 }
