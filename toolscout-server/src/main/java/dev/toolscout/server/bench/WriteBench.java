@@ -78,24 +78,42 @@ public final class WriteBench {
       progress.printf(Locale.ROOT, "bench-writes: baseline of %d small writes done; writing %,d tools of one source%n",
           o.baseline(), o.bulkTools());
       long embeddedBefore = e.embeddedCount();
+      // the small writers start first, so a write waiting on the large change's store transaction is measured too
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicLong bulkSearchableAt =
+          new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+      List<Double> durD = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Double> durS = java.util.Collections.synchronizedList(new ArrayList<>());
+      int first = next;
+      Thread writers = Thread.ofPlatform().name("bench-small-writes").start(() -> {
+        int n = first;
+        while (!stop.get()) {
+          long started = System.nanoTime();
+          double[] t = small(e, n++);
+          if (started < bulkSearchableAt.get()) {
+            durD.add(t[0]);
+            durS.add(t[1]);
+          }
+          try {
+            Thread.sleep(100);
+          } catch (InterruptedException ie) {
+            return;
+          }
+        }
+      });
+      Thread.sleep(300);
       long t0 = System.nanoTime();
       Predicate<CatalogEntry> bulkSource = c -> c.spec().name().source().equals("bulk");
       Catalog.Change big = e.catalog().sync(bulk, bulkSource);
       double bulkDurable = ms(t0);
       CompletableFuture<Double> indexed = CompletableFuture.supplyAsync(() -> {
         e.indexed(big);
+        bulkSearchableAt.set(System.nanoTime());
         return ms(t0);
       }, r -> Thread.ofPlatform().name("bench-bulk-wait").start(r));
-      List<Double> durD = new ArrayList<>();
-      List<Double> durS = new ArrayList<>();
-      while (!indexed.isDone()) {
-        double[] t = small(e, next++);
-        if (!indexed.isDone()) {
-          durD.add(t[0]);
-          durS.add(t[1]);
-        }
-        Thread.sleep(100);
-      }
+      indexed.join();
+      stop.set(true);
+      writers.join();
       double bulkIndexed = indexed.join();
       progress.printf(Locale.ROOT, "bench-writes: %,d tools searchable after %.1f s; %d small writes meanwhile%n",
           o.bulkTools(), bulkIndexed / 1000, durD.size());
