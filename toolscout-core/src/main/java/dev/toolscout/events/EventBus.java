@@ -1,6 +1,7 @@
 package dev.toolscout.events;
 
 import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.memory.MemoryEvent;
 import dev.toolscout.skills.SkillEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +17,7 @@ import java.util.function.Consumer;
 public final class EventBus implements Consumer<List<CatalogEvent>> {
   private final List<Consumer<List<CatalogEvent>>> subscribers = new CopyOnWriteArrayList<>();
   private final List<Consumer<List<SkillEvent>>> skillSubscribers = new CopyOnWriteArrayList<>();
+  private final List<Consumer<List<MemoryEvent>>> memorySubscribers = new CopyOnWriteArrayList<>();
 
   /** Subscribes to every batch of events. */
   public void subscribe(Consumer<List<CatalogEvent>> subscriber) {
@@ -47,6 +49,22 @@ public final class EventBus implements Consumer<List<CatalogEvent>> {
     }
     deliver(skillSubscribers, batch, "a skill subscriber failed on " + batch.get(0).type() + " of '"
         + batch.get(0).name() + "'; the change itself is stored: ");
+  }
+
+  /**
+   * Subscribes to every batch of memory events ({@code memory.stored}, {@code memory.corrected}, {@code
+   * memory.deleted}).
+   */
+  public void subscribeMemories(Consumer<List<MemoryEvent>> subscriber) {
+    memorySubscribers.add(subscriber);
+  }
+
+  public void publishMemories(List<MemoryEvent> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    deliver(memorySubscribers, batch, "a memory subscriber failed on " + batch.get(0).type() + " of '"
+        + batch.get(0).id() + "'; the change itself is stored: ");
   }
 
   private static <E> void deliver(List<Consumer<List<E>>> to, List<E> batch, String failed) {

@@ -21,6 +21,7 @@ public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, String> openApiSources = new TreeMap<>();
   private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
   private final TreeMap<String, StoredSkill> skills = new TreeMap<>();
+  private final TreeMap<String, StoredMemory> memories = new TreeMap<>();
   /** By principal, then id. */
   private final Map<List<String>, StoredConversation> conversations = new LinkedHashMap<>();
   private long version;
@@ -137,6 +138,21 @@ public final class InMemoryStateStore implements StateStore {
     }
     approvals.put(id, a.moved(to, decidedBy, decidedAt));
     return true;
+  }
+
+  @Override
+  public synchronized List<StoredMemory> loadMemories() {
+    return List.copyOf(memories.values());
+  }
+
+  @Override
+  public synchronized void saveMemory(StoredMemory memory) {
+    memories.put(memory.id(), memory);
+  }
+
+  @Override
+  public synchronized boolean deleteMemory(String id) {
+    return memories.remove(id) != null;
   }
 
   @Override

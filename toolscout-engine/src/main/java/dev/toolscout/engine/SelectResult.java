@@ -1,6 +1,8 @@
 package dev.toolscout.engine;
 
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.routing.Route;
+import dev.toolscout.routing.RouteDecision;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,6 +20,9 @@ import java.util.Objects;
  * @param activeSkills the conversation's active skills the principal may see, in activation order (their visible
  *     tools are pinned into the selection); empty outside a conversation
  * @param suggestedSkill a skill to suggest activating, or {@code null}
+ * @param route the route the message took ({@code docs/ROUTING.md}) with its evidence (cosines), or {@code null}
+ *     when none was decided; on {@link Route#LLM_REQUIRED} (and a catalog too large to send whole) {@code selected}
+ *     holds only the pinned core tools and discovery is suggested, instead of weak matches
  */
 public record SelectResult(
     List<SelectedTool> selected,
@@ -28,13 +33,28 @@ public record SelectResult(
     boolean discoverySuggested,
     Tokens tokens,
     List<String> activeSkills,
-    SkillSuggestion suggestedSkill) {
+    SkillSuggestion suggestedSkill,
+    RouteDecision route) {
   public SelectResult {
     selected = List.copyOf(selected);
     coreIncluded = List.copyOf(coreIncluded);
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(tokens, "tokens");
     activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
+  }
+
+  /** A result with no route decided. */
+  public SelectResult(List<SelectedTool> selected, List<String> coreIncluded, int excludedCount, int visibleCount,
+      String reason, boolean discoverySuggested, Tokens tokens, List<String> activeSkills,
+      SkillSuggestion suggestedSkill) {
+    this(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens, activeSkills,
+        suggestedSkill, null);
+  }
+
+  /** This result with {@code r} as its route. */
+  public SelectResult withRoute(RouteDecision r) {
+    return new SelectResult(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens,
+        activeSkills, suggestedSkill, r);
   }
 
   /** A result outside a conversation: no active skills, no suggestion. */

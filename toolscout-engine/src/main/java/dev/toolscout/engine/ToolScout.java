@@ -10,6 +10,7 @@ import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.selection.SelectorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -141,6 +142,19 @@ public interface ToolScout extends AutoCloseable {
   /** The action verbs: register, list, discover verbs and tools for a description, resolve a novel verb. */
   Verbs verbs();
 
+  /**
+   * The route {@code message} takes for {@code principal} before any LLM is called ({@code docs/ROUTING.md}): a
+   * memory that answers it, a no-parameter tool to run, a close tool or skill, relevant tools, or nothing relevant
+   * (discovery suggested), with the cosines it was decided on. {@link #select} decides the same route.
+   *
+   * @param principal {@code null} for the anonymous one
+   * @throws IllegalArgumentException for a blank or too long message
+   */
+  RouteDecision route(Principal principal, String message);
+
+  /** Long-term memory: store, search, recall, correct and forget, scoped by user, group and space. */
+  MemoryService memory();
+
   /** How many tools the catalog holds (all of them, whoever may see them). */
   int size();
 
@@ -202,7 +216,9 @@ public interface ToolScout extends AutoCloseable {
 
   /**
    * Runs one of ToolScout's own tools that a model called: {@code tool_discovery__find}, {@code
-   * tool_discovery__list_all}, {@code tool_discovery__describe} or {@code skills__activate}. Access control
+   * tool_discovery__list_all}, {@code tool_discovery__describe}, {@code skills__activate}, or a memory tool ({@code
+   * memory__store}, {@code memory__search}, {@code memory__recall}, {@code memory__forget}; a stored memory keeps
+   * the conversation id). Access control
    * comes first, as for every answer. {@code skills__activate} records the activation in the conversation, so
    * the conversation's next selections carry the skill's tools; {@code find} records the tools it disclosed.
    *

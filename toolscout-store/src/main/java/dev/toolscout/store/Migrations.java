@@ -104,7 +104,18 @@ public final class Migrations {
                   + "principal TEXT NOT NULL, "
                   + "conversation_id TEXT NOT NULL, "
                   + "record_json TEXT NOT NULL)",
-              "CREATE INDEX usage_records_by_time ON usage_records (at_millis)"));
+              "CREATE INDEX usage_records_by_time ON usage_records (at_millis)"),
+          // 6: memories (memory_json opaque here), with the vector of their text beside them so that forgetting
+          // one removes both in one statement; scope and owner as columns for per-scope reads.
+          List.of(
+              "CREATE TABLE memories ("
+                  + "id TEXT PRIMARY KEY, "
+                  + "scope TEXT NOT NULL, "
+                  + "owner TEXT NOT NULL, "
+                  + "memory_json TEXT NOT NULL, "
+                  + "model_id TEXT, "
+                  + "vector " + BINARY + ")",
+              "CREATE INDEX memories_by_scope ON memories (scope, owner)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

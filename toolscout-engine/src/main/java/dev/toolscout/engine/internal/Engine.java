@@ -13,6 +13,10 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.memory.Memories;
+import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.memory.MemoryTools;
+import dev.toolscout.routing.VectorRouter;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
@@ -91,6 +95,9 @@ public final class Engine implements AutoCloseable {
   private final Skills skills;
   private final SkillTools skillTools;
   private final Conversations conversations;
+  private final Memories memories;
+  private final MemoryTools memoryTools;
+  private final VectorRouter router;
 
   /**
    * How to open an engine.
@@ -377,7 +384,7 @@ public final class Engine implements AutoCloseable {
       if (!readOnly) {
         bus.subscribe(learned::onEvents);
       }
-      this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), DiscoveryTools.SPECS, learned);
+      this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), ENGINE_TOOLS, learned);
       // skills: loaded from the store, their index kept current by skill events (embedding only what has no
       // stored vector), catalog files' skills added or updated as their tools are
       // (read-only: the stored vectors only, and the files' skills must be stored as they are)
@@ -397,7 +404,14 @@ public final class Engine implements AutoCloseable {
         skills.apply(skillsFromFiles, List.of());
       }
       this.conversations = new Conversations(s, java.time.Clock.systemUTC(), ConversationLimits.DEFAULT);
-      this.skillTools = new SkillTools(skills, skillIndex, catalog, access, conversations, DiscoveryTools.SPECS);
+      this.skillTools = new SkillTools(skills, skillIndex, catalog, access, conversations, ENGINE_TOOLS);
+      // memories: loaded from the store with their vectors, their index kept current by memory events
+      MemoryIndex memoryIndex = new MemoryIndex();
+      bus.subscribeMemories(memoryIndex::onEvents);
+      this.memories = Memories.load(s, m, access::policy, java.time.Clock.systemUTC(), memoryIndex,
+          bus::publishMemories, readOnly);
+      this.memoryTools = new MemoryTools(memories);
+      this.router = new VectorRouter(catalog, idx, access, m, memories, skillTools, null);
       this.discovery = new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion()).withSkills(skillTools);
       this.verbs = new VerbResolver(catalog, ranker, idx, m, access, o.selector().fusion());
       this.store = s;
@@ -457,6 +471,13 @@ public final class Engine implements AutoCloseable {
     }
     return out;
   }
+
+  /**
+   * The tools the engine serves itself: the discovery meta-tools and the memory tools, offered as core tools when
+   * the catalog lacks them.
+   */
+  public static final List<ToolSpec> ENGINE_TOOLS = java.util.stream.Stream.concat(DiscoveryTools.SPECS.stream(),
+      MemoryTools.SPECS.stream()).toList();
 
   /** Catalog files and the demo own every tool but those of MCP servers, which the upstream manager keeps. */
   private static final Predicate<CatalogEntry> NOT_MCP = e -> e.spec().sourceKind() != SourceKind.MCP;
@@ -896,6 +917,21 @@ public final class Engine implements AutoCloseable {
   /** The skills as each principal sees them, and {@code skills__activate}. */
   public SkillTools skillTools() {
     return skillTools;
+  }
+
+  /** The memories (what the memory tools, {@code toolscout memory} and {@code /v1/memories} read and change). */
+  public Memories memories() {
+    return memories;
+  }
+
+  /** The built-in memory tools ({@code memory__store}, {@code memory__search}, {@code memory__recall}, {@code memory__forget}). */
+  public MemoryTools memoryTools() {
+    return memoryTools;
+  }
+
+  /** The router: a route for a message before any LLM is called. */
+  public VectorRouter router() {
+    return router;
   }
 
   /** The conversations in the store (active skills, disclosed tools). */

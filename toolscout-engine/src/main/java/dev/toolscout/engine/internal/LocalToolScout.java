@@ -27,7 +27,16 @@ import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.Subscription;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.engine.MemoryService;
 import dev.toolscout.engine.Verbs;
+import dev.toolscout.memory.Memory;
+import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.memory.MemoryScope;
+import dev.toolscout.memory.MemoryTools;
+import dev.toolscout.memory.MemoryType;
+import dev.toolscout.routing.Route;
+import dev.toolscout.routing.RouteDecision;
+import dev.toolscout.routing.RouteJson;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.Resolution;
 import dev.toolscout.verbs.VerbCandidate;
@@ -71,6 +80,7 @@ public final class LocalToolScout implements ToolScout {
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Verbs verbs = new LocalVerbs();
+  private final MemoryService memory = new LocalMemory();
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
@@ -112,19 +122,46 @@ public final class LocalToolScout implements ToolScout {
   public SelectResult select(SelectRequest request) {
     open();
     Principal p = who(request.principal());
+    RouteDecision route = engine.router().route(request.message(), p,
+        request.k() != null ? request.k() : engine.selector().config().defaultK());
     if (request.conversationId() == null) {
       Selection s = engine.selector().select(
           new Selector.Request(request.message(), p, request.k(), request.tokenBudget()));
-      return result(s, p);
+      return result(routed(s, route), p).withRoute(route);
     }
-    return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId());
+    return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), route)
+        .withRoute(route);
+  }
+
+  /**
+   * {@code s} as the route allows: on LLM_REQUIRED (the catalog too large to send whole) only the pinned core
+   * tools, the engine's offered tools and the active skills' tools stay, and discovery is suggested, instead of
+   * weak matches presented as relevant.
+   */
+  private static Selection routed(Selection s, RouteDecision route) {
+    if (route.route() != Route.LLM_REQUIRED || route.sendWhole()) {
+      return s;
+    }
+    List<Selection.SelectedTool> kept = new ArrayList<>();
+    for (Selection.SelectedTool t : s.selected()) {
+      if (t.core() || t.reason().startsWith("offered for this conversation")
+          || t.reason().startsWith("tool of active skill")) {
+        kept.add(t);
+      }
+    }
+    int dropped = s.selected().size() - kept.size();
+    return new Selection(kept, s.coreIncluded(), s.excludedCount() + dropped, s.visibleCount(),
+        "Nothing in the catalog matches this request closely: " + route.reason() + ". Only the core tools are "
+            + "sent; call tool_discovery__find to search the other " + (s.excludedCount() + dropped) + ".",
+        true);
   }
 
   /**
    * A selection in a conversation: the active skills' visible tools pinned, {@code skills__activate} offered with
    * the skills not active yet, and a clearly matching one suggested.
    */
-  private SelectResult select(String message, Principal p, Integer k, Integer budget, String conversationId) {
+  private SelectResult select(String message, Principal p, Integer k, Integer budget, String conversationId,
+      RouteDecision route) {
     SkillTools skills = engine.skillTools();
     // a read-only engine writes nothing, not even a conversation's last use: it reads the conversation as stored
     Conversation c = engine.readOnly()
@@ -147,8 +184,8 @@ public final class LocalToolScout implements ToolScout {
         break;
       }
     }
-    Selection s = engine.selector().select(
-        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered));
+    Selection s = routed(engine.selector().select(
+        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered)), route);
     SelectResult plain = result(s, p);
     return new SelectResult(plain.selected(), plain.coreIncluded(), plain.excludedCount(), plain.visibleCount(),
         plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion);
@@ -232,6 +269,9 @@ public final class LocalToolScout implements ToolScout {
         if (result.suggestedSkill() != null) {
           n.putObject("suggested_skill").put("name", result.suggestedSkill().name())
               .put("description", result.suggestedSkill().description()).put("why", result.suggestedSkill().why());
+        }
+        if (result.route() != null) {
+          n.set("route", RouteJson.toJson(result.route()));
         }
       }
       case ANTHROPIC -> {
@@ -347,7 +387,7 @@ public final class LocalToolScout implements ToolScout {
       return allowed.contains(e.ord()) ? Optional.of(visibleDependencies(e.spec(), snap, allowed)) : Optional.empty();
     }
     // a discovery meta-tool a selection offered although the catalog lacks it: the caller may ask what it is
-    for (ToolSpec t : DiscoveryTools.SPECS) {
+    for (ToolSpec t : Engine.ENGINE_TOOLS) {
       if (t.fullName().equals(n) && engine.access().allows(p, t)) {
         return Optional.of(t);
       }
@@ -501,7 +541,8 @@ public final class LocalToolScout implements ToolScout {
 
   @Override
   public boolean isMetaTool(String tool) {
-    return SkillTools.ACTIVATE.equals(tool) || DiscoveryTools.SPECS.stream().anyMatch(t -> t.fullName().equals(tool));
+    return SkillTools.ACTIVATE.equals(tool) || MemoryTools.isMemoryTool(tool)
+        || DiscoveryTools.SPECS.stream().anyMatch(t -> t.fullName().equals(tool));
   }
 
   @Override
@@ -510,11 +551,26 @@ public final class LocalToolScout implements ToolScout {
     if (!isMetaTool(tool)) {
       throw new IllegalArgumentException("'" + (tool == null ? "null" : tool.length() > 100
           ? tool.substring(0, 100) + "..." : tool) + "' is not one of ToolScout's own tools (" + SkillTools.ACTIVATE
-          + ", " + String.join(", ", DiscoveryTools.SPECS.stream().map(ToolSpec::fullName).toList()) + ")");
+          + ", " + String.join(", ", Engine.ENGINE_TOOLS.stream().map(ToolSpec::fullName).toList()) + ")");
     }
     Principal p = who(principal);
     if (conversationId != null) {
       dev.toolscout.conversation.Conversations.checkId(conversationId);
+    }
+    if (MemoryTools.isMemoryTool(tool)) {
+      // access first: a memory tool the policy denies reads as a missing one
+      ToolSpec spec = engine.catalog().get(tool).map(CatalogEntry::spec)
+          .orElse(MemoryTools.spec(tool).orElseThrow());
+      if (spec.aiAccess() == AiAccess.BLOCKED || !engine.access().allows(p, spec)) {
+        return new ToolCallResult(null, "Tool not found: " + tool);
+      }
+      if (spec.sideEffect() != dev.toolscout.model.SideEffect.READ) {
+        writable("run " + tool);
+      }
+      return switch (engine.memoryTools().call(p, conversationId, tool, arguments)) {
+        case MemoryTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
+        case MemoryTools.Result.Error e -> new ToolCallResult(null, e.message());
+      };
     }
     if (SkillTools.ACTIVATE.equals(tool)) {
       writable("activate a skill in a conversation");
@@ -534,6 +590,70 @@ public final class LocalToolScout implements ToolScout {
       }
       case DiscoveryResult.Error e -> new ToolCallResult(null, e.message());
     };
+  }
+
+  @Override
+  public RouteDecision route(Principal principal, String message) {
+    open();
+    return engine.router().route(message, who(principal), engine.selector().config().defaultK());
+  }
+
+  @Override
+  public MemoryService memory() {
+    open();
+    return memory;
+  }
+
+  /** {@link MemoryService} over the engine's memories; writes refused when read-only. */
+  private final class LocalMemory implements MemoryService {
+    @Override
+    public Memory store(Principal principal, MemoryScope scope, MemoryType type, String content,
+        String conversationId) {
+      writable("store a memory");
+      if (conversationId != null) {
+        dev.toolscout.conversation.Conversations.checkId(conversationId);
+      }
+      return engine.memories().store(who(principal), java.util.Objects.requireNonNull(scope, "scope"),
+          java.util.Objects.requireNonNull(type, "type"), content, conversationId);
+    }
+
+    @Override
+    public Optional<Memory> correct(Principal principal, String id, String content, MemoryType type) {
+      writable("correct a memory");
+      return engine.memories().correct(who(principal), id, content, type);
+    }
+
+    @Override
+    public Optional<Memory> get(Principal principal, String id) {
+      open();
+      return engine.memories().get(who(principal), id);
+    }
+
+    @Override
+    public List<MemoryIndex.Hit> search(Principal principal, String query, MemoryType type, int limit) {
+      open();
+      checkLimit(limit);
+      return engine.memories().search(who(principal), query, type, limit);
+    }
+
+    @Override
+    public List<Memory> recent(Principal principal, MemoryType type, int limit) {
+      open();
+      checkLimit(limit);
+      return engine.memories().recent(who(principal), type, limit);
+    }
+
+    @Override
+    public boolean forget(Principal principal, String id) {
+      writable("forget a memory");
+      return engine.memories().forget(who(principal), id);
+    }
+
+    private static void checkLimit(int limit) {
+      if (limit < 1 || limit > MemoryTools.MAX_LIMIT) {
+        throw new IllegalArgumentException("limit must be between 1 and " + MemoryTools.MAX_LIMIT + ", got: " + limit);
+      }
+    }
   }
 
   @Override

@@ -102,9 +102,11 @@ final class SelectCommand implements Callable<Integer> {
       List<String> active = new ArrayList<>();
       r.path("active_skills").forEach(n -> active.add(n.asText()));
       JsonNode g = r.get("suggested_skill");
+      JsonNode route = r.get("route");
       table(out, r.path("reason").asText(), rows, tokens.path("selected").asLong(), tokens.path("all").asLong(),
           r.path("excluded_count").asInt() + rows.size(), tokens.path("saved_pct").asDouble(), active,
-          g == null ? null : new String[] {g.path("name").asText(), g.path("why").asText()});
+          g == null ? null : new String[] {g.path("name").asText(), g.path("why").asText()},
+          route == null ? null : route.path("route").asText() + ": " + route.path("reason").asText());
     } else {
       out.println(Json.pretty(r));
     }
@@ -119,13 +121,20 @@ final class SelectCommand implements Callable<Integer> {
     SelectResult.Tokens t = s.tokens();
     SelectResult.SkillSuggestion g = s.suggestedSkill();
     table(out, s.reason(), rows, t.selected(), t.all(), s.visibleCount(), t.savedPct(), s.activeSkills(),
-        g == null ? null : new String[] {g.name(), g.why()});
+        g == null ? null : new String[] {g.name(), g.why()},
+        s.route() == null ? null : s.route().route() + ": " + s.route().reason());
   }
 
-  /** @param suggested a suggested skill's name and why, or null */
+  /**
+   * @param suggested a suggested skill's name and why, or null
+   * @param route the route and its reason (docs/ROUTING.md), or null
+   */
   private static void table(PrintWriter out, String reason, List<Row> rows, long selectedTokens, long allTokens,
-      int visible, double savedPct, List<String> activeSkills, String[] suggested) {
+      int visible, double savedPct, List<String> activeSkills, String[] suggested, String route) {
     out.println(reason);
+    if (route != null) {
+      out.println("Route " + route);
+    }
     out.println();
     int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));
     out.printf(Locale.ROOT, " %2s  %-" + w + "s  %5s  %s%n", "#", "TOOL", "SCORE", "WHY");

@@ -1,0 +1,194 @@
+package dev.toolscout.routing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.access.AccessControl;
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.index.AllowedSet;
+import dev.toolscout.index.Hit;
+import dev.toolscout.index.ToolIndex;
+import dev.toolscout.memory.Memories;
+import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.model.InputLimits;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.routing.RouteDecision.Evidence;
+import dev.toolscout.routing.RouteDecision.Kind;
+import dev.toolscout.skills.SkillTools;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Decides a {@link Route} for a message before any LLM is called (seed 003): embeds the message once, searches the
+ * memories, the tools and the skills the principal may see with that one vector, and compares the nearest
+ * cosines with the model's calibrated {@link RouteThresholds}, in this order: a memory that answers it ({@link
+ * Route#DIRECT_MEMORY}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
+ * close tool or skill ({@link Route#SKILL_HINT}), anything relevant ({@link Route#TOOL_FILTER}), else {@link
+ * Route#LLM_REQUIRED}.
+ *
+ * <p>Access control comes first, as everywhere: the tool search runs inside the principal's allowed set, the
+ * memory search inside the scopes it may read, the skill ranking over the skills it may see; the evidence names
+ * nothing else.
+ *
+ * <p>The message is embedded as a document, as the memories, tools and skills were: the cosine is then like for
+ * like (a restated fact scores near 1), where the selection's query vector (adapted, or instructed) would score
+ * even an identical text lower. Thread-safe.
+ */
+public final class VectorRouter {
+  /** How many of each kind the evidence lists. */
+  public static final int EVIDENCE_PER_KIND = 3;
+
+  private final Catalog catalog;
+  private final ToolIndex index;
+  private final AccessControl access;
+  private final EmbeddingModel model;
+  private final Memories memories;
+  private final SkillTools skills;
+  private final RouteThresholds thresholds;
+
+  /**
+   * @param memories the memories, or {@code null} for none
+   * @param skills the skills as principals see them, or {@code null} for none
+   * @param thresholds the thresholds, or {@code null} for the model's calibrated ones (all disabled when it has none)
+   */
+  public VectorRouter(Catalog catalog, ToolIndex index, AccessControl access, EmbeddingModel model, Memories memories,
+      SkillTools skills, RouteThresholds thresholds) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.index = Objects.requireNonNull(index, "index");
+    this.access = Objects.requireNonNull(access, "access");
+    this.model = Objects.requireNonNull(model, "model");
+    this.memories = memories;
+    this.skills = skills;
+    this.thresholds = thresholds != null ? thresholds
+        : RouteThresholds.forModel(model.modelId()).orElse(RouteThresholds.disabled(model.modelId()));
+  }
+
+  public RouteThresholds thresholds() {
+    return thresholds;
+  }
+
+  /** The message's vector as the router compares it: embedded as a document. */
+  public float[] embed(String message) {
+    return model.embedDocuments(List.of(message.strip())).get(0);
+  }
+
+  /**
+   * Routes {@code message} for {@code principal}.
+   *
+   * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
+   *     nothing clears a threshold
+   * @throws IllegalArgumentException for a blank or too long message
+   */
+  public RouteDecision route(String message, Principal principal, int k) {
+    if (message == null || message.isBlank()) {
+      throw new IllegalArgumentException("message must not be blank, got: '" + (message == null ? "null" : message)
+          + "'");
+    }
+    String tooLong = InputLimits.messageTooLong("message", message);
+    if (tooLong != null) {
+      throw new IllegalArgumentException(tooLong);
+    }
+    return route(embed(message), message, principal == null ? Principal.ANONYMOUS : principal, k);
+  }
+
+  /** As {@link #route(String, Principal, int)} with the message's vector already embedded by {@link #embed}. */
+  public RouteDecision route(float[] vector, String message, Principal p, int k) {
+    List<Evidence> evidence = new ArrayList<>();
+    // memories
+    List<MemoryIndex.Hit> mem = memories == null ? List.of() : memories.search(p, vector, null, EVIDENCE_PER_KIND);
+    for (MemoryIndex.Hit h : mem) {
+      evidence.add(new Evidence(Kind.MEMORY, h.memory().id(), round(h.cosine()), false, h.memory().content()));
+    }
+    // tools, inside the allowed set; a skill's own tools are reached through the skill
+    Catalog.Snapshot snap = catalog.snapshot();
+    AllowedSet allowed = access.allowed(snap, p);
+    List<Evidence> tools = new ArrayList<>();
+    if (!allowed.isEmpty()) {
+      for (Hit h : index.dense(vector, allowed, EVIDENCE_PER_KIND + 5)) {
+        CatalogEntry e = snap.byOrd(h.ord());
+        if (e == null || e.spec().sourceKind() == SourceKind.SKILL) {
+          continue;
+        }
+        if (tools.size() < EVIDENCE_PER_KIND) {
+          tools.add(new Evidence(Kind.TOOL, e.spec().fullName(), round(h.score()), hasRequired(e.spec()),
+              e.spec().description()));
+        }
+      }
+    }
+    evidence.addAll(tools);
+    // skills the principal may see
+    Evidence skill = null;
+    if (skills != null) {
+      List<SkillTools.Ranked> ranked = new ArrayList<>(skills.rank(p, message, () -> vector));
+      ranked.sort(java.util.Comparator.comparingDouble((SkillTools.Ranked r) -> -r.match().similarity())
+          .thenComparing(r -> r.skill().name()));
+      for (SkillTools.Ranked r : ranked.subList(0, Math.min(EVIDENCE_PER_KIND, ranked.size()))) {
+        Evidence e = new Evidence(Kind.SKILL, r.skill().name(), round(r.match().similarity()), false,
+            skills.readable(p, r.skill()).description());
+        evidence.add(e);
+        skill = skill == null ? e : skill;
+      }
+    }
+    RouteThresholds t = thresholds;
+    if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
+      return decide(Route.DIRECT_MEMORY, mem.get(0).memory().id(), "memory " + mem.get(0).memory().id()
+          + " answers it (" + clearedText(mem.get(0).cosine(), t.directMemory()) + ")", false, false, evidence);
+    }
+    Evidence top = tools.isEmpty() ? null : tools.get(0);
+    if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
+      return decide(Route.SKILL_EXECUTE, top.name(), top.name() + " needs no parameters and matches closely ("
+          + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM", false, false, evidence);
+    }
+    Evidence hint = top;
+    if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
+      hint = skill;
+    }
+    if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
+      String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
+      return decide(Route.SKILL_HINT, hint.name(), what + " matches closely (" + clearedText(hint.cosine(),
+          t.skillHint()) + ")", false, false, evidence);
+    }
+    if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
+      return decide(Route.TOOL_FILTER, null, "tools are relevant (nearest " + top.name() + ", " + clearedText(
+          top.cosine(), t.toolFilter()) + ")", false, false, evidence);
+    }
+    if (Double.isNaN(t.toolFilter())) {
+      return decide(Route.TOOL_FILTER, null, "no route thresholds are calibrated for model " + t.modelId()
+          + ", so the tools are selected as usual", false, false, evidence);
+    }
+    int visible = allowed.cardinality();
+    boolean whole = visible > 0 && visible <= k;
+    String nearest = top == null ? "no tool is visible" : "the nearest tool, " + top.name() + ", has cosine "
+        + fmt(top.cosine()) + ", under the " + fmt(t.toolFilter()) + " needed";
+    return decide(Route.LLM_REQUIRED, null, "nothing in the catalog matches (" + nearest + "); "
+        + (whole ? "the catalog is small enough to send whole (" + visible + " tools)"
+            : "search with tool_discovery__find instead of trusting weak matches"), true, whole, evidence);
+  }
+
+  private RouteDecision decide(Route r, String target, String reason, boolean discovery, boolean whole,
+      List<Evidence> evidence) {
+    return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds);
+  }
+
+  private static String clearedText(double cosine, double threshold) {
+    return "cosine " + fmt(cosine) + " >= " + fmt(threshold);
+  }
+
+  private static String fmt(double d) {
+    return String.format(Locale.ROOT, "%.3f", d);
+  }
+
+  private static double round(double d) {
+    return Math.round(d * 10_000) / 10_000.0;
+  }
+
+  /** Whether a tool's input schema lists a required parameter. */
+  public static boolean hasRequired(ToolSpec spec) {
+    JsonNode req = spec.parameters() == null ? null : spec.parameters().get("required");
+    return req != null && req.isArray() && !req.isEmpty();
+  }
+}
