@@ -104,7 +104,7 @@ public final class McpRuntime implements AutoCloseable {
   public McpGateway gateway(Principal principal) {
     return new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(), engine.skillTools(),
         actions(),
-        engine.selector().config().coreTools(), principal).approvals(engine.approvals());
+        engine.selector().config().coreTools(), principal).approvals(engine.approvals()).memory(engine.memoryTools());
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpActions;
@@ -150,6 +151,7 @@ public final class McpGateway implements AutoCloseable {
   private volatile boolean allowRemoteStdio;
   private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
   private volatile HttpSessions httpSessions;
+  private volatile MemoryTools memory;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -199,6 +201,16 @@ public final class McpGateway implements AutoCloseable {
   public int openSessions() {
     HttpSessions s = httpSessions;
     return s == null ? 0 : s.open();
+  }
+
+  /**
+   * Serves the built-in memory tools ({@code memory__store}, {@code memory__search}, {@code memory__recall},
+   * {@code memory__forget}) over these memories (before serving): each session's principal reads and writes its
+   * own scopes, and a stored memory keeps the session's conversation id.
+   */
+  public McpGateway memory(MemoryTools tools) {
+    this.memory = tools;
+    return this;
   }
 
   /** Sets how PROPOSE tools are approved (before serving). */
@@ -354,6 +366,9 @@ public final class McpGateway implements AutoCloseable {
     // one definition for every session, so its skill_name names no skills (find and list_all name them)
     out.add(SkillTools.SPEC);
     out.addAll(McpActions.specs());
+    if (memory != null) {
+      out.addAll(MemoryTools.SPECS);
+    }
     return out;
   }
 
@@ -368,7 +383,13 @@ public final class McpGateway implements AutoCloseable {
   }
 
   private boolean isBase(String name) {
-    return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name) || SkillTools.ACTIVATE.equals(name);
+    return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name) || SkillTools.ACTIVATE.equals(name)
+        || memory != null && MemoryTools.isMemoryTool(name);
+  }
+
+  /** A memory tool as access rules see it: the catalog's definition when it holds one (the demo's), else the built-in. */
+  private ToolSpec memorySpec(String name) {
+    return catalog.get(name).map(CatalogEntry::spec).orElseGet(() -> MemoryTools.spec(name).orElseThrow());
   }
 
   private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
@@ -378,6 +399,10 @@ public final class McpGateway implements AutoCloseable {
     if (SkillTools.ACTIVATE.equals(name)) {
       // offered to a principal that may see a skill the gateway can serve
       return roleMayRun(c, SkillTools.SPEC) && skills.activateTool(p).isPresent();
+    }
+    if (memory != null && MemoryTools.isMemoryTool(name)) {
+      ToolSpec own = memorySpec(name);
+      return own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own);
     }
     if (isBase(name)) {
       ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
@@ -515,6 +540,9 @@ public final class McpGateway implements AutoCloseable {
     if (SkillTools.ACTIVATE.equals(name)) {
       return activate(exchange, c, args);
     }
+    if (memory != null && MemoryTools.isMemoryTool(name)) {
+      return remember(exchange, c, name, args);
+    }
     // access first, before the arguments, the role or the approval are looked at
     ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
@@ -592,6 +620,35 @@ public final class McpGateway implements AutoCloseable {
         notifyListChanged(exchange);
         yield McpActions.ok(ok.output());
       }
+    };
+  }
+
+  /**
+   * A memory tool: access first (a denied memory tool reads as a missing one), then the arguments, then the role
+   * (a reader searches and recalls, never stores or forgets); the memory's own scopes are checked by the tool.
+   */
+  private McpSchema.CallToolResult remember(McpSyncServerExchange exchange, Caller c, String name,
+      Map<String, Object> args) {
+    Principal p = c.principal();
+    ToolSpec own = memorySpec(name);
+    if (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own)) {
+      throw notFound(name);
+    }
+    McpSchema.CallToolResult invalid = checkArguments(name, args);
+    if (invalid != null) {
+      return invalid;
+    }
+    Gate g = gate(exchange, c, own, args);
+    if (g.answer() != null) {
+      return g.answer();
+    }
+    String bad = badConversation(exchange.transportContext());
+    if (bad != null) {
+      return McpActions.error(bad);
+    }
+    return switch (memory.call(p, conversation(exchange.transportContext()), name, JSON.valueToTree(args))) {
+      case MemoryTools.Result.Ok ok -> McpActions.ok(ok.output());
+      case MemoryTools.Result.Error e -> McpActions.error(e.message());
     };
   }
 

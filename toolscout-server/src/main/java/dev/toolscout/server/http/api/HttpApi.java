@@ -79,7 +79,7 @@ public final class HttpApi {
 
   /** Every group of routes, in the order the document lists their tags. */
   private List<RouteGroup> groups() {
-    return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new VerbRoutes(),
+    return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new VerbRoutes(), new MemoryRoutes(),
         new PolicyRoutes(auth), new ServerRoutes(options), new AgentRoutes(), new ConsoleRoutes(this),
         new OpsRoutes(this));
   }

@@ -121,7 +121,9 @@ final class SelectRoutes implements RouteGroup {
                                   "additionalProperties": false,
                                   "description": "With a conversation_id: a skill that clearly matches the message",
                                   "properties": {"name": {"type": "string"}, "description": {"type": "string"},
-                                                 "why": {"type": "string"}}}}}"""),
+                                                 "why": {"type": "string"}}},
+              "route": {"$ref": "#/components/schemas/RouteDecision",
+                        "description": "The route the message took (docs/ROUTING.md); on LLM_REQUIRED only the core tools are selected"}}}"""),
         "AnthropicSelection", OpenApi.schema("""
             {"type": "object", "required": ["system", "tools"], "additionalProperties": false,
              "description": "For Anthropic's Messages API: the system prompt section and the tools",
