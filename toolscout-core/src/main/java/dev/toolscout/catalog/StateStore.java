@@ -218,6 +218,9 @@ public interface StateStore extends AutoCloseable {
 
   /** The usage records made at or after {@code since}, oldest first (by time, then id), at most {@code limit}. */
   List<StoredUsage> loadUsage(Instant since, int limit);
+
+  // --- memories (docs/MEMORY.md) ---
+
   /** Every stored memory, in id order; empty when none. */
   List<StoredMemory> loadMemories();
 
@@ -423,6 +426,10 @@ public interface StateStore extends AutoCloseable {
             + "its JSON, got: '" + id + "', " + at + ", " + principal + ", " + conversationId);
       }
       at = at.truncatedTo(ChronoUnit.MILLIS);
+    }
+  }
+
+  /**
    * One memory as stored.
    *
    * @param id the memory's unique id (the key)

@@ -1249,6 +1249,70 @@ public final class PostgresStateStore implements StateStore {
     }
   }
 
+  // --- memories: no change log entry yet (each replica loads them at start; see docs/MEMORY.md) ---
+
+  @Override
+  public List<StoredMemory> loadMemories() {
+    List<StoredMemory> memories = read("load the memories", c -> {
+      List<StoredMemory> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(
+              "SELECT id, scope, owner, memory_json, model_id, vector FROM memories");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString(1);
+          String model = rs.getString(5);
+          byte[] bytes = rs.getBytes(6);
+          try {
+            out.add(new StoredMemory(id, rs.getString(2), rs.getString(3), rs.getString(4), model,
+                model == null || bytes == null ? null : VectorCodec.decode(bytes, bytes.length / Float.BYTES)));
+          } catch (IllegalArgumentException e) {
+            throw invalidRow("memory", id, e);
+          }
+        }
+      }
+      return out;
+    });
+    memories.sort(Comparator.comparing(StoredMemory::id));
+    return List.copyOf(memories);
+  }
+
+  @Override
+  public void saveMemory(StoredMemory m) {
+    Objects.requireNonNull(m, "memory");
+    write("save memory '" + m.id() + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO memories (id, scope, owner, memory_json, model_id, vector) VALUES (?, ?, ?, ?, ?, ?) "
+              + "ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, owner = excluded.owner, "
+              + "memory_json = excluded.memory_json, model_id = excluded.model_id, vector = excluded.vector")) {
+        ps.setString(1, m.id());
+        ps.setString(2, m.scope());
+        ps.setString(3, m.owner());
+        ps.setString(4, m.json());
+        ps.setString(5, m.modelId());
+        ps.setBytes(6, m.vector() == null ? null : VectorCodec.encode(m.vector()));
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>PostgreSQL keeps a deleted row's bytes in the table's pages until a vacuum lets them be overwritten; the
+   * row is gone for every reader at once.
+   */
+  @Override
+  public boolean deleteMemory(String id) {
+    Objects.requireNonNull(id, "id");
+    return write("delete memory '" + id + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM memories WHERE id = ?")) {
+        ps.setString(1, id);
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
   // --- the agent's runs and usage records: no change log entry (no replica caches them; each reads the store) ---
 
   private static final String RUN_COLUMNS =

@@ -829,51 +829,6 @@ public final class SqliteStateStore implements StateStore {
             ps.setString(6, r.stateJson());
             ps.setLong(7, r.createdAt().toEpochMilli());
             ps.setLong(8, r.updatedAt().toEpochMilli());
-  @Override
-  public List<StoredMemory> loadMemories() {
-    List<StoredMemory> memories = locked(
-        "load the memories",
-        () -> {
-          List<StoredMemory> out = new ArrayList<>();
-          try (PreparedStatement ps = conn.prepareStatement(
-                  "SELECT id, scope, owner, memory_json, model_id, vector FROM memories ORDER BY id");
-              ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              String id = rs.getString(1);
-              String model = rs.getString(5);
-              byte[] bytes = rs.getBytes(6);
-              try {
-                out.add(new StoredMemory(id, rs.getString(2), rs.getString(3), rs.getString(4), model,
-                    model == null || bytes == null ? null : VectorCodec.decode(bytes, bytes.length / Float.BYTES)));
-              } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(
-                    "state store " + file + ": the stored row of memory '" + id + "' is invalid: " + e.getMessage(),
-                    e);
-              }
-            }
-          }
-          return out;
-        });
-    memories.sort(Comparator.comparing(StoredMemory::id));
-    return List.copyOf(memories);
-  }
-
-  @Override
-  public void saveMemory(StoredMemory memory) {
-    Objects.requireNonNull(memory, "memory");
-    write(
-        "save memory '" + memory.id() + "'",
-        () -> {
-          try (PreparedStatement ps = conn.prepareStatement(
-              "INSERT INTO memories (id, scope, owner, memory_json, model_id, vector) VALUES (?, ?, ?, ?, ?, ?) "
-                  + "ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, owner = excluded.owner, "
-                  + "memory_json = excluded.memory_json, model_id = excluded.model_id, vector = excluded.vector")) {
-            ps.setString(1, memory.id());
-            ps.setString(2, memory.scope());
-            ps.setString(3, memory.owner());
-            ps.setString(4, memory.json());
-            ps.setString(5, memory.modelId());
-            ps.setBytes(6, memory.vector() == null ? null : VectorCodec.encode(memory.vector()));
             ps.executeUpdate();
           }
           return null;
@@ -986,6 +941,59 @@ public final class SqliteStateStore implements StateStore {
     });
     out.sort(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id));
     return List.copyOf(out);
+  }
+
+  @Override
+  public List<StoredMemory> loadMemories() {
+    List<StoredMemory> memories = locked(
+        "load the memories",
+        () -> {
+          List<StoredMemory> out = new ArrayList<>();
+          try (PreparedStatement ps = conn.prepareStatement(
+                  "SELECT id, scope, owner, memory_json, model_id, vector FROM memories ORDER BY id");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              String id = rs.getString(1);
+              String model = rs.getString(5);
+              byte[] bytes = rs.getBytes(6);
+              try {
+                out.add(new StoredMemory(id, rs.getString(2), rs.getString(3), rs.getString(4), model,
+                    model == null || bytes == null ? null : VectorCodec.decode(bytes, bytes.length / Float.BYTES)));
+              } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(
+                    "state store " + file + ": the stored row of memory '" + id + "' is invalid: " + e.getMessage(),
+                    e);
+              }
+            }
+          }
+          return out;
+        });
+    memories.sort(Comparator.comparing(StoredMemory::id));
+    return List.copyOf(memories);
+  }
+
+  @Override
+  public void saveMemory(StoredMemory memory) {
+    Objects.requireNonNull(memory, "memory");
+    write(
+        "save memory '" + memory.id() + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "INSERT INTO memories (id, scope, owner, memory_json, model_id, vector) VALUES (?, ?, ?, ?, ?, ?) "
+                  + "ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, owner = excluded.owner, "
+                  + "memory_json = excluded.memory_json, model_id = excluded.model_id, vector = excluded.vector")) {
+            ps.setString(1, memory.id());
+            ps.setString(2, memory.scope());
+            ps.setString(3, memory.owner());
+            ps.setString(4, memory.json());
+            ps.setString(5, memory.modelId());
+            ps.setBytes(6, memory.vector() == null ? null : VectorCodec.encode(memory.vector()));
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
   /**
    * {@inheritDoc}
    *
