@@ -225,6 +225,9 @@ public final class MemoryTools {
     ObjectNode s = schema();
     prop(s, "memory_id", "string", "Id of one memory, as memory__search or memory__store returned it.");
     prop(s, "query", "string", "Or a question: the memories that best answer it.");
+    ArrayNode oneOf = s.putArray("anyOf");
+    oneOf.addObject().putArray("required").add("memory_id");
+    oneOf.addObject().putArray("required").add("query");
     return ToolSpec.builder(RECALL, "Retrieves one memory by its id, or the few memories that best answer a "
             + "question; give memory_id or query.")
         .category(SOURCE).tags(List.of("remember", "recall")).parameters(s)

@@ -17,10 +17,12 @@ import java.util.Objects;
  * @param evidence the nearest memories, tools and skills the principal may read, each with its cosine, best first
  *     per kind
  * @param thresholds the thresholds applied
+ * @param wordsMatch whether a word of the message matches a tool the principal may see (BM25 finds one): a message
+ *     under the {@code tool_filter} cosine whose words match a tool still gets TOOL_FILTER
  */
 public record RouteDecision(
     Route route, String target, String reason, boolean discoverySuggested, boolean sendWhole,
-    List<Evidence> evidence, RouteThresholds thresholds) {
+    List<Evidence> evidence, RouteThresholds thresholds, boolean wordsMatch) {
   public RouteDecision {
     Objects.requireNonNull(route, "route");
     Objects.requireNonNull(reason, "reason");

@@ -13,7 +13,7 @@ public final class RouteJson {
 
   /**
    * {@code route}, {@code target} (absent when none), {@code reason}, {@code discovery_suggested}, {@code
-   * send_whole}, {@code score} (always {@code cosine}: what the numbers are), {@code model}, {@code thresholds}
+   * send_whole}, {@code words_match}, {@code score} (always {@code cosine}: what the numbers are), {@code model}, {@code thresholds}
    * (null for a disabled route) and {@code evidence} ({@code kind}, {@code name}, {@code cosine}, {@code
    * required_parameters} for a tool, {@code text}).
    */
@@ -26,6 +26,7 @@ public final class RouteJson {
     n.put("reason", d.reason());
     n.put("discovery_suggested", d.discoverySuggested());
     n.put("send_whole", d.sendWhole());
+    n.put("words_match", d.wordsMatch());
     n.put("score", "cosine");
     n.put("model", d.thresholds().modelId());
     ObjectNode t = n.putObject("thresholds");

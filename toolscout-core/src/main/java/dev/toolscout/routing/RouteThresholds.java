@@ -24,10 +24,14 @@ public record RouteThresholds(
     String modelId, double directMemory, double skillExecute, double skillHint, double toolFilter) {
   public static final double DISABLED = Double.NaN;
 
+  /**
+   * Fitted by RouteCalibration (docs/ROUTING.md has its tables). The BGE instruct variant embeds documents (and so
+   * the router's message) exactly as plain BGE: the same cosines, the same thresholds.
+   */
   private static final Map<String, RouteThresholds> BY_MODEL = Map.of(
-      "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.62, 0.80, 0.70, 0.20),
-      "bge-small-en-v1.5-q", new RouteThresholds("bge-small-en-v1.5-q", 0.80, 0.90, 0.85, 0.55),
-      "bge-small-en-v1.5-q-instruct", new RouteThresholds("bge-small-en-v1.5-q-instruct", 0.80, 0.90, 0.85, 0.55));
+      "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.48, 0.72, 0.65, 0.23),
+      "bge-small-en-v1.5-q", new RouteThresholds("bge-small-en-v1.5-q", 0.68, 0.84, 0.79, 0.55),
+      "bge-small-en-v1.5-q-instruct", new RouteThresholds("bge-small-en-v1.5-q-instruct", 0.68, 0.84, 0.79, 0.55));
 
   public RouteThresholds {
     if (modelId == null || modelId.isBlank()) {

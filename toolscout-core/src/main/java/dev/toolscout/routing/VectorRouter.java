@@ -136,12 +136,14 @@ public final class VectorRouter {
     RouteThresholds t = thresholds;
     if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
       return decide(Route.DIRECT_MEMORY, mem.get(0).memory().id(), "memory " + mem.get(0).memory().id()
-          + " answers it (" + clearedText(mem.get(0).cosine(), t.directMemory()) + ")", false, false, evidence);
+          + " answers it (" + clearedText(mem.get(0).cosine(), t.directMemory()) + ")", false, false, evidence,
+          words(message, allowed));
     }
     Evidence top = tools.isEmpty() ? null : tools.get(0);
     if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
       return decide(Route.SKILL_EXECUTE, top.name(), top.name() + " needs no parameters and matches closely ("
-          + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM", false, false, evidence);
+          + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM", false, false, evidence,
+          words(message, allowed));
     }
     Evidence hint = top;
     if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
@@ -150,45 +152,69 @@ public final class VectorRouter {
     if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
       String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
       return decide(Route.SKILL_HINT, hint.name(), what + " matches closely (" + clearedText(hint.cosine(),
-          t.skillHint()) + ")", false, false, evidence);
+          t.skillHint()) + ")", false, false, evidence, words(message, allowed));
     }
+    // a word of the message that matches a visible tool (BM25, stop words left out) keeps the tools: meaning alone
+    // misses "Send an email to Bob about the budget" (cosine 0.22 with MiniLM), words alone miss nothing gibberish
+    boolean words = words(message, allowed);
     if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
       return decide(Route.TOOL_FILTER, null, "tools are relevant (nearest " + top.name() + ", " + clearedText(
-          top.cosine(), t.toolFilter()) + ")", false, false, evidence);
+          top.cosine(), t.toolFilter()) + ")", false, false, evidence, words);
     }
     if (Double.isNaN(t.toolFilter())) {
       return decide(Route.TOOL_FILTER, null, "no route thresholds are calibrated for model " + t.modelId()
-          + ", so the tools are selected as usual", false, false, evidence);
+          + ", so the tools are selected as usual", false, false, evidence, words);
+    }
+    if (top != null && words) {
+      return decide(Route.TOOL_FILTER, null, "words of the message match tools (the nearest by meaning, " + top.name()
+          + ", has cosine " + fmt(top.cosine()) + ", under " + th(t.toolFilter()) + ")", false, false, evidence,
+          true);
     }
     int visible = allowed.cardinality();
     boolean whole = visible > 0 && visible <= k;
-    String nearest = top == null ? "no tool is visible" : "the nearest tool, " + top.name() + ", has cosine "
-        + fmt(top.cosine()) + ", under the " + fmt(t.toolFilter()) + " needed";
+    String nearest = top == null ? "no tool is visible" : "no word matches a tool, and the nearest by meaning, "
+        + top.name() + ", has cosine " + fmt(top.cosine()) + ", under the " + th(t.toolFilter()) + " needed";
     return decide(Route.LLM_REQUIRED, null, "nothing in the catalog matches (" + nearest + "); "
         + (whole ? "the catalog is small enough to send whole (" + visible + " tools)"
-            : "search with tool_discovery__find instead of trusting weak matches"), true, whole, evidence);
+            : "search with tool_discovery__find instead of trusting weak matches"), true, whole, evidence, false);
   }
 
   private RouteDecision decide(Route r, String target, String reason, boolean discovery, boolean whole,
-      List<Evidence> evidence) {
-    return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds);
+      List<Evidence> evidence, boolean words) {
+    return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds, words);
+  }
+
+  /** Whether a word of the message matches a tool inside {@code allowed} (BM25 finds one). */
+  private boolean words(String message, AllowedSet allowed) {
+    return !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
   }
 
   private static String clearedText(double cosine, double threshold) {
-    return "cosine " + fmt(cosine) + " >= " + fmt(threshold);
+    return "cosine " + fmt(cosine) + " >= " + th(threshold);
   }
 
   private static String fmt(double d) {
-    return String.format(Locale.ROOT, "%.3f", d);
+    return String.format(Locale.ROOT, "%.4f", d);
+  }
+
+  private static String th(double d) {
+    return String.format(Locale.ROOT, "%.2f", d);
   }
 
   private static double round(double d) {
     return Math.round(d * 10_000) / 10_000.0;
   }
 
-  /** Whether a tool's input schema lists a required parameter. */
+  /**
+   * Whether a tool needs arguments: its input schema lists a required parameter, or asks for one of several
+   * ({@code anyOf} or {@code oneOf} at the top, as {@code memory__recall} does).
+   */
   public static boolean hasRequired(ToolSpec spec) {
-    JsonNode req = spec.parameters() == null ? null : spec.parameters().get("required");
-    return req != null && req.isArray() && !req.isEmpty();
+    JsonNode p = spec.parameters();
+    if (p == null) {
+      return false;
+    }
+    JsonNode req = p.get("required");
+    return req != null && req.isArray() && !req.isEmpty() || p.has("anyOf") || p.has("oneOf");
   }
 }

@@ -54,7 +54,8 @@ import java.util.function.Predicate;
  * SKILL_EXECUTE the lowest cosine at which the route is right at least {@value #EXECUTE_PRECISION} of the time (an
  * answer or a run without the LLM), SKILL_HINT at least {@value #HINT_PRECISION}; a route that never gets there with
  * at least {@value #MIN_PREDICTIONS} decisions is disabled. TOOL_FILTER's is the highest cosine that keeps {@value
- * #FILTER_RECALL} of the in-catalog cases out of LLM_REQUIRED. Printed rounded down to two decimals, as shipped in
+ * #FILTER_RECALL} of the in-catalog cases out of LLM_REQUIRED, counting those whose words match a tool (the router
+ * keeps them whatever their cosine). Printed rounded down to two decimals, as shipped in
  * {@link RouteThresholds}, and evaluated as shipped.
  *
  * <p>Usage: {@code scripts/bench-java.sh dev.toolscout.bench.routing.RouteCalibration <datasets-root> [--models
@@ -68,7 +69,7 @@ public final class RouteCalibration {
   static final int GIBBERISH = 40;
   static final double EXECUTE_PRECISION = 0.95;
   static final double HINT_PRECISION = 0.90;
-  static final double FILTER_RECALL = 0.98;
+  static final double FILTER_RECALL = 0.99;
   static final int MIN_PREDICTIONS = 5;
   static final String ROUTE_SET = "dev/toolscout/bench/routing/route-set.json";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,7 +97,8 @@ public final class RouteCalibration {
    * @param tool the nearest tool, or null
    */
   record Case(String source, String text, boolean inCatalog, Set<String> gold, boolean noParameterGold,
-      String rightMemory, String memory, double memoryCosine, String tool, double toolCosine, boolean toolRequired) {
+      String rightMemory, String memory, double memoryCosine, String tool, double toolCosine, boolean toolRequired,
+      boolean wordsMatch) {
     boolean toolRight() {
       return tool != null && gold.contains(tool);
     }
@@ -245,7 +247,7 @@ public final class RouteCalibration {
       }
     }
     return new Case(source, text, inCatalog, gold, noParam, rightMemory, memory, memoryCosine, tool, toolCosine,
-        required);
+        required, d.wordsMatch());
   }
 
   /** Per wire name, the names of the tools that count as the same: same dataset name or same description. */
@@ -295,7 +297,7 @@ public final class RouteCalibration {
     if (c.tool() != null && RouteThresholds.clears(c.toolCosine(), t.skillHint())) {
       return "SKILL_HINT";
     }
-    if (c.tool() != null && (Double.isNaN(t.toolFilter()) || c.toolCosine() >= t.toolFilter())) {
+    if (c.tool() != null && (Double.isNaN(t.toolFilter()) || c.toolCosine() >= t.toolFilter() || c.wordsMatch())) {
       return "TOOL_FILTER";
     }
     return "LLM_REQUIRED";
@@ -384,16 +386,19 @@ public final class RouteCalibration {
         t -> new RouteThresholds(model, mem, t, nan, -1), c -> c.tool() != null && !c.toolRequired());
     double hint = lowestPrecise(cases, "SKILL_HINT", HINT_PRECISION,
         t -> new RouteThresholds(model, mem, exec, t, -1), c -> c.tool() != null);
-    // the highest floor that keeps FILTER_RECALL of the in-catalog cases routed to tools
+    // the highest floor that keeps FILTER_RECALL of the in-catalog cases routed to tools (a case whose words match
+    // a tool is kept whatever its cosine)
     RouteThresholds upTo = new RouteThresholds(model, mem, exec, hint, -1);
-    List<Double> in = new ArrayList<>();
-    for (Case c : cases) {
-      if (c.inCatalog() && !routeOf(c, upTo).equals("DIRECT_MEMORY")) {
-        in.add(c.toolCosine());
+    List<Case> in = cases.stream().filter(c -> c.inCatalog() && !routeOf(c, upTo).equals("DIRECT_MEMORY")).toList();
+    List<Double> unmatched = new ArrayList<>();
+    for (Case c : in) {
+      if (!c.wordsMatch()) {
+        unmatched.add(c.toolCosine());
       }
     }
-    in.sort(null);
-    double filter = down(in.get((int) Math.floor((1 - FILTER_RECALL) * in.size())));
+    unmatched.sort(null);
+    int mayLose = (int) Math.floor((1 - FILTER_RECALL) * in.size());
+    double filter = mayLose >= unmatched.size() ? 1.0 : down(unmatched.get(mayLose));
     return new RouteThresholds(model, mem, exec, hint, filter);
   }
 

@@ -1,0 +1,99 @@
+package dev.toolscout.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.engine.ToolScout;
+import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory tools through the agent loop (docs/MEMORY.md), on the real engine against {@link FakeProvider}: the
+ * model stores a fact in one conversation, recalls it in a later one after a restart, and forgets it; another user
+ * gets what a missing memory gets.
+ */
+class AgentMemoryTest {
+  static final Principal ANN = new Principal("ann", "eng", "team-a");
+  static final Principal BOB = new Principal("bob", "eng", "team-b");
+  static final String FACT = "Ann's dog is called Rex and he is a beagle.";
+
+  @TempDir Path tmp;
+  FakeProvider fake;
+
+  @BeforeEach
+  void start() {
+    fake = new FakeProvider();
+  }
+
+  @AfterEach
+  void stop() {
+    fake.close();
+  }
+
+  ToolScout open() {
+    return ToolScout.builder().dataDir(tmp.resolve("data"))
+        .tools(List.of(ToolSpec.builder("weather__get_forecast", "Get the weather forecast for a city").build()))
+        .build();
+  }
+
+  Agent agent(ToolScout scout) {
+    ProviderConfig c = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
+        "sk-test-secret-key", null, 2, 1024, false);
+    return Agent.builder(scout, Providers.of(c)).build();
+  }
+
+  /** The tool results of the last request the provider got. */
+  List<String> lastResults() {
+    List<JsonNode> r = fake.requests();
+    List<String> out = new ArrayList<>();
+    for (JsonNode m : r.get(r.size() - 1).path("messages")) {
+      for (JsonNode c : m.path("content")) {
+        if (c.path("type").asText().equals("tool_result")) {
+          out.add(c.path("content").isTextual() ? c.path("content").asText() : c.path("content").toString());
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void the_model_stores_a_fact_recalls_it_in_a_later_conversation_and_forgets_it() throws Exception {
+    String id;
+    try (ToolScout scout = open()) {
+      fake.toolCall("anthropic", "memory__store", "{\"content\":\"" + FACT + "\",\"memory_type\":\"fact\"}")
+          .text("anthropic", "Noted.");
+      AgentResult r = agent(scout).run("conv-1", ANN, "Remember that my dog is called Rex, a beagle.");
+
+      assertThat(r.status()).isEqualTo(AgentResult.Status.DONE);
+      assertThat(lastResults()).singleElement().asString().contains("\"stored\"").contains("conv-1");
+      id = scout.memory().recent(ANN, null, 1).get(0).id();
+      // the tools the model was offered carried the memory tools, pinned as core tools
+      assertThat(fake.requests().get(0).path("tools").findValuesAsText("name")).contains("memory__store",
+          "memory__recall");
+    }
+    try (ToolScout scout = open()) {
+      fake.toolCall("anthropic", "memory__recall", "{\"query\":\"what is my dog's name?\"}")
+          .text("anthropic", "Your dog is Rex.");
+      agent(scout).run("conv-2", ANN, "What's my dog called?");
+      assertThat(lastResults()).singleElement().asString().contains(FACT).contains(id);
+
+      fake.toolCall("anthropic", "memory__recall", "{\"memory_id\":\"" + id + "\"}").text("anthropic", "No idea.");
+      agent(scout).run("conv-b", BOB, "What is Ann's dog called?");
+      assertThat(lastResults()).singleElement().asString().contains("Memory not found: " + id)
+          .doesNotContain("Rex");
+
+      fake.toolCall("anthropic", "memory__forget", "{\"memory_id\":\"" + id + "\"}").text("anthropic", "Forgotten.");
+      agent(scout).run("conv-3", ANN, "Forget what you know about my dog.");
+      assertThat(lastResults()).singleElement().asString().contains("\"forgotten\"");
+      assertThat(scout.memory().get(ANN, id)).isEmpty();
+      assertThat(scout.memory().search(ANN, "dog called Rex", null, 5)).isEmpty();
+    }
+  }
+}
