@@ -27,6 +27,7 @@ import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
+import dev.toolscout.routing.Route;
 import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.internal.Engine;
@@ -328,6 +329,18 @@ public final class Agent {
         check(st, segment);
         long s0 = System.nanoTime();
         SelectResult sel = scout.select(new SelectRequest(st.message, p, null, null, st.conversationId));
+        if (st.turns == 0 && sel.route() != null && sel.route().route() == Route.DIRECT_MEMORY) {
+          // a remembered fact answers the message (docs/ROUTING.md): no model call; the memory is read as the
+          // principal, so its scope is checked again
+          java.util.Optional<dev.toolscout.memory.Memory> m = scout.memory().get(p, sel.route().target());
+          if (m.isPresent()) {
+            String text = "From memory: " + m.get().content();
+            events.accept(new AgentEvent.Text(text));
+            st.messages.add(AiMessage.from(text));
+            st.text = text;
+            return finish(st, AgentResult.Status.DONE, null, segment);
+          }
+        }
         Map<String, Offered> offered = offered(st, p, sel);
         List<ToolSpecification> specs = new ArrayList<>(offered.size());
         offered.values().forEach(o -> specs.add(SchemaElements.tool(o.spec())));

@@ -57,11 +57,12 @@ class RoutingAndMemoryTest {
   }
 
   @Test
-  void a_request_that_matches_the_catalog_keeps_its_ranked_tools_and_says_tool_filter_or_closer() {
+  void a_request_whose_words_match_a_tool_keeps_its_ranked_tools_though_its_cosine_is_under_the_floor() {
     try (ToolScout scout = open()) {
       SelectResult s = scout.select(new SelectRequest("Send an email to Bob about the budget", ANN, null, null, null));
 
-      assertThat(s.route().route()).isNotEqualTo(Route.LLM_REQUIRED);
+      assertThat(s.route().route()).isEqualTo(Route.TOOL_FILTER);
+      assertThat(s.route().wordsMatch()).isTrue();
       assertThat(s.selected()).extracting(SelectResult.SelectedTool::name).contains("gmail__send_email");
     }
   }
@@ -89,22 +90,23 @@ class RoutingAndMemoryTest {
   @Test
   void a_request_for_a_tool_without_parameters_routes_to_skill_execute() {
     try (ToolScout scout = open()) {
-      RouteDecision d = scout.route(ANN, "List my tasks");
+      RouteDecision d = scout.route(ANN, "List the webhook endpoints");
 
       assertThat(d.route()).isEqualTo(Route.SKILL_EXECUTE);
-      assertThat(d.target()).isEqualTo("tasks__list");
+      assertThat(d.target()).isEqualTo("webhook__list_endpoints");
+      assertThat(d.evidence().get(0).requiredParameters()).isFalse();
     }
   }
 
   @Test
   void the_router_never_names_a_tool_the_principal_may_not_see() {
     AccessPolicy denyTasks = new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of(
-        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "tasks", AccessRule.Subject.USER, "ann")));
+        new AccessRule(AccessRule.Effect.DENY, AccessRule.Target.SOURCE, "webhook", AccessRule.Subject.USER, "ann")));
     try (ToolScout scout = ToolScout.builder().dataDir(dir).policyOverride(denyTasks).build()) {
-      RouteDecision d = scout.route(ANN, "List my tasks");
+      RouteDecision d = scout.route(ANN, "List the webhook endpoints");
 
       assertThat(d.route()).isNotEqualTo(Route.SKILL_EXECUTE);
-      assertThat(d.evidence()).noneMatch(e -> e.name().startsWith("tasks__"));
+      assertThat(d.evidence()).noneMatch(e -> e.name().startsWith("webhook__"));
     }
   }
 

@@ -638,7 +638,9 @@ public final class McpGateway implements AutoCloseable {
     if (invalid != null) {
       return invalid;
     }
-    Gate g = gate(exchange, c, own, args);
+    // the role and approval go by the built-in definition, which is what runs (a catalog's entry of the same name,
+    // such as the demo's, is a description); the policy's rules went by the catalog's above, as for listing
+    Gate g = gate(exchange, c, MemoryTools.spec(name).orElseThrow(), args);
     if (g.answer() != null) {
       return g.answer();
     }

@@ -109,7 +109,7 @@ class HttpApiTest {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     JsonNode s = json(r);
     assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("selected", "core_included",
-        "excluded_count", "reason", "discovery_suggested", "tokens");
+        "excluded_count", "reason", "discovery_suggested", "tokens", "route");
     assertThat(s.path("selected").size()).isEqualTo(10);
     assertThat(names(s.path("selected"))).contains("calendar__create_event");
     assertThat(s.path("tokens").path("saved_pct").asDouble()).isGreaterThan(50);

@@ -49,6 +49,7 @@ class MemoryGatewayTest {
 
   private Running start() throws Exception {
     McpRuntime runtime = McpRuntime.open(Engine.Options.of(tmp.resolve("data")));
+    runtime.start(List.of(), java.time.Duration.ofSeconds(10));
     McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
     return new Running(runtime, gateway, GatewayHttpServer.start(gateway, GatewayAuth.of(Map.of(
         ANN_KEY, new Principal("ann", "eng", "team-a"),

@@ -59,6 +59,7 @@ final class MemoryRoutes implements RouteGroup {
             .summary("Store a memory in one of the caller's own scopes (memory__store)")
             .request("MemoryRequest")
             .response(201, "Stored; durable in the store", "Memory")
+            .problem(409, "A scope the caller has none of (group, space), or a full scope or store")
             .handle(this::store),
         Route.get("/v1/memories/{id}", "getMemory").tag("memory")
             .summary("One memory the caller may read (memory__recall)")
@@ -180,8 +181,8 @@ final class MemoryRoutes implements RouteGroup {
              "properties": {"message": {"type": "string", "minLength": 1, "maxLength": 16384}}}"""),
         "RouteDecision", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
-             "required": ["route", "reason", "discovery_suggested", "send_whole", "score", "model", "thresholds",
-                          "evidence"],
+             "required": ["route", "reason", "discovery_suggested", "send_whole", "words_match", "score", "model",
+                          "thresholds", "evidence"],
              "properties": {
               "route": {"type": "string",
                         "enum": ["DIRECT_MEMORY", "SKILL_EXECUTE", "SKILL_HINT", "TOOL_FILTER", "LLM_REQUIRED"]},
@@ -190,6 +191,8 @@ final class MemoryRoutes implements RouteGroup {
               "discovery_suggested": {"type": "boolean"},
               "send_whole": {"type": "boolean",
                              "description": "LLM_REQUIRED with a catalog small enough to send every tool"},
+              "words_match": {"type": "boolean",
+                              "description": "A word of the message matches a tool the caller may see (BM25)"},
               "score": {"const": "cosine", "description": "What the numbers below are"},
               "model": {"type": "string"},
               "thresholds": {"type": "object", "additionalProperties": false,
