@@ -55,7 +55,9 @@ class CliTest {
     JsonNode n = Json.MAPPER.readTree(out);
     // the shape scripts read (and the HTTP API's /v1/select answers): these fields, in this order
     assertThat(n.fieldNames()).toIterable()
-        .containsExactly("selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens");
+        .containsExactly("selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens",
+            "route");
+    assertThat(n.get("route").get("route").asText()).isEqualTo("TOOL_FILTER");
     assertThat(n.get("tokens").fieldNames()).toIterable().containsExactly("selected", "all", "saved_pct");
     assertThat(n.get("selected")).hasSize(10);
     JsonNode first = n.get("selected").get(0);
@@ -215,9 +217,9 @@ class CliTest {
     assertThat(run("select", "update a customer record", "--catalog", catalog.toString(), "--format", "json"))
         .isZero();
     JsonNode j = Json.MAPPER.readTree(out);
-    // 15 catalog tools and the offered find: 9 + find given, 6 left out
-    assertThat(j.get("excluded_count").asInt()).isEqualTo(6);
-    assertThat(j.get("reason").asText()).startsWith("Selected 10 of 16 available tools");
+    // 15 catalog tools, the offered find and the four built-in memory tools: 10 given, 10 left out
+    assertThat(j.get("excluded_count").asInt()).isEqualTo(10);
+    assertThat(j.get("reason").asText()).startsWith("Selected 10 of 20 available tools");
     assertThat(j.get("tokens").get("all").asInt()).isGreaterThan(j.get("tokens").get("selected").asInt());
   }
 
