@@ -110,7 +110,7 @@ public final class Conversations {
    * The conversation, started when {@code principal} has none of this id (or it expired), its last use noted.
    *
    * @throws IllegalArgumentException when the id is not one
-   * @throws IllegalStateException when it would be new and the store already holds {@link
+   * @throws ConversationsFullException when it would be new and the store already holds {@link
    *     ConversationLimits#maxConversations()} live conversations
    */
   public Conversation use(Principal principal, String id) {
@@ -235,7 +235,7 @@ public final class Conversations {
     }
     int all = store.conversationCount();
     if (all >= limits.maxConversations()) {
-      throw new IllegalStateException("ToolScout already keeps " + all + " conversations, the most it keeps ("
+      throw new ConversationsFullException("ToolScout already keeps " + all + " conversations, the most it keeps ("
           + limits.maxConversations() + "); a new one starts when older ones expire (after " + idle(limits.idle())
           + " idle) or are forgotten");
     }

@@ -152,7 +152,7 @@ class ConversationsTest {
     c.use(BOB, "b");
 
     assertThatThrownBy(() -> c.use(ANN, "c"))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(ConversationsFullException.class)
         .hasMessageContaining("already keeps 2 conversations, the most it keeps (2)");
     assertThat(c.use(ANN, "a").id()).isEqualTo("a"); // an existing one is still used
 

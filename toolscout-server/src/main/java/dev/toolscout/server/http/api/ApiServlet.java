@@ -72,6 +72,12 @@ final class ApiServlet extends HttpServlet {
       ApiProblem p = ApiProblem.of(400, "invalid-input", "Invalid input", clean(e.getMessage(), "invalid input"));
       status = p.status();
       problem(resp, p, req.getRequestURI());
+    } catch (dev.toolscout.conversation.ConversationsFullException e) {
+      // the conversation store is at its cap: nothing changed, and a retry succeeds once older ones expire
+      ApiProblem p = ApiProblem.of(503, "conversations-full", "Conversation store full", e.getMessage())
+          .withHeader("Retry-After", "60");
+      status = p.status();
+      problem(resp, p, req.getRequestURI());
     } catch (RuntimeException | IOException e) {
       if (storeFailure(e)) {
         // the store (a replica's shared PostgreSQL) is down: nothing was changed, and the caller may retry
