@@ -6,6 +6,8 @@ import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.UsageRecord;
 import dev.toolscout.agent.UsageReport;
 import dev.toolscout.mcp.gateway.SessionLimits;
+import dev.toolscout.catalog.StateStore;
+import dev.toolscout.store.PostgresStateStore;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code toolscout usage}: the agent loop's success metrics over its usage records, and their export as (message,
- * tools used) pairs. Opens only the store, read-only, so it works beside a running {@code serve}.
+ * tools used) pairs. Opens only the store (the data directory's, read-only, so it works beside a running {@code
+ * serve}; or the shared PostgreSQL store of {@code --store}, which every replica writes its records to).
  */
 @Command(name = "usage", mixinStandardHelpOptions = true,
     description = "Show what the agent loop used: share of called tools that were pre-selected, discovery rate, "
@@ -68,19 +71,28 @@ final class UsageCommand implements Callable<Integer> {
     }
   }
 
+  /** The shared PostgreSQL store (--store, $TOOLSCOUT_STORE) the replicas write, else the data directory's own. */
+  private StateStore openStore() {
+    String shared = engine.resolveStore();
+    if (shared != null) {
+      return PostgresStateStore.open(shared);
+    }
+    Path db = engine.resolveDataDir().resolve("state.db");
+    if (!Files.isRegularFile(db)) {
+      throw new IllegalArgumentException("no ToolScout data directory at " + db.getParent() + " (it holds no "
+          + "state.db); give --data-dir the directory the agent ran on, or --store the shared store it used");
+    }
+    return SqliteStateStore.openReadOnly(db);
+  }
+
   @Override
   public Integer call() throws Exception {
     if (!format.equals("text") && !format.equals("json")) {
       throw new IllegalArgumentException("--format must be text or json, got: '" + format + "'");
     }
     Instant from = since(since, Instant.now());
-    Path db = engine.resolveDataDir().resolve("state.db");
-    if (!Files.isRegularFile(db)) {
-      throw new IllegalArgumentException("no ToolScout data directory at " + db.getParent() + " (it holds no "
-          + "state.db); give --data-dir the directory the agent ran on");
-    }
     List<UsageRecord> list;
-    try (SqliteStateStore store = SqliteStateStore.openReadOnly(db)) {
+    try (StateStore store = openStore()) {
       list = Agent.usage(store, from, limit);
     }
     PrintWriter out = spec.commandLine().getOut();

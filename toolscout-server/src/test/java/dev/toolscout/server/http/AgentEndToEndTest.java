@@ -361,4 +361,37 @@ class AgentEndToEndTest {
         .isEqualTo("[\"kg__create_entities\"]"));
     assertThat(JSON.readTree(lines.get(0)).path("principal").asText()).isEqualTo("alice");
   }
+
+  @Test
+  @Order(9)
+  void usage_reads_a_shared_store_as_it_reads_the_data_directory() throws Exception {
+    // the records the runs above made, copied into a fresh schema of the shared PostgreSQL store that replicas write
+    String schema = "ts_usage_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String store = "postgresql://postgres@127.0.0.1:5432/test?schema=" + schema;
+    try {
+      try (var local = dev.toolscout.store.SqliteStateStore.openReadOnly(dataDir.resolve("state.db"));
+          var shared = dev.toolscout.store.PostgresStateStore.open(store)) {
+        local.loadUsage(java.time.Instant.EPOCH, 100_000).forEach(shared::saveUsage);
+      }
+      String since = "2000-01-01T00:00:00Z";
+      assertThat(usageJson("--data-dir", dataDir.toString(), "--since", since))
+          .isEqualTo(usageJson("--store", store, "--data-dir", tmp.resolve("elsewhere").toString(), "--since", since))
+          .contains("\"requests\" : 8");
+    } finally {
+      try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+          var st = c.createStatement()) {
+        st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+      }
+    }
+  }
+
+  private static String usageJson(String... args) {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    List<String> all = new ArrayList<>(List.of("usage", "--format", "json"));
+    all.addAll(List.of(args));
+    assertThat(ToolScoutCli.run(all.toArray(String[]::new), new PrintWriter(o, true), new PrintWriter(e, true)))
+        .as(e.toString()).isZero();
+    return o.toString();
+  }
 }
