@@ -103,6 +103,19 @@ public interface StateStore extends AutoCloseable {
   boolean deleteServer(String name);
 
   /**
+   * The names of the upstream servers an admin disabled, in name order ({@link String#compareTo}); a name need not
+   * be a stored server's (a server of a {@code --servers} file is not stored). Thread-safe.
+   */
+  List<String> loadDisabledServers();
+
+  /**
+   * Marks the server named {@code name} disabled, or enabled again, durable on return. Thread-safe.
+   *
+   * @return true when the flag changed, false when it already was so
+   */
+  boolean setServerDisabled(String name, boolean disabled);
+
+  /**
    * The stored configuration of the API imported as source {@code name} (exact match): its base URL, its
    * credential (a secret sealed, or the name of an environment variable) and how each of its tools becomes an HTTP
    * request. Opaque here, as a server's config is: the agent module owns the format. Thread-safe.

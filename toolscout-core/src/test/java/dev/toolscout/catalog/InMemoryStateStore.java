@@ -18,6 +18,7 @@ public final class InMemoryStateStore implements StateStore {
   private final TreeMap<String, ToolSpec> tools = new TreeMap<>();
   private final Map<String, float[]> vectors = new HashMap<>();
   private final TreeMap<String, StoredServer> servers = new TreeMap<>();
+  private final java.util.TreeSet<String> disabledServers = new java.util.TreeSet<>();
   private final TreeMap<String, String> openApiSources = new TreeMap<>();
   private final Map<String, StoredApproval> approvals = new LinkedHashMap<>();
   private final TreeMap<String, StoredSkill> skills = new TreeMap<>();
@@ -86,6 +87,17 @@ public final class InMemoryStateStore implements StateStore {
   public synchronized boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
     return servers.remove(name) != null;
+  }
+
+  @Override
+  public synchronized List<String> loadDisabledServers() {
+    return List.copyOf(disabledServers);
+  }
+
+  @Override
+  public synchronized boolean setServerDisabled(String name, boolean disabled) {
+    Objects.requireNonNull(name, "name");
+    return disabled ? disabledServers.add(name) : disabledServers.remove(name);
   }
 
   @Override

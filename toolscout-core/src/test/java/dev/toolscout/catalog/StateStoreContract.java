@@ -404,6 +404,31 @@ public abstract class StateStoreContract {
   }
 
   @Test
+  void a_disabled_server_stays_disabled_across_reopen_until_enabled() {
+    store.saveServer(server("github", "{}"));
+
+    boolean disabled = store.setServerDisabled("github", true);
+    boolean again = store.setServerDisabled("github", true);
+    // a server of a --servers file is not stored, and is disabled by name all the same
+    boolean declared = store.setServerDisabled("Notizen ✓", true);
+
+    assertThat(disabled).isTrue();
+    assertThat(again).isFalse();
+    assertThat(declared).isTrue();
+    assertThat(store.loadDisabledServers()).containsExactly("Notizen ✓", "github");
+    StateStore other = reopened();
+    assertThat(other.loadDisabledServers()).containsExactly("Notizen ✓", "github");
+    assertThat(other.loadServers()).containsExactly(server("github", "{}"));
+
+    boolean enabled = store.setServerDisabled("github", false);
+    boolean enabledAgain = store.setServerDisabled("github", false);
+
+    assertThat(enabled).isTrue();
+    assertThat(enabledAgain).isFalse();
+    assertThat(reopened().loadDisabledServers()).containsExactly("Notizen ✓");
+  }
+
+  @Test
   void delete_server_reports_whether_one_was_removed() {
     store.saveServer(server("github", "{}"));
     store.saveServer(server("slack", "{}"));

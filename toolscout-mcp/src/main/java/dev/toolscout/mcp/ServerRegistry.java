@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * The registered upstream servers: those stored in the state store (registered by {@code
  * mcp__register_server} or {@code toolscout mcp add}; they survive restarts, secrets sealed) and those
  * declared in a {@code --servers} file for this run (not stored: the file is their home). A registration is
- * durable in the store before it is acknowledged.
+ * durable in the store before it is acknowledged. An admin may disable a server of either kind: the flag is stored
+ * by name, the server is disconnected and its tools leave the catalog, and it stays so across restarts until it is
+ * enabled (or removed, or added again). Thread-safe.
  */
 public final class ServerRegistry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ServerRegistry.class);
@@ -26,7 +28,11 @@ public final class ServerRegistry implements AutoCloseable {
   private final StateStore store;
   private final SecretBox secrets;
   private final UpstreamManager manager;
-  private final java.util.Set<String> declared = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Map<String, ServerConfig> declared = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The disabled servers this process knows the config of (not connected), by name. */
+  private final Map<String, Disabled> disabled = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private record Disabled(ServerConfig config, java.time.Instant since) {}
 
   public ServerRegistry(StateStore store, SecretBox secrets, UpstreamManager manager) {
     this.store = store;
@@ -57,7 +63,14 @@ public final class ServerRegistry implements AutoCloseable {
     }
     for (ServerConfig c : declared) {
       all.put(c.name(), c);
-      this.declared.add(c.name());
+      this.declared.put(c.name(), c);
+    }
+    java.time.Instant now = java.time.Instant.now();
+    for (String name : store.loadDisabledServers()) {
+      ServerConfig c = all.remove(name);
+      if (c != null) {
+        disabled.put(name, new Disabled(c, now));
+      }
     }
     List<UpstreamManager.Registration> out = new ArrayList<>(unreadable);
     out.addAll(manager.registerAll(List.copyOf(all.values()), wait));
@@ -74,6 +87,7 @@ public final class ServerRegistry implements AutoCloseable {
   public ServerStatus add(ServerConfig config, Duration wait) {
     manager.checkRegistrable(config); // before anything is stored
     store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+    forgetDisabled(config.name());
     manager.register(config);
     return manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
   }
@@ -94,6 +108,7 @@ public final class ServerRegistry implements AutoCloseable {
     ServerStatus s = manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
     if (reachable(s) || storeIfUnreachable) {
       store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+      forgetDisabled(config.name()); // added again: the new registration is enabled
     } else {
       manager.unregister(config.name());
     }
@@ -114,8 +129,29 @@ public final class ServerRegistry implements AutoCloseable {
         LOG.warn("stored MCP server '{}' cannot be read: {}", s.name(), e.getMessage());
       }
     }
+    java.util.Set<String> off = new java.util.HashSet<>(store.loadDisabledServers());
+    for (ServerStatus s : manager.servers()) { // disabled by another process
+      if (off.contains(s.name())) {
+        manager.config(s.name()).ifPresent(c -> disabled.put(c.name(), new Disabled(c, java.time.Instant.now())));
+        manager.unregister(s.name());
+      }
+    }
+    for (String name : List.copyOf(disabled.keySet())) { // enabled or removed by another process
+      if (!off.contains(name) || !declared.containsKey(name) && !stored.containsKey(name)) {
+        Disabled d = disabled.remove(name);
+        ServerConfig c = declared.containsKey(name) ? declared.get(name) : stored.get(name);
+        if (c != null && manager.config(name).isEmpty()) {
+          try {
+            manager.register(c);
+          } catch (RuntimeException e) {
+            LOG.warn("MCP server '{}' cannot be connected again: {}", name, e.getMessage());
+            disabled.put(name, d);
+          }
+        }
+      }
+    }
     for (ServerConfig c : stored.values()) {
-      if (!declared.contains(c.name()) && manager.config(c.name()).isEmpty()) {
+      if (!declared.containsKey(c.name()) && !off.contains(c.name()) && manager.config(c.name()).isEmpty()) {
         try {
           manager.register(c);
         } catch (RuntimeException e) {
@@ -124,7 +160,7 @@ public final class ServerRegistry implements AutoCloseable {
       }
     }
     for (ServerStatus s : manager.servers()) {
-      if (!declared.contains(s.name()) && !stored.containsKey(s.name())) {
+      if (!declared.containsKey(s.name()) && !stored.containsKey(s.name())) {
         manager.unregister(s.name());
       }
     }
@@ -135,12 +171,79 @@ public final class ServerRegistry implements AutoCloseable {
     return s.state() == ServerStatus.State.READY || s.state() == ServerStatus.State.DEGRADED;
   }
 
-  /** Removes a registration from the store and disconnects it; false when there was none. */
+  /** Removes a registration from the store and disconnects it (a disabled one too); false when there was none. */
   public boolean remove(String name) {
     String stored = manager.config(name).map(ServerConfig::name).orElse(name);
     boolean deleted = store.deleteServer(stored);
     boolean stopped = manager.unregister(stored);
-    return deleted || stopped;
+    boolean wasDisabled = forgetDisabled(stored);
+    return deleted || stopped || wasDisabled;
+  }
+
+  /**
+   * Disables a server: stores the flag (durable on return), then disconnects it and removes its tools from the
+   * catalog. Idempotent.
+   *
+   * @return its status ({@link ServerStatus.State#STOPPED}, no tools), or empty when no server has that name
+   */
+  public synchronized java.util.Optional<ServerStatus> disable(String name) {
+    if (disabled.containsKey(name)) {
+      return java.util.Optional.of(disabledStatus(disabled.get(name)));
+    }
+    ServerConfig c = manager.config(name).filter(x -> x.name().equals(name)).orElse(null);
+    if (c == null) {
+      return java.util.Optional.empty();
+    }
+    store.setServerDisabled(name, true); // first: a crash after it leaves the server disabled, as asked
+    Disabled d = new Disabled(c, java.time.Instant.now());
+    disabled.put(name, d);
+    manager.unregister(name);
+    return java.util.Optional.of(disabledStatus(d));
+  }
+
+  /**
+   * Enables a disabled server again: clears the flag and connects it, waiting at most {@code wait} for the first
+   * attempt. A server that is not disabled is left as it is.
+   *
+   * @return its status, or empty when no server has that name
+   * @throws IllegalArgumentException when another server took its tool prefix meanwhile (it stays disabled)
+   */
+  public java.util.Optional<ServerStatus> enable(String name, Duration wait) {
+    synchronized (this) {
+      Disabled d = disabled.get(name);
+      if (d == null) {
+        return manager.config(name).filter(x -> x.name().equals(name)).flatMap(x -> manager.status(name));
+      }
+      manager.checkRegistrable(d.config());
+      store.setServerDisabled(name, false);
+      disabled.remove(name);
+      manager.register(d.config());
+    }
+    return manager.awaitFirstAttempt(name, wait);
+  }
+
+  /** Whether the server of this name is disabled. */
+  public boolean isDisabled(String name) {
+    return disabled.containsKey(name);
+  }
+
+  /** Every server's status by name, the disabled ones ({@link ServerStatus.State#STOPPED}, no tools) too. */
+  public List<ServerStatus> servers() {
+    List<ServerStatus> out = new ArrayList<>(manager.servers());
+    disabled.values().forEach(d -> out.add(disabledStatus(d)));
+    out.sort(java.util.Comparator.comparing(ServerStatus::name));
+    return out;
+  }
+
+  private static ServerStatus disabledStatus(Disabled d) {
+    ServerConfig c = d.config();
+    return new ServerStatus(c.name(), c.prefix(), c.transport().wire(), c.endpoint(), ServerStatus.State.STOPPED, 0,
+        null, 0, d.since(), null);
+  }
+
+  private synchronized boolean forgetDisabled(String name) {
+    boolean flagged = store.setServerDisabled(name, false);
+    return disabled.remove(name) != null || flagged;
   }
 
   @Override

@@ -115,7 +115,13 @@ public final class Migrations {
                   + "memory_json TEXT NOT NULL, "
                   + "model_id TEXT, "
                   + "vector " + BINARY + ")",
-              "CREATE INDEX memories_by_scope ON memories (scope, owner)"));
+              "CREATE INDEX memories_by_scope ON memories (scope, owner)"),
+          // 7: upstream MCP servers an admin disabled, by name: a table of its own, not a column of mcp_servers,
+          // since a server declared in a --servers file has no row there and stays disabled across restarts too.
+          List.of(
+              "CREATE TABLE mcp_servers_disabled ("
+                  + "name TEXT PRIMARY KEY, "
+                  + "disabled_at_millis BIGINT NOT NULL)"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

@@ -573,6 +573,42 @@ public final class PostgresStateStore implements StateStore {
   }
 
   @Override
+  public List<String> loadDisabledServers() {
+    List<String> names = read("load the disabled servers", c -> {
+      List<String> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement("SELECT name FROM mcp_servers_disabled");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+      return out;
+    });
+    names.sort(Comparator.naturalOrder());
+    return List.copyOf(names);
+  }
+
+  @Override
+  public boolean setServerDisabled(String name, boolean disabled) {
+    Objects.requireNonNull(name, "name");
+    return write((disabled ? "disable" : "enable") + " server '" + name + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(disabled
+          ? "INSERT INTO mcp_servers_disabled (name, disabled_at_millis) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"
+          : "DELETE FROM mcp_servers_disabled WHERE name = ?")) {
+        ps.setString(1, name);
+        if (disabled) {
+          ps.setLong(2, System.currentTimeMillis());
+        }
+        boolean changed = ps.executeUpdate() > 0;
+        if (changed) {
+          logChange(c, Area.SERVERS); // the replicas connect or disconnect it too (ServerRegistry.reconcile)
+        }
+        return changed;
+      }
+    });
+  }
+
+  @Override
   public boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
     return write("delete server '" + name + "'", c -> {

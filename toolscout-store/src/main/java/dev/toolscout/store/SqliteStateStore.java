@@ -435,6 +435,46 @@ public final class SqliteStateStore implements StateStore {
   }
 
   @Override
+  public List<String> loadDisabledServers() {
+    List<String> names =
+        locked(
+            "load the disabled servers",
+            () -> {
+              List<String> out = new ArrayList<>();
+              try (PreparedStatement ps = conn.prepareStatement("SELECT name FROM mcp_servers_disabled");
+                  ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  out.add(rs.getString(1));
+                }
+              }
+              return out;
+            });
+    names.sort(Comparator.naturalOrder());
+    return List.copyOf(names);
+  }
+
+  @Override
+  public boolean setServerDisabled(String name, boolean disabled) {
+    Objects.requireNonNull(name, "name");
+    return write(
+        (disabled ? "disable" : "enable") + " server '" + name + "'",
+        () -> {
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  disabled
+                      ? "INSERT INTO mcp_servers_disabled (name, disabled_at_millis) VALUES (?, ?) "
+                          + "ON CONFLICT (name) DO NOTHING"
+                      : "DELETE FROM mcp_servers_disabled WHERE name = ?")) {
+            ps.setString(1, name);
+            if (disabled) {
+              ps.setLong(2, System.currentTimeMillis());
+            }
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
+  @Override
   public boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
     return write(

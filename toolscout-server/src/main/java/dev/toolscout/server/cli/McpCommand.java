@@ -29,11 +29,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code toolscout mcp}: the MCP gateway over stdio (what Claude Desktop and Claude Code start), and the
- * management of upstream servers: {@code mcp list}, {@code mcp add}, {@code mcp remove}.
+ * management of upstream servers: {@code mcp list}, {@code mcp add}, {@code mcp remove}, {@code mcp disable}, {@code
+ * mcp enable}.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
     description = "Run the MCP gateway over stdio; manage upstream MCP servers (see docs/MCP.md).",
-    subcommands = {McpCommand.ListServers.class, McpCommand.Add.class, McpCommand.Remove.class})
+    subcommands = {McpCommand.ListServers.class, McpCommand.Add.class, McpCommand.Remove.class,
+        McpCommand.Disable.class, McpCommand.Enable.class})
 final class McpCommand implements Callable<Integer> {
   @Mixin PrincipalOptions who;
   @Mixin EngineOptions engine;
@@ -104,10 +106,18 @@ final class McpCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       try (McpRuntime e = McpRuntime.open(engine.options())) {
         servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_ABOUT_SERVERS);
-        List<ServerStatus> all = e.registry().manager().servers();
+        ServerRegistry registry = e.registry();
+        List<ServerStatus> all = registry.servers();
         if (format.equals("json")) {
           ArrayNode arr = Json.MAPPER.createArrayNode();
-          all.forEach(s -> arr.add(McpActions.statusJson(s, s.tools())));
+          all.forEach(s -> {
+            ObjectNode o = McpActions.statusJson(s, s.tools());
+            if (registry.isDisabled(s.name())) {
+              o.put("status", "disabled");
+            }
+            o.put("disabled", registry.isDisabled(s.name()));
+            arr.add(o);
+          });
           ObjectNode o = Json.MAPPER.createObjectNode();
           o.put("count", all.size());
           o.set("servers", arr);
@@ -117,7 +127,8 @@ final class McpCommand implements Callable<Integer> {
         } else {
           out.printf("%-20s %-10s %-6s %5s  %s%n", "NAME", "STATUS", "VIA", "TOOLS", "ENDPOINT / LAST ERROR");
           for (ServerStatus s : all) {
-            out.printf("%-20s %-10s %-6s %5d  %s%n", s.name(), s.state().name().toLowerCase(Locale.ROOT),
+            out.printf("%-20s %-10s %-6s %5d  %s%n", s.name(),
+                registry.isDisabled(s.name()) ? "disabled" : s.state().name().toLowerCase(Locale.ROOT),
                 s.transport(), s.tools(), s.lastError() == null ? s.endpoint() : s.endpoint() + "  (" + s.lastError() + ")");
           }
         }
@@ -234,6 +245,56 @@ final class McpCommand implements Callable<Integer> {
           throw new IllegalArgumentException("no MCP server named '" + name + "' is registered");
         }
         spec.commandLine().getOut().println("removed '" + name + "'");
+      }
+      return 0;
+    }
+  }
+
+  /** {@code toolscout mcp disable NAME}: the server stays registered, but disconnected and without tools. */
+  @Command(name = "disable", mixinStandardHelpOptions = true, description = "Disable an MCP server (a registered "
+      + "one, or one of --servers): it is not connected and its tools leave the catalog, across restarts, until "
+      + "`toolscout mcp enable`.")
+  static final class Disable implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Mixin EngineOptions engine;
+    @Mixin ServersOptions servers;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      var declared = servers.declared();
+      try (McpRuntime e = McpRuntime.open(engine.options())) {
+        e.start(declared, Duration.ZERO);
+        if (e.registry().disable(name).isEmpty()) {
+          throw new IllegalArgumentException("no MCP server named '" + name + "' is registered (nor in --servers)");
+        }
+        spec.commandLine().getOut().println("disabled '" + name + "'");
+      }
+      return 0;
+    }
+  }
+
+  /** {@code toolscout mcp enable NAME}. */
+  @Command(name = "enable", mixinStandardHelpOptions = true, description = "Enable a disabled MCP server again.")
+  static final class Enable implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Mixin EngineOptions engine;
+    @Mixin ServersOptions servers;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      var declared = servers.declared();
+      try (McpRuntime e = McpRuntime.open(engine.options())) {
+        e.start(declared, Duration.ZERO);
+        if (e.registry().enable(name, Duration.ZERO).isEmpty()) {
+          throw new IllegalArgumentException("no MCP server named '" + name + "' is registered (nor in --servers)");
+        }
+        spec.commandLine().getOut().println("enabled '" + name + "'");
       }
       return 0;
     }

@@ -47,4 +47,54 @@ class HttpApiServersTest {
       assertThat(names(after.path("tools"))).noneMatch(n -> n.startsWith("everything__"));
     }
   }
+
+  @Test
+  void a_disabled_server_loses_its_tools_stays_disabled_after_a_restart_and_comes_back_when_enabled()
+      throws Exception {
+    assertThat(EVERYTHING).as("run ./run-tests, which installs the npm packages").exists();
+    Path data = tmp.resolve("data");
+    String query = "{\"query\": \"add two numbers\", \"limit\": 3}";
+    try (ApiServer s = ApiServer.withKeys(data, new HttpApi.Options(false, true))) {
+      s.awaitReady();
+      ApiClient admin = s.client.as(ApiServer.ADMIN);
+      assertThat(admin.post("/v1/servers", "{\"name\": \"everything\", \"command\": \"node\", \"args\": [\""
+          + EVERYTHING + "\", \"stdio\"]}").statusCode()).isEqualTo(201);
+      long pid = s.mcp.registry().manager().pid("everything");
+      assertThat(names(json(s.client.post("/v1/tools/search", query)).path("tools")))
+          .anyMatch(n -> n.startsWith("everything__"));
+
+      // a reader and a user may not; an unknown name is 404
+      assertThat(s.client.post("/v1/servers/everything/disable", "").statusCode()).isEqualTo(403);
+      assertThat(s.client.as(ApiServer.USER).post("/v1/servers/everything/disable", "").statusCode()).isEqualTo(403);
+      assertThat(admin.post("/v1/servers/nobody/disable", "").statusCode()).isEqualTo(404);
+      HttpResponse<String> off = admin.post("/v1/servers/everything/disable", "");
+
+      assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
+      assertThat(json(off).path("status").asText()).isEqualTo("disabled");
+      assertThat(json(off).path("tools").asInt()).isZero();
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("its process ended").isFalse();
+      assertThat(names(json(s.client.post("/v1/tools/search", query)).path("tools")))
+          .noneMatch(n -> n.startsWith("everything__"));
+      JsonNode listed = json(admin.get("/v1/servers"));
+      assertThat(listed.path("servers").get(0).path("disabled").asBoolean()).isTrue();
+    }
+    try (ApiServer s = ApiServer.withKeys(data, new HttpApi.Options(false, true))) {
+      s.awaitReady();
+      ApiClient admin = s.client.as(ApiServer.ADMIN);
+      JsonNode listed = json(admin.get("/v1/servers"));
+
+      assertThat(listed.path("servers").get(0).path("status").asText()).isEqualTo("disabled");
+      assertThat(s.mcp.registry().manager().servers()).as("not connected after the restart").isEmpty();
+      assertThat(names(json(s.client.post("/v1/tools/search", query)).path("tools")))
+          .noneMatch(n -> n.startsWith("everything__"));
+
+      HttpResponse<String> on = admin.post("/v1/servers/everything/enable", "");
+
+      assertThat(on.statusCode()).as(on.body()).isEqualTo(200);
+      assertThat(json(on).path("status").asText()).isEqualTo("ready");
+      assertThat(json(on).path("disabled").asBoolean()).isFalse();
+      assertThat(names(json(s.client.post("/v1/tools/search", query)).path("tools")))
+          .anyMatch(n -> n.startsWith("everything__"));
+    }
+  }
 }

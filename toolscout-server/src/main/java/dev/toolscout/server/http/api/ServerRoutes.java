@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code GET|POST /v1/servers} and {@code DELETE /v1/servers/{name}}: the upstream MCP servers, for admins, as
- * {@code toolscout mcp list|add|remove}. A new server is checked the same way (its name's tool prefix, its
+ * {@code GET|POST /v1/servers}, {@code DELETE /v1/servers/{name}} and {@code POST /v1/servers/{name}/disable|enable}:
+ * the upstream MCP servers, for admins, as {@code toolscout mcp list|add|remove|disable|enable}. A new server is checked the same way (its name's tool prefix, its
  * command, its URL), connected first, and stored (secrets sealed) only once it answered, unless {@code
  * allow_offline}. A command line (a stdio server runs on this host) is refused unless the server runs with
  * {@code --allow-remote-stdio}. No answer ever holds a header, key or environment value.
@@ -60,7 +60,57 @@ final class ServerRoutes implements RouteGroup {
             .pathParam("name", "The server's name", OpenApi.schema("{\"type\": \"string\", \"minLength\": 1}"))
             .response(204, "Removed", null, null)
             .problem(404, "No server of that name is registered")
-            .handle(this::remove));
+            .handle(this::remove),
+        Route.post("/v1/servers/{name}/disable", "disableServer").tag("servers").access(Route.Access.ADMIN)
+            .summary("Disable an upstream MCP server: disconnect it and take its tools out of the catalog")
+            .description("The flag is stored: the server stays disabled across restarts until it is enabled. "
+                + "Idempotent.")
+            .pathParam("name", "The server's name", OpenApi.schema("{\"type\": \"string\", \"minLength\": 1}"))
+            .response(200, "Disabled", "Server")
+            .problem(404, "No server of that name is registered")
+            .handle(this::disable),
+        Route.post("/v1/servers/{name}/enable", "enableServer").tag("servers").access(Route.Access.ADMIN)
+            .summary("Enable a disabled upstream MCP server: connect it again")
+            .description("Waits for the first connect attempt (at most the server's timeout and 5 s). A server "
+                + "that is not disabled is left as it is.")
+            .pathParam("name", "The server's name", OpenApi.schema("{\"type\": \"string\", \"minLength\": 1}"))
+            .response(200, "Enabled; its status after the first attempt", "Server")
+            .problem(404, "No server of that name is registered")
+            .problem(409, "Another server took its tool prefix meanwhile; it stays disabled")
+            .handle(this::enable));
+  }
+
+  private Reply disable(Call c) {
+    String name = c.path("name");
+    ServerRegistry r = registry(c);
+    return Reply.json(json(r, r.disable(name).orElseThrow(() -> notRegistered(name))));
+  }
+
+  private Reply enable(Call c) {
+    String name = c.path("name");
+    ServerRegistry r = registry(c);
+    Duration wait = r.manager().config(name).map(ServerConfig::timeout).orElse(ServerConfig.DEFAULT_TIMEOUT)
+        .plusSeconds(5);
+    try {
+      return Reply.json(json(r, r.enable(name, wait).orElseThrow(() -> notRegistered(name))));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.conflict(e.getMessage());
+    }
+  }
+
+  private static ApiProblem notRegistered(String name) {
+    return ApiProblem.notFound("no MCP server named '" + Fields.shown(name) + "' is registered");
+  }
+
+  /** A server as JSON: a disabled one has status {@code disabled}. */
+  private static ObjectNode json(ServerRegistry r, ServerStatus s) {
+    ObjectNode o = McpActions.statusJson(s, s.tools());
+    boolean off = r.isDisabled(s.name());
+    if (off) {
+      o.put("status", "disabled");
+    }
+    o.put("disabled", off);
+    return o;
   }
 
   private static ServerRegistry registry(Call c) {
@@ -72,9 +122,10 @@ final class ServerRoutes implements RouteGroup {
   }
 
   private Reply list(Call c) {
-    List<ServerStatus> all = registry(c).manager().servers();
+    ServerRegistry r = registry(c);
+    List<ServerStatus> all = r.servers();
     ArrayNode arr = JsonNodeFactory.instance.arrayNode();
-    all.forEach(s -> arr.add(McpActions.statusJson(s, s.tools())));
+    all.forEach(s -> arr.add(json(r, s)));
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     o.put("count", all.size());
     o.set("servers", arr);
@@ -149,7 +200,7 @@ final class ServerRoutes implements RouteGroup {
               + wait.toSeconds() + " s" : "") + (s.lastError() == null ? "" : ": " + s.lastError())
           + "; nothing was stored (allow_offline stores it anyway, to be retried at every start)");
     }
-    return Reply.json(201, McpActions.statusJson(s, s.tools()));
+    return Reply.json(201, json(registry, s));
   }
 
   private Reply remove(Call c) {
@@ -216,7 +267,9 @@ final class ServerRoutes implements RouteGroup {
              "required": ["name", "prefix", "status", "transport", "endpoint", "tools", "restarts", "since"],
              "properties": {
               "name": {"type": "string"}, "prefix": {"type": "string"},
-              "status": {"type": "string", "enum": ["connecting", "ready", "degraded", "down", "stopped"]},
+              "status": {"type": "string",
+                         "enum": ["connecting", "ready", "degraded", "down", "stopped", "disabled"]},
+              "disabled": {"type": "boolean", "description": "An admin disabled it: not connected, no tools"},
               "transport": {"type": "string"},
               "endpoint": {"type": "string", "description": "URL or command line, secrets shown as ***"},
               "tools": {"type": "integer"}, "restarts": {"type": "integer"},
