@@ -5,7 +5,8 @@
 //   node console-driver.mjs --base http://127.0.0.1:PORT --key KEY --scenario NAME --shots DIR [options]
 //
 // Scenarios: catalog, reader-catalog, try, servers (--server NAME --kill-pid PID), approve (--approval ID),
-// usage, keyboard, narrow.
+// approve-run (--approval ID --run RUN), server-toggle (--server NAME --action Disable|Enable --expect STATUS),
+// audit (--approval ID --status STATUS), usage, keyboard, narrow.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -158,6 +159,38 @@ const SCENARIOS = {
     await done.waitFor();
     o.decided = await done.evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
     o.still_pending = await page.locator(`#main section:first-of-type tr[data-approval="${args.approval}"]`).count();
+  },
+
+  // an agent run's pending call: approve it, then watch the run go on to done (the page refreshes by itself)
+  async 'approve-run'(page, o) {
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const row = page.locator(`#main section:first-of-type tr[data-approval="${args.approval}"]`);
+    await row.waitFor();
+    o.pending = await row.evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
+    await page.getByRole('button', { name: `Approve ${args.approval}`, exact: false }).click();
+    const done = page.locator(`table:has(caption:text("Audit trail")) tr[data-approval="${args.approval}"]`);
+    await done.locator('td.run .badge', { hasText: /^done$/ }).waitFor();
+    o.decided = await done.evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
+    await shot(page, 'approvals-run', true);
+    const link = done.getByRole('link', { name: new RegExp(`^Agent run ${args.run}`) });
+    o.run_link = await link.getAttribute('href');
+    await link.click();
+    const linked = page.locator(`tr.linked[data-run="${args.run}"]`);
+    await linked.waitFor();
+    o.linked_row = await linked.evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
+  },
+
+  async 'server-toggle'(page, o) {
+    await page.getByRole('link', { name: 'MCP servers' }).click();
+    const row = () => page.locator(`tr[data-server="${args.server}"]`);
+    await row().waitFor();
+    await page.getByRole('button', { name: `${args.action} ${args.server}`, exact: true }).click();
+    await page.locator(`tr[data-server="${args.server}"] .badge`, { hasText: new RegExp(`^${args.expect}$`) })
+      .waitFor();
+    o.row = await row().evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
+    if (args.expect === 'disabled') {
+      await shot(page, 'servers-disabled', true);
+    }
   },
 
   async audit(page, o) {

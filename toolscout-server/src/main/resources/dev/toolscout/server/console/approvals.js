@@ -1,6 +1,6 @@
 // Approvals: the PROPOSE calls waiting for a decision, with their arguments (secrets already redacted by the
 // server), approve or deny for admins (never one's own request: the server refuses it), and the decided ones as
-// an audit trail.
+// an audit trail; each with the agent run that asked for it and that run's state.
 import { get, post, ApiError } from './api.js';
 import { h, table, badge, json, errorBox, heading, status } from './ui.js';
 
@@ -38,26 +38,40 @@ export async function render(main, ctx) {
       .sort((a, b) => (b.decided_at || b.created_at).localeCompare(a.decided_at || a.created_at));
     pending.replaceChildren(h('h2', { id: 'pending-title' }, `Pending (${open.length})`),
       open.length === 0 ? h('p', {}, 'Nothing waits for a decision.')
-        : table('Pending requests', ['Request', 'Tool', 'Requested by', 'Arguments', 'Since', 'Decision'],
+        : table('Pending requests', ['Request', 'Tool', 'Requested by', 'Arguments', 'Since', 'Agent run',
+          'Decision'],
           open.map((a) => h('tr', { 'data-approval': a.id },
             h('td', {}, a.id),
             h('td', {}, a.tool),
             h('td', {}, a.requester),
             h('td', {}, json(a.arguments)),
             h('td', {}, new Date(a.created_at).toLocaleString()),
+            h('td', { class: 'run' }, run(a)),
             h('td', { class: 'actions' },
               decide(queue, a, 'approve', a.requester === callerId(ctx), refresh),
               decide(queue, a, 'deny', false, refresh))))));
     decided.replaceChildren(h('h2', { id: 'decided-title' }, `Decided (${done.length})`),
       done.length === 0 ? h('p', {}, 'No decisions yet.')
         : table('Audit trail: decided requests, newest first', ['Request', 'Tool', 'Requested by', 'Status',
-          'Decided by', 'When'], done.map((a) => h('tr', { 'data-approval': a.id },
+          'Decided by', 'When', 'Agent run'], done.map((a) => h('tr', { 'data-approval': a.id },
           h('td', {}, a.id), h('td', {}, a.tool), h('td', {}, a.requester), h('td', {}, badge(a.status)),
-          h('td', {}, a.decided_by || ''), h('td', {}, a.decided_at ? new Date(a.decided_at).toLocaleString() : '')))));
+          h('td', {}, a.decided_by || ''), h('td', {}, a.decided_at ? new Date(a.decided_at).toLocaleString() : ''),
+          h('td', { class: 'run' }, run(a))))));
   }
 
   await refresh();
   ctx.timers.push(setInterval(refresh, REFRESH_MS));
+}
+
+/**
+ * The agent run that asked for an approval, as it stands (the list refreshes, so a run that goes on after the
+ * decision shows done here), linked to its request on the Usage page; a call the MCP gateway held has none.
+ */
+function run(a) {
+  if (!a.run) return '';
+  return h('span', {}, h('a', { href: `#usage?run=${encodeURIComponent(a.run.id)}`,
+    'aria-label': `Agent run ${a.run.id}: ${a.run.status.replace('_', ' ')}` }, a.run.id), ' ',
+  badge(a.run.status, a.run.status === 'done' ? 'ok' : a.run.status === 'awaiting_approval' ? 'pending' : 'denied'));
 }
 
 function callerId(ctx) {

@@ -1,5 +1,5 @@
-// MCP servers: each upstream server's status (connecting, ready, degraded, down, stopped), last error, restarts
-// and tools, refreshed every few seconds; admins add and remove servers. Listing needs an admin key too: the
+// MCP servers: each upstream server's status (connecting, ready, degraded, down, stopped, disabled), last error,
+// restarts and tools, refreshed every few seconds; admins add, disable, enable and remove servers. Listing needs an admin key too: the
 // servers' endpoints are operator data.
 import { get, post, del, ApiError } from './api.js';
 import { h, field, select, table, badge, errorBox, heading, status } from './ui.js';
@@ -43,6 +43,20 @@ export async function render(main, ctx) {
         }
         refresh();
       });
+      // disabling keeps the registration (and its flag across restarts); enabling connects it again
+      const off = s.status === 'disabled';
+      const toggle = h('button', { type: 'button', class: off ? 'primary' : null,
+        'aria-label': `${off ? 'Enable' : 'Disable'} ${s.name}` }, off ? 'Enable' : 'Disable');
+      toggle.addEventListener('click', async () => {
+        toggle.disabled = true;
+        try {
+          const r = await post(`/v1/servers/${encodeURIComponent(s.name)}/${off ? 'enable' : 'disable'}`);
+          status(`${s.name}: ${r.status}`);
+        } catch (e) {
+          status(e.message);
+        }
+        refresh();
+      });
       return h('tr', { 'data-server': s.name },
         h('td', {}, s.name),
         h('td', { class: 'server-status' }, badge(s.status)),
@@ -53,7 +67,7 @@ export async function render(main, ctx) {
         h('td', { class: 'num' }, String(s.restarts)),
         h('td', { class: 'endpoint error-text' }, s.last_error || ''),
         h('td', {}, new Date(s.since).toLocaleString()),
-        h('td', {}, remove));
+        h('td', { class: 'actions' }, toggle, remove));
     });
     const focused = document.activeElement && list.contains(document.activeElement)
       ? document.activeElement.getAttribute('aria-label') : null;

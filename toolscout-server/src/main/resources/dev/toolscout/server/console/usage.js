@@ -32,6 +32,11 @@ export async function render(main, ctx) {
       return;
     }
     body.replaceChildren(...view(r.requests, Number(range.value)));
+    const linked = body.querySelector('tr.linked');
+    if (linked) {
+      linked.setAttribute('aria-current', 'true');
+      linked.scrollIntoView({ block: 'center' });
+    }
   }
   range.addEventListener('change', load);
   await load();
@@ -94,7 +99,8 @@ function view(records, days) {
     h('h2', {}, 'Recent requests'),
     records.length === 0 ? h('p', {}, 'No requests in this period.')
       : table('Recent requests, newest first', ['When', 'Principal', 'Message', 'Selected', 'Tools called',
-        'Status'], records.slice(-50).reverse().map((r) => h('tr', {},
+        'Status'], records.slice(-50).reverse().map((r) => h('tr', { 'data-run': r.id,
+          class: r.id === linkedRun() ? 'linked' : null },
         h('td', {}, new Date(r.at).toLocaleString()),
         h('td', {}, principalText(r.principal)),
         h('td', { class: 'desc' }, r.message),
@@ -105,6 +111,12 @@ function view(records, days) {
         h('td', {}, badge(r.status, r.status === 'done' ? 'ok' : r.status === 'awaiting_approval' ? 'pending'
           : 'denied'))))),
   ];
+}
+
+/** The run the location names (#usage?run=ID, a link from the Approvals page), or null. */
+function linkedRun() {
+  const q = location.hash.indexOf('?');
+  return q < 0 ? null : new URLSearchParams(location.hash.substring(q + 1)).get('run');
 }
 
 /** A line chart of one metric per time bucket; buckets without data leave a gap. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The web console end to end, as a person uses it: a real {@code toolscout serve} in its own process (API keys
  * for an admin, a user and a reader; a policy denying the reader's group the gmail source; two real MCP servers
- * from npm over stdio), and Debian's headless Chromium driven by Playwright ({@code playwright-core}, pinned in
+ * from npm over stdio; the agent loop against a local fake LLM provider, {@link FakeProvider}, replaying recorded
+ * Anthropic wire fixtures), and Debian's headless Chromium driven by Playwright ({@code playwright-core}, pinned in
  * {@code src/test/console/package-lock.json}, which downloads no browser) through {@code console-driver.mjs}: one
  * scenario per test, whose JSON says what the page showed. The screenshots go to {@code
  * target/console-screenshots}, or to the folder {@code -Dconsole.screenshots=DIR} names ({@code docs/console}
@@ -49,6 +52,7 @@ class ConsoleEndToEndTest {
   static String base;
   static Path everythingWrapper;
   static Path shots;
+  static FakeProvider fake;
 
   @BeforeAll
   static void start() throws Exception {
@@ -78,52 +82,47 @@ class ConsoleEndToEndTest {
           "kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}
         }}""".formatted(everythingWrapper,
         PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"), tmp.resolve("kg.jsonl")));
-    writeUsageRecords(tmp.resolve("data"));
     log = tmp.resolve("serve.log");
+    fake = new FakeProvider();
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    serve = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "--add-modules",
-        "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"), ToolScoutCli.class.getName(), "serve",
-        "--port", "0", "--data-dir", tmp.resolve("data").toString(), "--api-keys", keys.toString(), "--policy",
-        policy.toString(), "--servers", servers.toString()))
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+        "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
+        ToolScoutCli.class.getName(), "serve", "--port", "0", "--data-dir", tmp.resolve("data").toString(),
+        "--api-keys", keys.toString(), "--policy", policy.toString(), "--servers", servers.toString(),
+        "--provider", "anthropic", "--provider-url", fake.baseUrl()))
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("ANTHROPIC_API_KEY", "sk-ant-test");
+    serve = pb.start();
     base = awaitListening();
     awaitReady();
+    agentRuns();
   }
 
   /**
-   * Four usage records in the agent loop's format (docs/AGENT.md), stored before serve starts as the agent loop
-   * stores them: over three days, 4 of the 5 catalog tools called were pre-selected, one request of four used
-   * discovery.
+   * The usage records the Usage page charts, made by the agent loop itself: two requests of the user ulf, run
+   * by {@code serve} against the fake provider on the real MCP servers (one calls a selected tool; one asks
+   * tool_discovery__find first). The approval test adds a third.
    */
-  static void writeUsageRecords(Path dataDir) throws IOException {
-    Files.createDirectories(dataDir);
-    java.time.Instant now = java.time.Instant.now();
-    String[][] records = {
-        {"r1", "2", "Schedule a meeting with Ann", "[{\"tool\": \"calendar__create_event\", \"origin\": \"selected\", "
-            + "\"outcome\": \"ok\"}]", "6000", "800"},
-        {"r2", "1", "Water the plants in the greenhouse", "[{\"tool\": \"tool_discovery__find\", \"origin\": \"meta\", "
-            + "\"outcome\": \"ok\", \"found\": 1}, {\"tool\": \"greenhouse__water\", \"origin\": \"discovery\", "
-            + "\"outcome\": \"ok\"}]", "5000", "1500"},
-        {"r3", "0", "Move my 2pm meeting and tell the team", "[{\"tool\": \"calendar__update_event\", \"origin\": "
-            + "\"selected\", \"outcome\": \"ok\"}, {\"tool\": \"notifications__send\", \"origin\": \"selected\", "
-            + "\"outcome\": \"ok\"}]", "7000", "600"},
-        {"r4", "0", "What is on my calendar today?", "[{\"tool\": \"calendar__list_events\", \"origin\": \"selected\", "
-            + "\"outcome\": \"ok\"}]", "6500", "700"}};
-    try (dev.toolscout.store.SqliteStateStore store =
-        dev.toolscout.store.SqliteStateStore.open(dataDir.resolve("state.db"))) {
-      for (String[] r : records) {
-        java.time.Instant at = now.minus(Duration.ofDays(Long.parseLong(r[1]))).minus(Duration.ofMinutes(30));
-        String json = """
-            {"id": "%s", "at": "%s", "status": "done", "conversation": "c-%s", "principal": {"user": "ulf",
-             "group": "staff"}, "requester": "key:ulf", "message": "%s", "provider": "anthropic",
-             "selection": [{"name": "calendar__create_event", "score": 0.82, "reason": "matches 'meeting'"}],
-             "discovery_suggested": true, "calls": %s, "approvals": [],
-             "tokens": {"input": 1200, "output": 90, "saved": %s}, "turns": 2, "tool_calls": 1,
-             "latency_ms": {"total": %s, "provider": 500, "tools": 100, "overhead": 3, "overhead_per_turn": 1}}"""
-            .formatted(r[0], at, r[0], r[2], r[3], r[4], r[5]);
-        store.saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage(r[0], at, "user:ulf", "c-" + r[0], json));
-      }
-    }
+  static void agentRuns() throws Exception {
+    fake.toolCall("anthropic", "everything__echo", "{\"message\":\"hello console\"}")
+        .text("anthropic", "It echoed hello console.");
+    assertThat(message(USER, "c-echo", "Echo back the message 'hello console'").path("status").asText())
+        .isEqualTo("done");
+    fake.toolCall("anthropic", "tool_discovery__find", "{\"query\":\"read the whole knowledge graph\"}")
+        .toolCall("anthropic", "kg__read_graph", "{}").text("anthropic", "The graph is empty.");
+    assertThat(message(USER, "c-graph", "What is in my knowledge graph?").path("status").asText())
+        .isEqualTo("done");
+  }
+
+  /** One message through the agent loop of serve ({@code POST /v1/conversations/{id}/messages}). */
+  static JsonNode message(String key, String conversation, String text) throws Exception {
+    HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/v1/conversations/" + conversation + "/messages"))
+        .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + key)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("message", text)))).build();
+    HttpResponse<String> res = HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString());
+    assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
+    return JSON.readTree(res.body());
   }
 
   @AfterAll
@@ -135,6 +134,9 @@ class ConsoleEndToEndTest {
         serve.destroyForcibly();
       }
       children.forEach(ProcessHandle::destroyForcibly);
+    }
+    if (fake != null) {
+      fake.close();
     }
   }
 
@@ -172,7 +174,15 @@ class ConsoleEndToEndTest {
   }
 
   static HttpResponse<String> http(String path, String key) throws IOException, InterruptedException {
+    return http(path, key, null);
+  }
+
+  /** A GET, or with {@code body} a POST of it as JSON. */
+  static HttpResponse<String> http(String path, String key, String body) throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+    if (body != null) {
+      b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    }
     if (key != null) {
       b.header("Authorization", "Bearer " + key);
     }
@@ -328,11 +338,93 @@ class ConsoleEndToEndTest {
     assertThat(narrow.path("pages").size()).isEqualTo(5);
     narrow.path("pages").properties().forEach(p ->
         assertThat(p.getValue().path("overflow").asInt()).as(p.getKey() + " scrolls sideways").isLessThanOrEqualTo(0));
+    // the page counts the agent loop's own records as the server's UsageReport does
+    JsonNode summary = JSON.readTree(http("/v1/usage", ADMIN).body());
     assertThat(usage.path("charts").asInt()).isEqualTo(4);
-    assertThat(usage.path("requests").asText()).isEqualTo("4");
-    assertThat(usage.path("preselected").asText()).isEqualTo("80%");
-    assertThat(usage.path("discovery").asText()).isEqualTo("25%");
-    assertThat(column(usage.path("recent"), 2)).containsExactly("What is on my calendar today?",
-        "Move my 2pm meeting and tell the team", "Water the plants in the greenhouse", "Schedule a meeting with Ann");
+    assertThat(usage.path("requests").asText()).isEqualTo(summary.path("requests").asText());
+    assertThat(summary.path("requests").asInt()).isGreaterThanOrEqualTo(2);
+    assertThat(usage.path("preselected").asText())
+        .isEqualTo(percent(summary.path("preselected_share").asDouble()));
+    assertThat(usage.path("discovery").asText()).isEqualTo(percent(summary.path("discovery_rate").asDouble()));
+    assertThat(summary.path("discovery_calls").asInt()).isPositive();
+    assertThat(column(usage.path("recent"), 2)).contains("What is in my knowledge graph?",
+        "Echo back the message 'hello console'");
+    assertThat(column(usage.path("recent"), 4)).anyMatch(calls -> calls.contains("everything__echo"))
+        .anyMatch(calls -> calls.contains("tool_discovery__find"));
+  }
+
+  /** A share as the Usage page shows it: a percentage with at most one decimal, e.g. 80% or 66.7%. */
+  static String percent(double share) {
+    java.text.NumberFormat f = java.text.NumberFormat.getNumberInstance(java.util.Locale.US);
+    f.setMaximumFractionDigits(1);
+    return f.format(share * 100) + "%";
+  }
+
+  @Test
+  void an_admin_approves_an_agent_runs_pending_call_in_the_console_and_sees_the_run_complete() throws Exception {
+    // the user's run calls a PROPOSE tool of the real memory server and pauses for an approver
+    fake.toolCall("anthropic", "kg__create_entities",
+        "{\"entities\":[{\"name\":\"Agenda\",\"entityType\":\"note\",\"observations\":[]}]}")
+        .text("anthropic", "Created it.");
+    message(USER, "c-make", "Add a note entity called Agenda to the knowledge graph");
+    fake.toolCall("anthropic", "kg__delete_entities", "{\"entityNames\":[\"Agenda\"]}");
+    JsonNode paused = message(USER, "c-delete", "Delete the entity Agenda from the knowledge graph");
+    assertThat(paused.path("status").asText()).isEqualTo("awaiting_approval");
+    String approval = paused.path("approval").path("id").asText();
+    String run = paused.path("run_id").asText();
+    fake.text("anthropic", "Deleted Agenda.");
+
+    JsonNode r = browse(ADMIN, "approve-run", "--approval", approval, "--run", run);
+
+    assertThat(r.path("pending").path(1).asText()).isEqualTo("kg__delete_entities");
+    assertThat(r.path("pending").path(2).asText()).isEqualTo("key:ulf");
+    assertThat(r.path("pending").path(5).asText()).isEqualTo(run + " awaiting_approval");
+    assertThat(r.path("decided").path(3).asText()).isIn("approved", "used");
+    assertThat(r.path("decided").path(4).asText()).isEqualTo("key:ada");
+    // the loop went on by itself after the decision: the console shows the run done, as the API does
+    assertThat(r.path("decided").path(6).asText()).isEqualTo(run + " done");
+    assertThat(r.path("run_link").asText()).isEqualTo("#usage?run=" + run);
+    assertThat(r.path("linked_row").path(2).asText()).isEqualTo("Delete the entity Agenda from the knowledge graph");
+    assertThat(r.path("linked_row").path(5).asText()).isEqualTo("done");
+    JsonNode done = JSON.readTree(http("/v1/runs/" + run, USER).body());
+    assertThat(done.path("status").asText()).isEqualTo("done");
+    assertThat(done.path("text").asText()).isEqualTo("Deleted Agenda.");
+    assertThat(lastToolResult()).containsIgnoringCase("deleted");
+  }
+
+  /** The last tool result the fake provider was sent (Anthropic tool_result blocks). */
+  static String lastToolResult() {
+    List<JsonNode> all = fake.requests();
+    String out = "";
+    for (JsonNode m : all.get(all.size() - 1).path("messages")) {
+      for (JsonNode c : m.path("content")) {
+        if (c.path("type").asText().equals("tool_result")) {
+          out = c.path("content").isTextual() ? c.path("content").asText() : c.path("content").toString();
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void an_admin_disables_a_server_in_the_console_its_tools_leave_and_enabling_brings_them_back() throws Exception {
+    String query = "{\"query\": \"add a note entity to the knowledge graph\", \"limit\": 5}";
+    assertThat(http("/v1/servers/kg/disable", READER, "").statusCode()).as("a reader may not").isEqualTo(403);
+
+    JsonNode off = browse(ADMIN, "server-toggle", "--server", "kg", "--action", "Disable", "--expect", "disabled");
+
+    assertThat(off.path("row").path(1).asText()).isEqualTo("disabled");
+    assertThat(off.path("row").path(4).asText()).isEqualTo("0");
+    assertThat(JSON.readTree(http("/v1/tools/search", USER, query).body()).path("tools").findValuesAsText("name"))
+        .isNotEmpty().noneMatch(n -> n.startsWith("kg__"));
+    assertThat(serve.descendants().filter(h -> h.info().commandLine().orElse("").contains("server-memory")))
+        .as("its process ended").isEmpty();
+
+    JsonNode on = browse(ADMIN, "server-toggle", "--server", "kg", "--action", "Enable", "--expect", "ready");
+
+    assertThat(on.path("row").path(1).asText()).isEqualTo("ready");
+    assertThat(on.path("row").path(4).asInt()).isPositive();
+    assertThat(JSON.readTree(http("/v1/tools/search", USER, query).body()).path("tools").findValuesAsText("name"))
+        .anyMatch(n -> n.startsWith("kg__"));
   }
 }

@@ -193,11 +193,48 @@ final class AgentRoutes implements RouteGroup {
     boolean all = "true".equals(c.query("all"));
     List<StoredApproval> shown = queue(c).list().stream()
         .filter(a -> all || a.status() == ApprovalStatus.PENDING).toList();
+    Map<String, ObjectNode> runs = runsOf(c, shown);
     ObjectNode o = F.objectNode();
     o.put("count", shown.size());
     ArrayNode arr = o.putArray("approvals");
-    shown.forEach(a -> arr.add(ApprovalJson.of(a)));
+    shown.forEach(a -> {
+      ObjectNode n = ApprovalJson.of(a);
+      ObjectNode run = runs.get(a.id());
+      if (run != null) {
+        n.set("run", run);
+      }
+      arr.add(n);
+    });
     return Reply.json(o);
+  }
+
+  /** The most usage records read to find the agent runs of the listed approvals. */
+  private static final int MAX_RUN_RECORDS = 10_000;
+
+  /**
+   * The agent run that asked for each approval, as it stands ({@code id}, {@code status}, {@code conversation}),
+   * by approval id: from the usage records (each names its approvals), which the loop rewrites when a paused run
+   * goes on. A call the MCP gateway held has no run. Read from the oldest listed approval on, newest last.
+   */
+  private static Map<String, ObjectNode> runsOf(Call c, List<StoredApproval> approvals) {
+    if (approvals.isEmpty() || !(c.backend().scout() instanceof LocalToolScout l)) {
+      return Map.of();
+    }
+    Instant from = approvals.stream().map(StoredApproval::createdAt).min(Instant::compareTo).orElseThrow()
+        .minusSeconds(1);
+    Set<String> ids = new java.util.HashSet<>();
+    approvals.forEach(a -> ids.add(a.id()));
+    Map<String, ObjectNode> out = new java.util.HashMap<>();
+    for (UsageRecord r : Agent.usage(l.engine().store(), from, MAX_RUN_RECORDS)) {
+      for (JsonNode ap : r.json().path("approvals")) {
+        String id = ap.path("id").asText();
+        if (ids.contains(id)) {
+          out.put(id, F.objectNode().put("id", r.id()).put("status", r.json().path("status").asText())
+              .put("conversation", r.json().path("conversation").asText()));
+        }
+      }
+    }
+    return out;
   }
 
   private Reply decide(Call c) {
@@ -295,7 +332,11 @@ final class AgentRoutes implements RouteGroup {
               "status": {"type": "string", "enum": ["pending", "approved", "denied", "expired", "used"]},
               "requester": {"type": "string"}, "tool": {"type": "string"}, "arguments": {},
               "created_at": {"type": "string"}, "decided_by": {"type": ["string", "null"]},
-              "decided_at": {"type": ["string", "null"]}}}"""),
+              "decided_at": {"type": ["string", "null"]},
+              "run": {"type": "object", "description": "The agent run that asked for it, as it stands (none for a call the MCP gateway held)",
+                      "required": ["id", "status", "conversation"], "additionalProperties": false,
+                      "properties": {"id": {"type": "string"}, "conversation": {"type": "string"},
+                                     "status": {"type": "string", "enum": ["done", "awaiting_approval", "failed"]}}}}}"""),
         "ApprovalList", OpenApi.schema("""
             {"type": "object", "required": ["count", "approvals"], "additionalProperties": false,
              "properties": {"count": {"type": "integer"},

@@ -28,7 +28,7 @@ import java.util.function.IntSupplier;
  *   <li>{@code toolscout_store_connected} (gauge): 1 while the store is reachable (for a replica: its change feed
  *       is connected), else 0;
  *   <li>{@code toolscout_upstream_servers} (gauge): upstream MCP servers by {@code state} (connecting, ready,
- *       degraded, down, stopped);
+ *       degraded, down, stopped, disabled);
  *   <li>{@code toolscout_index_queue} (gauge): changes waiting to be indexed, by {@code indexer} (e.g. {@code
  *       indexer.tools});
  *   <li>{@code toolscout_index_lag} (gauge): versions durable in the store but not yet searchable, by {@code
@@ -102,6 +102,9 @@ public final class ApiMetrics {
           .description("Upstream MCP servers, by state").tag("state", s.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
+    Gauge.builder("toolscout.upstream.servers", servers, r -> r.servers().stream().filter(x -> r.isDisabled(x.name()))
+            .count())
+        .description("Upstream MCP servers, by state").tag("state", "disabled").register(registry);
   }
 
   /**

@@ -280,7 +280,7 @@ final class ToolRoutes implements RouteGroup {
       return;
     }
     Set<String> prefixes = new HashSet<>();
-    for (ServerStatus s : servers.manager().servers()) {
+    for (ServerStatus s : servers.servers()) { // a disabled server's prefix stays its own
       prefixes.add(s.prefix());
     }
     for (String n : names) {
