@@ -68,7 +68,7 @@ export async function render(main, ctx) {
  * decision shows done here), linked to its request on the Usage page; a call the MCP gateway held has none.
  */
 function run(a) {
-  if (!a.run) return '';
+  if (!a.run) return h('span', { class: 'hint' }, 'none: an MCP client\'s call');
   return h('span', {}, h('a', { href: `#usage?run=${encodeURIComponent(a.run.id)}`,
     'aria-label': `Agent run ${a.run.id}: ${a.run.status.replace('_', ' ')}` }, a.run.id), ' ',
   badge(a.run.status, a.run.status === 'done' ? 'ok' : a.run.status === 'awaiting_approval' ? 'pending' : 'denied'));

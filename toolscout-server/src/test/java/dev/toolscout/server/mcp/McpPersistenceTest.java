@@ -144,4 +144,35 @@ class McpPersistenceTest {
     String[] list = run("mcp", "list", "--data-dir", data.toString());
     assertThat(list[1]).contains("no MCP servers registered");
   }
+
+  @Test
+  void mcp_disable_keeps_a_declared_server_out_across_runs_until_mcp_enable() throws Exception {
+    Path data = dir.resolve("data");
+    Path servers = dir.resolve("servers.json");
+    Files.writeString(servers, """
+        {"mcpServers": {"kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}}}"""
+        .formatted(PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"),
+            dir.resolve("kg.jsonl")));
+
+    String[] unknown = run("mcp", "disable", "nobody", "--data-dir", data.toString());
+    String[] off = run("mcp", "disable", "kg", "--servers", servers.toString(), "--data-dir", data.toString());
+    String[] listed = run("mcp", "list", "--format", "json", "--servers", servers.toString(), "--data-dir",
+        data.toString());
+
+    assertThat(unknown[0]).isNotEqualTo("0");
+    assertThat(unknown[2]).contains("no MCP server named 'nobody' is registered");
+    assertThat(off[0]).as(off[2]).isEqualTo("0");
+    assertThat(off[1]).contains("disabled 'kg'");
+    JsonNode kg = new ObjectMapper().readTree(listed[1]).path("servers").get(0);
+    assertThat(kg.path("status").asText()).isEqualTo("disabled");
+    assertThat(kg.path("tools").asInt()).isZero();
+
+    String[] on = run("mcp", "enable", "kg", "--servers", servers.toString(), "--data-dir", data.toString());
+    String[] again = run("mcp", "list", "--format", "json", "--servers", servers.toString(), "--data-dir",
+        data.toString());
+
+    assertThat(on[0]).as(on[2]).isEqualTo("0");
+    assertThat(new ObjectMapper().readTree(again[1]).path("servers").get(0).path("status").asText())
+        .isEqualTo("ready");
+  }
 }
