@@ -167,6 +167,7 @@ const SCENARIOS = {
     const row = page.locator(`#main section:first-of-type tr[data-approval="${args.approval}"]`);
     await row.waitFor();
     o.pending = await row.evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
+    await shot(page, 'approvals-run-pending', true);
     await page.getByRole('button', { name: `Approve ${args.approval}`, exact: false }).click();
     const done = page.locator(`table:has(caption:text("Audit trail")) tr[data-approval="${args.approval}"]`);
     await done.locator('td.run .badge', { hasText: /^done$/ }).waitFor();

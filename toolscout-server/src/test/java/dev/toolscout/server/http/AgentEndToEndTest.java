@@ -323,6 +323,18 @@ class AgentEndToEndTest {
     assertThat(lastResults()).singleElement().asString().containsIgnoringCase("deleted");
     // another principal's run is answered like a missing one
     assertThat(server.client.as(BOB).get("/v1/runs/" + run).statusCode()).isEqualTo(404);
+    // the approval queue names the run that asked, as it stands now (what the console's Approvals page shows)
+    JsonNode listed = ApiClient.json(server.client.as(ROOT).get("/v1/approvals?all=true"));
+    JsonNode mine = null;
+    for (JsonNode a : listed.path("approvals")) {
+      if (a.path("id").asText().equals(approval)) {
+        mine = a;
+      }
+    }
+    assertThat(mine).as(listed.toString()).isNotNull();
+    assertThat(mine.path("run").path("id").asText()).isEqualTo(run);
+    assertThat(mine.path("run").path("status").asText()).isEqualTo("done");
+    assertThat(mine.path("run").path("conversation").asText()).isEqualTo("e2e-propose");
   }
 
   @Test
