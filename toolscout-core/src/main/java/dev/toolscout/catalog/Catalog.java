@@ -25,10 +25,20 @@ import java.util.function.Consumer;
  * <p>Events go to a plain {@code Consumer} (in the product, {@code events.EventBus}), so the catalog depends on
  * no delivery mechanism.
  *
- * <p>Thread-safety: readers take {@link #snapshot()} (an immutable value, no locks); writers are serialized.
+ * <p>Thread-safety: readers take {@link #snapshot()} (an immutable value, no locks); writers are serialized, a
+ * large change one batch at a time ({@link #apply}).
  */
 public final class Catalog {
+  /**
+   * Tools per store transaction of a large change ({@link #apply}): what a write arriving during a large change
+   * waits for at most. A few hundred keeps a batch's transaction short while 10,000 tools are still only 40 of them.
+   */
+  public static final int WRITE_BATCH = 256;
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Catalog.class);
   private final StateStore store;
+  /** Serializes writers; fair, so a writer waiting while a large change is applied goes before its next batch. */
+  private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock(true);
   private final Consumer<? super List<CatalogEvent>> events;
   private volatile Snapshot snapshot;
   /** Waits until a catalog version's change is searchable; set by whoever indexes (the composition root). */
@@ -100,7 +110,18 @@ public final class Catalog {
    */
   public Change awaitSearchable(Change change) {
     if (!change.isEmpty()) {
-      searchable.accept(change.version());
+      // a large change was applied as several versions (see apply), and a later one may be indexed before an
+      // earlier one: each is waited for
+      java.util.TreeSet<Long> versions = new java.util.TreeSet<>();
+      for (CatalogEvent e : change.events()) {
+        versions.add(e.version());
+      }
+      if (versions.isEmpty()) {
+        versions.add(change.version());
+      }
+      for (long v : versions) {
+        searchable.accept(v);
+      }
     }
     return change;
   }
@@ -155,63 +176,133 @@ public final class Catalog {
   }
 
   /**
-   * Applies upserts and removals as one change: unchanged tools (same content hash) are skipped, so they
-   * keep their vectors; the rest is written to the store in one transaction, then published.
+   * Applies upserts and removals: unchanged tools (same content hash) are skipped, so they keep their vectors;
+   * the rest is written to the store and published. A change of at most {@value #WRITE_BATCH} tools is one store
+   * transaction and one catalog version. A larger one (an MCP server listing 10,000 tools) is written as several
+   * changes of at most {@value #WRITE_BATCH} tools each, upserts in the given order first and removals last, each
+   * durable and visible before the next begins, and other writers are let in between two of them: a write arriving
+   * during a large change waits for at most one batch, not for the whole change.
    *
-   * @throws IllegalArgumentException when {@code upserts} names a tool twice (naming it)
+   * <p>What a reader sees of a large change midway: the tools of the batches written so far, besides every tool
+   * the change keeps or has not reached yet (removals come last, so no tool a listing keeps ever goes missing). If
+   * the process stops midway, the batches written so far stay stored; applying the same change again (an upstream's
+   * re-sync, the next start's listing) writes only the rest, since written tools are unchanged by hash.
+   *
+   * @return the change as a whole: its last version, the counts and events of all its batches
+   * @throws IllegalArgumentException when {@code upserts} names a tool twice (naming it); nothing is changed
    */
-  public synchronized Change apply(List<ToolSpec> upserts, Collection<String> removals) {
-    Snapshot cur = snapshot;
+  public Change apply(List<ToolSpec> upserts, Collection<String> removals) {
     Map<String, ToolSpec> wanted = new LinkedHashMap<>();
     for (ToolSpec t : upserts) {
       if (wanted.put(t.fullName(), t) != null) {
         throw new IllegalArgumentException("tool '" + t.fullName() + "' is given twice in one change");
       }
     }
-    List<ToolSpec> changed = new ArrayList<>();
+    // hashed before taking the write lock: canonical JSON and SHA-256 of every tool is the costly part of a diff
     Map<String, String> hashes = new HashMap<>();
     for (ToolSpec t : wanted.values()) {
-      String hash = t.contentHash();
-      CatalogEntry old = cur.get(t.fullName());
-      if (old == null || !old.contentHash().equals(hash)) {
-        changed.add(t);
-        hashes.put(t.fullName(), hash);
-      }
+      hashes.put(t.fullName(), t.contentHash());
     }
-    List<String> removed = new ArrayList<>();
+    List<String> gone = new ArrayList<>();
     for (String name : new java.util.LinkedHashSet<>(removals)) {
-      if (cur.get(name) != null && !wanted.containsKey(name)) {
-        removed.add(name);
+      if (!wanted.containsKey(name)) {
+        gone.add(name);
       }
     }
-    if (changed.isEmpty() && removed.isEmpty()) {
-      return new Change(cur.version(), 0, 0, 0, List.of());
+    Snapshot before = snapshot;
+    List<ToolSpec> candidates = new ArrayList<>();
+    for (ToolSpec t : wanted.values()) {
+      CatalogEntry old = before.get(t.fullName());
+      if (old == null || !old.contentHash().equals(hashes.get(t.fullName()))) {
+        candidates.add(t);
+      }
     }
-    long version = store.applyCatalogChange(changed, removed);
+    if (candidates.size() + gone.size() <= WRITE_BATCH) {
+      // one transaction, diffed again under the lock: the candidates were picked without it
+      return applyBatch(List.copyOf(wanted.values()), hashes, gone);
+    }
+    List<Change> parts = new ArrayList<>();
+    try {
+      for (int from = 0; from < candidates.size(); from += WRITE_BATCH) {
+        parts.add(applyBatch(candidates.subList(from, Math.min(candidates.size(), from + WRITE_BATCH)), hashes,
+            List.of()));
+      }
+      for (int from = 0; from < gone.size(); from += WRITE_BATCH) {
+        parts.add(applyBatch(List.of(), hashes, gone.subList(from, Math.min(gone.size(), from + WRITE_BATCH))));
+      }
+    } catch (RuntimeException e) {
+      if (!parts.isEmpty()) {
+        LOG.warn("a change of {} upserts and {} removals was stored in part ({} batches of {} tools); applying it "
+            + "again writes the rest: {}", candidates.size(), gone.size(), parts.size(), WRITE_BATCH, e.toString());
+      }
+      throw e;
+    }
+    long version = before.version();
+    int added = 0;
+    int updated = 0;
+    int removed = 0;
+    List<CatalogEvent> events = new ArrayList<>();
+    for (Change c : parts) {
+      if (!c.isEmpty()) {
+        version = c.version();
+        added += c.added();
+        updated += c.updated();
+        removed += c.removed();
+        events.addAll(c.events());
+      }
+    }
+    return new Change(version, added, updated, removed, events);
+  }
 
-    Map<String, CatalogEntry> byName = new HashMap<>(cur.byName);
-    int next = cur.nextOrd;
-    List<CatalogEntry> added = new ArrayList<>();
-    List<CatalogEntry[]> updated = new ArrayList<>();
-    for (ToolSpec t : changed) {
-      CatalogEntry old = byName.get(t.fullName());
-      CatalogEntry e = new CatalogEntry(old == null ? next++ : old.ord(), t, hashes.get(t.fullName()));
-      byName.put(e.name(), e);
-      if (old == null) {
-        added.add(e);
-      } else {
-        updated.add(new CatalogEntry[] {old, e});
+  /** One store transaction: {@code upserts} whose hash differs from the current catalog's, and the removals. */
+  private Change applyBatch(List<ToolSpec> upserts, Map<String, String> hashes, List<String> removals) {
+    writeLock.lock();
+    try {
+      Snapshot cur = snapshot;
+      List<ToolSpec> changed = new ArrayList<>();
+      for (ToolSpec t : upserts) {
+        CatalogEntry old = cur.get(t.fullName());
+        if (old == null || !old.contentHash().equals(hashes.get(t.fullName()))) {
+          changed.add(t);
+        }
       }
+      List<String> removed = new ArrayList<>();
+      for (String name : removals) {
+        if (cur.get(name) != null) {
+          removed.add(name);
+        }
+      }
+      if (changed.isEmpty() && removed.isEmpty()) {
+        return new Change(cur.version(), 0, 0, 0, List.of());
+      }
+      long version = store.applyCatalogChange(changed, removed);
+
+      Map<String, CatalogEntry> byName = new HashMap<>(cur.byName);
+      int next = cur.nextOrd;
+      List<CatalogEntry> added = new ArrayList<>();
+      List<CatalogEntry[]> updated = new ArrayList<>();
+      for (ToolSpec t : changed) {
+        CatalogEntry old = byName.get(t.fullName());
+        CatalogEntry e = new CatalogEntry(old == null ? next++ : old.ord(), t, hashes.get(t.fullName()));
+        byName.put(e.name(), e);
+        if (old == null) {
+          added.add(e);
+        } else {
+          updated.add(new CatalogEntry[] {old, e});
+        }
+      }
+      List<CatalogEntry> gone = new ArrayList<>();
+      for (String name : removed) {
+        gone.add(byName.remove(name));
+      }
+      Snapshot after = Snapshot.of(version, byName.values(), next);
+      snapshot = after;
+      List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
+      events.accept(batch);
+      return new Change(version, added.size(), updated.size(), gone.size(), batch);
+    } finally {
+      writeLock.unlock();
     }
-    List<CatalogEntry> gone = new ArrayList<>();
-    for (String name : removed) {
-      gone.add(byName.remove(name));
-    }
-    Snapshot after = Snapshot.of(version, byName.values(), next);
-    snapshot = after;
-    List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
-    events.accept(batch);
-    return new Change(version, added.size(), updated.size(), gone.size(), batch);
   }
 
   /**
@@ -221,7 +312,16 @@ public final class Catalog {
    * already holds and removals of names it does not hold change nothing; the version becomes the stored one when
    * that is newer.
    */
-  public synchronized Change applyStored(java.util.function.Function<Snapshot, StoredChange> read) {
+  public Change applyStored(java.util.function.Function<Snapshot, StoredChange> read) {
+    writeLock.lock();
+    try {
+      return applyStoredLocked(read);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private Change applyStoredLocked(java.util.function.Function<Snapshot, StoredChange> read) {
     Snapshot cur = snapshot;
     StoredChange stored = read.apply(cur);
     Map<String, CatalogEntry> byName = new HashMap<>(cur.byName);

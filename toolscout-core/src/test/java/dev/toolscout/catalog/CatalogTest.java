@@ -7,6 +7,9 @@ import dev.toolscout.Fixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import dev.toolscout.model.ToolSpec;
 import org.junit.jupiter.api.Test;
 
 class CatalogTest {
@@ -108,5 +111,92 @@ class CatalogTest {
         .hasMessageContaining("index disk full").hasMessageContaining("the change itself is stored");
     assertThat(f.store.loadCatalog().tools()).extracting(t -> t.fullName()).containsExactly("a__x");
     assertThat(f.catalog.get("a__x")).isPresent();
+  }
+
+  @Test
+  void a_large_change_is_stored_in_batches_and_a_write_arriving_meanwhile_waits_for_one_batch() throws Exception {
+    Fixture f = new Fixture();
+    int total = 3 * Catalog.WRITE_BATCH + 10;
+    List<ToolSpec> bulk = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      bulk.add(Fixture.tool(String.format(java.util.Locale.ROOT, "bulk__op%04d", i), "Operation " + i + "."));
+    }
+    List<String> written = java.util.Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch inFirstBatch = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    f.store.beforeCatalogChange = (upserts, removals) -> {
+      written.add(upserts.get(0).name().source() + ":" + upserts.size());
+      if (written.size() == 1) {
+        inFirstBatch.countDown();
+        await(release);
+      }
+    };
+    Catalog.Change[] big = {null};
+    Thread bulkWriter = Thread.ofPlatform().start(() -> big[0] = f.catalog.sync(bulk, e -> e.name().startsWith("bulk__")));
+    await(inFirstBatch);
+    Catalog.Change[] small = {null};
+    Thread smallWriter = Thread.ofPlatform().start(() -> small[0] = f.catalog.upsert(Fixture.tool("other__ping",
+        "Ping a host.")));
+    while (smallWriter.getState() != Thread.State.WAITING) { // queued on the catalog's write lock
+      Thread.onSpinWait();
+    }
+    release.countDown();
+    bulkWriter.join();
+    smallWriter.join();
+
+    int b = Catalog.WRITE_BATCH;
+    assertThat(written).containsExactly("bulk:" + b, "other:1", "bulk:" + b, "bulk:" + b, "bulk:10");
+    assertThat(small[0].version()).isEqualTo(2);
+    assertThat(big[0].version()).isEqualTo(5);
+    assertThat(big[0].added()).isEqualTo(total);
+    assertThat(big[0].events()).extracting(CatalogEvent::version).containsOnly(1L, 3L, 4L, 5L);
+    assertThat(big[0].events().get(0).type()).isEqualTo("interface.registered");
+    assertThat(f.catalog.size()).isEqualTo(total + 1);
+    // read-your-write over every batch: the whole change is indexed
+    f.catalog.awaitSearchable(big[0]);
+    assertThat(f.index.ordinals()).hasSize(total + 1);
+  }
+
+  @Test
+  void a_large_change_stopped_midway_keeps_what_it_kept_and_applying_it_again_completes_it() {
+    Fixture f = new Fixture();
+    f.catalog.apply(List.of(Fixture.tool("up__keep", "Kept."), Fixture.tool("up__drop", "Dropped.")), List.of());
+    List<ToolSpec> listing = new ArrayList<>();
+    listing.add(Fixture.tool("up__keep", "Kept."));
+    for (int i = 0; i < 2 * Catalog.WRITE_BATCH; i++) {
+      listing.add(Fixture.tool(String.format(java.util.Locale.ROOT, "up__new%04d", i), "New " + i + "."));
+    }
+    int[] calls = {0};
+    f.store.beforeCatalogChange = (u, r) -> {
+      if (++calls[0] == 2) {
+        throw new IllegalStateException("disk full");
+      }
+    };
+    java.util.function.Predicate<CatalogEntry> upstream = e -> e.spec().name().source().equals("up");
+    assertThatThrownBy(() -> f.catalog.sync(listing, upstream)).hasMessageContaining("disk full");
+    // a reader sees the first batch and every tool the listing keeps; the removal comes last, so it is not done
+    Catalog.Snapshot midway = f.catalog.snapshot();
+    assertThat(midway.size()).isEqualTo(2 + Catalog.WRITE_BATCH);
+    assertThat(midway.get("up__keep")).isNotNull();
+    assertThat(midway.get("up__drop")).isNotNull();
+    assertThat(f.store.loadCatalog().tools()).hasSize(2 + Catalog.WRITE_BATCH);
+
+    f.store.beforeCatalogChange = (u, r) -> {};
+    Catalog.Change again = f.catalog.sync(listing, upstream);
+    assertThat(again.added()).as("only what the first try did not write").isEqualTo(Catalog.WRITE_BATCH);
+    assertThat(again.removed()).isEqualTo(1);
+    assertThat(f.catalog.snapshot().entries()).extracting(CatalogEntry::name)
+        .containsExactlyInAnyOrderElementsOf(listing.stream().map(ToolSpec::fullName).toList());
+    assertThat(f.store.loadCatalog().tools()).hasSize(listing.size());
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(60, TimeUnit.SECONDS)) {
+        throw new AssertionError("timed out waiting for the other writer");
+      }
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 }

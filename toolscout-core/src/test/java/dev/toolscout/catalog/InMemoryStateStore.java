@@ -38,8 +38,20 @@ public final class InMemoryStateStore implements StateStore {
     return version;
   }
 
+  /**
+   * Called with each catalog change before it is written, outside the store's lock: a test's hook to hold a
+   * writer inside a change or to fail one (an exception writes nothing).
+   */
+  public volatile java.util.function.BiConsumer<List<ToolSpec>, Collection<String>> beforeCatalogChange =
+      (u, r) -> {};
+
   @Override
-  public synchronized long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals) {
+  public long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals) {
+    beforeCatalogChange.accept(upserts, removals);
+    return applyCatalogChangeLocked(upserts, removals);
+  }
+
+  private synchronized long applyCatalogChangeLocked(List<ToolSpec> upserts, Collection<String> removals) {
     upserts.forEach(t -> tools.put(t.fullName(), t));
     removals.forEach(tools::remove);
     return ++version;
