@@ -8,17 +8,22 @@ import dev.toolscout.model.ToolSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
  * Measures whether a large upstream listing holds up other writers: one source's {@code bulkTools} new tools are
- * written as an MCP upstream's sync writes them (one catalog change, not waited for), and meanwhile other sources
- * register a few tools each, as another server's registration does, one after another until the large change is
- * searchable. For each of those small writes: the time until it is durable (acknowledged) and until it is
- * searchable. The same small writes with no large change running are the baseline.
+ * written as an MCP upstream's sync writes them (one {@code Catalog.sync}, not waited for), and meanwhile other
+ * sources register a few tools each, as another server's registration does: one every {@code intervalMs}, each
+ * on its own thread whether or not the previous one returned (arrivals do not wait for each other, so a write that
+ * arrives during the large change's store writes is measured as it would be met), until the large change is
+ * durable or searchable ({@code until}). For each of those small writes: the time until it is durable
+ * (acknowledged) and until it is searchable. The same small writes one after another with no large change running
+ * are the baseline.
  */
 public final class WriteBench {
   /**
@@ -26,16 +31,20 @@ public final class WriteBench {
    * @param smallTools tools per small write
    * @param baseline small writes measured with nothing else running
    */
-  public record Options(int bulkTools, int smallTools, int baseline, Path workDir, long seed) {}
+  public record Options(int bulkTools, int smallTools, int baseline, Path workDir, long seed, String store,
+      int intervalMs, Until until) {}
+
+  /** When small writes stop arriving: once the large change is durable (its store writes), or searchable. */
+  public enum Until { durable, searchable }
 
   /** Latencies in milliseconds. */
-  public record Stats(int n, double p50, double p90, double max) {
+  public record Stats(int n, double p50, double p90, double p99, double max) {
     static Stats of(List<Double> ms) {
       double[] v = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
       if (v.length == 0) {
-        return new Stats(0, 0, 0, 0);
+        return new Stats(0, 0, 0, 0, 0);
       }
-      return new Stats(v.length, pct(v, 0.5), pct(v, 0.9), v[v.length - 1]);
+      return new Stats(v.length, pct(v, 0.5), pct(v, 0.9), pct(v, 0.99), v[v.length - 1]);
     }
 
     private static double pct(double[] sorted, double q) {
@@ -45,7 +54,8 @@ public final class WriteBench {
 
   /**
    * @param bulkDurableMs the large change's time to durable (its store transaction)
-   * @param bulkIndexedMs its time until searchable: what every other writer waited before the indexing queue
+   * @param bulkIndexedMs its time until searchable (NaN when not waited for): what every other writer waited
+   *     before the indexing queue
    * @param embedded texts embedded by the run
    */
   public record Result(int bulkTools, double bulkDurableMs, double bulkIndexedMs, long embedded,
@@ -65,7 +75,11 @@ public final class WriteBench {
       bulk.add(ToolSpec.builder("bulk__" + t.name().action(), t.description()).parameters(t.parameters())
           .category(t.category()).build());
     }
-    try (Engine e = Engine.open(Engine.Options.of(o.workDir().resolve("data")).withModelPreload())) {
+    Engine.Options eo = Engine.Options.of(o.workDir().resolve("data")).withModelPreload();
+    if (o.store() != null) {
+      eo = eo.withStore(o.store());
+    }
+    try (Engine e = Engine.open(eo)) {
       e.model().embedQuery("warm up the model");
       List<Double> baseD = new ArrayList<>();
       List<Double> baseS = new ArrayList<>();
@@ -78,24 +92,29 @@ public final class WriteBench {
       progress.printf(Locale.ROOT, "bench-writes: baseline of %d small writes done; writing %,d tools of one source%n",
           o.baseline(), o.bulkTools());
       long embeddedBefore = e.embeddedCount();
-      // the small writers start first, so a write waiting on the large change's store transaction is measured too
-      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-      java.util.concurrent.atomic.AtomicLong bulkSearchableAt =
-          new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
-      List<Double> durD = java.util.Collections.synchronizedList(new ArrayList<>());
-      List<Double> durS = java.util.Collections.synchronizedList(new ArrayList<>());
+      // the small writes start arriving first, so one waiting on the large change's first store write is measured
+      AtomicBoolean stop = new AtomicBoolean();
+      List<Double> durD = Collections.synchronizedList(new ArrayList<>());
+      List<Double> durS = Collections.synchronizedList(new ArrayList<>());
+      List<Thread> inFlight = Collections.synchronizedList(new ArrayList<>());
+      AtomicInteger failed = new AtomicInteger();
       int first = next;
-      Thread writers = Thread.ofPlatform().name("bench-small-writes").start(() -> {
+      Thread arrivals = Thread.ofPlatform().name("bench-small-arrivals").start(() -> {
         int n = first;
         while (!stop.get()) {
-          long started = System.nanoTime();
-          double[] t = small(e, n++);
-          if (started < bulkSearchableAt.get()) {
-            durD.add(t[0]);
-            durS.add(t[1]);
-          }
+          int id = n++;
+          inFlight.add(Thread.ofPlatform().name("bench-small-" + id).start(() -> {
+            try {
+              double[] t = small(e, id);
+              durD.add(t[0]);
+              durS.add(t[1]);
+            } catch (RuntimeException ex) {
+              failed.incrementAndGet();
+              progress.println("bench-writes: small write " + id + " failed: " + ex);
+            }
+          }));
           try {
-            Thread.sleep(100);
+            Thread.sleep(o.intervalMs());
           } catch (InterruptedException ie) {
             return;
           }
@@ -106,17 +125,21 @@ public final class WriteBench {
       Predicate<CatalogEntry> bulkSource = c -> c.spec().name().source().equals("bulk");
       Catalog.Change big = e.catalog().sync(bulk, bulkSource);
       double bulkDurable = ms(t0);
-      CompletableFuture<Double> indexed = CompletableFuture.supplyAsync(() -> {
+      double bulkIndexed = Double.NaN;
+      if (o.until() == Until.searchable) {
         e.indexed(big);
-        bulkSearchableAt.set(System.nanoTime());
-        return ms(t0);
-      }, r -> Thread.ofPlatform().name("bench-bulk-wait").start(r));
-      indexed.join();
+        bulkIndexed = ms(t0);
+      }
       stop.set(true);
-      writers.join();
-      double bulkIndexed = indexed.join();
-      progress.printf(Locale.ROOT, "bench-writes: %,d tools searchable after %.1f s; %d small writes meanwhile%n",
-          o.bulkTools(), bulkIndexed / 1000, durD.size());
+      arrivals.join();
+      for (Thread t : List.copyOf(inFlight)) {
+        t.join();
+      }
+      if (failed.get() > 0) {
+        throw new IllegalStateException(failed.get() + " small writes failed (see above)");
+      }
+      progress.printf(Locale.ROOT, "bench-writes: %,d tools %s after %.1f s; %d small writes meanwhile%n",
+          o.bulkTools(), o.until(), (o.until() == Until.durable ? bulkDurable : bulkIndexed) / 1000, durD.size());
       return new Result(o.bulkTools(), bulkDurable, bulkIndexed, e.embeddedCount() - embeddedBefore,
           Stats.of(baseD), Stats.of(baseS), Stats.of(durD), Stats.of(durS));
     }
@@ -142,6 +165,7 @@ public final class WriteBench {
   }
 
   public static String row(String label, Stats s) {
-    return String.format(Locale.ROOT, "%-34s %5d %9.1f %9.1f %9.1f", label, s.n(), s.p50(), s.p90(), s.max());
+    return String.format(Locale.ROOT, "%-34s %5d %9.1f %9.1f %9.1f %9.1f", label, s.n(), s.p50(), s.p90(), s.p99(),
+        s.max());
   }
 }
