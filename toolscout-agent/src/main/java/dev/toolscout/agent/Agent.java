@@ -329,7 +329,12 @@ public final class Agent {
         check(st, segment);
         long s0 = System.nanoTime();
         SelectResult sel = scout.select(new SelectRequest(st.message, p, null, null, st.conversationId));
-        if (st.turns == 0 && sel.route() != null && sel.route().route() == Route.DIRECT_MEMORY) {
+        boolean firstTurn = st.turns == 0 && st.toolCalls == 0;
+        if (firstTurn && sel.route() != null && st.route == null) {
+          st.route = sel.route().route().name();
+          st.routeTarget = sel.route().target();
+        }
+        if (firstTurn && sel.route() != null && sel.route().route() == Route.DIRECT_MEMORY) {
           // a remembered fact answers the message (docs/ROUTING.md): no model call; the memory is read as the
           // principal, so its scope is checked again
           java.util.Optional<dev.toolscout.memory.Memory> m = scout.memory().get(p, sel.route().target());
@@ -338,10 +343,27 @@ public final class Agent {
             events.accept(new AgentEvent.Text(text));
             st.messages.add(AiMessage.from(text));
             st.text = text;
+            st.routeActed = true;
+            offered(st, p, sel); // the record's selection
             return finish(st, AgentResult.Status.DONE, null, segment);
           }
         }
         Map<String, Offered> offered = offered(st, p, sel);
+        if (firstTurn && sel.route() != null && sel.route().route() == Route.SKILL_EXECUTE) {
+          Optional<ToolSpec> run = runnableByRoute(p, sel.route().target());
+          if (run.isPresent()) {
+            Outcome o = runByRoute(st, p, run.get(), events);
+            if (!o.error()) {
+              String text = "Ran " + run.get().fullName() + ": " + o.text();
+              events.accept(new AgentEvent.Text(text));
+              st.messages.add(AiMessage.from(text));
+              st.text = text;
+              st.routeActed = true;
+              return finish(st, AgentResult.Status.DONE, null, segment);
+            }
+            // the tool failed: the model gets its call and error result with the message, and takes it from there
+          }
+        }
         List<ToolSpecification> specs = new ArrayList<>(offered.size());
         offered.values().forEach(o -> specs.add(SchemaElements.tool(o.spec())));
         String system = scout.render(sel, RenderFormat.ANTHROPIC).path("system").asText();
@@ -451,6 +473,48 @@ public final class Agent {
       }
     }
     return out;
+  }
+
+  /**
+   * The tool a SKILL_EXECUTE route may run without the model (docs/AGENT.md): one the principal may call (a
+   * denied, a missing and a BLOCKED one are alike: empty, and the model is asked as for any message), that the
+   * policy allows outright ({@code EXECUTE}, not {@code PROPOSE}: an approval is never filed on the router's
+   * guess), that only reads ({@code side_effect: read}: a guess never writes or deletes), that needs no arguments,
+   * that is a catalog tool (ToolScout's own tools act on what the model means), and that an executor runs.
+   */
+  private Optional<ToolSpec> runnableByRoute(Principal p, String name) {
+    if (name == null || scout.isMetaTool(name) || extraTools.containsKey(name)) {
+      return Optional.empty();
+    }
+    return resolve(p, name).filter(t -> t.aiAccess() == AiAccess.EXECUTE)
+        .filter(t -> t.sideEffect() == dev.toolscout.model.SideEffect.READ)
+        .filter(t -> t.requiredParameters().isEmpty())
+        .filter(t -> executor(t) != null);
+  }
+
+  /**
+   * Runs {@code tool} with no arguments as the route's call: in the messages as a tool call and its result (the
+   * conversation's history reads as if the model had called it), in the record with origin {@code route}.
+   */
+  private Outcome runByRoute(RunState st, Principal p, ToolSpec tool, Consumer<AgentEvent> events)
+      throws InterruptedException {
+    ToolExecutionRequest req = ToolExecutionRequest.builder().id("route_" + newId().substring(4))
+        .name(tool.fullName()).arguments("{}").build();
+    st.messages.add(AiMessage.from(List.of(req)));
+    st.toolCalls++;
+    long t0 = System.nanoTime();
+    Outcome o = call(st, p, req, Map.of(tool.fullName(), new Offered(tool, "route")), events);
+    st.toolNanos += System.nanoTime() - t0;
+    events.accept(new AgentEvent.ToolResult(req.name(), o.error() ? o.text() : null));
+    st.messages.add(ToolExecutionResultMessage.builder().id(req.id()).toolName(req.name()).text(o.text())
+        .isError(o.error()).build());
+    return o;
+  }
+
+  /** The executor registered for the tool's source, else for its kind; null for none. */
+  private ToolExecutor executor(ToolSpec tool) {
+    ToolExecutor e = bySource.get(tool.name().source());
+    return e != null ? e : byKind.get(tool.sourceKind());
   }
 
   /** The tool the principal may call by this name: empty for a denied, a missing and a BLOCKED one alike. */
@@ -574,10 +638,7 @@ public final class Agent {
         }
       }
     }
-    ToolExecutor executor = bySource.get(tool.name().source());
-    if (executor == null) {
-      executor = byKind.get(tool.sourceKind());
-    }
+    ToolExecutor executor = executor(tool);
     if (executor == null) {
       return recorded(st, record.put("outcome", "error"), name + " is not executable here: no executor runs tools of "
           + "source '" + tool.name().source() + "' (" + tool.sourceKind().name().toLowerCase(java.util.Locale.ROOT)
@@ -717,6 +778,9 @@ public final class Agent {
         .put("overhead_per_turn", st.turns == 0 ? 0 : ms(overhead / st.turns));
     if (st.error != null) {
       j.put("error", st.error);
+    }
+    if (st.route != null) {
+      j.putObject("route").put("route", st.route).put("target", st.routeTarget).put("acted", st.routeActed);
     }
     return new UsageRecord(st.id, at, j);
   }

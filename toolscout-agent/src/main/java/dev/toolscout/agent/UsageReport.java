@@ -32,6 +32,7 @@ public final class UsageReport {
     long failed = 0;
     long calls = 0;
     long selected = 0;
+    long routed = 0;
     long discovered = 0;
     long skill = 0;
     long other = 0;
@@ -69,6 +70,7 @@ public final class UsageReport {
         switch (origin) {
           case "meta" -> meta++;
           case "selected" -> selected++;
+          case "route" -> routed++;
           case "discovery" -> discovered++;
           case "skill" -> skill++;
           default -> other++;
@@ -105,8 +107,9 @@ public final class UsageReport {
     n.putObject("by_status").put("done", done).put("awaiting_approval", awaiting).put("failed", failed);
     n.put("tool_calls", calls);
     n.putObject("by_origin").put("selected", selected).put("discovery", discovered).put("skill", skill)
-        .put("other", other).put("meta", meta);
-    n.put("preselected_share", calls == 0 ? 0 : round(selected / (double) calls));
+        .put("route", routed).put("other", other).put("meta", meta);
+    // a tool the router ran without the model was ToolScout's own pick, before any model call: pre-selected
+    n.put("preselected_share", calls == 0 ? 0 : round((selected + routed) / (double) calls));
     n.put("discovery_rate", requests == 0 ? 0 : round(withDiscovery / (double) requests));
     n.put("discovery_calls", discoveryCalls);
     n.put("discovery_empty", discoveryEmpty);

@@ -295,7 +295,7 @@ public final class Catalog {
       for (String name : removed) {
         gone.add(byName.remove(name));
       }
-      Snapshot after = Snapshot.of(version, byName.values(), next);
+      Snapshot after = new Snapshot(version, byName, next);
       snapshot = after;
       List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
       events.accept(batch);
@@ -353,11 +353,11 @@ public final class Catalog {
     long version = Math.max(cur.version(), stored.version());
     if (added.isEmpty() && updated.isEmpty() && gone.isEmpty()) {
       if (version != cur.version()) {
-        snapshot = Snapshot.of(version, byName.values(), next);
+        snapshot = new Snapshot(version, byName, next);
       }
       return new Change(version, 0, 0, 0, List.of());
     }
-    Snapshot after = Snapshot.of(version, byName.values(), next);
+    Snapshot after = new Snapshot(version, byName, next);
     snapshot = after;
     List<CatalogEvent> batch = events(cur, after, added, updated, gone, version);
     events.accept(batch);
@@ -433,7 +433,8 @@ public final class Catalog {
     private final long version;
     private final Map<String, CatalogEntry> byName;
     private final CatalogEntry[] byOrd;
-    private final List<CatalogEntry> sorted;
+    /** Name order, sorted on first use: a large change's batches each make a snapshot that few read whole. */
+    private volatile List<CatalogEntry> sorted;
     private final Map<String, Integer> sourceCounts;
     private final java.util.BitSet skillKind;
     private final int nextOrd;
@@ -443,12 +444,9 @@ public final class Catalog {
       this.byName = byName;
       this.nextOrd = nextOrd;
       this.byOrd = new CatalogEntry[nextOrd];
-      List<CatalogEntry> list = new ArrayList<>(byName.values());
-      list.sort((a, b) -> a.name().compareTo(b.name()));
-      this.sorted = Collections.unmodifiableList(list);
       Map<String, Integer> sources = new HashMap<>();
       java.util.BitSet skills = new java.util.BitSet();
-      for (CatalogEntry e : list) {
+      for (CatalogEntry e : byName.values()) {
         byOrd[e.ord()] = e;
         sources.merge(e.spec().name().source(), 1, Integer::sum);
         if (e.spec().sourceKind() == dev.toolscout.model.SourceKind.SKILL) {
@@ -491,7 +489,14 @@ public final class Catalog {
 
     /** Every entry in name order. */
     public List<CatalogEntry> entries() {
-      return sorted;
+      List<CatalogEntry> s = sorted;
+      if (s == null) {
+        List<CatalogEntry> list = new ArrayList<>(byName.values());
+        list.sort((a, b) -> a.name().compareTo(b.name()));
+        s = Collections.unmodifiableList(list);
+        sorted = s; // racing threads sort the same list: either result is the same value
+      }
+      return s;
     }
 
     /**

@@ -54,6 +54,12 @@ public final class RunState {
   public String pendingTool;
   public String text = "";
   public String error;
+  /** The route the router decided for the message ({@code dev.toolscout.routing.Route}'s name), or null. */
+  public String route;
+  /** What the route points at (a memory's id, a tool), or null. */
+  public String routeTarget;
+  /** Whether the loop acted on the route (answered from memory, ran the tool) instead of calling the model. */
+  public boolean routeActed;
 
   public String toJson() {
     ObjectNode n = F.objectNode();
@@ -88,6 +94,9 @@ public final class RunState {
     n.put("pending_tool", pendingTool);
     n.put("text", text);
     n.put("error", error);
+    if (route != null) {
+      n.putObject("route").put("route", route).put("target", routeTarget).put("acted", routeActed);
+    }
     return n.toString();
   }
 
@@ -128,6 +137,11 @@ public final class RunState {
     s.calls = n.path("calls").isArray() ? (ArrayNode) n.get("calls") : F.arrayNode();
     s.approvals = n.path("approvals").isArray() ? (ArrayNode) n.get("approvals") : F.arrayNode();
     s.pendingIndex = n.path("pending_index").asInt(-1);
+    if (n.path("route").isObject()) {
+      s.route = n.path("route").path("route").asText(null);
+      s.routeTarget = n.path("route").path("target").asText(null);
+      s.routeActed = n.path("route").path("acted").asBoolean();
+    }
     s.pendingApproval = n.path("pending_approval").asText(null);
     s.pendingTool = n.path("pending_tool").asText(null);
     s.text = n.path("text").asText("");
