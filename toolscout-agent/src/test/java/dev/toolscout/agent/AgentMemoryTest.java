@@ -63,6 +63,22 @@ class AgentMemoryTest {
     return out;
   }
 
+  /** The names of the tools a provider request offered. */
+  static List<String> toolNames(JsonNode request) {
+    List<String> out = new ArrayList<>();
+    request.path("tools").forEach(t -> out.add(t.path("name").asText()));
+    return out;
+  }
+
+  @Test
+  void a_message_about_the_weather_gets_no_memory_tools_in_a_catalog_that_sends_whole() throws Exception {
+    try (ToolScout scout = open()) {
+      fake.text("anthropic", "Sunny.");
+      agent(scout).run("conv-w", ANN, "What is the weather forecast for Paris tomorrow?");
+      assertThat(toolNames(fake.requests().get(0))).containsExactly("weather__get_forecast");
+    }
+  }
+
   @Test
   void the_model_stores_a_fact_recalls_it_in_a_later_conversation_and_forgets_it() throws Exception {
     String id;
@@ -72,6 +88,8 @@ class AgentMemoryTest {
       AgentResult r = agent(scout).run("conv-1", ANN, "Remember that my dog is called Rex, a beagle.");
 
       assertThat(r.status()).isEqualTo(AgentResult.Status.DONE);
+      // the memory tools rank above the catalog's weather tool for this message, so the model is offered them
+      assertThat(toolNames(fake.requests().get(0))).contains("memory__store").contains("weather__get_forecast");
       assertThat(lastResults()).singleElement().asString().contains("\"stored\"").contains("conv-1");
       id = scout.memory().recent(ANN, null, 1).get(0).id();
     }
@@ -85,6 +103,7 @@ class AgentMemoryTest {
       fake.toolCall("anthropic", "memory__recall", "{\"query\":\"what is my dog's name?\"}")
           .text("anthropic", "Your dog is Rex.");
       agent(scout).run("conv-2", ANN, "Look that up in your notes, please.");
+      assertThat(toolNames(fake.requests().get(before))).contains("memory__recall");
       assertThat(lastResults()).singleElement().asString().contains(FACT).contains(id);
 
       fake.toolCall("anthropic", "memory__recall", "{\"memory_id\":\"" + id + "\"}").text("anthropic", "No idea.");

@@ -38,6 +38,7 @@ public final class Selector {
    * embedders read 512 tokens). A message longer than {@link InputLimits#MAX_MESSAGE_CHARS} is refused.
    */
   public static final int MAX_MESSAGE_CHARS = 8_192;
+  private static final String DISCOVERY_SOURCE = "tool_discovery";
 
   private final Catalog catalog;
   private final EmbeddingModel model;
@@ -197,8 +198,20 @@ public final class Selector {
       ToolSpec own = engineTools.get(name);
       // an engine tool is no catalog entry: a negative ordinal keeps it apart from every catalog ordinal, and
       // it counts as visible only in the selections that offer it
-      if (own != null && leftOut && access.allows(req.principal(), own)) {
-        core.add(new CatalogEntry(engineOrd--, own, ""));
+      if (own == null || !access.allows(req.principal(), own)) {
+        continue;
+      }
+      // ranked among the catalog's tools by meaning, so a message about remembering ranks the memory tools
+      // before other core tools; with nothing left out, the discovery tools are pointless, and another engine
+      // tool (memory) is offered only when it is nearer the message than every catalog tool
+      Ranked r = rankEngineTool(engineOrd, own, queryVector[0], ranked);
+      boolean discovery = own.name().source().equals(DISCOVERY_SOURCE);
+      if (leftOut || !discovery && r != null && r.denseRank() == 1) {
+        CatalogEntry entry = new CatalogEntry(engineOrd--, own, "");
+        if (r != null) {
+          rankOf.put(entry.ord(), r);
+        }
+        core.add(entry);
         visible++;
       }
     }
@@ -475,6 +488,64 @@ public final class Selector {
       }
     }
     return kept;
+  }
+
+  /**
+   * An engine tool's place in {@code ranked} by meaning: its cosine to the message's vector (as each ranked tool's
+   * similarity), its dense rank the 1-based position among the ranked tools' similarities, and its score that of
+   * the best-scored ranked tool it is nearer the message than (0 when it is nearer than none). Null without a
+   * vector (a test's model) or a vector of another size.
+   */
+  private Ranked rankEngineTool(int ord, ToolSpec tool, float[] query, List<Ranked> ranked) {
+    float[] v = engineVectors().get(tool.fullName());
+    if (query == null || v == null || v.length != query.length) {
+      return null;
+    }
+    double sim = cosine(query, v);
+    int above = 0;
+    double score = 0;
+    for (Ranked r : ranked) {
+      if (Double.isNaN(r.similarity())) {
+        continue;
+      }
+      if (r.similarity() > sim) {
+        above++;
+      } else {
+        score = Math.max(score, r.score());
+      }
+    }
+    return new Ranked(ord, score, 0, above + 1, sim);
+  }
+
+  private volatile Map<String, float[]> engineVectors;
+
+  /** The engine tools' document vectors, embedded once (a few short texts) on first use. */
+  private Map<String, float[]> engineVectors() {
+    Map<String, float[]> m = engineVectors;
+    if (m == null) {
+      List<ToolSpec> specs = List.copyOf(engineTools.values());
+      List<float[]> vs = specs.isEmpty() ? List.of()
+          : model.embedDocuments(specs.stream().map(dev.toolscout.index.ToolText::embeddingText).toList());
+      Map<String, float[]> out = new HashMap<>();
+      for (int i = 0; i < specs.size(); i++) {
+        out.put(specs.get(i).fullName(), vs.get(i));
+      }
+      m = java.util.Collections.unmodifiableMap(out);
+      engineVectors = m; // racing threads embed the same texts: either map is the same value
+    }
+    return m;
+  }
+
+  private static double cosine(float[] a, float[] b) {
+    double dot = 0;
+    double na = 0;
+    double nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+      na += a[i] * a[i];
+      nb += b[i] * b[i];
+    }
+    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
   }
 
   private static double score(Ranked r) {
