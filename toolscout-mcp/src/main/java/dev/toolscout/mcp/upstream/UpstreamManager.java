@@ -49,6 +49,8 @@ public final class UpstreamManager implements AutoCloseable {
   private final ExecutorService io;
   private final McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
   private final Map<String, UpstreamConnection> byPrefix = new ConcurrentHashMap<>();
+  /** One per tool prefix ever registered (a few dozen servers at most), kept so a replaced server shares it. */
+  private final Map<String, Object> syncLocks = new ConcurrentHashMap<>();
   private final List<Consumer<ServerStatus>> statusListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public UpstreamManager(Catalog catalog, UpstreamLimits limits) {
@@ -197,8 +199,15 @@ public final class UpstreamManager implements AutoCloseable {
       byPrefix.remove(c.prefix());
     }
     c.stop();
-    catalog.sync(List.of(), toolsOf(c.prefix()));
+    synchronized (syncLock(c.prefix())) { // after a sync of its tools still running: nothing of it is left behind
+      catalog.sync(List.of(), toolsOf(c.prefix()));
+    }
     return true;
+  }
+
+  /** Serializes the catalog writes of the server with tool prefix {@code prefix} (its syncs and its removal). */
+  private Object syncLock(String prefix) {
+    return syncLocks.computeIfAbsent(prefix, p -> new Object());
   }
 
   /** Every server's status, by name. */
@@ -397,7 +406,9 @@ public final class UpstreamManager implements AutoCloseable {
       // (the others get it from the store)
       Catalog.Change[] written = {null};
       boolean wrote = syncGate.run(cfg.name(), () -> {
-        synchronized (UpstreamManager.this) {
+        // one server's syncs (and its removal) one at a time, but not under the manager's lock: a listing of
+        // 10,000 tools is written in batches (Catalog.apply) and must not hold up another server's registration
+        synchronized (syncLock(c.prefix())) {
           if (byPrefix.get(c.prefix()) != c) {
             return; // replaced or removed meanwhile
           }

@@ -241,6 +241,35 @@ class UpstreamManagerTest {
   }
 
   @Test
+  void a_server_whose_listing_is_being_written_does_not_hold_up_another_servers_registration() throws Exception {
+    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    store.beforeCatalogChange = (upserts, removals) -> {
+      if (!upserts.isEmpty() && upserts.get(0).name().source().equals("memory")) {
+        held.countDown();
+        try {
+          release.await(2, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+    try {
+      manager.register(memoryServer());
+      assertThat(held.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("Memory's tools being written").isTrue();
+      // its listing's store write is held: another server registers meanwhile (the manager is not held by it)
+      Thread other = Thread.ofPlatform().start(() -> manager.register(McpPeers.node("Paged", "faults/paged.mjs")));
+      other.join(Duration.ofSeconds(60)); // a bound on a hang, not on speed: it returns at once unless blocked
+      assertThat(other.isAlive()).as("Paged's registration waits for Memory's listing").isFalse();
+      assertThat(manager.status("Paged")).isPresent();
+    } finally {
+      release.countDown();
+    }
+    await("both servers' tools are in the catalog", Duration.ofSeconds(60),
+        () -> catalog.snapshot().hasSource("memory") && catalog.get("paged__item_24").isPresent());
+  }
+
+  @Test
   void unregister_removes_the_servers_tools_from_the_catalog() {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
     assertThat(catalog.snapshot().hasSource("memory")).isTrue();
