@@ -208,31 +208,52 @@ final class AgentRoutes implements RouteGroup {
     return Reply.json(o);
   }
 
-  /** The most usage records read to find the agent runs of the listed approvals. */
-  private static final int MAX_RUN_RECORDS = 10_000;
+  /** The most usage records read to find the agent runs of the listed approvals, and how many at a time. */
+  private static final int MAX_RUN_RECORDS = 20_000;
+  private static final int RUN_RECORDS_PAGE = 2_000;
+  /** Approvals older than this are listed without their run: the lookup reads the usage records from here on. */
+  private static final java.time.Duration RUN_LOOKBACK = java.time.Duration.ofDays(7);
 
   /**
    * The agent run that asked for each approval, as it stands ({@code id}, {@code status}, {@code conversation}),
    * by approval id: from the usage records (each names its approvals), which the loop rewrites when a paused run
-   * goes on. A call the MCP gateway held has no run. Read from the oldest listed approval on, newest last.
+   * goes on. A call the MCP gateway held has none. Reads the records from the oldest listed approval of the last 7
+   * days on, a page at a time, until every listed id is found or {@value #MAX_RUN_RECORDS} were read (the page
+   * refreshes every few seconds: the cost stays bounded).
    */
   private static Map<String, ObjectNode> runsOf(Call c, List<StoredApproval> approvals) {
     if (approvals.isEmpty() || !(c.backend().scout() instanceof LocalToolScout l)) {
       return Map.of();
     }
-    Instant from = approvals.stream().map(StoredApproval::createdAt).min(Instant::compareTo).orElseThrow()
-        .minusSeconds(1);
-    Set<String> ids = new java.util.HashSet<>();
-    approvals.forEach(a -> ids.add(a.id()));
+    Instant horizon = Instant.now().minus(RUN_LOOKBACK);
+    Set<String> wanted = new java.util.HashSet<>();
+    Instant from = null;
+    for (StoredApproval a : approvals) {
+      if (!a.createdAt().isBefore(horizon)) {
+        wanted.add(a.id());
+        from = from == null || a.createdAt().isBefore(from) ? a.createdAt() : from;
+      }
+    }
     Map<String, ObjectNode> out = new java.util.HashMap<>();
-    for (UsageRecord r : Agent.usage(l.engine().store(), from, MAX_RUN_RECORDS)) {
-      for (JsonNode ap : r.json().path("approvals")) {
-        String id = ap.path("id").asText();
-        if (ids.contains(id)) {
-          out.put(id, F.objectNode().put("id", r.id()).put("status", r.json().path("status").asText())
-              .put("conversation", r.json().path("conversation").asText()));
+    int read = 0;
+    // a record is saved when its run pauses, after the approval was filed; a second of slack for clocks
+    Instant since = from == null ? null : from.minusSeconds(1);
+    while (since != null && out.size() < wanted.size() && read < MAX_RUN_RECORDS) {
+      List<UsageRecord> page = Agent.usage(l.engine().store(), since, RUN_RECORDS_PAGE);
+      read += page.size();
+      for (UsageRecord r : page) {
+        for (JsonNode ap : r.json().path("approvals")) {
+          String id = ap.path("id").asText();
+          if (wanted.contains(id)) {
+            out.put(id, F.objectNode().put("id", r.id()).put("status", r.json().path("status").asText())
+                .put("conversation", r.json().path("conversation").asText()));
+          }
         }
       }
+      Instant last = page.isEmpty() ? since : page.get(page.size() - 1).at();
+      // the next page starts at the last record's time (records of that millisecond are read again): stop when
+      // the page was not full, or a whole page shared one millisecond
+      since = page.size() < RUN_RECORDS_PAGE || !last.isAfter(since) ? null : last;
     }
     return out;
   }
