@@ -62,13 +62,15 @@ public final class EvalRunner {
    * product without its clause search (every message ranked whole only), to measure what the clause search
    * adds. {@code dense-plain} is the embedding model alone: the product's tool vectors and dense index searched
    * with the model's plain query vector, no query adapter (what "dense-only" means for a peer that uses the same
-   * model), where {@code dense} is the product's own dense list.
+   * model), where {@code dense} is the product's own dense list. {@code hybrid-plain} is the product with the
+   * model's plain query vectors (no query adapter): the adapter's effect on the whole ranking.
    */
   public enum Retriever {
     bm25(Fusion.Method.LEXICAL),
     dense(Fusion.Method.DENSE),
     densePlain(Fusion.Method.DENSE),
     hybrid(null),
+    hybridPlain(null),
     whole(null),
     langchain4j(null);
 
@@ -80,7 +82,11 @@ public final class EvalRunner {
 
     /** The name on the command line ({@code dense-plain} for {@link #densePlain}). */
     public String cliName() {
-      return this == densePlain ? "dense-plain" : name();
+      return switch (this) {
+        case densePlain -> "dense-plain";
+        case hybridPlain -> "hybrid-plain";
+        default -> name();
+      };
     }
 
     /**
@@ -330,7 +336,8 @@ public final class EvalRunner {
         ? VectorToolSearch.open(LocalEmbeddingModels.createPlain(plan.modelId()), specs, data) : null;
     // dense-plain: the product's selector, index and tool vectors with the model's own query vector (no adapter),
     // through a ranker (and its threads) of its own, closed at the end of the run
-    HybridRanker plainRanker = o.retriever() == Retriever.densePlain ? new HybridRanker(e.index()) : null;
+    boolean plainQueries = o.retriever() == Retriever.densePlain || o.retriever() == Retriever.hybridPlain;
+    HybridRanker plainRanker = plainQueries ? new HybridRanker(e.index()) : null;
     Selector selector = plainRanker != null
         ? new Selector(e.catalog(), plainRanker, LocalEmbeddingModels.createPlain(plan.modelId()), e.access(),
             e.tokens(), config)
@@ -359,15 +366,17 @@ public final class EvalRunner {
         top10Tokens += e.tokens().definitionTokens(top10);
         List<String> r = ranked;
         Set<String> gold = q.gold();
+        List<Set<String>> steps = q.steps();
         if (o.byName()) {
           r = collapse(ranked, nameOf);
           gold = new LinkedHashSet<>(collapse(new ArrayList<>(gold), nameOf));
+          steps = collapseSteps(steps, nameOf);
         }
         for (int k : o.ks()) {
-          recall.get(k)[0] += Metrics.recallAt(k, r, gold);
-          complete.get(k)[0] += Metrics.completeAt(k, r, gold);
+          recall.get(k)[0] += Metrics.stepRecallAt(k, r, steps);
+          complete.get(k)[0] += Metrics.stepCompleteAt(k, r, steps);
         }
-        double qn = Metrics.ndcgAt(10, r, gold);
+        double qn = Metrics.stepNdcgAt(10, r, steps);
         ndcg += qn;
         for (int i = 0; i < r.size(); i++) {
           if (gold.contains(r.get(i))) {
@@ -376,7 +385,7 @@ public final class EvalRunner {
           }
         }
         if (perQuery != null) {
-          writeOutcome(perQuery, q, gold, r, qn);
+          writeOutcome(perQuery, q, gold, q.anyOf() ? steps : null, r, qn);
         }
       }
     } catch (IOException | RuntimeException ex) {
@@ -404,16 +413,23 @@ public final class EvalRunner {
 
   /**
    * One line of the per-query file: {@code {"id","text","gold":[..],"top10":[..],"gold_ranks":{id: rank or
-   * null},"ndcg@10"}}: ranks 1-based in the ranked list (at most {@value #DEPTH} long; null when the tool is not
+   * null},"ndcg@10"}} (and {@code "steps":[[..],..]} after the gold when a step has equivalent tools): ranks 1-based in the ranked list (at most {@value #DEPTH} long; null when the tool is not
    * in it, whether beyond {@value #DEPTH} or never matched), nDCG@10 in percent with two decimals.
    */
-  private static void writeOutcome(BufferedWriter w, ScoredQuery q, Set<String> gold, List<String> ranked,
-      double ndcg) throws IOException {
+  private static void writeOutcome(BufferedWriter w, ScoredQuery q, Set<String> gold, List<Set<String>> steps,
+      List<String> ranked, double ndcg) throws IOException {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("id", q.id());
     n.put("text", q.text());
     ArrayNode g = n.putArray("gold");
     gold.forEach(g::add);
+    if (steps != null) {
+      ArrayNode st = n.putArray("steps");
+      steps.forEach(step -> {
+        ArrayNode one = st.addArray();
+        step.forEach(one::add);
+      });
+    }
     ArrayNode top = n.putArray("top10");
     ranked.subList(0, Math.min(10, ranked.size())).forEach(top::add);
     ObjectNode ranks = n.putObject("gold_ranks");
@@ -470,6 +486,15 @@ public final class EvalRunner {
     LinkedHashSet<String> out = new LinkedHashSet<>();
     for (String id : ids) {
       out.add(nameOf.getOrDefault(id, id));
+    }
+    return new ArrayList<>(out);
+  }
+
+  /** Each step's tools collapsed to names; steps that become equal are one step. */
+  static List<Set<String>> collapseSteps(List<Set<String>> steps, Map<String, String> nameOf) {
+    LinkedHashSet<Set<String>> out = new LinkedHashSet<>();
+    for (Set<String> step : steps) {
+      out.add(new LinkedHashSet<>(collapse(new ArrayList<>(step), nameOf)));
     }
     return new ArrayList<>(out);
   }

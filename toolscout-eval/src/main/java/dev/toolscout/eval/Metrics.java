@@ -1,5 +1,6 @@
 package dev.toolscout.eval;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +17,7 @@ public final class Metrics {
   /** The share of the gold tools found in the first {@code k} of {@code ranked}, in [0, 1]. */
   public static double recallAt(int k, List<String> ranked, Set<String> gold) {
     checkArgs(k, ranked, gold);
-    return (double) hitsAt(k, ranked, gold) / gold.size();
+    return stepRecallAt(k, ranked, steps(gold));
   }
 
   /**
@@ -26,18 +27,63 @@ public final class Metrics {
    */
   public static double ndcgAt(int k, List<String> ranked, Set<String> gold) {
     checkArgs(k, ranked, gold);
+    return stepNdcgAt(k, ranked, steps(gold));
+  }
+
+  /** Completeness: 1 when every gold tool is in the first {@code k} of {@code ranked}, else 0. */
+  public static double completeAt(int k, List<String> ranked, Set<String> gold) {
+    checkArgs(k, ranked, gold);
+    return stepCompleteAt(k, ranked, steps(gold));
+  }
+
+  /**
+   * Any-of recall: the share of {@code steps} (each a set of equivalent tools, any one of which serves it) that
+   * have a tool in the first {@code k} of {@code ranked}, in [0, 1]. With one tool per step it is {@link
+   * #recallAt}.
+   */
+  public static double stepRecallAt(int k, List<String> ranked, List<Set<String>> steps) {
+    checkSteps(k, ranked, steps);
+    return (double) stepsFound(k, ranked, steps) / steps.size();
+  }
+
+  /** Any-of completeness: 1 when every step has a tool in the first {@code k} of {@code ranked}, else 0. */
+  public static double stepCompleteAt(int k, List<String> ranked, List<Set<String>> steps) {
+    checkSteps(k, ranked, steps);
+    return stepsFound(k, ranked, steps) == steps.size() ? 1 : 0;
+  }
+
+  /**
+   * Any-of nDCG at {@code k}: a ranked tool gains {@code 1 / log2(r + 1)} when it serves a step no earlier tool
+   * served (the first such step, in the given order; one step per tool), divided by the DCG of {@code min(|steps|,
+   * k)} such tools first. With one tool per step it is {@link #ndcgAt}.
+   */
+  public static double stepNdcgAt(int k, List<String> ranked, List<Set<String>> steps) {
+    checkSteps(k, ranked, steps);
+    boolean[] served = new boolean[steps.size()];
     double dcg = 0;
     int n = Math.min(k, ranked.size());
     for (int i = 0; i < n; i++) {
-      if (gold.contains(ranked.get(i))) {
-        dcg += discount(i + 1);
+      String id = ranked.get(i);
+      for (int j = 0; j < steps.size(); j++) {
+        if (!served[j] && steps.get(j).contains(id)) {
+          served[j] = true;
+          dcg += discount(i + 1);
+          break;
+        }
       }
     }
     double ideal = 0;
-    for (int r = 1; r <= Math.min(k, gold.size()); r++) {
+    for (int r = 1; r <= Math.min(k, steps.size()); r++) {
       ideal += discount(r);
     }
     return dcg / ideal;
+  }
+
+  /** Each gold tool as a step of its own. */
+  private static List<Set<String>> steps(Set<String> gold) {
+    List<Set<String>> out = new ArrayList<>(gold.size());
+    gold.forEach(g -> out.add(Set.of(g)));
+    return out;
   }
 
   /** {@code ms} to three decimals (milliseconds to the microsecond), as the benches report latencies. */
@@ -62,27 +108,22 @@ public final class Metrics {
     return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
-  /** Completeness: 1 when every gold tool is in the first {@code k} of {@code ranked}, else 0. */
-  public static double completeAt(int k, List<String> ranked, Set<String> gold) {
-    checkArgs(k, ranked, gold);
-    return hitsAt(k, ranked, gold) == gold.size() ? 1 : 0;
-  }
-
   private static double discount(int rank) {
     return 1 / (Math.log(rank + 1) / Math.log(2));
   }
 
-  private static int hitsAt(int k, List<String> ranked, Set<String> gold) {
-    int n = Math.min(k, ranked.size());
-    Set<String> seen = new HashSet<>();
-    int hits = 0;
-    for (int i = 0; i < n; i++) {
-      String id = ranked.get(i);
-      if (gold.contains(id) && seen.add(id)) {
-        hits++;
+  private static int stepsFound(int k, List<String> ranked, List<Set<String>> steps) {
+    Set<String> top = new HashSet<>(ranked.subList(0, Math.min(k, ranked.size())));
+    int found = 0;
+    for (Set<String> step : steps) {
+      for (String id : step) {
+        if (top.contains(id)) {
+          found++;
+          break;
+        }
       }
     }
-    return hits;
+    return found;
   }
 
   private static void checkArgs(int k, List<String> ranked, Set<String> gold) {
@@ -93,6 +134,18 @@ public final class Metrics {
     Objects.requireNonNull(gold, "gold");
     if (gold.isEmpty()) {
       throw new IllegalArgumentException("gold must hold at least one tool (queries without gold are not scored)");
+    }
+  }
+
+  private static void checkSteps(int k, List<String> ranked, List<Set<String>> steps) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be >= 1, got: " + k);
+    }
+    Objects.requireNonNull(ranked, "ranked");
+    Objects.requireNonNull(steps, "steps");
+    if (steps.isEmpty() || steps.stream().anyMatch(Set::isEmpty)) {
+      throw new IllegalArgumentException("steps must hold at least one step, each with at least one tool, got: "
+          + steps);
     }
   }
 

@@ -55,6 +55,29 @@ class MetricsTest {
   }
 
   @Test
+  void any_of_steps_count_once_by_their_first_ranked_tool() {
+    // step 1 served by "a" (rank 1) or "c"; step 2 by "x" or "f" (rank 6); step 3 by "y" only (missing)
+    List<Set<String>> steps = List.of(Set.of("a", "c"), Set.of("x", "f"), Set.of("y"));
+    assertThat(Metrics.stepRecallAt(5, RANKED, steps)).isCloseTo(1.0 / 3, within(1e-12));
+    assertThat(Metrics.stepRecallAt(10, RANKED, steps)).isCloseTo(2.0 / 3, within(1e-12));
+    assertThat(Metrics.stepCompleteAt(10, RANKED, steps)).isEqualTo(0.0);
+    assertThat(Metrics.stepCompleteAt(10, RANKED, steps.subList(0, 2))).isEqualTo(1.0);
+    // "c" at rank 3 gains nothing: its step was served at rank 1; DCG 1 + 1/log2(7) over 1 + 1/log2(3) + 1/log2(4)
+    double ideal = 1 + 1 / log2(3) + 1 / log2(4);
+    assertThat(Metrics.stepNdcgAt(10, RANKED, steps)).isCloseTo((1 + 1 / log2(7)) / ideal, within(1e-12));
+    // one tool per step is the plain metric
+    assertThat(Metrics.stepNdcgAt(10, RANKED, List.of(Set.of("a"), Set.of("c"))))
+        .isEqualTo(Metrics.ndcgAt(10, RANKED, Set.of("a", "c")));
+    assertThatThrownBy(() -> Metrics.stepRecallAt(5, RANKED, List.of(Set.of("a"), Set.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("each with at least one tool");
+  }
+
+  private static double log2(double x) {
+    return Math.log(x) / Math.log(2);
+  }
+
+  @Test
   void completeness_needs_every_gold_tool() {
     assertThat(Metrics.completeAt(5, RANKED, Set.of("a", "e"))).isEqualTo(1.0);
     assertThat(Metrics.completeAt(5, RANKED, Set.of("a", "f"))).isEqualTo(0.0);

@@ -157,7 +157,10 @@ public final class NormalizedDataset {
 
   /**
    * The queries that have at least one gold tool (score > 0) in {@code qrelsFile}, in the order of {@code
-   * queries.jsonl}.
+   * queries.jsonl}. The file's header is {@code query-id, tool-id, score}, optionally followed by {@code step}:
+   * then a query's gold tools with the same step value are equivalent (any one of them serves that step, as
+   * in {@code scripts/anyof-qrels.py}'s output); without it each gold tool is a step of its own. Two steps with
+   * the same tools are one step (a ranking holds a tool once).
    *
    * @param qrelsFile a file name in this folder, e.g. {@code qrels.test.tsv}
    * @throws DatasetException when the file is missing, its header or a line is malformed, or a line names
@@ -165,16 +168,18 @@ public final class NormalizedDataset {
    */
   public List<ScoredQuery> scoredQueries(String qrelsFile) {
     Path file = dir.resolve(qrelsFile);
-    Map<String, Set<String>> gold = new LinkedHashMap<>();
+    Map<String, Map<String, Set<String>>> gold = new LinkedHashMap<>();
     List<String> lines = readLines(file);
-    if (lines.isEmpty() || !isHeader(lines.get(0))) {
+    int columns = lines.isEmpty() ? 0 : headerColumns(lines.get(0));
+    if (columns == 0) {
       throw new DatasetException(
           file,
           1,
-          "expected the header 'query-id<TAB>tool-id<TAB>score', got: '"
+          "expected the header 'query-id<TAB>tool-id<TAB>score' (optionally '<TAB>step'), got: '"
               + (lines.isEmpty() ? "" : abbreviate(lines.get(0)))
               + "'");
     }
+    String names = columns == 3 ? "query-id, tool-id, score" : "query-id, tool-id, score, step";
     for (int i = 1; i < lines.size(); i++) {
       int lineNo = i + 1;
       String line = lines.get(i);
@@ -182,11 +187,11 @@ public final class NormalizedDataset {
         continue;
       }
       String[] cols = line.split("\t", -1);
-      if (cols.length != 3) {
+      if (cols.length != columns) {
         throw new DatasetException(
             file,
             lineNo,
-            "expected 3 tab-separated columns (query-id, tool-id, score), got "
+            "expected " + columns + " tab-separated columns (" + names + "), got "
                 + cols.length
                 + ": '"
                 + abbreviate(line)
@@ -206,26 +211,40 @@ public final class NormalizedDataset {
       if (!toolsById.containsKey(toolId)) {
         throw new DatasetException(file, lineNo, "tool '" + toolId + "' is not in " + TOOLS_FILE);
       }
+      String step = columns == 3 ? toolId : cols[3].strip();
+      if (step.isEmpty()) {
+        throw new DatasetException(file, lineNo, "step must not be empty, got: '" + abbreviate(line) + "'");
+      }
       if (score > 0) {
-        gold.computeIfAbsent(queryId, k -> new LinkedHashSet<>()).add(toolId);
+        gold.computeIfAbsent(queryId, k -> new LinkedHashMap<>())
+            .computeIfAbsent(step, k -> new LinkedHashSet<>())
+            .add(toolId);
       }
     }
     List<ScoredQuery> out = new ArrayList<>(gold.size());
     for (Map.Entry<String, String> q : queries.entrySet()) {
-      Set<String> g = gold.get(q.getKey());
+      Map<String, Set<String>> g = gold.get(q.getKey());
       if (g != null) {
-        out.add(new ScoredQuery(q.getKey(), q.getValue(), g));
+        List<Set<String>> steps = new ArrayList<>(new LinkedHashSet<>(g.values()));
+        Set<String> all = new LinkedHashSet<>();
+        steps.forEach(all::addAll);
+        out.add(new ScoredQuery(q.getKey(), q.getValue(), all, steps));
       }
     }
     return List.copyOf(out);
   }
 
-  private static boolean isHeader(String line) {
+  /** 3 or 4 for a valid qrels header (with the optional {@code step} column), else 0. */
+  private static int headerColumns(String line) {
     String[] cols = line.strip().split("\t");
-    return cols.length == 3
+    boolean base = cols.length >= 3
         && cols[0].strip().equalsIgnoreCase("query-id")
         && cols[1].strip().equalsIgnoreCase("tool-id")
         && cols[2].strip().equalsIgnoreCase("score");
+    if (base && cols.length == 3) {
+      return 3;
+    }
+    return base && cols.length == 4 && cols[3].strip().equalsIgnoreCase("step") ? 4 : 0;
   }
 
   /** One non-blank line of a JSONL file: its number, its object and its required id. */

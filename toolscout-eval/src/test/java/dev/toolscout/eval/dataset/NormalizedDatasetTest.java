@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,6 +174,29 @@ class NormalizedDatasetTest {
     assertThat(scored.get(0).gold()).containsExactly("send_mail", "42");
     assertThat(scored.get(0).text()).isEqualTo("mail Bob the report");
     assertThat(scored.get(1).gold()).containsExactly("7");
+  }
+
+  @Test
+  void a_step_column_groups_equivalent_gold_tools_and_equal_steps_are_one() throws IOException {
+    NormalizedDataset d = writeValid();
+    write("qrels.anyof.tsv", "query-id\ttool-id\tscore\tstep\nq1\tsend_mail\t1\t1\nq1\t42\t1\t1\n"
+        + "q1\tlogin\t1\t2\nq2\t7\t1\ta\nq2\t7\t1\tb\n");
+    List<ScoredQuery> scored = d.scoredQueries("qrels.anyof.tsv");
+    assertThat(scored.get(0).steps()).containsExactly(Set.of("send_mail", "42"), Set.of("login"));
+    assertThat(scored.get(0).gold()).containsExactly("send_mail", "42", "login");
+    assertThat(scored.get(0).anyOf()).isTrue();
+    assertThat(scored.get(1).steps()).containsExactly(Set.of("7"));
+    assertThat(scored.get(1).anyOf()).isFalse();
+    // without the column each gold tool is a step of its own
+    assertThat(d.scoredQueries("qrels.test.tsv").get(0).steps()).containsExactly(Set.of("send_mail"), Set.of("42"));
+    write("qrels.bad.tsv", "query-id\ttool-id\tscore\tstep\nq1\tsend_mail\t1\n");
+    assertThatThrownBy(() -> d.scoredQueries("qrels.bad.tsv"))
+        .isInstanceOf(DatasetException.class)
+        .hasMessageContaining("qrels.bad.tsv:2: expected 4 tab-separated columns (query-id, tool-id, score, step)");
+    write("qrels.bad2.tsv", "query-id\ttool-id\tscore\tgroup\nq1\tsend_mail\t1\t1\n");
+    assertThatThrownBy(() -> d.scoredQueries("qrels.bad2.tsv"))
+        .isInstanceOf(DatasetException.class)
+        .hasMessageContaining("qrels.bad2.tsv:1: expected the header");
   }
 
   @Test

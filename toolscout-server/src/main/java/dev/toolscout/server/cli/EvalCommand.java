@@ -41,7 +41,8 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--retriever", defaultValue = "hybrid", converter = RetrieverConverter.class,
       description = "hybrid (default, the product's configuration), bm25 or dense (its retrievers alone), "
-          + "dense-plain (the embedding model alone: dense without the query adapter), whole (hybrid without the "
+          + "dense-plain (the embedding model alone: dense without the query adapter), hybrid-plain (hybrid "
+          + "without the query adapter), whole (hybrid without the "
           + "clause search: every message ranked whole), or langchain4j (LangChain4j's VectorToolSearchStrategy: "
           + "cosine over name: description, same model).")
   EvalRunner.Retriever retriever;
