@@ -81,6 +81,28 @@ class EvalRunnerTest {
   }
 
   @Test
+  void an_any_of_step_is_found_by_any_of_its_tools_and_the_per_query_file_lists_the_steps() throws IOException {
+    writeDataset();
+    // q1's one step is served by mail or files: mail ranks first, so the step is found at rank 1 and files
+    // (ranked lower, or not at all) costs nothing; scored as plain gold, both tools would be needed
+    Files.writeString(dir.resolve("qrels.anyof.tsv"),
+        "query-id\ttool-id\tscore\tstep\nq1\tmail\t1\t1\nq1\tfiles\t1\t1\nq2\tweather\t1\t1\n");
+    Path perQuery = dir.resolve("per-query.jsonl");
+    EvalRunner runner = new EvalRunner(new EvalRunner.Options(dir, "qrels.anyof.tsv", List.of(1), EvalRunner.Retriever
+        .hybrid, false, "m", dir.resolve("work"), null, perQuery), new PrintWriter(new StringWriter(), true));
+    EvalRunner.Plan plan = runner.plan();
+    Fixture f = new Fixture(plan.selector());
+    f.catalog.sync(plan.tools());
+    EvalRunner.Result r = runner.run(plan, new EvalRunner.Product(f.catalog, f.selector, f.index, f.access, f.tokens));
+    assertThat(r.recall()).containsEntry(1, 100.0);
+    assertThat(r.complete()).containsEntry(1, 100.0);
+    assertThat(r.ndcg10()).isEqualTo(100.0);
+    List<String> lines = Files.readAllLines(perQuery);
+    assertThat(lines.get(0)).contains("\"gold\":[\"mail\",\"files\"],\"steps\":[[\"mail\",\"files\"]]");
+    assertThat(lines.get(1)).doesNotContain("\"steps\"");
+  }
+
+  @Test
   void run_refuses_a_missing_product_naming_it() throws IOException {
     writeDataset();
     EvalRunner runner = runner(EvalRunner.Retriever.hybrid, "m", new StringWriter());
