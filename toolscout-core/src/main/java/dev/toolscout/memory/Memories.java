@@ -109,6 +109,27 @@ public final class Memories {
     return new Memories(store, model, policy, clock, index, events, Collections.unmodifiableMap(m));
   }
 
+  /**
+   * Reads the memories again from the store, for a replica sharing it with writers in other processes: the map and
+   * the index become the store's, with the stored vectors. A memory with no vector of this model is left out of
+   * searches until a start embeds it (this replica writes nothing here). No events are published: the changes are
+   * other processes' and were theirs to announce.
+   */
+  public synchronized void reload() {
+    Map<String, Memory> m = new TreeMap<>();
+    Map<Memory, float[]> vectors = new LinkedHashMap<>();
+    for (StoredMemory s : store.loadMemories()) {
+      Memory memory = MemoryJson.fromStoredJson(s.id(), s.json());
+      m.put(memory.id(), memory);
+      if (model.modelId().equals(s.modelId()) && s.vector() != null && s.vector().length == model.dimension()) {
+        vectors.put(memory, s.vector());
+      }
+    }
+    index.rebuild(vectors);
+    byId = Collections.unmodifiableMap(m);
+    version.incrementAndGet();
+  }
+
   /** The index these memories keep current (the router searches it). */
   public MemoryIndex index() {
     return index;

@@ -86,7 +86,10 @@ public final class PostgresStateStore implements StateStore {
     SERVERS,
     SKILLS,
     CONVERSATIONS,
-    APPROVALS;
+    APPROVALS,
+    MEMORIES,
+    /** What selection learned from use ({@code toolscout learn}). */
+    LEARNED;
 
     public String id() {
       return name().toLowerCase(Locale.ROOT);
@@ -1328,6 +1331,7 @@ public final class PostgresStateStore implements StateStore {
         ps.setBytes(6, m.vector() == null ? null : VectorCodec.encode(m.vector()));
         ps.executeUpdate();
       }
+      logChange(c, Area.MEMORIES);
       return null;
     });
   }
@@ -1344,7 +1348,11 @@ public final class PostgresStateStore implements StateStore {
     return write("delete memory '" + id + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement("DELETE FROM memories WHERE id = ?")) {
         ps.setString(1, id);
-        return ps.executeUpdate() > 0;
+        boolean gone = ps.executeUpdate() > 0;
+        if (gone) {
+          logChange(c, Area.MEMORIES);
+        }
+        return gone;
       }
     });
   }
@@ -1498,6 +1506,7 @@ public final class PostgresStateStore implements StateStore {
         }
         ps.executeBatch();
       }
+      logChange(c, Area.LEARNED);
       return null;
     });
   }
@@ -1533,13 +1542,17 @@ public final class PostgresStateStore implements StateStore {
             if (tools == null) {
               ps.setString(1, LearnedRows.PREFIX);
               ps.setString(2, LearnedRows.END);
-              return ps.executeUpdate();
+              n = ps.executeUpdate();
+            } else {
+              for (String t : tools) {
+                ps.setString(1, LearnedRows.from(t));
+                ps.setString(2, LearnedRows.to(t));
+                n += ps.executeUpdate();
+              }
             }
-            for (String t : tools) {
-              ps.setString(1, LearnedRows.from(t));
-              ps.setString(2, LearnedRows.to(t));
-              n += ps.executeUpdate();
-            }
+          }
+          if (n > 0) {
+            logChange(c, Area.LEARNED);
           }
           return n;
         });

@@ -420,7 +420,7 @@ public final class Engine implements AutoCloseable {
         PostgresStateStore shared = pg;
         Path dir = o.dataDir();
         ReplicaSync rs = new ReplicaSync(shared, catalog, loadedVersion, skills,
-            policy == null ? access : null, () -> storedPolicy(shared, dir));
+            policy == null ? access : null, () -> storedPolicy(shared, dir)).following(memories, learned);
         rs.start(feedFrom);
         this.sync = rs;
       } else {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * {@link PostgresChangeFeed} it applies the catalog changes since the last version it applied ({@link
  * Catalog#applyStored}: the index follows through the catalog's events, with the stored vectors, embedding
  * nothing another replica embedded), reloads the skills and, unless a policy was given for this process, the
- * stored access policy, and tells the listeners (the server's MCP registry) which areas changed. Approvals and
+ * stored access policy, the memories and what was learned from use, and tells the listeners (the server's MCP
+ * registry) which areas changed. Approvals and
  * conversations are read from the store on every use, so they need nothing here.
  *
  * <p>Thread-safety: the feed calls {@link #apply} on its one thread; the rest is safe from any thread.
@@ -38,6 +39,8 @@ final class ReplicaSync implements AutoCloseable {
   private final Skills skills;
   private final AccessControl access;
   private final Supplier<Optional<AccessPolicy>> storedPolicy;
+  private volatile dev.toolscout.memory.Memories memories;
+  private volatile dev.toolscout.learning.UsageMemory learned;
   private final List<Consumer<Set<Area>>> listeners = new CopyOnWriteArrayList<>();
   private volatile long catalogVersion;
   private volatile PostgresChangeFeed feed;
@@ -54,6 +57,13 @@ final class ReplicaSync implements AutoCloseable {
     this.skills = skills;
     this.access = access;
     this.storedPolicy = storedPolicy;
+  }
+
+  /** Also keeps these memories and what was learned from use current (either may be null). */
+  ReplicaSync following(dev.toolscout.memory.Memories memories, dev.toolscout.learning.UsageMemory learned) {
+    this.memories = memories;
+    this.learned = learned;
+    return this;
   }
 
   /** Starts following the store from change {@code after} (read before the state was loaded). */
@@ -79,6 +89,12 @@ final class ReplicaSync implements AutoCloseable {
     }
     if (areas.contains(Area.SKILLS)) {
       skills.reload();
+    }
+    if (areas.contains(Area.MEMORIES) && memories != null) {
+      memories.reload();
+    }
+    if (areas.contains(Area.LEARNED) && learned != null) {
+      learned.load(catalog.snapshot(), true); // read only: the pairs of a changed tool are the writer's to drop
     }
     if (areas.contains(Area.POLICY) && access != null) {
       storedPolicy.get().ifPresent(access::setPolicy);

@@ -112,4 +112,28 @@ class ReplicaEngineTest {
       assertThat(b.approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
     }
   }
+
+  @Test
+  void a_memory_and_a_learned_pair_written_through_one_replica_reach_the_other_without_a_restart() throws Exception {
+    Principal ann = new Principal("ann", null, null);
+    try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
+        Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
+      dev.toolscout.memory.Memory rex = a.memories().store(ann, dev.toolscout.memory.MemoryScope.USER,
+          dev.toolscout.memory.MemoryType.FACT, "My dog is called Rex and he is a beagle.", null);
+
+      await("B reads and finds A's memory", () -> b.memories().get(ann, rex.id()).isPresent()
+          && b.memories().search(ann, "what is my dog called", null, 5).stream()
+              .anyMatch(h -> h.memory().id().equals(rex.id())));
+      assertThat(b.memories().get(new Principal("bob", null, null), rex.id())).isEmpty();
+
+      assertThat(a.memories().forget(ann, rex.id())).isTrue();
+      await("B forgot it too", () -> b.memories().get(ann, rex.id()).isEmpty()
+          && b.memories().search(ann, "what is my dog called", null, 5).isEmpty());
+
+      assertThat(b.learned().messages()).isZero();
+      a.learned().learn(List.of(new dev.toolscout.learning.LearnedPair("mail the quarterly numbers to Bob",
+          List.of("gmail__send_email"), null, null, java.time.Instant.now())), a.catalog().snapshot());
+      await("B learned A's pair", () -> b.learned().messages() == 1);
+    }
+  }
 }
