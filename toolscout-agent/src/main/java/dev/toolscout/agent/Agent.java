@@ -79,6 +79,10 @@ import org.slf4j.LoggerFactory;
  *       "not executable here", an error for the model.
  * </ul>
  *
+ * <p>Before the first model call, the router's route may answer without one (docs/AGENT.md, Routes): a memory
+ * that answers the message ({@code DIRECT_MEMORY}), or a no-parameter, read-only tool the policy allows outright
+ * ({@code SKILL_EXECUTE}), run with no arguments.
+ *
  * <p>Limits ({@link AgentLimits}) stop a run with an error naming the limit. Every run leaves a {@link
  * UsageRecord}. Thread-safe: runs of different conversations go on at once; a run is driven by one thread at a
  * time.
