@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * round, so a busy moment of the machine falls on all of them alike:
  *
  * <ul>
- *   <li>{@code select}: the product's default selection ({@link Selector#select}, K 10), clause search included;
+ *   <li>{@code select}: the product's default selection (K 10), clause search included: as the caller hands it in
+ *       (the bench command: {@code ToolScout.select}, the route included), else {@link Selector#select};
  *   <li>{@code langchain4j}: LangChain4j's {@code VectorToolSearchStrategy} configuration ({@link
  *       VectorToolSearch}: the model's plain query vector, exact cosine over every tool's {@code name:
  *       description}, top 10);
@@ -98,6 +99,17 @@ public final class MessageBench {
    * @param product the engine's embedding model (its query vectors for the dense list and the embed unit)
    */
   public Result run(EvalRunner.Plan plan, EvalRunner.Product e, EmbeddingModel product) throws IOException {
+    return run(plan, e, product, m -> e.selector().select(Selector.Request.of(m, Principal.ANONYMOUS)));
+  }
+
+  /**
+   * As {@link #run(EvalRunner.Plan, EvalRunner.Product, EmbeddingModel)}, timing {@code select} as the {@code
+   * select} variant: the product's whole selection as a user calls it (the engine's {@code ToolScout.select},
+   * which also routes the message), where {@code e}'s selector is only its ranking part.
+   */
+  public Result run(EvalRunner.Plan plan, EvalRunner.Product e, EmbeddingModel product, Consumer<String> select)
+      throws IOException {
+    Objects.requireNonNull(select, "select");
     List<String> messages = plan.queries().stream().map(ScoredQuery::text).toList();
     if (messages.isEmpty()) {
       throw new IllegalArgumentException("--queries-from " + plan.dataset().dir() + ": " + plan.qrels()
@@ -121,7 +133,7 @@ public final class MessageBench {
       Selector dense = new Selector(e.catalog(), denseRanker, product, e.access(), e.tokens(),
           plan.selector().withFusion(Fusion.DEFAULT.withMethod(Fusion.Method.DENSE)));
       List<Consumer<String>> run = List.of(
-          m -> e.selector().select(Selector.Request.of(m, Principal.ANONYMOUS)),
+          select,
           m -> lc4j.search(m, 10),
           m -> dense.select(Selector.Request.of(m, Principal.ANONYMOUS)),
           product::embedQuery);

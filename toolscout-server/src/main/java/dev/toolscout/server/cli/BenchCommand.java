@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.eval.EvalRunner;
 import dev.toolscout.eval.MessageBench;
 import dev.toolscout.server.bench.SelectBench;
@@ -120,10 +122,12 @@ final class BenchCommand implements Callable<Integer> {
         EvalRunner.Retriever.hybrid, false, LocalEmbeddingModels.DEFAULT_ID, work, null), err);
     EvalRunner.Plan plan = runner.plan();
     MessageBench.Result r;
-    try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
-        .withSelector(plan.selector()))) {
+    // the select variant is the product's whole selection as a caller makes it: ToolScout.select, route included
+    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools())
+        .withModel(plan.modelId()).withSelector(plan.selector()))) {
+      Engine e = scout.engine();
       r = new MessageBench(mo, err).run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(),
-          e.tokens()), e.model());
+          e.tokens()), e.model(), m -> scout.select(SelectRequest.of(m)));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
