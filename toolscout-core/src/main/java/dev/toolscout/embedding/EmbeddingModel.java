@@ -35,6 +35,16 @@ public interface EmbeddingModel {
     return out;
   }
 
+  /**
+   * Embeds a message for a selection and its route at once: {@link #embedQueries}' vectors, and the message as
+   * a document ({@link #embedDocuments}' vector). A model whose query vector of a text is its document vector with
+   * something applied (a query adapter) or nothing (no query prefix) reads both from one model call; the default
+   * makes two.
+   */
+  default MessageVectors embedMessage(String message, List<String> clauses) {
+    return new MessageVectors(embedQueries(message, clauses), embedDocuments(List.of(message)).get(0));
+  }
+
   /** Embeds documents in one batch, in order; each result has unit L2 norm. */
   List<float[]> embedDocuments(List<String> texts);
 }

@@ -4,6 +4,7 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.MessageVectors;
 import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
@@ -138,6 +139,23 @@ public final class Selector {
   public Selection select(Request req) {
     String message = truncate(req.message());
     return select(req, message, model::embedQueries);
+  }
+
+  /**
+   * As {@link #select(Request)}, handing {@code vectors} the message's vectors from the selection's own model call
+   * ({@link EmbeddingModel#embedMessage}: its query vectors and its document vector, which the router compares),
+   * so routing the message costs no model call of its own. {@code vectors} is not called when the ranking embeds
+   * nothing (no visible tool, or a lexical-only fusion); the caller embeds the message itself then. The vectors
+   * are of the message as embedded: stripped, and cut to {@link #MAX_MESSAGE_CHARS}.
+   */
+  public Selection select(Request req, java.util.function.Consumer<MessageVectors> vectors) {
+    Objects.requireNonNull(vectors, "vectors");
+    String message = truncate(req.message());
+    return select(req, message, (m, clauses) -> {
+      MessageVectors v = model.embedMessage(m, clauses);
+      vectors.accept(v);
+      return v.queries();
+    });
   }
 
   /**

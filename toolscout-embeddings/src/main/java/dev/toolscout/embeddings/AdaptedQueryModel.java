@@ -1,6 +1,7 @@
 package dev.toolscout.embeddings;
 
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.MessageVectors;
 import java.util.List;
 import java.util.Objects;
 
@@ -51,6 +52,16 @@ final class AdaptedQueryModel implements EmbeddingModel {
   @Override
   public List<float[]> embedQueries(String message, List<String> clauses) {
     return plain.embedQueries(message, clauses).stream().map(adapter::apply).toList();
+  }
+
+  /**
+   * The wrapped model's vectors of the message, its clauses and its document vector from one call; the query
+   * vectors adapted as {@link #embedQuery} does, the document vector unchanged.
+   */
+  @Override
+  public MessageVectors embedMessage(String message, List<String> clauses) {
+    MessageVectors v = plain.embedMessage(message, clauses);
+    return new MessageVectors(v.queries().stream().map(adapter::apply).toList(), v.document());
   }
 
   /** The wrapped model's document vectors, unchanged. */

@@ -3,6 +3,7 @@ package dev.toolscout.embeddings;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.MessageVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -109,6 +110,21 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
       out.add(v == null ? embedQuery(clauseTexts.get(i)) : unit(v, "clauses[" + i + "]"));
     }
     return out;
+  }
+
+  /**
+   * As {@link #embedQueries}, and the message as a document. With no query prefix a query is embedded as a
+   * document is (LangChain4j's {@code embedAll} of one text runs its {@code embed} of it, on the calling thread),
+   * so the message's query vector is its document vector, bit for bit, from the same model call; with a prefix
+   * the document takes a call of its own.
+   *
+   * @throws IllegalArgumentException when the message or a clause is null or blank
+   */
+  @Override
+  public MessageVectors embedMessage(String message, List<String> clauseTexts) {
+    List<float[]> queries = embedQueries(message, clauseTexts);
+    float[] document = queryPrefix.isEmpty() ? queries.get(0).clone() : embedDocuments(List.of(message)).get(0);
+    return new MessageVectors(queries, document);
   }
 
   /**

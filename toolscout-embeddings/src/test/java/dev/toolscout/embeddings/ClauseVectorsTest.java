@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.MessageVectors;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,21 @@ class ClauseVectorsTest {
     assertThat(v.get(0)).containsExactly(m.embedQuery(MESSAGE));
     assertThat(m.embedQueries(MESSAGE, List.of()).get(0)).containsExactly(m.embedQuery(MESSAGE));
     assertThat(v).allSatisfy(x -> assertThat(norm(x)).isCloseTo(1.0, within(1e-5)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("ids")
+  void a_message_embedded_once_gives_its_query_vectors_and_its_document_vector(String id) {
+    EmbeddingModel m = LocalEmbeddingModels.create(id);
+    MessageVectors v = m.embedMessage(MESSAGE, List.of(FLIGHTS, TABLE));
+    List<float[]> queries = m.embedQueries(MESSAGE, List.of(FLIGHTS, TABLE));
+    assertThat(v.queries()).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(v.queries().get(i)).containsExactly(queries.get(i));
+    }
+    // the router's vector: the message as a document, bit for bit, whether or not a query differs from it (the
+    // adapter, BGE's instruction)
+    assertThat(v.document()).containsExactly(m.embedDocuments(List.of(MESSAGE)).get(0));
   }
 
   @Test

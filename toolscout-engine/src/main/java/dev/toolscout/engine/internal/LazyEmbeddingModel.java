@@ -1,6 +1,7 @@
 package dev.toolscout.engine.internal;
 
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.MessageVectors;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -29,6 +30,8 @@ final class LazyEmbeddingModel implements EmbeddingModel, AutoCloseable {
   /** Read: a load or an embedding call in flight; write: {@link #close}, which waits for them. */
   private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
   private boolean closed;
+  /** Embedding calls made through this model (each one model call or one batch): what a request cost. */
+  private final java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
 
   LazyEmbeddingModel(String modelId, int dimension, Supplier<EmbeddingModel> factory) {
     this.modelId = modelId;
@@ -70,6 +73,17 @@ final class LazyEmbeddingModel implements EmbeddingModel, AutoCloseable {
     } finally {
       inFlight.readLock().unlock();
     }
+  }
+
+  /** How many embedding calls were made through this model so far (each query, message or batch of documents). */
+  long calls() {
+    return calls.get();
+  }
+
+  /** An embedding call: counted, then run as {@link #use} runs it. */
+  private <T> T embed(java.util.function.Function<EmbeddingModel, T> call) {
+    calls.incrementAndGet();
+    return use(call);
   }
 
   State state() {
@@ -119,16 +133,21 @@ final class LazyEmbeddingModel implements EmbeddingModel, AutoCloseable {
 
   @Override
   public float[] embedQuery(String text) {
-    return use(m -> m.embedQuery(text));
+    return embed(m -> m.embedQuery(text));
   }
 
   @Override
   public List<float[]> embedQueries(String message, List<String> clauses) {
-    return use(m -> m.embedQueries(message, clauses));
+    return embed(m -> m.embedQueries(message, clauses));
+  }
+
+  @Override
+  public MessageVectors embedMessage(String message, List<String> clauses) {
+    return embed(m -> m.embedMessage(message, clauses));
   }
 
   @Override
   public List<float[]> embedDocuments(List<String> texts) {
-    return use(m -> m.embedDocuments(texts));
+    return embed(m -> m.embedDocuments(texts));
   }
 }

@@ -10,6 +10,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
+import dev.toolscout.embedding.MessageVectors;
 import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.catalog.SkillFolders;
 import dev.toolscout.skills.Skill;
@@ -122,15 +123,27 @@ public final class LocalToolScout implements ToolScout {
   public SelectResult select(SelectRequest request) {
     open();
     Principal p = who(request.principal());
-    RouteDecision route = engine.router().route(request.message(), p,
-        request.k() != null ? request.k() : engine.selector().config().defaultK());
+    int k = request.k() != null ? request.k() : engine.selector().config().defaultK();
     if (request.conversationId() == null) {
+      MessageVectors[] embedded = new MessageVectors[1];
       Selection s = engine.selector().select(
-          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()));
+          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), v -> embedded[0] = v);
+      RouteDecision route = route(request.message(), p, k, embedded[0]);
       return result(routed(s, route), p).withRoute(route);
     }
-    return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), route)
-        .withRoute(route);
+    return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
+  }
+
+  /**
+   * The message's route. The selection's model call also gave the message's document vector ({@code embedded},
+   * when it embedded the whole message), which the router then reuses: one model call per message serves both.
+   * Otherwise (nothing visible to rank, or a message cut for embedding) the router embeds the message itself.
+   */
+  private RouteDecision route(String message, Principal p, int k, MessageVectors embedded) {
+    if (embedded != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS) {
+      return engine.router().route(embedded.document(), message, p, k);
+    }
+    return engine.router().route(message, p, k);
   }
 
   /**
@@ -161,7 +174,7 @@ public final class LocalToolScout implements ToolScout {
    * the skills not active yet, and a clearly matching one suggested.
    */
   private SelectResult select(String message, Principal p, Integer k, Integer budget, String conversationId,
-      RouteDecision route) {
+      int routeK) {
     SkillTools skills = engine.skillTools();
     // a read-only engine writes nothing, not even a conversation's last use: it reads the conversation as stored
     Conversation c = engine.readOnly()
@@ -172,11 +185,18 @@ public final class LocalToolScout implements ToolScout {
     List<ToolSpec> offered = new ArrayList<>();
     SelectResult.SkillSuggestion suggestion = null;
     Optional<ToolSpec> activate = skills.activateTool(p, active);
+    activate.ifPresent(offered::add);
+    MessageVectors[] embedded = new MessageVectors[1];
+    Selection selection = engine.selector().select(
+        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered), v -> embedded[0] = v);
+    RouteDecision route = route(message, p, routeK, embedded[0]);
     if (activate.isPresent()) {
-      offered.add(activate.get());
-      // skills are ranked only when one may be activated; the message is embedded again for them (the selector's
-      // embedding runs inside the ranker), which costs one query embedding in conversations with skills
-      for (SkillTools.Ranked r : skills.rank(p, message, () -> engine.model().embedQuery(message))) {
+      // skills are ranked only when one may be activated, by the selection's query vector of the message (the
+      // model is called again only when the selection embedded nothing, or a cut message)
+      boolean whole = embedded[0] != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS;
+      float[] query = whole ? embedded[0].queries().get(0) : null;
+      for (SkillTools.Ranked r : skills.rank(p, message, () -> query != null ? query
+          : engine.model().embedQuery(message))) {
         if (r.match().clear() && !active.contains(r.skill().name())) {
           suggestion = new SelectResult.SkillSuggestion(r.skill().name(),
               skills.readable(p, r.skill()).description(), why(r.match()));
@@ -184,11 +204,10 @@ public final class LocalToolScout implements ToolScout {
         break;
       }
     }
-    Selection s = routed(engine.selector().select(
-        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered)), route);
+    Selection s = routed(selection, route);
     SelectResult plain = result(s, p);
     return new SelectResult(plain.selected(), plain.coreIncluded(), plain.excludedCount(), plain.visibleCount(),
-        plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion);
+        plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion).withRoute(route);
   }
 
   /** The conversation's active skills {@code p} may still see, in activation order. */

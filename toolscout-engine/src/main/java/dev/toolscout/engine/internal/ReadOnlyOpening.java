@@ -174,6 +174,17 @@ final class ReadOnlyOpening {
       }
 
       @Override
+      public List<float[]> embedQueries(String message, List<String> clauses) {
+        return model.embedQueries(message, clauses);
+      }
+
+      // a message's document vector (the router's) is a query-time vector, never stored: allowed here
+      @Override
+      public dev.toolscout.embedding.MessageVectors embedMessage(String message, List<String> clauses) {
+        return model.embedMessage(message, clauses);
+      }
+
+      @Override
       public List<float[]> embedDocuments(List<String> texts) {
         throw new IllegalStateException("data directory " + dataDir + " holds tools with no stored vector of "
             + "model '" + model.modelId() + "' (at least " + texts.size() + "), and a read-only opening embeds "

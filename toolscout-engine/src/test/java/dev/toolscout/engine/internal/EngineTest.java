@@ -258,4 +258,25 @@ class EngineTest {
       assertThat(e.access().policy().rules()).isEmpty();
     }
   }
+
+  @Test
+  void a_selection_and_its_route_take_one_model_call_and_route_as_the_router_alone_does() throws Exception {
+    Principal ann = new Principal("ann", "eng", "team-a");
+    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir))) {
+      LazyEmbeddingModel model = (LazyEmbeddingModel) scout.engine().model();
+      scout.memory().store(ann, dev.toolscout.memory.MemoryScope.USER, dev.toolscout.memory.MemoryType.FACT,
+          "My dog is called Rex and he is a beagle.", null);
+      scout.select(new dev.toolscout.engine.SelectRequest("warm up", ann, null, null, null));
+      for (String message : List.of("What is my dog's name?", "Schedule a meeting for tomorrow at 2pm",
+          "Find the invoice from March. Then email it to the accountant and add a reminder for Friday")) {
+        long before = model.calls();
+        dev.toolscout.engine.SelectResult s =
+            scout.select(new dev.toolscout.engine.SelectRequest(message, ann, null, null, null));
+        // the selection's call (message, clauses and the router's document vector) is the only one
+        assertThat(model.calls() - before).as(message).isEqualTo(1);
+        // and the route is the one the router finds embedding the message itself
+        assertThat(s.route()).as(message).isEqualTo(scout.route(ann, message));
+      }
+    }
+  }
 }
