@@ -13,7 +13,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.zip.CRC32;
 
 /**
  * LangChain4j's bundled quantized ONNX models, loaded with one intra-op thread per inference.
@@ -78,12 +84,11 @@ final class BundledOnnxModels {
   private static Loaded load(
       Class<?> jarClass, String modelResource, String tokenizerResource, PoolingMode pooling, int dimension) {
     OrtEnvironment env = OrtEnvironment.getEnvironment();
-    try (InputStream model = resource(jarClass, modelResource);
-        InputStream tokenizerFile = resource(jarClass, tokenizerResource);
+    try (InputStream tokenizerFile = resource(jarClass, tokenizerResource);
         OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
       options.setIntraOpNumThreads(1);
       options.setInterOpNumThreads(1);
-      OrtSession session = env.createSession(model.readAllBytes(), options);
+      OrtSession session = env.createSession(modelBytes(jarClass, modelResource), options);
       byte[] tokenizer = tokenizerFile.readAllBytes();
       SingleThreadedModel lc4j = new SingleThreadedModel(
           new OnnxBertBiEncoder(env, session, new ByteArrayInputStream(tokenizer), pooling), dimension);
@@ -100,6 +105,49 @@ final class BundledOnnxModels {
     } catch (OrtException e) {
       throw new IllegalStateException("cannot load the bundled ONNX model " + modelResource + ": " + e, e);
     }
+  }
+
+  /**
+   * The system property naming a folder that holds the bundled models' files as unpacked from their jars (the
+   * launcher unpacks them once per build, as it does ONNX Runtime's native libraries): a start then reads the
+   * model's 23 MB from a file instead of inflating them from the jar, which was a fifth of the model's load
+   * (docs/BENCHMARKS.md, "Cold start"). Unset, or a file that is not the jar's entry, and the jar is read.
+   */
+  static final String MODELS_DIR = "toolscout.models.dir";
+
+  /** The model file's bytes: the unpacked copy when it is the jar's entry, else the jar's. */
+  static byte[] modelBytes(Class<?> jarClass, String name) throws IOException {
+    byte[] unpacked = unpacked(jarClass, name, System.getProperty(MODELS_DIR));
+    if (unpacked != null) {
+      return unpacked;
+    }
+    try (InputStream in = resource(jarClass, name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /**
+   * {@code dir/name} when it holds what the jar's entry does (its size and CRC-32, which the jar's directory
+   * records: checking them reads the file once, far cheaper than inflating the entry), else {@code null}: no
+   * folder, no file, a resource not in a jar, or a copy of another version.
+   */
+  static byte[] unpacked(Class<?> jarClass, String name, String dir) throws IOException {
+    if (dir == null || dir.isBlank()) {
+      return null;
+    }
+    Path file = Path.of(dir, name);
+    URL url = jarClass.getClassLoader().getResource(name);
+    if (url == null || !Files.isRegularFile(file) || !(url.openConnection() instanceof JarURLConnection jar)) {
+      return null;
+    }
+    JarEntry entry = jar.getJarEntry();
+    if (entry == null || entry.getSize() != Files.size(file)) {
+      return null;
+    }
+    byte[] bytes = Files.readAllBytes(file);
+    CRC32 crc = new CRC32();
+    crc.update(bytes);
+    return bytes.length == entry.getSize() && crc.getValue() == entry.getCrc() ? bytes : null;
   }
 
   private static InputStream resource(Class<?> jarClass, String name) {
