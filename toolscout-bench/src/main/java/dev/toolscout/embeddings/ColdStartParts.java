@@ -28,6 +28,7 @@ import java.util.Map;
  * <pre>
  * java -XX:AOTCache=toolscout-server/target/toolscout.aot --enable-native-access=ALL-UNNAMED \
  *   --add-modules jdk.incubator.vector [-Donnxruntime.native.path=toolscout-server/target/onnxruntime-native] \
+ *   [-Dtoolscout.models.dir=toolscout-server/target/models] \
  *   -cp toolscout-server/target/toolscout.jar:toolscout-bench/target/classes \
  *   dev.toolscout.embeddings.ColdStartParts model|engine DIR
  * </pre>
@@ -54,7 +55,13 @@ public final class ColdStartParts {
       try (InputStream in = cl.getResourceAsStream("all-minilm-l6-v2-q.onnx")) {
         model = in.readAllBytes();
       }
-      lap("the model's bytes");
+      lap("the model's bytes, from the jar");
+      String dir = System.getProperty(BundledOnnxModels.MODELS_DIR);
+      if (dir != null) {
+        byte[] unpacked = BundledOnnxModels.unpacked(AllMiniLmL6V2QuantizedEmbeddingModel.class,
+            "all-minilm-l6-v2-q.onnx", dir);
+        lap(unpacked != null ? "the model's bytes, unpacked file" : "(no unpacked model file in " + dir + ")");
+      }
       byte[] tokenizer;
       try (InputStream in = cl.getResourceAsStream("all-minilm-l6-v2-q-tokenizer.json")) {
         tokenizer = in.readAllBytes();

@@ -279,4 +279,21 @@ class EngineTest {
       }
     }
   }
+
+  @Test
+  void the_count_of_all_visible_tokens_follows_the_catalog_and_the_principal() throws Exception {
+    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir))) {
+      dev.toolscout.engine.SelectRequest email = dev.toolscout.engine.SelectRequest.of("send an email to the team");
+      long before = scout.select(email).tokens().all();
+      assertThat(scout.select(email).tokens().all()).isEqualTo(before);
+      dev.toolscout.model.ToolSpec probe =
+          dev.toolscout.model.ToolSpec.builder("probe__ping", "Ping a host to check it answers").build();
+      scout.upsert(List.of(probe));
+
+      assertThat(scout.select(email).tokens().all())
+          .isEqualTo(before + scout.engine().tokens().definitionTokens(probe));
+      scout.remove(List.of("probe__ping"));
+      assertThat(scout.select(email).tokens().all()).isEqualTo(before);
+    }
+  }
 }
