@@ -21,9 +21,9 @@ package dev.toolscout.selection;
  * @param depth how many candidates each retriever contributes (the selector asks for at least 3 K)
  * @param clausePenalty ZSCORE only: a message of several clauses ({@link QueryClauses}) is also ranked clause
  *     by clause, and a tool's fused score (before the logistic) is the best of its score for the whole message
- *     and its score for each clause less this penalty (half of it for each clause's best tool), so a clause's
- *     tool joins the list only when it matches its clause much better than the message's own candidates
- *     match the message; {@code Double.POSITIVE_INFINITY} ranks the message whole only
+ *     and its score for each clause less this penalty (none for each clause's first {@code HybridRanker.CLAUSE_SHARE}
+ *     tools: each step's best tools join at their own score), so a clause's further tools join the list only
+ *     when they match their clause much better than the message's own candidates match the message; {@code Double.POSITIVE_INFINITY} ranks the message whole only
  */
 public record Fusion(
     Method method, double alpha, double oneClauseAlpha, int depth, double clausePenalty) {

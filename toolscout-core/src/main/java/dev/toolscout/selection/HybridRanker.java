@@ -33,6 +33,14 @@ public final class HybridRanker implements AutoCloseable {
    */
   static final double NEARLY_WHOLE = 0.9;
 
+  /**
+   * How many of a clause's best tools join the merged ranking at their own value for the clause, without the
+   * clause penalty: each step of a request has a share of the places, decided by how well its tools match that
+   * step, not by how they compare with the message's tools (docs/EVALUATION.md, "Cover every step": against
+   * the best tool at half the penalty, metatool multi C@10 +0.8, seal-tools +1.8, one-tool sets unchanged).
+   */
+  static final int CLAUSE_SHARE = 2;
+
   /** Virtual threads: one short task per request and clause, no pool to size. */
   private final ExecutorService lexicalThreads = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -168,9 +176,9 @@ public final class HybridRanker implements AutoCloseable {
   /**
    * Merges the whole query's ZSCORE ranking with its clauses' (package-private for tests). A tool's
    * fused value (the score before the logistic) is the best of its value for the whole query and, for each
-   * clause, its value for the clause less {@code penalty} (half of it for the clause's best tool, so each
-   * step of a request has a good chance to bring its own tool); a tool the whole query's list lacks starts from
-   * that list's lowest value. A tool whose best value came from a clause carries the clause, and that
+   * clause, its value for the clause less {@code penalty} (nothing for the clause's first {@link #CLAUSE_SHARE}
+   * tools, so each step of a request brings its own best tools at the value its step gives them); a tool the
+   * whole query's list lacks starts from that list's lowest value. A tool whose best value came from a clause carries the clause, and that
    * clause's ranks and similarity. Best first, ties by name; ties between the whole query and a clause go to
    * the whole query.
    */
@@ -190,7 +198,7 @@ public final class HybridRanker implements AutoCloseable {
       List<Ranked> list = clauseLists.get(i);
       for (int j = 0; j < list.size(); j++) {
         Ranked r = list.get(j);
-        double v = Math.max(logit(r.score()) - (j == 0 ? penalty / 2 : penalty), floor);
+        double v = Math.max(logit(r.score()) - (j < CLAUSE_SHARE ? 0 : penalty), floor);
         Double had = value.get(r.ord());
         if (had == null || v > had) {
           value.put(r.ord(), v);

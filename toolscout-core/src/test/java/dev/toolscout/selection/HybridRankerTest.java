@@ -115,51 +115,66 @@ class HybridRankerTest {
   }
 
   @Test
-  void a_clause_tool_joins_where_its_clause_value_less_the_penalty_puts_it() {
+  void a_clauses_first_tools_join_at_their_own_value_and_the_rest_less_the_penalty() {
     List<Ranked> whole = List.of(at(0, 3.0), at(1, 1.0), at(2, 0.0));
-    List<Ranked> clause = List.of(at(3, 3.0), at(0, 2.5)); // the clause's best tool takes half the penalty
+    // the clause's share (its first two tools) at their clause value, the third less the penalty
+    List<Ranked> clause = List.of(at(3, 2.5), at(4, 2.2), at(5, 2.1));
 
     List<Ranked> p2 = HybridRanker.mergeClauses(whole, List.of("book a room"), List.of(clause), 2.0,
         HybridRankerTest::name);
-    assertThat(p2).extracting(Ranked::ord).containsExactly(0, 3, 1, 2);
+    assertThat(HybridRanker.CLAUSE_SHARE).isEqualTo(2);
+    assertThat(p2).extracting(Ranked::ord).containsExactly(0, 3, 4, 1, 5, 2);
     assertThat(p2.get(1).clause()).isEqualTo("book a room");
-    assertThat(valueOf(p2.get(1))).isCloseTo(2.0, org.assertj.core.api.Assertions.within(1e-9));
-    assertThat(p2.get(0).clause()).isNull(); // 2.5 - 2 does not beat the whole message's 3.0
+    assertThat(valueOf(p2.get(1))).isCloseTo(2.5, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(valueOf(p2.get(4))).isCloseTo(0.1, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(p2.get(0).clause()).isNull();
 
+    // a larger penalty moves only the tools past the share: 2.1 - 5 is below the floor, tied with it by name
     List<Ranked> p5 = HybridRanker.mergeClauses(whole, List.of("book a room"), List.of(clause), 5.0,
         HybridRankerTest::name);
-    assertThat(p5).extracting(Ranked::ord).containsExactly(0, 1, 3, 2); // 3.0 - 2.5 = 0.5
+    assertThat(p5).extracting(Ranked::ord).containsExactly(0, 3, 4, 1, 2, 5);
+  }
+
+  @Test
+  void a_clause_tool_below_the_message_keeps_the_messages_value() {
+    List<Ranked> whole = List.of(at(0, 3.0), at(1, 2.0));
+    List<Ranked> clause = List.of(at(2, 1.5), at(1, 1.0)); // 1.0 for tool 1 does not beat its 2.0 for the message
+    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
+    assertThat(r).extracting(Ranked::ord).containsExactly(0, 1, 2);
+    assertThat(r.get(1).clause()).isNull();
+    assertThat(r.get(2).clause()).isEqualTo("c");
   }
 
   @Test
   void a_tie_between_the_message_and_a_clause_goes_to_the_message() {
-    // values whose logistic round trip is exact, so the tie is exact: 1.0 - 1.0 (best of its clause) = 0.0
+    // values whose logistic round trip is exact, so the tie is exact: 1.0 - 1.0 (past the share) = 0.0
     List<Ranked> whole = List.of(at(0, 3.0), at(1, 0.0));
-    List<Ranked> clause = List.of(at(1, 1.0));
-    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
-    assertThat(r.get(1).ord()).isEqualTo(1);
-    assertThat(r.get(1).clause()).isNull();
+    List<Ranked> clause = List.of(at(2, 5.0), at(3, 4.0), at(1, 1.0));
+    List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 1.0, HybridRankerTest::name);
+    assertThat(r).extracting(Ranked::ord).containsExactly(2, 3, 0, 1);
+    assertThat(r.get(3).clause()).isNull();
   }
 
   @Test
   void a_weak_clause_tool_the_message_lacks_ranks_with_the_messages_lowest() {
     List<Ranked> whole = List.of(at(0, 3.0), at(4, 0.0));
-    List<Ranked> clause = List.of(at(2, 0.5)); // 0.5 - 1 is below the floor of 0.0
+    List<Ranked> clause = List.of(at(5, 4.0), at(6, 3.5), at(2, 0.5)); // 0.5 - 2 is below the floor of 0.0
     List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("c"), List.of(clause), 2.0, HybridRankerTest::name);
-    assertThat(r).extracting(Ranked::ord).containsExactly(0, 2, 4); // tied at the floor: by name, t__c < t__e
-    assertThat(valueOf(r.get(1))).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(r).extracting(Ranked::ord).containsExactly(5, 6, 0, 2, 4); // tied at the floor: by name, t__c < t__e
+    assertThat(valueOf(r.get(3))).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-9));
   }
 
   @Test
   void each_clause_counts_and_the_best_clause_wins() {
     List<Ranked> whole = List.of(at(0, 2.0), at(1, 1.0));
-    List<Ranked> c1 = List.of(at(2, 3.5)); // 2.5
-    List<Ranked> c2 = List.of(at(2, 4.5), at(3, 3.8)); // 3.5, then 1.8
+    List<Ranked> c1 = List.of(at(2, 3.5));
+    List<Ranked> c2 = List.of(at(2, 4.5), at(3, 3.8));
     List<Ranked> r = HybridRanker.mergeClauses(whole, List.of("one", "two"), List.of(c1, c2), 2.0,
         HybridRankerTest::name);
-    assertThat(r).extracting(Ranked::ord).containsExactly(2, 0, 3, 1);
+    assertThat(r).extracting(Ranked::ord).containsExactly(2, 3, 0, 1);
     assertThat(r.get(0).clause()).isEqualTo("two");
-    assertThat(r.get(2).clause()).isEqualTo("two");
+    assertThat(valueOf(r.get(0))).isCloseTo(4.5, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(r.get(1).clause()).isEqualTo("two");
   }
 
   @Test

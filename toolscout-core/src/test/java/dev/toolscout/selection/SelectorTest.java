@@ -143,7 +143,8 @@ class SelectorTest {
     SelectedTool forecast = s.selected().stream().filter(t -> t.name().equals("weather__forecast")).findFirst()
         .orElseThrow();
     assertThat(forecast.reason()).startsWith("for the part 'check the forecast'").contains("'forecast'");
-    assertThat(s.selected().get(0).name()).isEqualTo(w.selected().get(0).name());
+    // the message's best tool keeps a place; the step's own best tool may rank before it (its step's score)
+    assertThat(s.selected()).extracting(SelectedTool::name).contains(w.selected().get(0).name());
   }
 
   private static List<dev.toolscout.model.ToolSpec> filesCatalog() {
