@@ -45,7 +45,7 @@ public record ScoredQuery(String id, String text, Set<String> gold, List<Set<Str
 
   /** True when some step has more than one tool (any-of gold). */
   public boolean anyOf() {
-    return steps.size() != gold.size();
+    return steps.stream().anyMatch(s -> s.size() > 1);
   }
 
   private static List<Set<String>> eachAlone(Set<String> gold) {

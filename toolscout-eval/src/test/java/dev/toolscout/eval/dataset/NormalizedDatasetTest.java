@@ -187,6 +187,8 @@ class NormalizedDatasetTest {
     assertThat(scored.get(0).anyOf()).isTrue();
     assertThat(scored.get(1).steps()).containsExactly(Set.of("7"));
     assertThat(scored.get(1).anyOf()).isFalse();
+    // overlapping steps as many as the tools are still any-of
+    assertThat(new ScoredQuery("q", "t", Set.of("a", "b"), List.of(Set.of("a", "b"), Set.of("b"))).anyOf()).isTrue();
     // without the column each gold tool is a step of its own
     assertThat(d.scoredQueries("qrels.test.tsv").get(0).steps()).containsExactly(Set.of("send_mail"), Set.of("42"));
     write("qrels.bad.tsv", "query-id\ttool-id\tscore\tstep\nq1\tsend_mail\t1\n");
