@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs `toolscout eval` on the eight development sets and prints one line per set (metrics in percent).
+# Runs `toolscout eval` on the development sets (the eight first, NesTools with and without depends_on, ETOM-MCP
+# levels 1-4 and any-of levels 2 and 4) and prints one line per set (metrics in percent).
 # Usage: scripts/eval-all.sh [--datasets DIR] [--metatool-limit N] [eval options, e.g. --retriever bm25; not --k or --per-query]
 # DIR defaults to the first `shared/datasets` found walking up from this script. Metatool single runs in
 # full unless --metatool-limit is given (JVM notes on stdout, such as AppCDS warnings, are skipped). Set TOOLSCOUT_DATA_DIR to keep the per-set embeddings elsewhere.
@@ -35,7 +36,23 @@ sets=(
   "apigen|toolret-subsets-via-mftr/apigen|qrels.tsv|"
   "gorilla-hf|toolret-subsets-via-mftr/gorilla-huggingface|qrels.tsv|"
   "toolink|toolret-subsets-via-mftr/toolink|qrels.tsv|"
+  "nestools|nestools/normalized|qrels.test.tsv|"
+  "nestools nodeps|nestools/normalized-nodeps|qrels.test.tsv|"
+  "etom-mcp L1|etom-mcp|qrels.level1.tsv|"
+  "etom-mcp L2|etom-mcp|qrels.level2.tsv|"
+  "etom-mcp L3|etom-mcp|qrels.level3.tsv|"
+  "etom-mcp L4|etom-mcp|qrels.level4.tsv|"
 )
+# ETOM-MCP any-of (gold_efs: several equivalent tools per step), qrels written by scripts/anyof-qrels.py
+anyof="$(mktemp -d)"
+trap 'rm -rf "$anyof"' EXIT
+if [ -f "$datasets/etom-mcp/normalized/queries.jsonl" ]; then
+  for l in 2 4; do
+    python3 "$here/scripts/anyof-qrels.py" "$datasets/etom-mcp/normalized/queries.jsonl" "$anyof/qrels.level$l.anyof.tsv" \
+      --where level=$l 2>/dev/null
+    sets+=("etom-mcp L$l any|etom-mcp|$anyof/qrels.level$l.anyof.tsv|")
+  done
+fi
 printf '%-16s %7s %6s %6s %6s %6s %6s\n' set queries R@5 R@10 N@10 C@5 C@10
 for s in "${sets[@]}"; do
   IFS='|' read -r label dir qrels limit <<<"$s"
