@@ -264,15 +264,7 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      var declared = servers.declared();
-      try (McpRuntime e = McpRuntime.open(engine.options())) {
-        e.start(declared, Duration.ZERO);
-        if (e.registry().disable(name).isEmpty()) {
-          throw new IllegalArgumentException("no MCP server named '" + name + "' is registered (nor in --servers)");
-        }
-        spec.commandLine().getOut().println("disabled '" + name + "'");
-      }
-      return 0;
+      return setDisabled(engine, servers, spec, name, true);
     }
   }
 
@@ -288,15 +280,22 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      var declared = servers.declared();
-      try (McpRuntime e = McpRuntime.open(engine.options())) {
-        e.start(declared, Duration.ZERO);
-        if (e.registry().enable(name, Duration.ZERO).isEmpty()) {
-          throw new IllegalArgumentException("no MCP server named '" + name + "' is registered (nor in --servers)");
-        }
-        spec.commandLine().getOut().println("enabled '" + name + "'");
-      }
-      return 0;
+      return setDisabled(engine, servers, spec, name, false);
     }
+  }
+
+  /** Disables or enables server {@code name}, a registered one or one of --servers; prints what it did. */
+  private static int setDisabled(EngineOptions engine, ServersOptions servers, CommandSpec spec, String name,
+      boolean disable) throws Exception {
+    var declared = servers.declared();
+    try (McpRuntime e = McpRuntime.open(engine.options())) {
+      e.start(declared, Duration.ZERO);
+      var done = disable ? e.registry().disable(name) : e.registry().enable(name, Duration.ZERO);
+      if (done.isEmpty()) {
+        throw new IllegalArgumentException("no MCP server named '" + name + "' is registered (nor in --servers)");
+      }
+      spec.commandLine().getOut().println((disable ? "disabled '" : "enabled '") + name + "'");
+    }
+    return 0;
   }
 }
