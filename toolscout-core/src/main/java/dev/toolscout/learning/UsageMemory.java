@@ -185,6 +185,45 @@ public final class UsageMemory {
     return out;
   }
 
+  /** Two tools count as used together when at least this many learned messages used both. */
+  public static final int CO_USE_MIN_MESSAGES = 2;
+
+  /** ... and when at least this share of the messages that used the first also used the second. */
+  public static final double CO_USE_MIN_SHARE = 0.5;
+
+  /**
+   * The tools often used together with each tool: for a tool A, every B that at least {@link
+   * #CO_USE_MIN_MESSAGES} learned messages used together with A, in at least {@link #CO_USE_MIN_SHARE} of A's
+   * messages; most shared first, ties by name. Tools with none are absent. Recomputed from the learned messages
+   * on each call (a few milliseconds for thousands of messages).
+   */
+  public Map<String, List<String>> usedTogether() {
+    State s = state;
+    Map<String, Map<String, Integer>> together = new HashMap<>();
+    for (Example x : s.examples()) {
+      for (String a : x.tools()) {
+        for (String b : x.tools()) {
+          if (!a.equals(b)) {
+            together.computeIfAbsent(a, k -> new HashMap<>()).merge(b, 1, Integer::sum);
+          }
+        }
+      }
+    }
+    Map<String, List<String>> out = new HashMap<>();
+    together.forEach((a, counts) -> {
+      int uses = s.pairsByTool().getOrDefault(a, 0);
+      List<String> with = counts.entrySet().stream()
+          .filter(e -> e.getValue() >= CO_USE_MIN_MESSAGES && e.getValue() >= CO_USE_MIN_SHARE * uses)
+          .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+          .map(Map.Entry::getKey)
+          .toList();
+      if (!with.isEmpty()) {
+        out.put(a, with);
+      }
+    });
+    return out;
+  }
+
   /** Per tool, in name order: how many messages taught it and the {@code recent} most recent of them. */
   public List<ToolSummary> show(int recent) {
     Map<String, List<StoredLearned>> byTool = new TreeMap<>();

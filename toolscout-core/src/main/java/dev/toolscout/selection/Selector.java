@@ -265,7 +265,9 @@ public final class Selector {
     }
     // the ranked tools fill the rest; a chosen tool's dependencies join behind it (see fill)
     Map<String, String> parentOf = new HashMap<>();
-    fill(ranked, snap, rankable, k, chosen, parentOf, words, usedFor);
+    Map<String, List<String>> usedWith = learned != null && config.dependencies() && !learned.isEmpty()
+        ? learned.usedTogether() : Map.of();
+    fill(ranked, snap, rankable, k, chosen, parentOf, words, usedFor, usedWith);
     // nothing more matched: the remaining core tools are the most generally useful
     for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
@@ -343,7 +345,8 @@ public final class Selector {
    */
   private void fill(
       List<Ranked> ranked, Catalog.Snapshot snap, AllowedSet allowed, int k, Map<Integer, SelectedTool> chosen,
-      Map<String, String> parentOf, List<String> words, Map<Integer, Double> usedFor) {
+      Map<String, String> parentOf, List<String> words, Map<Integer, Double> usedFor,
+      Map<String, List<String>> usedWith) {
     // candidates best first by their place (logit), ties by name; a ranked tool's place is its own score's
     java.util.PriorityQueue<Candidate> queue = new java.util.PriorityQueue<>(
         Comparator.comparingDouble((Candidate c) -> -c.place()).thenComparing(c -> c.entry().name()));
@@ -352,7 +355,7 @@ public final class Selector {
       Candidate c;
       if (next < ranked.size() && (queue.isEmpty() || logit(ranked.get(next).score()) >= queue.peek().place())) {
         Ranked r = ranked.get(next++);
-        c = new Candidate(snap.byOrd(r.ord()), r, logit(r.score()), null);
+        c = new Candidate(snap.byOrd(r.ord()), r, logit(r.score()), null, false);
       } else if (!queue.isEmpty()) {
         c = queue.poll();
       } else {
@@ -374,7 +377,7 @@ public final class Selector {
               : t.reason() + "; " + usedBefore, t.core());
         }
       } else {
-        String reason = "needed by " + c.neededBy();
+        String reason = (c.usedWith() ? "often used with " : "needed by ") + c.neededBy();
         t = new SelectedTool(e.spec(), round(1 / (1 + Math.exp(-c.place()))),
             core ? "core tool; " + reason : reason, core);
         parentOf.put(e.name(), c.neededBy());
@@ -386,7 +389,16 @@ public final class Selector {
       for (String dep : e.spec().dependsOn()) {
         CatalogEntry d = snap.get(dep);
         if (d != null && allowed.contains(d.ord()) && !chosen.containsKey(d.ord())) {
-          queue.add(new Candidate(d, null, c.place() - DEPENDENCY_GAP, e.name()));
+          queue.add(new Candidate(d, null, c.place() - DEPENDENCY_GAP, e.name(), false));
+        }
+      }
+      // tools this deployment used together with a ranked tool follow it like a dependency (learned, not declared)
+      if (c.neededBy() == null) {
+        for (String with : usedWith.getOrDefault(e.name(), List.of())) {
+          CatalogEntry d = snap.get(with);
+          if (d != null && allowed.contains(d.ord()) && !chosen.containsKey(d.ord())) {
+            queue.add(new Candidate(d, null, c.place() - DEPENDENCY_GAP, e.name(), true));
+          }
         }
       }
     }
@@ -456,8 +468,11 @@ public final class Selector {
     return out;
   }
 
-  /** A tool waiting for a slot: ranked ({@code ranked} set) or needed by {@code neededBy}, at {@code place}. */
-  private record Candidate(CatalogEntry entry, Ranked ranked, double place, String neededBy) {}
+  /**
+   * A tool waiting for a slot: ranked ({@code ranked} set), or needed by {@code neededBy} (declared, or learned
+   * from use when {@code usedWith}), at {@code place}.
+   */
+  private record Candidate(CatalogEntry entry, Ranked ranked, double place, String neededBy, boolean usedWith) {}
 
   private static double logit(double score) {
     double s = Math.min(1 - 1e-12, Math.max(1e-12, score));
@@ -475,7 +490,9 @@ public final class Selector {
     for (SelectedTool t : kept) {
       String parent = parentOf.get(t.name());
       if (parent != null && !names.contains(parent)) {
-        String reason = (t.core() ? "core tool; " : "") + "needed by a tool the token budget left out";
+        String reason = (t.core() ? "core tool; " : "")
+            + (t.reason().contains("often used with ") ? "often used with" : "needed by")
+            + " a tool the token budget left out";
         out.add(new SelectedTool(t.spec(), t.score(), reason, t.core()));
       } else {
         out.add(t);

@@ -72,6 +72,33 @@ class UsageMemoryTest {
   }
 
   @Test
+  void tools_used_together_follow_each_other_like_a_dependency() {
+    Setup s = new Setup();
+    String message = "quarterly figures for the board";
+    assertThat(s.select(message)).startsWith("reports__numbers").doesNotContain("finance__ledger_export");
+
+    // two messages unlike the request (their cosine to it is under the learned floor) used both tools; one
+    // used a third tool once, which is not enough to link it
+    s.memory.learn(List.of(
+        new LearnedPair("archive the widget inventory tonight", List.of("reports__numbers", "finance__ledger_export"),
+            null, null, null),
+        new LearnedPair("close the accounting period of the shop", List.of("finance__ledger_export",
+            "reports__numbers", "misc__tool_3"), null, null, null)), s.f.catalog.snapshot());
+
+    assertThat(s.memory.usedTogether()).containsEntry("reports__numbers", List.of("finance__ledger_export"))
+        .containsEntry("finance__ledger_export", List.of("reports__numbers"))
+        .doesNotContainKey("misc__tool_3");
+    Selection sel = s.selector.select(new Selector.Request(message, Principal.ANONYMOUS, 3, null));
+    assertThat(sel.selected()).extracting(SelectedTool::name).startsWith("reports__numbers")
+        .contains("finance__ledger_export");
+    SelectedTool with = sel.selected().stream().filter(t -> t.name().equals("finance__ledger_export")).findFirst()
+        .orElseThrow();
+    assertThat(with.reason()).isEqualTo("often used with reports__numbers");
+    s.memory.reset();
+    assertThat(s.memory.usedTogether()).isEmpty();
+  }
+
+  @Test
   void what_is_learned_survives_a_restart_and_reset_forgets_it() {
     Setup s = new Setup();
     s.memory.learn(pairs(), s.f.catalog.snapshot());
