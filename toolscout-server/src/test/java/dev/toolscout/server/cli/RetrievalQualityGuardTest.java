@@ -49,8 +49,11 @@ class RetrievalQualityGuardTest {
    */
   static final double SEAL_NDCG10_FLOOR = 94.2;
 
-  /** Seal-tools out-of-domain, first 300 queries: measured 93.3 (81.3 without the clause search). */
-  static final double SEAL_COMPLETE10_FLOOR = 91.3;
+  /**
+   * Seal-tools out-of-domain, first 300 queries: measured 94.3 on 2026-11-26 with the step share (93.3 before it,
+   * 81.3 without the clause search).
+   */
+  static final double SEAL_COMPLETE10_FLOOR = 92.3;
 
   @TempDir Path work;
 
