@@ -97,6 +97,15 @@ public final class VectorRouter {
 
   /** As {@link #route(String, Principal, int)} with the message's vector already embedded by {@link #embed}. */
   public RouteDecision route(float[] vector, String message, Principal p, int k) {
+    return route(vector, message, p, k, false);
+  }
+
+  /**
+   * As {@link #route(float[], String, Principal, int)}, told that a lexical search of {@code message} inside a part
+   * of {@code p}'s visible tools already found one (the selection's own search), so a word of the message matches
+   * a visible tool without searching again; {@code false} says nothing, and the router searches itself.
+   */
+  public RouteDecision route(float[] vector, String message, Principal p, int k, boolean wordsKnownToMatch) {
     List<Evidence> evidence = new ArrayList<>();
     // memories
     List<MemoryIndex.Hit> mem = memories == null ? List.of() : memories.search(p, vector, null, EVIDENCE_PER_KIND);
@@ -137,13 +146,13 @@ public final class VectorRouter {
     if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
       return decide(Route.DIRECT_MEMORY, mem.get(0).memory().id(), "memory " + mem.get(0).memory().id()
           + " answers it (" + clearedText(mem.get(0).cosine(), t.directMemory()) + ")", false, false, evidence,
-          words(message, allowed));
+          words(message, allowed, wordsKnownToMatch));
     }
     Evidence top = tools.isEmpty() ? null : tools.get(0);
     if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
       return decide(Route.SKILL_EXECUTE, top.name(), top.name() + " needs no parameters and matches closely ("
           + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM", false, false, evidence,
-          words(message, allowed));
+          words(message, allowed, wordsKnownToMatch));
     }
     Evidence hint = top;
     if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
@@ -152,11 +161,11 @@ public final class VectorRouter {
     if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
       String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
       return decide(Route.SKILL_HINT, hint.name(), what + " matches closely (" + clearedText(hint.cosine(),
-          t.skillHint()) + ")", false, false, evidence, words(message, allowed));
+          t.skillHint()) + ")", false, false, evidence, words(message, allowed, wordsKnownToMatch));
     }
     // a word of the message that matches a visible tool (BM25, stop words left out) keeps the tools: meaning alone
     // misses "Send an email to Bob about the budget" (cosine 0.22 with MiniLM), words alone miss nothing gibberish
-    boolean words = words(message, allowed);
+    boolean words = words(message, allowed, wordsKnownToMatch);
     if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
       return decide(Route.TOOL_FILTER, null, "tools are relevant (nearest " + top.name() + ", " + clearedText(
           top.cosine(), t.toolFilter()) + ")", false, false, evidence, words);
@@ -184,9 +193,12 @@ public final class VectorRouter {
     return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds, words);
   }
 
-  /** Whether a word of the message matches a tool inside {@code allowed} (BM25 finds one). */
-  private boolean words(String message, AllowedSet allowed) {
-    return !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
+  /**
+   * Whether a word of the message matches a tool inside {@code allowed} (BM25 finds one); {@code known}: a search
+   * inside a subset of {@code allowed} found one already.
+   */
+  private boolean words(String message, AllowedSet allowed, boolean known) {
+    return known || !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
   }
 
   private static String clearedText(double cosine, double threshold) {

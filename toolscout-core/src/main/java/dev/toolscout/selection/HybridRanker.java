@@ -80,6 +80,20 @@ public final class HybridRanker implements AutoCloseable {
   public List<Ranked> rank(
       String query, BiFunction<String, List<String>, List<float[]>> vectors, AllowedSet allowed, Fusion fusion,
       IntFunction<String> nameOf) {
+    return rank(query, vectors, allowed, fusion, nameOf, null);
+  }
+
+  /**
+   * As {@link #rank(String, BiFunction, AllowedSet, Fusion, IntFunction)}, handing {@code messageHits} the whole
+   * message's lexical hits inside {@code allowed} when the ranking searched them (a ZSCORE or LEXICAL fusion over a
+   * non-empty set), so a caller that needs them (the router: does any word match a tool) need not search again.
+   *
+   * @param messageHits called at most once, or {@code null}
+   */
+  public List<Ranked> rank(
+      String query, BiFunction<String, List<String>, List<float[]>> vectors, AllowedSet allowed, Fusion fusion,
+      IntFunction<String> nameOf, java.util.function.Consumer<List<Hit>> messageHits) {
+    java.util.function.Consumer<List<Hit>> seen = messageHits != null ? messageHits : h -> {};
     if (allowed.isEmpty()) {
       return List.of();
     }
@@ -88,7 +102,9 @@ public final class HybridRanker implements AutoCloseable {
     Fusion f = ranked.isEmpty() ? fusion.forClauses(clauses.size()) : fusion;
     int depth = f.depth();
     if (f.method() == Fusion.Method.LEXICAL) {
-      return fuse(index.lexical(query, allowed, depth), List.of(), f, nameOf);
+      List<Hit> hits = index.lexical(query, allowed, depth);
+      seen.accept(hits);
+      return fuse(hits, List.of(), f, nameOf);
     }
     if (f.method() == Fusion.Method.DENSE) {
       return fuse(List.of(), dense(vectors.apply(query, List.of()).get(0), allowed, depth), f, nameOf);
@@ -109,7 +125,9 @@ public final class HybridRanker implements AutoCloseable {
       throw new IllegalStateException(
           "the embedder returned " + v.size() + " vectors for a message and " + ranked.size() + " clauses");
     }
-    List<Ranked> whole = fuse(result(lexical.get(0)), dense(v.get(0), allowed, depth), f, nameOf);
+    List<Hit> messageLexical = result(lexical.get(0));
+    seen.accept(messageLexical);
+    List<Ranked> whole = fuse(messageLexical, dense(v.get(0), allowed, depth), f, nameOf);
     if (ranked.isEmpty()) {
       return whole;
     }

@@ -149,13 +149,27 @@ public final class Selector {
    * are of the message as embedded: stripped, and cut to {@link #MAX_MESSAGE_CHARS}.
    */
   public Selection select(Request req, java.util.function.Consumer<MessageVectors> vectors) {
+    return select(req, vectors, null);
+  }
+
+  /**
+   * As {@link #select(Request, java.util.function.Consumer)}, also handing {@code wordsMatch} whether the ranking's
+   * own lexical search of the whole message (as embedded: stripped and cut) found a rankable tool, so the router
+   * need not repeat that search. Not called when the ranking searched no words (nothing rankable, or a dense-only
+   * fusion): the caller searches itself then. A rankable tool is a visible one that is not a skill's own tool, so
+   * {@code false} does not mean no visible tool matches.
+   *
+   * @param wordsMatch called at most once, or {@code null}
+   */
+  public Selection select(Request req, java.util.function.Consumer<MessageVectors> vectors,
+      java.util.function.Consumer<Boolean> wordsMatch) {
     Objects.requireNonNull(vectors, "vectors");
     String message = truncate(req.message());
     return select(req, message, (m, clauses) -> {
       MessageVectors v = model.embedMessage(m, clauses);
       vectors.accept(v);
       return v.queries();
-    });
+    }, wordsMatch);
   }
 
   /**
@@ -173,6 +187,12 @@ public final class Selector {
 
   private Selection select(
       Request req, String message, java.util.function.BiFunction<String, List<String>, List<float[]>> vectors) {
+    return select(req, message, vectors, null);
+  }
+
+  private Selection select(
+      Request req, String message, java.util.function.BiFunction<String, List<String>, List<float[]>> vectors,
+      java.util.function.Consumer<Boolean> wordsMatch) {
     Catalog.Snapshot snap = catalog.snapshot();
     AllowedSet allowed = access.allowed(snap, req.principal());
     int k = req.k() == null ? config.defaultK() : req.k();
@@ -190,7 +210,8 @@ public final class Selector {
     };
     List<Ranked> ranked =
         ranker.rank(message, keeping, rankable,
-            config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name());
+            config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name(),
+            wordsMatch == null ? null : hits -> wordsMatch.accept(!hits.isEmpty()));
     Map<Integer, Double> usedFor = Map.of();
     if (learned != null && !learned.isEmpty() && queryVector[0] != null) {
       usedFor = learnedSimilarity(queryVector[0], snap, rankable);

@@ -267,8 +267,12 @@ class EngineTest {
       scout.memory().store(ann, dev.toolscout.memory.MemoryScope.USER, dev.toolscout.memory.MemoryType.FACT,
           "My dog is called Rex and he is a beagle.", null);
       scout.select(new dev.toolscout.engine.SelectRequest("warm up", ann, null, null, null));
+      List<Boolean> wordsMatch = new java.util.ArrayList<>();
       for (String message : List.of("What is my dog's name?", "Schedule a meeting for tomorrow at 2pm",
-          "Find the invoice from March. Then email it to the accountant and add a reminder for Friday")) {
+          "Find the invoice from March. Then email it to the accountant and add a reminder for Friday",
+          // words that match a tool under a weak cosine, and words that match nothing: the route's wordsMatch is
+          // taken from the selection's own lexical search, and must be what the router's search finds
+          "Send an email to Bob about the budget", "zqxv blorfing vantrel")) {
         long before = model.calls();
         dev.toolscout.engine.SelectResult s =
             scout.select(new dev.toolscout.engine.SelectRequest(message, ann, null, null, null));
@@ -276,7 +280,10 @@ class EngineTest {
         assertThat(model.calls() - before).as(message).isEqualTo(1);
         // and the route is the one the router finds embedding the message itself
         assertThat(s.route()).as(message).isEqualTo(scout.route(ann, message));
+        wordsMatch.add(s.route().wordsMatch());
       }
+      // both answers of the words search were compared
+      assertThat(wordsMatch).containsExactly(true, true, true, true, false);
     }
   }
 
