@@ -1,16 +1,17 @@
 package dev.toolscout.server.bench;
 
-import dev.toolscout.model.Principal;
-import dev.toolscout.selection.Selection;
-import dev.toolscout.selection.Selector;
+import dev.toolscout.engine.SelectRequest;
+import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.internal.LocalToolScout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Runs in a fresh JVM, started by {@link SelectBench}: opens a data directory, makes one selection (or
- * {@code queries} of them), and prints one JSON line: how long the open and the first selection took, how
+ * Runs in a fresh JVM, started by {@link SelectBench}: opens a data directory, makes one selection as a caller
+ * makes it ({@code ToolScout.select}: the route, reasons and token counts included), then {@code queries} more,
+ * and prints one JSON line: how long the open and the first selection took, how
  * many tools were embedded (0 expected), and the process's resident memory after a GC. A separate process,
  * so the cold start includes JVM start, class loading and the model load, as a user's first call does.
  */
@@ -21,15 +22,16 @@ public final class BenchProbe {
     Path dir = Path.of(args[0]);
     int queries = Integer.parseInt(args[1]);
     long t0 = System.nanoTime();
-    try (Engine e = Engine.open(Engine.Options.of(dir).withModelPreload())) {
+    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir).withModelPreload())) {
+      Engine e = scout.engine();
       long t1 = System.nanoTime();
-      Selection s = e.selector().select(Selector.Request.of("Schedule a meeting with the team", Principal.ANONYMOUS));
+      SelectResult s = scout.select(SelectRequest.of("Schedule a meeting with the team"));
       long t2 = System.nanoTime();
       // from the OS process start (JVM boot included) to the first selection in hand
       long sinceStart = java.time.Duration.between(
           ProcessHandle.current().info().startInstant().orElseThrow(), java.time.Instant.now()).toMillis();
       for (String q : SyntheticCatalog.queries(queries, 99)) {
-        e.selector().select(Selector.Request.of(q, Principal.ANONYMOUS));
+        scout.select(SelectRequest.of(q));
       }
       System.gc();
       Thread.sleep(200);
