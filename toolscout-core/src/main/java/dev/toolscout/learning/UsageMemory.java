@@ -50,8 +50,19 @@ public final class UsageMemory {
   /** One learned message: its vector and the tools it was used for. */
   private record Example(String message, float[] vector, List<String> tools) {}
 
-  private record State(List<Example> examples, Map<String, Integer> pairsByTool) {
-    static final State EMPTY = new State(List.of(), Map.of());
+  /**
+   * What is learned, with what is derived from it once per change (not per selection): the pairs per tool, the
+   * tools used together, and whether every message has its vector.
+   */
+  private record State(List<Example> examples, Map<String, Integer> pairsByTool,
+      Map<String, List<String>> usedTogether, boolean embedded) {
+    static final State EMPTY = of(List.of());
+
+    static State of(List<Example> examples) {
+      Map<String, Integer> counts = count(examples);
+      return new State(List.copyOf(examples), counts, together(examples, counts),
+          examples.stream().allMatch(x -> x.vector() != null));
+    }
   }
 
   /** What one {@link #learn} call did. */
@@ -90,7 +101,7 @@ public final class UsageMemory {
     if (!stale.isEmpty() && !readOnly) {
       store.deleteLearned(stale);
     }
-    state = build(kept, Map.of(), false);
+    state = build(kept, vectors(), false);
   }
 
   /**
@@ -123,9 +134,7 @@ public final class UsageMemory {
           + messages.size() + " with these pairs; reset or learn fewer");
     }
     store.saveLearned(rows);
-    Map<String, float[]> known = new HashMap<>();
-    state.examples().stream().filter(x -> x.vector() != null).forEach(x -> known.put(x.message(), x.vector()));
-    state = build(store.loadLearned(), known, true);
+    state = build(store.loadLearned(), vectors(), true);
     return new Learned(pairs.size(), rows.size(), unknown);
   }
 
@@ -166,7 +175,7 @@ public final class UsageMemory {
         kept.add(new Example(x.message(), x.vector(), left));
       }
     }
-    state = new State(List.copyOf(kept), count(kept));
+    state = State.of(kept);
   }
 
   /**
@@ -194,13 +203,15 @@ public final class UsageMemory {
   /**
    * The tools often used together with each tool: for a tool A, every B that at least {@link
    * #CO_USE_MIN_MESSAGES} learned messages used together with A, in at least {@link #CO_USE_MIN_SHARE} of A's
-   * messages; most shared first, ties by name. Tools with none are absent. Recomputed from the learned messages
-   * on each call (a few milliseconds for thousands of messages).
+   * messages; most shared first, ties by name. Tools with none are absent. Worked out when what is learned changes.
    */
   public Map<String, List<String>> usedTogether() {
-    State s = state;
+    return state.usedTogether();
+  }
+
+  private static Map<String, List<String>> together(List<Example> examples, Map<String, Integer> pairsByTool) {
     Map<String, Map<String, Integer>> together = new HashMap<>();
-    for (Example x : s.examples()) {
+    for (Example x : examples) {
       for (String a : x.tools()) {
         for (String b : x.tools()) {
           if (!a.equals(b)) {
@@ -211,7 +222,7 @@ public final class UsageMemory {
     }
     Map<String, List<String>> out = new HashMap<>();
     together.forEach((a, counts) -> {
-      int uses = s.pairsByTool().getOrDefault(a, 0);
+      int uses = pairsByTool.getOrDefault(a, 0);
       List<String> with = counts.entrySet().stream()
           .filter(e -> e.getValue() >= CO_USE_MIN_MESSAGES && e.getValue() >= CO_USE_MIN_SHARE * uses)
           .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
@@ -221,7 +232,14 @@ public final class UsageMemory {
         out.put(a, with);
       }
     });
-    return out;
+    return Map.copyOf(out);
+  }
+
+  /** The vectors already embedded, by message: kept when the learned state is rebuilt (a reload, a learn). */
+  private Map<String, float[]> vectors() {
+    Map<String, float[]> known = new HashMap<>();
+    state.examples().stream().filter(x -> x.vector() != null).forEach(x -> known.put(x.message(), x.vector()));
+    return known;
   }
 
   /** Per tool, in name order: how many messages taught it and the {@code recent} most recent of them. */
@@ -243,7 +261,7 @@ public final class UsageMemory {
   /** The state with every message embedded (those loaded from the store are embedded here, once). */
   private State embedded() {
     State s = state;
-    if (s.examples().stream().allMatch(x -> x.vector() != null)) {
+    if (s.embedded()) {
       return s;
     }
     synchronized (this) {
@@ -251,7 +269,7 @@ public final class UsageMemory {
       for (Example x : state.examples()) {
         out.add(x.vector() != null ? x : new Example(x.message(), model.embedQuery(x.message()), x.tools()));
       }
-      state = new State(List.copyOf(out), state.pairsByTool());
+      state = State.of(out);
       return state;
     }
   }
@@ -266,7 +284,7 @@ public final class UsageMemory {
       float[] v = known.get(message);
       examples.add(new Example(message, v != null || !embed ? v : model.embedQuery(message), List.copyOf(tools)));
     });
-    return new State(List.copyOf(examples), count(examples));
+    return State.of(examples);
   }
 
   private static Map<String, Integer> count(List<Example> examples) {
