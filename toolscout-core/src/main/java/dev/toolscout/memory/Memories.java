@@ -168,6 +168,21 @@ public final class Memories {
     return List.copyOf(out);
   }
 
+  /**
+   * Memory {@code id} when {@code p} may change it: one of its own user's, group's or space's. A space above its
+   * own is readable, not writable: someone working in a child space neither corrects nor forgets the parent's.
+   */
+  private Optional<Memory> writable(Principal p, String id) {
+    return get(p, id).filter(m -> {
+      String owner = switch (m.scope()) {
+        case USER -> userKey(p);
+        case GROUP -> p.group();
+        case SPACE -> p.space();
+      };
+      return owner != null && m.scopeKey().equals(Memory.scopeKey(m.scope(), owner));
+    });
+  }
+
   /** Whether {@code p} may read {@code m}. */
   public boolean readable(Principal p, Memory m) {
     return readableScopes(p).contains(m.scopeKey());
@@ -279,12 +294,13 @@ public final class Memories {
    * Corrects memory {@code id} ({@code memory.corrected}): new content, and a new type unless {@code type} is
    * null. The id, scope and creation time stay.
    *
-   * @return the corrected memory; empty when {@code p} may not read it or there is none (alike)
+   * @return the corrected memory; empty when {@code p} may not change it (see {@link #writable}) or there is none
+   *     (alike)
    * @throws IllegalArgumentException for blank or too long content (nothing is changed)
    */
   public synchronized Optional<Memory> correct(Principal p, String id, String content, MemoryType type) {
     checkContent("content", content);
-    Optional<Memory> found = get(p, id);
+    Optional<Memory> found = writable(p, id);
     if (found.isEmpty()) {
       return found;
     }
@@ -302,10 +318,11 @@ public final class Memories {
    * Forgets memory {@code id} for good ({@code memory.deleted}): its row, text and vector leave the store, and
    * the index drops it.
    *
-   * @return true when it was forgotten; false when {@code p} may not read it or there is none (alike)
+   * @return true when it was forgotten; false when {@code p} may not change it (see {@link #writable}) or there is
+   *     none (alike)
    */
   public synchronized boolean forget(Principal p, String id) {
-    Optional<Memory> found = get(p, id);
+    Optional<Memory> found = writable(p, id);
     if (found.isEmpty()) {
       return false;
     }

@@ -90,6 +90,18 @@ public abstract class StateStoreContract {
   }
 
   @Test
+  void the_tools_changed_since_a_version_include_every_tool_written_after_it() {
+    long first = store.applyCatalogChange(List.of(tool("crm__a"), tool("crm__b")), List.of());
+    store.applyCatalogChange(List.of(tool("crm__a").toBuilder().tags(List.of("changed")).build(), tool("crm__c")),
+        List.of());
+
+    // a store that keeps each tool's version names exactly these; the default (every stored tool) is a superset
+    assertThat(store.toolsChangedSince(first)).contains("crm__a", "crm__c")
+        .isSubsetOf("crm__a", "crm__b", "crm__c");
+    assertThat(store.toolsChangedSince(first + 1)).isSubsetOf("crm__a", "crm__b", "crm__c");
+  }
+
+  @Test
   void apply_change_upserts_and_removes_in_one_step() {
     store.applyCatalogChange(List.of(tool("crm__a"), tool("crm__b"), tool("crm__c")), List.of());
 

@@ -71,6 +71,19 @@ class MemoriesTest {
   }
 
   @Test
+  void a_child_space_reads_its_parents_memory_but_neither_corrects_nor_forgets_it() {
+    Memories m = open();
+    Memory offsite = m.store(ANN, MemoryScope.SPACE, MemoryType.EVENT, "offsite in annecy", null);
+
+    assertThat(m.correct(CAROL, offsite.id(), "offsite cancelled", null)).isEmpty();
+    assertThat(m.forget(CAROL, offsite.id())).isFalse();
+    assertThat(m.get(CAROL, offsite.id())).contains(offsite);
+    assertThat(m.correct(ANN, offsite.id(), "offsite in lyon", null)).get().extracting(Memory::content)
+        .isEqualTo("offsite in lyon");
+    assertThat(m.forget(ANN, offsite.id())).isTrue();
+  }
+
+  @Test
   void a_principal_writes_only_into_scopes_it_belongs_to() {
     Memories m = open();
 

@@ -228,6 +228,10 @@ public final class GitIndexer implements Indexer, AutoCloseable {
       } catch (IOException | RuntimeException e) {
         lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
         LOG.warn("git indexer for {}: {}", dir, lastError);
+        // a failed refresh leaves pending set: retry at the next poll (or commit), not at once in a busy loop
+        synchronized (lock) {
+          pending = false;
+        }
       }
     }
   }

@@ -231,6 +231,23 @@ public final class PostgresStateStore implements StateStore {
     return new StoredCatalog(rows.version(), tools, hashes);
   }
 
+  /** The names of the tools written after {@code version}, read from their column (not the whole catalog). */
+  @Override
+  public Set<String> toolsChangedSince(long version) {
+    return read("read the tools changed since catalog version " + version, c -> {
+      Set<String> out = new HashSet<>();
+      try (PreparedStatement ps = c.prepareStatement("SELECT name FROM tools WHERE updated_version > ?")) {
+        ps.setLong(1, version);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(rs.getString(1));
+          }
+        }
+      }
+      return out;
+    });
+  }
+
   /**
    * What changed in the catalog after {@code version}: the tools stored now that were upserted since (as they are
    * now) and the names removed since that are not stored now, with the version they bring the catalog to. Read in

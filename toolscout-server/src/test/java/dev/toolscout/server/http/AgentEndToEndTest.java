@@ -60,7 +60,9 @@ class AgentEndToEndTest {
   static final String ALICE = "alice-user-key-0123456789";
   static final String BOB = "bob-user-key-01234567890";
   static final String ROOT = "root-admin-key-012345678";
+  static final String RITA = "rita-reader-key-01234567";
   static final Map<String, GatewayAuth.Key> KEYS = Map.of(
+      RITA, new GatewayAuth.Key(new Principal("rita", null, null), Role.READER),
       ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
       BOB, new GatewayAuth.Key(new Principal("bob", null, null), Role.USER),
       ROOT, new GatewayAuth.Key(new Principal("root", null, null), Role.ADMIN));
@@ -405,5 +407,17 @@ class AgentEndToEndTest {
     assertThat(ToolScoutCli.run(all.toArray(String[]::new), new PrintWriter(o, true), new PrintWriter(e, true)))
         .as(e.toString()).isZero();
     return o.toString();
+  }
+
+  @Test
+  @Order(10)
+  void a_reader_key_cannot_run_the_agent_loop() throws Exception {
+    int before = fake.requests().size();
+    HttpResponse<String> r = server.client.as(RITA).post("/v1/conversations/e2e-reader/messages",
+        JSON.writeValueAsString(Map.of("message", "Echo back the message 'hello'")));
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(403);
+    assertThat(r.body()).contains("this key's role is reader");
+    assertThat(fake.requests()).hasSize(before); // the model was never asked
   }
 }

@@ -15,6 +15,7 @@ import dev.toolscout.catalog.StateStore.StoredApproval;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.InputLimits;
+import dev.toolscout.model.Role;
 import dev.toolscout.server.ApprovalJson;
 import dev.toolscout.server.cli.AgentJson;
 import java.io.IOException;
@@ -51,6 +52,7 @@ final class AgentRoutes implements RouteGroup {
             .pathParam("id", "The conversation id", id)
             .request("MessageRequest")
             .responseOrStream(200, "The run's result", "AgentRun")
+            .problem(403, "A reader key: the agent loop runs tools, which needs the role user or admin")
             .problem(409, "The conversation has a run awaiting approval, or no LLM provider is configured")
             .handle(this::message),
         Route.get("/v1/runs/{id}", "getRun").tag("agent")
@@ -102,6 +104,11 @@ final class AgentRoutes implements RouteGroup {
   }
 
   private Reply message(Call c) {
+    // checked first: the loop runs the model's tool calls (writes, memory, approvals), which a reader may not
+    if (c.caller() != null && c.caller().role() == Role.READER) {
+      throw ApiProblem.of(403, "forbidden", "Forbidden", "the agent loop runs tools: it needs an API key with the "
+          + "role user or admin; this key's role is reader");
+    }
     String conv = conversationId(c.path("id"));
     Fields f = Fields.of(c.json(), "", Set.of("message"));
     String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
@@ -122,6 +129,9 @@ final class AgentRoutes implements RouteGroup {
       } catch (ApiProblem p) {
         event(out, "error", F.objectNode().put("status", p.status()).put("detail", p.getMessage()));
         return;
+      } catch (dev.toolscout.conversation.ConversationsFullException e) {
+        event(out, "error", F.objectNode().put("status", 503).put("detail", e.getMessage()));
+        return;
       }
       event(out, "result", AgentJson.result(r));
     });
@@ -131,6 +141,8 @@ final class AgentRoutes implements RouteGroup {
       java.util.function.Consumer<AgentEvent> events) {
     try {
       return agent.run(conv, c.principal(), requester, message, events);
+    } catch (dev.toolscout.conversation.ConversationsFullException e) {
+      throw e; // the servlet's 503 with Retry-After, as for a selection
     } catch (IllegalStateException e) {
       throw ApiProblem.conflict(e.getMessage());
     } catch (InterruptedException e) {

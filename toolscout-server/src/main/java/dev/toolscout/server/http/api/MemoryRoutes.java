@@ -14,6 +14,7 @@ import dev.toolscout.memory.MemoryScope;
 import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.memory.MemoryType;
 import dev.toolscout.model.InputLimits;
+import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.routing.RouteJson;
@@ -92,7 +93,8 @@ final class MemoryRoutes implements RouteGroup {
   /** The memory service, once the caller may use {@code tool}; else the 404 a missing memory gets. */
   private static MemoryService allowed(Call c, String tool, String id) {
     ToolScout scout = c.backend().scout();
-    if (scout.describe(c.principal(), tool).isEmpty()) {
+    // a BLOCKED memory tool is refused as the gateway and the agent loop refuse it: like a missing one
+    if (scout.describe(c.principal(), tool).filter(t -> t.aiAccess() != AiAccess.BLOCKED).isEmpty()) {
       throw id == null ? ApiProblem.notFound("Tool not found: " + tool) : notFound(id);
     }
     boolean write = tool.equals(MemoryTools.STORE) || tool.equals(MemoryTools.FORGET);
@@ -105,6 +107,9 @@ final class MemoryRoutes implements RouteGroup {
 
   private Reply list(Call c) {
     String query = c.query("query");
+    boolean search = query != null && !query.isBlank();
+    // access first: a principal denied the tool learns nothing from how its input is checked
+    MemoryService memory = allowed(c, search ? MemoryTools.SEARCH : MemoryTools.RECALL, null);
     String type = c.query("type");
     if (type != null && !TYPES.contains(type)) {
       throw ApiProblem.invalid("type", "one of " + String.join(", ", TYPES), type, "type must be one of "
@@ -115,28 +120,28 @@ final class MemoryRoutes implements RouteGroup {
     Principal p = c.principal();
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     ArrayNode list = out.putArray("memories");
-    if (query != null && !query.isBlank()) {
+    if (search) {
       if (query.length() > Memories.MAX_CONTENT_CHARS) {
         throw ApiProblem.invalid("query", "at most " + Memories.MAX_CONTENT_CHARS + " characters", Fields.shown(query),
             "query must be at most " + Memories.MAX_CONTENT_CHARS + " characters, got: " + query.length());
       }
       out.put("score", "cosine");
-      for (MemoryIndex.Hit h : allowed(c, MemoryTools.SEARCH, null).search(p, query, t, limit)) {
+      for (MemoryIndex.Hit h : memory.search(p, query, t, limit)) {
         list.add(MemoryJson.toJson(h.memory()).put("cosine", Math.round(h.cosine() * 10_000) / 10_000.0));
       }
     } else {
-      allowed(c, MemoryTools.RECALL, null).recent(p, t, limit).forEach(m -> list.add(MemoryJson.toJson(m)));
+      memory.recent(p, t, limit).forEach(m -> list.add(MemoryJson.toJson(m)));
     }
     return Reply.json(out);
   }
 
   private Reply store(Call c) {
+    MemoryService m = allowed(c, MemoryTools.STORE, null);
     Fields f = Fields.of(c.json(), "", STORE_FIELDS);
     String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
     MemoryType type = MemoryType.of("type", f.oneOf("type", TYPES, "fact"));
     MemoryScope scope = MemoryScope.of("scope", f.oneOf("scope", SCOPES, "user"));
     String conversation = f.text("conversation_id", false, 128);
-    MemoryService m = allowed(c, MemoryTools.STORE, null);
     try {
       return Reply.json(201, MemoryJson.toJson(m.store(c.principal(), scope, type, content, conversation)));
     } catch (IllegalArgumentException e) {
@@ -152,10 +157,10 @@ final class MemoryRoutes implements RouteGroup {
 
   private Reply correct(Call c) {
     String id = c.path("id");
+    MemoryService s = allowed(c, MemoryTools.STORE, id);
     Fields f = Fields.of(c.json(), "", CORRECT_FIELDS);
     String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
     String type = f.oneOf("type", TYPES, null);
-    MemoryService s = allowed(c, MemoryTools.STORE, id);
     Memory m = s.correct(c.principal(), id, content, type == null ? null : MemoryType.of("type", type))
         .orElseThrow(() -> notFound(id));
     return Reply.json(MemoryJson.toJson(m));
