@@ -15,8 +15,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.JarURLConnection;
 import java.net.URL;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32;
@@ -88,7 +90,7 @@ final class BundledOnnxModels {
         OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
       options.setIntraOpNumThreads(1);
       options.setInterOpNumThreads(1);
-      OrtSession session = env.createSession(modelBytes(jarClass, modelResource), options);
+      OrtSession session = createSession(env, jarClass, modelResource, options);
       byte[] tokenizer = tokenizerFile.readAllBytes();
       SingleThreadedModel lc4j = new SingleThreadedModel(
           new OnnxBertBiEncoder(env, session, new ByteArrayInputStream(tokenizer), pooling), dimension);
@@ -115,23 +117,28 @@ final class BundledOnnxModels {
    */
   static final String MODELS_DIR = "toolscout.models.dir";
 
-  /** The model file's bytes: the unpacked copy when it is the jar's entry, else the jar's. */
-  static byte[] modelBytes(Class<?> jarClass, String name) throws IOException {
-    byte[] unpacked = unpacked(jarClass, name, System.getProperty(MODELS_DIR));
-    if (unpacked != null) {
-      return unpacked;
+  /**
+   * The model's session: from the unpacked copy's file when it is the jar's entry (ONNX Runtime reads the file
+   * itself), else from the jar's bytes. Reading the 23 MB into the Java heap first cost 180-230 ms in a fresh
+   * JVM, most of it the new heap's pages (docs/BENCHMARKS.md, "Cold start").
+   */
+  static OrtSession createSession(OrtEnvironment env, Class<?> jarClass, String name,
+      OrtSession.SessionOptions options) throws IOException, OrtException {
+    Path file = unpacked(jarClass, name, System.getProperty(MODELS_DIR));
+    if (file != null) {
+      return env.createSession(file.toString(), options);
     }
     try (InputStream in = resource(jarClass, name)) {
-      return in.readAllBytes();
+      return env.createSession(in.readAllBytes(), options);
     }
   }
 
   /**
    * {@code dir/name} when it holds what the jar's entry does (its size and CRC-32, which the jar's directory
-   * records: checking them reads the file once, far cheaper than inflating the entry), else {@code null}: no
-   * folder, no file, a resource not in a jar, or a copy of another version.
+   * records: checking them reads the file once through a mapping, far cheaper than inflating the entry), else
+   * {@code null}: no folder, no file, a resource not in a jar, or a copy of another version.
    */
-  static byte[] unpacked(Class<?> jarClass, String name, String dir) throws IOException {
+  static Path unpacked(Class<?> jarClass, String name, String dir) throws IOException {
     if (dir == null || dir.isBlank()) {
       return null;
     }
@@ -144,10 +151,14 @@ final class BundledOnnxModels {
     if (entry == null || entry.getSize() != Files.size(file)) {
       return null;
     }
-    byte[] bytes = Files.readAllBytes(file);
     CRC32 crc = new CRC32();
-    crc.update(bytes);
-    return bytes.length == entry.getSize() && crc.getValue() == entry.getCrc() ? bytes : null;
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (ch.size() != entry.getSize()) {
+        return null;
+      }
+      crc.update(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+    }
+    return crc.getValue() == entry.getCrc() ? file : null;
   }
 
   private static InputStream resource(Class<?> jarClass, String name) {

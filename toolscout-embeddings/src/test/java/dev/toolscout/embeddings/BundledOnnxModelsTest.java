@@ -2,11 +2,16 @@ package dev.toolscout.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,10 +30,47 @@ class BundledOnnxModelsTest {
 
   @Test
   void an_unpacked_copy_of_the_jars_model_is_read_from_its_file() throws IOException {
-    byte[] jar = fromJar();
-    Files.write(dir.resolve(MODEL), jar);
+    Files.write(dir.resolve(MODEL), fromJar());
 
-    assertThat(BundledOnnxModels.unpacked(JAR, MODEL, dir.toString())).isEqualTo(jar);
+    assertThat(BundledOnnxModels.unpacked(JAR, MODEL, dir.toString())).isEqualTo(dir.resolve(MODEL));
+  }
+
+  @Test
+  void a_session_read_from_the_unpacked_file_computes_what_one_from_the_jars_bytes_does() throws Exception {
+    Files.write(dir.resolve(MODEL), fromJar());
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    String before = System.getProperty(BundledOnnxModels.MODELS_DIR);
+    try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
+      o.setIntraOpNumThreads(1);
+      System.clearProperty(BundledOnnxModels.MODELS_DIR);
+      float[][] fromBytes;
+      try (OrtSession s = BundledOnnxModels.createSession(env, JAR, MODEL, o)) {
+        fromBytes = states(env, s);
+      }
+      System.setProperty(BundledOnnxModels.MODELS_DIR, dir.toString());
+      try (OrtSession s = BundledOnnxModels.createSession(env, JAR, MODEL, o)) {
+        assertThat(states(env, s)).isDeepEqualTo(fromBytes);
+      }
+    } finally {
+      if (before == null) {
+        System.clearProperty(BundledOnnxModels.MODELS_DIR);
+      } else {
+        System.setProperty(BundledOnnxModels.MODELS_DIR, before);
+      }
+    }
+  }
+
+  /** The token states of one short input ([CLS] "find a tool" [SEP] in MiniLM's vocabulary). */
+  private static float[][] states(OrtEnvironment env, OrtSession s) throws Exception {
+    long[] ids = {101, 2424, 1037, 6994, 102};
+    long[] shape = {1, ids.length};
+    long[] mask = {1, 1, 1, 1, 1};
+    try (OnnxTensor i = OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape);
+        OnnxTensor m = OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape);
+        OnnxTensor t = OnnxTensor.createTensor(env, LongBuffer.wrap(new long[ids.length]), shape);
+        OrtSession.Result r = s.run(Map.of("input_ids", i, "attention_mask", m, "token_type_ids", t))) {
+      return ((float[][][]) r.get(0).getValue())[0];
+    }
   }
 
   @Test
@@ -40,6 +82,5 @@ class BundledOnnxModelsTest {
     assertThat(BundledOnnxModels.unpacked(JAR, MODEL, dir.toString())).isNull();
     assertThat(BundledOnnxModels.unpacked(JAR, MODEL, dir.resolve("none").toString())).isNull();
     assertThat(BundledOnnxModels.unpacked(JAR, MODEL, null)).isNull();
-    assertThat(BundledOnnxModels.modelBytes(JAR, MODEL)).isEqualTo(fromJar());
   }
 }

@@ -264,8 +264,10 @@ public final class SelectBench {
     // as a user's command does
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    cmd.addAll(List.of(BenchProbe.class.getName(), dir.toString(), Integer.toString(queries)));
     long t0 = System.nanoTime();
+    // the probe times its start from here: the OS's process start time is whole seconds off on Linux
+    cmd.addAll(List.of(BenchProbe.class.getName(), dir.toString(), Integer.toString(queries),
+        Long.toString(System.currentTimeMillis())));
     Process pr = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String last = null;
     try (BufferedReader in = new BufferedReader(new InputStreamReader(pr.getInputStream(), StandardCharsets.UTF_8))) {
