@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * Durable state: the catalog, the embedding vectors, the access policy, the registered upstream MCP
- * servers, the approval requests, the skills, the conversations and the memories. The search index is rebuilt from what is here, so nothing acknowledged by a method below may be
+ * servers, the approval requests, the skills, the conversations, the memories, and each tool definition's token
+ * count (a cache, by content hash and counter). The search index is rebuilt from what is here, so nothing acknowledged by a method below may be
  * lost by a crash after it returns. Implementations: SQLite (one node, the default) and PostgreSQL (shared by
  * replicas). Thread-safe.
  *
@@ -72,6 +73,23 @@ public interface StateStore extends AutoCloseable {
     }
     return out;
   }
+
+  /**
+   * The stored token counts of tool definitions counted by {@code counter} (see {@code render.TokenCounter#identity}),
+   * by content hash, for these hashes; hashes with none are left out. Counts of other counters are never returned.
+   * Rows are returned as stored: the caller checks them (a negative count is not a count).
+   */
+  Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes);
+
+  /**
+   * Stores definition token counts of {@code counter} by content hash (replacing any with the same hash and
+   * counter) and, in the same transaction, removes the stored counts (of any counter) of every content hash that
+   * is neither a stored tool's nor given here, so counts of removed or changed tools do not pile up. Durable on
+   * return.
+   *
+   * @throws IllegalArgumentException when a count is negative
+   */
+  void saveTokenCounts(String counter, Map<String, Integer> byContentHash);
 
   /**
    * The stored access policy's JSON, exactly as saved, if one was saved. The store does not read it: the

@@ -10,6 +10,7 @@ import dev.toolscout.index.ToolIndex;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.indexing.CachedEmbeddings;
 import dev.toolscout.indexing.Indexer;
+import dev.toolscout.render.StoredTokenCounts;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * {@link StateStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
  * catalog no longer has. Stored vectors are used; only texts with none for this model are embedded. A process
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
+ *
+ * <p><b>Token counts.</b> With {@link #countTokens}, the tools indexed are counted (their definitions' tokens), and
+ * when the queue is empty the worker stores the counts the store lacks ({@link StoredTokenCounts#fill}), yielding to
+ * any change queued meanwhile; on close it stores what it has counted and counts nothing more. A failure there is
+ * logged, never an indexing failure: the counts are only a cache.
  *
  * <p><b>What a writer can rely on.</b> {@link #awaitIndexed} returns once a version's change is searchable (or
  * throws if indexing it failed); the library's write calls wait for it, the MCP upstream sync does not.
@@ -89,6 +95,9 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   private Supplier<Catalog.Snapshot> catalog;
   private Duration resync = DEFAULT_RESYNC;
   private long nextResyncNanos;
+  private volatile StoredTokenCounts tokenCounts;
+  /** Whether the worker should store token counts once the queue is empty. Under the lock. */
+  private boolean countsDue;
 
   /** What the worker does: one catalog change, or a catch-up from the store (full: a rebuild). */
   private sealed interface Job {}
@@ -142,6 +151,20 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   /** Called with the number of tools embedded so far during long runs (a progress bar); may be a no-op. */
   public void onProgress(IntConsumer listener) {
     this.progress = listener == null ? n -> {} : listener;
+  }
+
+  /**
+   * Counts the tokens of the tools indexed from now on, and stores the counts the store lacks when the queue is
+   * empty (the catalog's whole, not only what is indexed: see the class comment). Call before {@link #start} to have
+   * the start's catch-up counted too.
+   */
+  public ToolIndexer countTokens(StoredTokenCounts counts) {
+    synchronized (lock) {
+      this.tokenCounts = counts;
+      countsDue = true;
+      lock.notifyAll();
+    }
+    return this;
   }
 
   /** How many texts this indexer has sent to the embedding model since it was made. */
@@ -358,15 +381,21 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
 
   private void work() {
     while (true) {
-      Slot s;
+      Slot s = null;
+      boolean fill = false;
       synchronized (lock) {
         while (true) {
           if (closed) {
-            return;
+            break;
           }
           s = firstPending();
           long now = System.nanoTime();
           if (s != null && s.notBeforeNanos - now <= 0) {
+            break;
+          }
+          if (s == null && countsDue && tokenCounts != null) {
+            countsDue = false;
+            fill = true;
             break;
           }
           if (s == null && now - nextResyncNanos >= 0) {
@@ -382,13 +411,54 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
           }
         }
       }
+      if (closed()) {
+        // what was counted is saved, nothing more is counted: a process that indexes and exits (`index`) leaves
+        // the next start its counts
+        storeTokenCounts(() -> true);
+        return;
+      }
+      if (fill) {
+        storeTokenCounts(this::hasWork);
+        continue;
+      }
       try {
         run(s);
       } catch (Stopped stop) {
+        storeTokenCounts(() -> true);
         return;
       } catch (RuntimeException | Error e) {
         fail(s, e);
       }
+    }
+  }
+
+  private boolean closed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  /** Whether a change or catch-up is waiting, or the indexer is closing: what token counting yields to. */
+  private boolean hasWork() {
+    synchronized (lock) {
+      return closed || firstPending() != null;
+    }
+  }
+
+  private void storeTokenCounts(java.util.function.BooleanSupplier yield) {
+    StoredTokenCounts counts = tokenCounts;
+    if (counts == null) {
+      return;
+    }
+    try {
+      if (!counts.fill(catalog.get(), yield)) {
+        synchronized (lock) {
+          countsDue = true; // yielded: the rest after the work that came
+        }
+      }
+    } catch (RuntimeException e) {
+      // a cache: the definitions are counted again when asked for, and the next fill tries again
+      LOG.warn("storing the token counts of the tools' definitions failed: {}", e.toString());
     }
   }
 
@@ -449,6 +519,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
       indexedVersion = Math.max(indexedVersion, s.version);
       it.remove();
     }
+    countsDue = true;
     lock.notifyAll();
   }
 
@@ -642,6 +713,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
     IntConsumer p = progress;
     Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
+    StoredTokenCounts counts = tokenCounts;
+    if (counts != null) {
+      counts.count(entries);
+    }
     List<ToolDocument> docs = new ArrayList<>(entries.size());
     Map<String, String> hashes = new HashMap<>();
     for (int i = 0; i < entries.size(); i++) {

@@ -18,7 +18,8 @@ import java.util.Map;
  * tool), with jtokkit's {@code cl100k_base} encoding (offline; the encodings ship in the jar). Counts are
  * cached by content hash, so summing over a large catalog is cheap after the first time; the cache holds at
  * most {@link #DEFAULT_CACHE_SIZE} definitions (least recently used go first), so a long-running server whose
- * catalog keeps changing does not grow without bound. Thread-safe.
+ * catalog keeps changing does not grow without bound. Counts counted by an earlier process (the state store's, see
+ * {@link StoredTokenCounts}) can be {@linkplain #remember remembered} instead of counted again. Thread-safe.
  */
 public final class TokenCounter implements TokenCost {
   /**
@@ -26,6 +27,15 @@ public final class TokenCounter implements TokenCost {
    * several times over, about 10 MB at most (a 64-character hash and a boxed count an entry).
    */
   public static final int DEFAULT_CACHE_SIZE = 65_536;
+
+  /**
+   * How a definition is rendered before it is counted ({@link #definitionText}). Change it whenever that rendering
+   * changes: counts stored under the old name are then ignored and counted again.
+   */
+  public static final String RENDERING = "anthropic-definition-v1";
+
+  /** The {@link #identity} of the default counter. */
+  public static final String DEFAULT_IDENTITY = "cl100k_base/" + RENDERING;
 
   /** Loading an encoding costs ~100 ms; the lazy registry loads only the ones asked for, once per JVM. */
   private static final com.knuddels.jtokkit.api.EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
@@ -38,6 +48,8 @@ public final class TokenCounter implements TokenCost {
    * count is computed outside the lock, so the lock is held only for a map lookup or insert.
    */
   private final Map<String, Integer> byHash;
+
+  private final java.util.concurrent.atomic.AtomicLong counted = new java.util.concurrent.atomic.AtomicLong();
 
   public TokenCounter() {
     this(EncodingType.CL100K_BASE, DEFAULT_CACHE_SIZE);
@@ -62,6 +74,46 @@ public final class TokenCounter implements TokenCost {
         return size() > TokenCounter.this.cacheSize;
       }
     };
+  }
+
+  /**
+   * What a count depends on besides the definition's content: the encoding and the rendering, e.g. {@value
+   * #DEFAULT_IDENTITY}. Counts are stored under it, and only counts stored under it are used.
+   */
+  public String identity() {
+    return type.getName() + "/" + RENDERING;
+  }
+
+  /** How many definitions this counter has rendered and counted (not found in its cache) since it was made. */
+  public long countedDefinitions() {
+    return counted.get();
+  }
+
+  /**
+   * Takes counts of definitions counted before under this {@link #identity} (by content hash) into the cache, so
+   * they are not counted again. A negative count is not a count: it is skipped, and that definition is counted
+   * when it is asked for.
+   *
+   * @return the content hashes taken
+   */
+  public java.util.Set<String> remember(Map<String, Integer> countsByHash) {
+    java.util.Set<String> taken = new java.util.HashSet<>();
+    synchronized (byHash) {
+      countsByHash.forEach((hash, n) -> {
+        if (hash != null && n != null && n >= 0) {
+          byHash.put(hash, n);
+          taken.add(hash);
+        }
+      });
+    }
+    return taken;
+  }
+
+  /** The cached count of the definition with this content hash, or {@code null}; counts nothing. */
+  public Integer cachedTokens(String contentHash) {
+    synchronized (byHash) {
+      return byHash.get(contentHash);
+    }
   }
 
   /** How many definition counts are cached now (never more than the cache size). */
@@ -106,6 +158,7 @@ public final class TokenCounter implements TokenCost {
     }
     // counted outside the lock: two threads may count the same definition once each, which is harmless
     int n = count(definitionText(spec));
+    counted.incrementAndGet();
     synchronized (byHash) {
       byHash.put(hash, n);
     }

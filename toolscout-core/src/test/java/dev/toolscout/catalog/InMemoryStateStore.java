@@ -295,4 +295,33 @@ public final class InMemoryStateStore implements StateStore {
     learned.values().removeIf(p -> tools == null || tools.contains(p.tool()));
     return before - learned.size();
   }
+
+  /** By counter, then content hash. */
+  private final Map<String, Map<String, Integer>> tokenCounts = new HashMap<>();
+
+  @Override
+  public synchronized Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
+    Map<String, Integer> mine = tokenCounts.getOrDefault(counter, Map.of());
+    Map<String, Integer> out = new HashMap<>();
+    for (String h : contentHashes) {
+      Integer n = mine.get(h);
+      if (n != null) {
+        out.put(h, n);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
+    byContentHash.forEach((h, n) -> {
+      if (n < 0) {
+        throw new IllegalArgumentException("token count of content hash '" + h + "' must be at least 0, got: " + n);
+      }
+    });
+    tokenCounts.computeIfAbsent(counter, k -> new HashMap<>()).putAll(byContentHash);
+    java.util.Set<String> keep = new java.util.HashSet<>(byContentHash.keySet());
+    tools.values().forEach(t -> keep.add(t.contentHash()));
+    tokenCounts.values().forEach(m -> m.keySet().retainAll(keep));
+  }
 }

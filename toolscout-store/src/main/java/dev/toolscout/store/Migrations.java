@@ -121,7 +121,16 @@ public final class Migrations {
           List.of(
               "CREATE TABLE mcp_servers_disabled ("
                   + "name TEXT PRIMARY KEY, "
-                  + "disabled_at_millis BIGINT NOT NULL)"));
+                  + "disabled_at_millis BIGINT NOT NULL)"),
+          // 8: each tool definition's token count (render.TokenCounter), by content hash and counter (encoding and
+          // rendering), so that a start counts no definition an earlier one counted; saving counts prunes those of
+          // content hashes no tool has.
+          List.of(
+              "CREATE TABLE definition_tokens ("
+                  + "content_hash TEXT NOT NULL, "
+                  + "counter TEXT NOT NULL, "
+                  + "tokens INTEGER NOT NULL, "
+                  + "PRIMARY KEY (content_hash, counter))"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

@@ -409,6 +409,71 @@ public final class PostgresStateStore implements StateStore {
   }
 
   @Override
+  public Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
+    requireCounter(counter);
+    Objects.requireNonNull(contentHashes, "contentHashes");
+    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(contentHashes));
+    if (hashes.contains(null)) {
+      throw new NullPointerException("contentHashes must not hold null");
+    }
+    if (hashes.isEmpty()) {
+      return new HashMap<>();
+    }
+    return read("load token counts of counter '" + counter + "'", c -> {
+      Map<String, Integer> out = HashMap.newHashMap(hashes.size());
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT content_hash, tokens FROM definition_tokens WHERE counter = ? AND content_hash = ANY (?)")) {
+        ps.setFetchSize(2_000);
+        for (int from = 0; from < hashes.size(); from += 10_000) {
+          List<String> chunk = hashes.subList(from, Math.min(hashes.size(), from + 10_000));
+          ps.setString(1, counter);
+          ps.setArray(2, c.createArrayOf("text", chunk.toArray()));
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              out.put(rs.getString(1), rs.getInt(2));
+            }
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
+    requireCounter(counter);
+    Map<String, Integer> rows = TokenCountRows.checked(byContentHash);
+    if (rows.isEmpty()) {
+      return;
+    }
+    write("save token counts of counter '" + counter + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO definition_tokens (content_hash, counter, tokens) VALUES (?, ?, ?) "
+              + "ON CONFLICT (content_hash, counter) DO UPDATE SET tokens = excluded.tokens")) {
+        for (Map.Entry<String, Integer> r : rows.entrySet()) {
+          ps.setString(1, r.getKey());
+          ps.setString(2, counter);
+          ps.setInt(3, r.getValue());
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(TokenCountRows.PRUNE.replace("${SAVED}", "SELECT unnest(?::text[])"))) {
+        ps.setArray(1, c.createArrayOf("text", rows.keySet().toArray()));
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  private static void requireCounter(String counter) {
+    if (counter == null || counter.isBlank()) {
+      throw new IllegalArgumentException("token counter must not be blank, got: '" + counter + "'");
+    }
+  }
+
+  @Override
   public void saveVectors(String modelId, Map<String, float[]> byTextHash) {
     requireModelId(modelId);
     Objects.requireNonNull(byTextHash, "byTextHash");

@@ -323,6 +323,112 @@ public final class SqliteStateStore implements StateStore {
   }
 
   @Override
+  public Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
+    requireCounter(counter);
+    List<String> hashes = distinctHashes(contentHashes);
+    if (hashes.isEmpty()) {
+      return new HashMap<>();
+    }
+    return read(
+        "load token counts of counter '" + counter + "'",
+        () -> {
+          Map<String, Integer> out = HashMap.newHashMap(hashes.size());
+          if (hashes.size() > IN_BATCH) {
+            // many (a whole catalog at open): one pass over the counter's rows, which saving keeps to about one a
+            // tool, beats a statement per chunk (10k hashes: 20 statements of 500 parameters each)
+            Set<String> wanted = new HashSet<>(hashes);
+            try (PreparedStatement ps =
+                conn.prepareStatement("SELECT content_hash, tokens FROM definition_tokens WHERE counter = ?")) {
+              ps.setString(1, counter);
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  String h = rs.getString(1);
+                  if (wanted.contains(h)) {
+                    out.put(h, rs.getInt(2));
+                  }
+                }
+              }
+            }
+            return out;
+          }
+          for (int from = 0; from < hashes.size(); from += IN_BATCH) {
+            List<String> chunk = hashes.subList(from, Math.min(hashes.size(), from + IN_BATCH));
+            try (PreparedStatement ps = conn.prepareStatement(
+                "SELECT content_hash, tokens FROM definition_tokens WHERE counter = ? AND content_hash IN ("
+                    + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")")) {
+              ps.setString(1, counter);
+              for (int i = 0; i < chunk.size(); i++) {
+                ps.setString(i + 2, chunk.get(i));
+              }
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  out.put(rs.getString(1), rs.getInt(2));
+                }
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
+    requireCounter(counter);
+    Map<String, Integer> rows = TokenCountRows.checked(byContentHash);
+    if (rows.isEmpty()) {
+      return;
+    }
+    write(
+        "save token counts of counter '" + counter + "'",
+        () -> {
+          try (PreparedStatement ps = conn.prepareStatement(
+              "INSERT INTO definition_tokens (content_hash, counter, tokens) VALUES (?, ?, ?) "
+                  + "ON CONFLICT (content_hash, counter) DO UPDATE SET tokens = excluded.tokens")) {
+            for (Map.Entry<String, Integer> r : rows.entrySet()) {
+              ps.setString(1, r.getKey());
+              ps.setString(2, counter);
+              ps.setInt(3, r.getValue());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          // the rows just saved are kept even when no tool has their hash (the engine's own tools)
+          try (Statement st = conn.createStatement()) {
+            st.execute("CREATE TEMP TABLE IF NOT EXISTS saved_token_hashes (content_hash TEXT PRIMARY KEY)");
+            st.execute("DELETE FROM saved_token_hashes");
+          }
+          try (PreparedStatement ps =
+              conn.prepareStatement("INSERT OR IGNORE INTO saved_token_hashes (content_hash) VALUES (?)")) {
+            for (String h : rows.keySet()) {
+              ps.setString(1, h);
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          try (Statement st = conn.createStatement()) {
+            st.executeUpdate(TokenCountRows.PRUNE.replace("${SAVED}", "SELECT content_hash FROM saved_token_hashes"));
+            st.execute("DELETE FROM saved_token_hashes");
+          }
+          return null;
+        });
+  }
+
+  private static void requireCounter(String counter) {
+    if (counter == null || counter.isBlank()) {
+      throw new IllegalArgumentException("token counter must not be blank, got: '" + counter + "'");
+    }
+  }
+
+  private static List<String> distinctHashes(Collection<String> contentHashes) {
+    Objects.requireNonNull(contentHashes, "contentHashes");
+    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(contentHashes));
+    if (hashes.contains(null)) {
+      throw new NullPointerException("contentHashes must not hold null");
+    }
+    return hashes;
+  }
+
+  @Override
   public void saveVectors(String modelId, Map<String, float[]> byTextHash) {
     requireModelId(modelId);
     Objects.requireNonNull(byTextHash, "byTextHash");

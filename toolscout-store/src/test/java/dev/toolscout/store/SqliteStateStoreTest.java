@@ -156,6 +156,62 @@ class SqliteStateStoreTest extends StateStoreContract {
   }
 
   @Test
+  void a_store_of_schema_7_upgrades_to_stored_token_counts_keeping_its_catalog_with_none_counted()
+      throws SQLException {
+    Path v7 = dir.resolve("v7-with-tool.db");
+    try (Connection c = connect(v7); Statement st = c.createStatement()) {
+      st.execute(Migrations.SCHEMA_VERSION_TABLE);
+      for (int v = 1; v <= 7; v++) {
+        for (String sql : Migrations.statements(v, Migrations.Dialect.SQLITE)) {
+          st.execute(sql);
+        }
+        st.execute("INSERT INTO schema_version (version, applied_at_millis) VALUES (" + v + ", 0)");
+      }
+    }
+    ToolSpec kept = tool("crm__kept");
+    try (Connection c = connect(v7);
+        PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, 1)")) {
+      ps.setString(1, kept.fullName());
+      ps.setString(2, dev.toolscout.model.ToolSpecJson.toJson(kept).toString());
+      ps.setString(3, kept.contentHash());
+      ps.executeUpdate();
+    }
+
+    try (SqliteStateStore s = SqliteStateStore.open(v7)) {
+      assertThat(s.loadCatalog().tools()).containsExactly(kept);
+      assertThat(s.loadTokenCounts("c", List.of(kept.contentHash()))).isEmpty();
+      s.saveTokenCounts("c", Map.of(kept.contentHash(), 12));
+    }
+    try (SqliteStateStore s = SqliteStateStore.open(v7)) {
+      assertThat(s.loadTokenCounts("c", List.of(kept.contentHash()))).containsEntry(kept.contentHash(), 12);
+    }
+  }
+
+  @Test
+  void many_token_counts_load_exactly_the_asked_ones() {
+    List<ToolSpec> many = new ArrayList<>();
+    Map<String, Integer> counts = new java.util.HashMap<>();
+    for (int i = 0; i < SqliteStateStore.IN_BATCH * 2 + 7; i++) {
+      ToolSpec t = tool(String.format(Locale.ROOT, "bulk__t%04d", i));
+      many.add(t);
+      counts.put(t.contentHash(), i);
+    }
+    store.applyCatalogChange(many, List.of());
+    store.saveTokenCounts("c", counts);
+    String notAsked = many.get(3).contentHash();
+    List<String> asked = new ArrayList<>(counts.keySet());
+    asked.remove(notAsked);
+    asked.add("no-such-hash");
+    Map<String, Integer> expected = new java.util.HashMap<>(counts);
+    expected.remove(notAsked);
+
+    // past IN_BATCH hashes a store reads the counter's rows in one pass: still only the asked ones come back
+    assertThat(store.loadTokenCounts("c", asked)).isEqualTo(expected);
+    assertThat(store.loadTokenCounts("c", asked.subList(0, 10))).hasSize(10);
+  }
+
+  @Test
   void each_migration_runs_once() throws SQLException {
     store.close();
     SqliteStateStore.open(file()).close();

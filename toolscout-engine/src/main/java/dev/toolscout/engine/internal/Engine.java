@@ -35,6 +35,7 @@ import dev.toolscout.index.ToolIndex;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.StoredTokenCounts;
 import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
@@ -81,6 +82,8 @@ public final class Engine implements AutoCloseable {
   private final ToolIndexer indexer;
   private final AccessControl access;
   private final TokenCounter tokens;
+  /** How many stored definition token counts the open gave {@link #tokens}. */
+  private final int tokenCountsLoaded;
   private final HybridRanker ranker;
   private final Selector selector;
   private final dev.toolscout.learning.UsageMemory learned;
@@ -286,6 +289,12 @@ public final class Engine implements AutoCloseable {
     long loadedVersion = 0;
     LuceneToolIndex idx = null;
     ToolIndexer started = null;
+    // definition token counts: those stored by earlier starts are loaded before the first selection, the rest are
+    // counted and stored by the indexer's worker, off the request path (issue 22)
+    TokenCounter tc = new TokenCounter();
+    int countsLoaded = 0;
+    CompletableFuture<Integer> countsLoad = null;
+    StoredTokenCounts tokenCounts = null;
     try {
       if (o.readOnly()) {
         ReadOnlyOpening.Opened ro = ReadOnlyOpening.open(o.dataDir(), indexDir, dimension);
@@ -294,6 +303,8 @@ public final class Engine implements AutoCloseable {
         EventBus bus = new EventBus();
         this.catalog = Catalog.of(s, ro.stored(), bus, ro.persisted() ? idx.ordinals() : Map.of());
         this.bus = bus;
+        // read only: what is stored is used, nothing is stored
+        countsLoaded = new StoredTokenCounts(s, tc, ENGINE_TOOLS).load(catalog.snapshot());
         // not attached to the bus: nothing changes this catalog
         this.indexer = new ToolIndexer(s, idx,
             ro.persisted() ? m : ReadOnlyOpening.storedVectorsOnly(m, o.dataDir()));
@@ -327,6 +338,15 @@ public final class Engine implements AutoCloseable {
         long tStore = System.nanoTime();
         StateStore.StoredCatalog stored = s.loadCatalog();
         loadedVersion = stored.version();
+        // read while the rest opens; the first selection finds them (joined below)
+        StoredTokenCounts counts = new StoredTokenCounts(s, tc, ENGINE_TOOLS);
+        countsLoad = CompletableFuture.supplyAsync(() -> {
+          long t = System.nanoTime();
+          int n = counts.load(stored.contentHashes());
+          LOG.debug("loaded {} stored token counts in {} ms", n, ms(t, System.nanoTime()));
+          return n;
+        }, r -> Thread.ofVirtual().name("token-counts-load").start(r));
+        tokenCounts = counts;
         long tCatalog = System.nanoTime();
         idx = joinIndex(indexOpen, o.dataDir());
         long tIndex = System.nanoTime();
@@ -374,7 +394,14 @@ public final class Engine implements AutoCloseable {
           LOG.warn("{}: {}", o.policyFile() == null ? "the access policy" : o.policyFile(), u.message());
         }
       }
-      this.tokens = new TokenCounter();
+      if (countsLoad != null) {
+        countsLoaded = join(countsLoad);
+        // from now on the worker stores what the store lacks (the whole catalog in a directory made before counts
+        // were stored), after the start's catch-up and each change
+        indexer.countTokens(tokenCounts);
+      }
+      this.tokens = tc;
+      this.tokenCountsLoaded = countsLoaded;
       // one ranker (and its threads) for the selector and the discovery tools; close() ends it
       this.ranker = new HybridRanker(idx);
       // what was learned from use: loaded (a tool removed or changed since drops its pairs) and kept current by
@@ -445,6 +472,9 @@ public final class Engine implements AutoCloseable {
           idx.close();
         }
         m.close();
+        if (countsLoad != null) {
+          countsLoad.exceptionally(x -> 0).join(); // not reading the store as it closes
+        }
         if (s != null) {
           s.close();
         }
@@ -831,6 +861,11 @@ public final class Engine implements AutoCloseable {
 
   public AccessControl access() {
     return access;
+  }
+
+  /** How many stored definition token counts the open loaded into {@link #tokens()} (none counted again). */
+  int tokenCountsLoaded() {
+    return tokenCountsLoaded;
   }
 
   public TokenCounter tokens() {

@@ -66,6 +66,27 @@ class ReplicaEngineTest {
   }
 
   @Test
+  void a_replica_starting_on_a_shared_store_counts_no_definition_another_counted() throws Exception {
+    try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)))) {
+      java.util.Set<String> hashes = new java.util.HashSet<>();
+      a.catalog().snapshot().entries().forEach(e -> hashes.add(e.contentHash()));
+      // A's indexer stores the counts in the background once its start is indexed
+      await("A stored every tool's count", () -> a.store().loadTokenCounts(
+          dev.toolscout.render.TokenCounter.DEFAULT_IDENTITY, hashes).size() == hashes.size());
+
+      try (Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
+        assertThat(b.tokenCountsLoaded()).isGreaterThanOrEqualTo(hashes.size());
+        dev.toolscout.catalog.Catalog.Snapshot snap = b.catalog().snapshot();
+        long all = b.tokens().allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS));
+
+        assertThat(b.tokens().countedDefinitions()).isZero();
+        assertThat(all).isEqualTo(new dev.toolscout.render.TokenCounter().allowedTokens(snap,
+            b.access().allowed(snap, Principal.ANONYMOUS)));
+      }
+    }
+  }
+
+  @Test
   void a_replica_that_loses_the_store_serves_reads_refuses_writes_and_catches_up_when_it_is_back() throws Exception {
     try (TcpProxy proxy = new TcpProxy("127.0.0.1", 5432);
         Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
