@@ -92,8 +92,10 @@ final class BundledOnnxModels {
       options.setInterOpNumThreads(1);
       OrtSession session = createSession(env, jarClass, modelResource, options);
       byte[] tokenizer = tokenizerFile.readAllBytes();
+      // LangChain4j's encoder (and its own tokenizer, 55-75 ms of a start) is made when first used: documents
+      // and a model without a clause encoder use it, a selection's message does not
       SingleThreadedModel lc4j = new SingleThreadedModel(
-          new OnnxBertBiEncoder(env, session, new ByteArrayInputStream(tokenizer), pooling), dimension);
+          () -> new OnnxBertBiEncoder(env, session, new ByteArrayInputStream(tokenizer), pooling), dimension);
       // a clause is read from the message's token states only where the model pools them all (MEAN); a CLS
       // model's vector is one token's state, which no clause has of its own
       ClauseEncoder clauses = pooling == PoolingMode.MEAN
@@ -173,18 +175,29 @@ final class BundledOnnxModels {
 
   /** LangChain4j's in-process model over our encoder; a null executor selects LangChain4j's default. */
   private static final class SingleThreadedModel extends AbstractInProcessEmbeddingModel {
-    private final OnnxBertBiEncoder encoder;
+    private final java.util.function.Supplier<OnnxBertBiEncoder> make;
+    private volatile OnnxBertBiEncoder encoder;
     private final int dimension;
 
-    SingleThreadedModel(OnnxBertBiEncoder encoder, int dimension) {
+    SingleThreadedModel(java.util.function.Supplier<OnnxBertBiEncoder> encoder, int dimension) {
       super(null);
-      this.encoder = encoder;
+      this.make = encoder;
       this.dimension = dimension;
     }
 
     @Override
     protected OnnxBertBiEncoder model() {
-      return encoder;
+      OnnxBertBiEncoder e = encoder;
+      if (e == null) {
+        synchronized (this) {
+          e = encoder;
+          if (e == null) {
+            e = make.get();
+            encoder = e;
+          }
+        }
+      }
+      return e;
     }
 
     @Override

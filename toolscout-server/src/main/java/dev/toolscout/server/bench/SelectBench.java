@@ -91,7 +91,16 @@ public final class SelectBench {
       double coldFirstSelectMs,
       long reembeddedOnRestart,
       double rssMbPer10k,
-      int memoryTools) {}
+      int memoryTools,
+      double serverColdStartS) {}
+
+  /**
+   * The JVM flags the launcher adds for a command that answers once and exits ({@code select}, {@code route},
+   * {@code find}, {@code describe}, {@code list}: the client compiler only, see the launcher script): the cold
+   * start is timed as such a command starts, and again with this JVM's own flags as a server ({@code serve})
+   * starts.
+   */
+  static final List<String> ONE_SHOT_JVM = List.of("-XX:TieredStopAtLevel=1");
 
   private final Options o;
   private final PrintWriter log;
@@ -143,27 +152,30 @@ public final class SelectBench {
     Path coldDir = coldSize == real ? realDir : dir(coldSize);
     // two starts: the first also brings the data directory's files into the OS page cache (as any earlier
     // use would have); the second is the figure
-    JsonNode first = probe(coldDir, 0);
-    JsonNode cold = probe(coldDir, 0);
+    JsonNode first = probe(coldDir, 0, ONE_SHOT_JVM);
+    JsonNode cold = probe(coldDir, 0, ONE_SHOT_JVM);
+    JsonNode server = probe(coldDir, 0, List.of());
     double firstS = first.path("process_start_to_first_select_ms").asDouble() / 1000.0;
     double coldS = cold.path("process_start_to_first_select_ms").asDouble() / 1000.0;
+    double serverS = server.path("process_start_to_first_select_ms").asDouble() / 1000.0;
     log.printf(Locale.ROOT, "cold start at %,d tools: %.2f s (open %.0f ms, first select %.0f ms), %d re-embedded; "
-            + "the start before it: %.2f s%n",
+            + "the start before it: %.2f s; started as a server (full tiered compilation): %.2f s%n",
         coldSize, coldS, cold.path("open_ms").asDouble(), cold.path("first_select_ms").asDouble(),
-        cold.path("reembedded").asLong(), firstS);
+        cold.path("reembedded").asLong(), firstS, serverS);
     Path empty = o.workDir().resolve("empty");
     try (Engine e = Engine.open(Engine.Options.of(empty).withTools(List.of()))) {
       e.index(all.subList(0, 1));
     }
-    JsonNode base = probe(empty, 20);
-    JsonNode big = probe(max == real ? realDir : dir(max), 20);
+    JsonNode base = probe(empty, 20, List.of());
+    JsonNode big = probe(max == real ? realDir : dir(max), 20, List.of());
     double rssPer10k = (big.path("rss_kb").asDouble() - base.path("rss_kb").asDouble()) / 1024.0 / (max / 10_000.0);
     log.printf(Locale.ROOT, "memory: %.0f MB RSS with %,d tools, %.0f MB with 1 tool: %.1f MB per 10k tools%n",
         big.path("rss_kb").asDouble() / 1024, max, base.path("rss_kb").asDouble() / 1024, rssPer10k);
     log.flush();
     return new Result(results, throughput, real, coldSize, coldS, firstS, cold.path("open_ms").asDouble(),
         cold.path("first_select_ms").asDouble(),
-        cold.path("reembedded").asLong() + first.path("reembedded").asLong(), rssPer10k, max);
+        cold.path("reembedded").asLong() + first.path("reembedded").asLong()
+            + server.path("reembedded").asLong(), rssPer10k, max, serverS);
   }
 
   private Path dir(int size) {
@@ -256,13 +268,17 @@ public final class SelectBench {
     return dev.toolscout.embeddings.LocalEmbeddingModels.DEFAULT_ID;
   }
 
-  /** Runs {@link BenchProbe} in a fresh JVM and returns its JSON line plus {@code wall_s}. */
-  private JsonNode probe(Path dir, int queries) throws IOException, InterruptedException {
+  /**
+   * Runs {@link BenchProbe} in a fresh JVM, with {@code extraJvm} after this JVM's flags, and returns its JSON
+   * line plus {@code wall_s}.
+   */
+  private JsonNode probe(Path dir, int queries, List<String> extraJvm) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java));
-    // the same JVM flags as this run (the launcher's: class-data sharing, vector module), so the probe starts
-    // as a user's command does
+    // the same JVM flags as this run (the launcher's: class-data cache, native libraries, vector module), so the
+    // probe starts as a user's command does
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(extraJvm);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     long t0 = System.nanoTime();
     // the probe times its start from here: the OS's process start time is whole seconds off on Linux

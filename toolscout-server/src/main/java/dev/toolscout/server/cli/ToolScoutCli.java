@@ -47,6 +47,8 @@ public final class ToolScoutCli {
    * field because JUL keeps loggers only weakly: a level set on an unreferenced logger is lost at the next GC.
    */
   private static final java.util.logging.Logger LUCENE_LOG = java.util.logging.Logger.getLogger("org.apache.lucene");
+  private static final java.util.logging.Logger LUCENE_VECTOR_LOG =
+      java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
 
   /** Exit code for bad input (options, files, values): every usage error, whichever command finds it. */
   public static final int BAD_INPUT = 2;
@@ -64,6 +66,13 @@ public final class ToolScoutCli {
 
   public static void main(String[] args) {
     LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
+    if (java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+        .contains("-XX:TieredStopAtLevel=1")) {
+      // the launcher starts a one-shot command with the client compiler only, on purpose: Lucene's warning that
+      // its vector API needs the server compiler says nothing a user can act on there (a one-shot selection
+      // makes a handful of vector comparisons)
+      LUCENE_VECTOR_LOG.setLevel(java.util.logging.Level.SEVERE);
+    }
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
