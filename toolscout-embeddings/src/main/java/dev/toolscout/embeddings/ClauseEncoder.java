@@ -45,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  * {@code embedQuery} would (the same vector, bit for bit).
  *
  * <p>These further calls (over the rest of a message, and of the clauses embedded alone) are known from the
- * tokens before the first call runs, so they run beside it on helper threads: on etom-mcp's level-4 requests
+ * tokens before the first call runs (a clause embedded alone is tokenized by the thread that runs its call), so
+ * they run beside it on helper threads: on etom-mcp's level-4 requests
  * (172 tokens on average) they are 103 tokens of model work per message beside the first call's 116, which
  * made a selection cost 1.7-1.9 times LangChain4j's single call when they ran after it on one thread
  * (docs/BENCHMARKS.md, "Real messages"). A call no helper has started when the first is done is run by the
@@ -136,10 +137,15 @@ final class ClauseEncoder {
       }));
     }
     for (int c = 0; c < clauses.size(); c++) {
-      long[] alone = read[c] ? null : idsAsLangChain4j(clauses.get(c));
-      if (alone != null) {
+      if (!read[c]) {
+        // tokenized by whoever runs the call, not before the message's own call starts
+        String clause = clauses.get(c);
         int slot = c + 1;
         further.add(new FutureTask<>(() -> {
+          long[] alone = idsAsLangChain4j(clause);
+          if (alone == null) {
+            return () -> {}; // longer than a window: the caller embeds it as LangChain4j does
+          }
           float[] v = normalize(mean(run(alone), 0, alone.length));
           return () -> out[slot] = v;
         }));
