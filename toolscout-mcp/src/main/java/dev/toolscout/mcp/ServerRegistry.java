@@ -31,6 +31,12 @@ public final class ServerRegistry implements AutoCloseable {
   private final Map<String, ServerConfig> declared = new java.util.concurrent.ConcurrentHashMap<>();
   /** The disabled servers this process knows the config of (not connected), by name. */
   private final Map<String, Disabled> disabled = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Servers connected by an {@link #add(ServerConfig, Duration, boolean)} that has not decided yet whether to
+   * store them (it waits for the first attempt): {@link #reconcile} leaves them connected, though no store and
+   * no file holds them yet. Guarded by {@code this}.
+   */
+  private final java.util.Set<String> adding = new java.util.HashSet<>();
 
   private record Disabled(ServerConfig config, java.time.Instant since) {}
 
@@ -85,10 +91,13 @@ public final class ServerRegistry implements AutoCloseable {
    * @throws IllegalArgumentException when the name's tool prefix is taken
    */
   public ServerStatus add(ServerConfig config, Duration wait) {
-    manager.checkRegistrable(config); // before anything is stored
-    store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
-    forgetDisabled(config.name());
-    manager.register(config);
+    // stored and connected as one step for reconcile, which runs on other threads (replicas' changes)
+    synchronized (this) {
+      manager.checkRegistrable(config); // before anything is stored
+      store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+      forgetDisabled(config.name());
+      manager.register(config);
+    }
     return manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
   }
 
@@ -103,16 +112,34 @@ public final class ServerRegistry implements AutoCloseable {
    * @throws IllegalArgumentException when the name's tool prefix is taken
    */
   public ServerStatus add(ServerConfig config, Duration wait, boolean storeIfUnreachable) {
-    manager.checkRegistrable(config);
-    manager.register(config);
-    ServerStatus s = manager.awaitFirstAttempt(config.name(), wait).orElseThrow();
-    if (reachable(s) || storeIfUnreachable) {
-      store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
-      forgetDisabled(config.name()); // added again: the new registration is enabled
-    } else {
-      manager.unregister(config.name());
+    String name = config.name();
+    synchronized (this) {
+      manager.checkRegistrable(config);
+      manager.register(config);
+      adding.add(name); // connected, not stored yet: reconcile must not disconnect it meanwhile
     }
-    return s;
+    try {
+      // not under the lock: the first attempt may take the whole wait, and reconcile, disable and enable go on
+      ServerStatus s = manager.awaitFirstAttempt(name, wait).orElseThrow();
+      synchronized (this) {
+        if (reachable(s) || storeIfUnreachable) {
+          store.saveServer(new StateStore.StoredServer(name, ServerConfigJson.write(config, secrets)));
+          forgetDisabled(name); // added again: the new registration is enabled
+        } else {
+          manager.unregister(name);
+        }
+      }
+      return s;
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        manager.unregister(name);
+      }
+      throw e;
+    } finally {
+      synchronized (this) {
+        adding.remove(name);
+      }
+    }
   }
 
   /**
@@ -160,7 +187,7 @@ public final class ServerRegistry implements AutoCloseable {
       }
     }
     for (ServerStatus s : manager.servers()) {
-      if (!declared.containsKey(s.name()) && !stored.containsKey(s.name())) {
+      if (!declared.containsKey(s.name()) && !stored.containsKey(s.name()) && !adding.contains(s.name())) {
         manager.unregister(s.name());
       }
     }
@@ -172,7 +199,7 @@ public final class ServerRegistry implements AutoCloseable {
   }
 
   /** Removes a registration from the store and disconnects it (a disabled one too); false when there was none. */
-  public boolean remove(String name) {
+  public synchronized boolean remove(String name) {
     String stored = manager.config(name).map(ServerConfig::name).orElse(name);
     boolean deleted = store.deleteServer(stored);
     boolean stopped = manager.unregister(stored);
