@@ -61,7 +61,8 @@ public final class GitIndexer implements Indexer, AutoCloseable {
    * Caps on what is indexed.
    *
    * @param maxCommits commits kept searchable, newest first (default 500)
-   * @param maxFiles files of the HEAD tree indexed (default 5,000; past it the rest are skipped, logged once)
+   * @param maxFiles files indexed, those of the first HEAD tree read and those later commits add (default 5,000;
+   *     past it the rest are skipped, logged once)
    * @param maxFileBytes a larger file is skipped (default 256 KiB)
    * @param maxTextChars characters of a file or a commit message embedded and shown (default 2,000)
    * @param poll how often HEAD is checked (default 2 s, at least 100 ms)
@@ -261,11 +262,18 @@ public final class GitIndexer implements Indexer, AutoCloseable {
       if (incremental) {
         walk.markUninteresting(walk.parseCommit(from));
       }
+      boolean more = false;
       for (RevCommit c : walk) {
         if (fresh.size() >= limits.maxCommits()) {
+          more = true;
           break;
         }
         fresh.add(c);
+      }
+      if (more) {
+        // more new commits than are kept: applying only the newest ones' changes would miss the files only the
+        // older ones changed, so the HEAD tree is read whole instead (as at the first refresh)
+        incremental = false;
       }
       Collections.reverse(fresh); // oldest first, so a later commit's file content wins
       Map<String, Entry> texts = new LinkedHashMap<>();
@@ -274,6 +282,9 @@ public final class GitIndexer implements Indexer, AutoCloseable {
         // the whole HEAD tree once, then only what each commit changes
         allFiles(reader, headCommit, texts);
       }
+      // maxFiles holds for the files commits add too, not only for the first tree read
+      int files = (int) base.values().stream().filter(e -> e.kind().equals("file")).count();
+      boolean capped = false;
       try (DiffFormatter diff = new DiffFormatter(DisabledOutputStream.INSTANCE)) {
         diff.setRepository(repo);
         diff.setDetectRenames(true);
@@ -287,16 +298,22 @@ public final class GitIndexer implements Indexer, AutoCloseable {
               continue; // the HEAD tree is already read
             }
             if (d.getChangeType() == DiffEntry.ChangeType.DELETE || d.getChangeType() == DiffEntry.ChangeType.RENAME) {
-              base.remove("file:" + d.getOldPath());
-              texts.remove("file:" + d.getOldPath());
+              files -= forget(base, texts, "file:" + d.getOldPath());
             }
             if (d.getChangeType() != DiffEntry.ChangeType.DELETE) {
+              String key = "file:" + d.getNewPath();
               Entry f = file(reader, d.getNewPath(), d.getNewId().toObjectId(), c);
               if (f == null) {
-                base.remove("file:" + d.getNewPath());
-                texts.remove("file:" + d.getNewPath());
-              } else {
-                texts.put("file:" + d.getNewPath(), f);
+                files -= forget(base, texts, key);
+              } else if (base.containsKey(key) || texts.containsKey(key)) {
+                texts.put(key, f);
+              } else if (files < limits.maxFiles()) {
+                texts.put(key, f);
+                files++;
+              } else if (!capped) {
+                capped = true;
+                LOG.warn("git indexer for {}: more than {} files; the files commits add past it are not indexed",
+                    dir, limits.maxFiles());
               }
             }
           }
@@ -317,6 +334,13 @@ public final class GitIndexer implements Indexer, AutoCloseable {
     pending = false;
     LOG.info("git indexer for {}: {} new commits indexed, HEAD {}", dir, fresh.size(), head.abbreviate(8).name());
     return fresh.size();
+  }
+
+  /** Removes a file's entry from both maps; 1 when it was indexed (counted), else 0. */
+  private static int forget(Map<String, Entry> base, Map<String, Entry> texts, String key) {
+    boolean inBase = base.remove(key) != null;
+    boolean inTexts = texts.remove(key) != null;
+    return inBase || inTexts ? 1 : 0;
   }
 
   private Map<String, Entry> capCommits(Map<String, Entry> all) {

@@ -112,6 +112,43 @@ class GitIndexerTest {
   }
 
   @Test
+  void more_new_commits_than_are_kept_still_bring_every_file_up_to_date() throws Exception {
+    try (Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
+      commit(git, "Start", "a.txt", "The alpha service greets visitors.\n");
+      GitIndexer.Limits two = new GitIndexer.Limits(2, 100, 10_000, 2_000, java.time.Duration.ofSeconds(1));
+      try (GitIndexer g = GitIndexer.open(dir, new InMemoryStateStore(), model, two)) {
+        // three new commits, two kept: the oldest of them is the only one that changes a.txt
+        commit(git, "Rewrite a", "a.txt", "Invoices are emailed to customers on the first day of the month.\n");
+        commit(git, "Add c", "c.txt", "Notes about the build.\n");
+        commit(git, "Add d", "d.txt", "Notes about the deploy.\n");
+        g.refresh();
+
+        assertThat(g.search("when are invoices emailed to customers", 10))
+            .filteredOn(h -> "a.txt".equals(h.path()) && h.kind().equals("file"))
+            .singleElement()
+            .satisfies(h -> assertThat(h.snippet()).contains("Invoices are emailed"));
+        assertThat(g.search("notes", 20)).filteredOn(h -> h.kind().equals("commit")).hasSize(2);
+      }
+    }
+  }
+
+  @Test
+  void files_that_new_commits_add_count_toward_the_file_cap() throws Exception {
+    try (Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
+      commit(git, "Add one", "one.txt", "First file.\n");
+      GitIndexer.Limits twoFiles = new GitIndexer.Limits(10, 2, 10_000, 2_000, java.time.Duration.ofSeconds(1));
+      try (GitIndexer g = GitIndexer.open(dir, new InMemoryStateStore(), model, twoFiles)) {
+        commit(git, "Add two", "two.txt", "Second file.\n");
+        commit(git, "Add three", "three.txt", "Third file.\n");
+        g.refresh();
+
+        assertThat(g.search("file", 20)).filteredOn(h -> h.kind().equals("file")).hasSize(2);
+        assertThat(g.size()).isEqualTo(2 + 3); // two files, three commits
+      }
+    }
+  }
+
+  @Test
   void a_directory_that_is_not_a_repository_is_refused_naming_it() {
     assertThatThrownBy(() -> GitIndexer.open(dir, new InMemoryStateStore(), model, GitIndexer.Limits.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class)
