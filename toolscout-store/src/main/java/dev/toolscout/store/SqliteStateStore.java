@@ -1118,12 +1118,26 @@ public final class SqliteStateStore implements StateStore {
     return List.copyOf(memories);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Saving a memory again (a correction) overwrites the old row in the database pages ({@code secure_delete})
+   * and then checkpoints and truncates the write-ahead log, as {@link #deleteMemory} does: the log still held the
+   * old text's page images until its next checkpoint.
+   */
   @Override
   public void saveMemory(StoredMemory memory) {
     Objects.requireNonNull(memory, "memory");
-    write(
+    boolean replaced = write(
         "save memory '" + memory.id() + "'",
         () -> {
+          boolean existed;
+          try (PreparedStatement ps = conn.prepareStatement("SELECT 1 FROM memories WHERE id = ?")) {
+            ps.setString(1, memory.id());
+            try (ResultSet rs = ps.executeQuery()) {
+              existed = rs.next();
+            }
+          }
           try (PreparedStatement ps = conn.prepareStatement(
               "INSERT INTO memories (id, scope, owner, memory_json, model_id, vector) VALUES (?, ?, ?, ?, ?, ?) "
                   + "ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, owner = excluded.owner, "
@@ -1136,8 +1150,21 @@ public final class SqliteStateStore implements StateStore {
             ps.setBytes(6, memory.vector() == null ? null : VectorCodec.encode(memory.vector()));
             ps.executeUpdate();
           }
-          return null;
+          return existed;
         });
+    if (replaced) {
+      checkpointAfter("correcting memory '" + memory.id() + "'");
+    }
+  }
+
+  /** Checkpoints and truncates the write-ahead log, which holds the page images of a memory's old text. */
+  private void checkpointAfter(String what) {
+    locked("checkpoint the log after " + what, () -> {
+      try (Statement st = conn.createStatement()) {
+        st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      }
+      return null;
+    });
   }
 
   /**
@@ -1160,12 +1187,7 @@ public final class SqliteStateStore implements StateStore {
           }
         });
     if (deleted) {
-      locked("checkpoint the log after deleting memory '" + id + "'", () -> {
-        try (Statement st = conn.createStatement()) {
-          st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-        }
-        return null;
-      });
+      checkpointAfter("deleting memory '" + id + "'");
     }
     return deleted;
   }

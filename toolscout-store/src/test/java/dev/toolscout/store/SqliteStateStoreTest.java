@@ -347,4 +347,29 @@ class SqliteStateStoreTest extends StateStoreContract {
   private static Connection connect(Path file) throws SQLException {
     return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
   }
+
+  @Test
+  void a_corrected_or_deleted_memorys_old_text_is_left_in_neither_the_database_nor_its_log() throws Exception {
+    try (SqliteStateStore s = SqliteStateStore.open(file())) {
+      s.saveMemory(new StateStore.StoredMemory(
+          "mem_a", "user", "ann", "{\"content\":\"the old secret is kept here\"}", null, null));
+      s.saveMemory(new StateStore.StoredMemory(
+          "mem_a", "user", "ann", "{\"content\":\"corrected text\"}", null, null));
+      assertThat(onDisk()).doesNotContain("the old secret").contains("corrected text");
+
+      s.deleteMemory("mem_a");
+      assertThat(onDisk()).doesNotContain("corrected text");
+    }
+  }
+
+  /** The database file and its write-ahead log, as text (while the store is open). */
+  private String onDisk() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (Path p : List.of(file(), Path.of(file() + "-wal"))) {
+      if (Files.exists(p)) {
+        sb.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
+      }
+    }
+    return sb.toString();
+  }
 }
