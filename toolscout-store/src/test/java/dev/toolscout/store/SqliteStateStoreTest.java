@@ -124,25 +124,8 @@ class SqliteStateStoreTest extends StateStoreContract {
 
   @Test
   void a_store_of_schema_3_upgrades_to_skills_and_conversations_keeping_its_catalog() throws SQLException {
-    Path v3 = dir.resolve("v3-with-tool.db");
-    try (Connection c = connect(v3); Statement st = c.createStatement()) {
-      st.execute(Migrations.SCHEMA_VERSION_TABLE);
-      for (int v = 1; v <= 3; v++) {
-        for (String sql : Migrations.statements(v, Migrations.Dialect.SQLITE)) {
-          st.execute(sql);
-        }
-        st.execute("INSERT INTO schema_version (version, applied_at_millis) VALUES (" + v + ", 0)");
-      }
-    }
     ToolSpec kept = tool("crm__kept");
-    try (Connection c = connect(v3);
-        PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, 1)")) {
-      ps.setString(1, kept.fullName());
-      ps.setString(2, dev.toolscout.model.ToolSpecJson.toJson(kept).toString());
-      ps.setString(3, kept.contentHash());
-      ps.executeUpdate();
-    }
+    Path v3 = storeAtSchema(3, kept);
 
     try (SqliteStateStore s = SqliteStateStore.open(v3)) {
       s.saveSkill(new StateStore.StoredSkill("database", "{}"));
@@ -158,25 +141,8 @@ class SqliteStateStoreTest extends StateStoreContract {
   @Test
   void a_store_of_schema_7_upgrades_to_stored_token_counts_keeping_its_catalog_with_none_counted()
       throws SQLException {
-    Path v7 = dir.resolve("v7-with-tool.db");
-    try (Connection c = connect(v7); Statement st = c.createStatement()) {
-      st.execute(Migrations.SCHEMA_VERSION_TABLE);
-      for (int v = 1; v <= 7; v++) {
-        for (String sql : Migrations.statements(v, Migrations.Dialect.SQLITE)) {
-          st.execute(sql);
-        }
-        st.execute("INSERT INTO schema_version (version, applied_at_millis) VALUES (" + v + ", 0)");
-      }
-    }
     ToolSpec kept = tool("crm__kept");
-    try (Connection c = connect(v7);
-        PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, 1)")) {
-      ps.setString(1, kept.fullName());
-      ps.setString(2, dev.toolscout.model.ToolSpecJson.toJson(kept).toString());
-      ps.setString(3, kept.contentHash());
-      ps.executeUpdate();
-    }
+    Path v7 = storeAtSchema(7, kept);
 
     try (SqliteStateStore s = SqliteStateStore.open(v7)) {
       assertThat(s.loadCatalog().tools()).containsExactly(kept);
@@ -371,5 +337,28 @@ class SqliteStateStoreTest extends StateStoreContract {
       }
     }
     return sb.toString();
+  }
+
+  /** A store file at schema {@code version} (the migrations up to it, run as they were), holding {@code tool}. */
+  private Path storeAtSchema(int version, ToolSpec tool) throws SQLException {
+    Path file = dir.resolve("v" + version + "-with-tool.db");
+    try (Connection c = connect(file); Statement st = c.createStatement()) {
+      st.execute(Migrations.SCHEMA_VERSION_TABLE);
+      for (int v = 1; v <= version; v++) {
+        for (String sql : Migrations.statements(v, Migrations.Dialect.SQLITE)) {
+          st.execute(sql);
+        }
+        st.execute("INSERT INTO schema_version (version, applied_at_millis) VALUES (" + v + ", 0)");
+      }
+    }
+    try (Connection c = connect(file);
+        PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, 1)")) {
+      ps.setString(1, tool.fullName());
+      ps.setString(2, dev.toolscout.model.ToolSpecJson.toJson(tool).toString());
+      ps.setString(3, tool.contentHash());
+      ps.executeUpdate();
+    }
+    return file;
   }
 }
