@@ -126,6 +126,11 @@ public final class Catalog {
     return change;
   }
 
+  /** Waits until catalog version {@code version} is searchable (indexed); see {@link #awaitSearchable(Change)}. */
+  public void awaitSearchable(long version) {
+    searchable.accept(version);
+  }
+
   public Snapshot snapshot() {
     return snapshot;
   }

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -431,10 +432,62 @@ public final class UpstreamManager implements AutoCloseable {
               + "the store", cfg.name(), e.getMessage());
         }
       }
-      c.toolCount(specs.size());
       if (!wrote) {
         LOG.debug("MCP server '{}': another replica is writing its tools to the shared store", cfg.name());
+        // this replica counts the server listed (ready) only once that write reached its own catalog and index,
+        // as when it writes the list itself: a request right after sees the tools the status counts
+        awaitWrittenElsewhere(c, specs);
       }
+      c.toolCount(specs.size());
+    }
+
+    /**
+     * Waits until the catalog holds exactly {@code specs} as the server's tools (another replica's write, which
+     * arrives through the shared store's change feed) and they are searchable; at most the start timeout, after
+     * which the server counts as listed anyway (logged), or until the server is replaced or removed.
+     */
+    private void awaitWrittenElsewhere(UpstreamConnection c, List<ToolSpec> specs) {
+      Map<String, String> want = new HashMap<>();
+      for (ToolSpec t : specs) {
+        want.put(t.fullName(), t.contentHash());
+      }
+      long end = System.nanoTime() + limits.startTimeout().toNanos();
+      while (byPrefix.get(c.prefix()) == c) {
+        Catalog.Snapshot snap = catalog.snapshot();
+        if (holdsExactly(snap, c.prefix(), want)) {
+          try {
+            catalog.awaitSearchable(snap.version());
+          } catch (RuntimeException e) {
+            LOG.warn("MCP server '{}': its tools are stored but indexing them failed ({}); the index catches up "
+                + "from the store", c.config().name(), e.getMessage());
+          }
+          return;
+        }
+        if (System.nanoTime() > end) {
+          LOG.warn("MCP server '{}': the tools another replica lists for it did not reach this replica's catalog "
+              + "within {}; counted as listed anyway", c.config().name(), limits.startTimeout());
+          return;
+        }
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+
+    private static boolean holdsExactly(Catalog.Snapshot snap, String prefix, Map<String, String> want) {
+      int held = 0;
+      for (CatalogEntry e : snap.entries()) {
+        if (toolsOf(prefix).test(e)) {
+          if (!e.contentHash().equals(want.get(e.spec().fullName()))) {
+            return false;
+          }
+          held++;
+        }
+      }
+      return held == want.size();
     }
 
     @Override

@@ -270,6 +270,31 @@ class UpstreamManagerTest {
   }
 
   @Test
+  void a_server_another_replica_lists_is_ready_here_only_once_its_tools_reached_this_catalog() throws Exception {
+    // the gate of a replica that did not win the server's sync: another replica writes the list to the shared
+    // store, and the change reaches this catalog later (here: the same write, 700 ms after the listing)
+    manager.syncGate((server, work) -> {
+      Thread.ofPlatform().start(() -> {
+        try {
+          Thread.sleep(700);
+        } catch (InterruptedException e) {
+          return;
+        }
+        work.run();
+      });
+      return false;
+    });
+
+    manager.register(memoryServer());
+    ServerStatus s = manager.awaitFirstAttempt("Memory", Duration.ofSeconds(30)).orElseThrow();
+
+    assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
+    assertThat(catalog.get("memory__create_entities")).as("the tools a ready server counts").isPresent();
+    assertThat(s.tools()).isEqualTo((int) catalog.snapshot().entries().stream()
+        .filter(e -> e.spec().name().source().equals("memory")).count());
+  }
+
+  @Test
   void unregister_removes_the_servers_tools_from_the_catalog() {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
     assertThat(catalog.snapshot().hasSource("memory")).isTrue();
