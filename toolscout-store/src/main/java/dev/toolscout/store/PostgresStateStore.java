@@ -410,12 +410,8 @@ public final class PostgresStateStore implements StateStore {
 
   @Override
   public Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
-    requireCounter(counter);
-    Objects.requireNonNull(contentHashes, "contentHashes");
-    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(contentHashes));
-    if (hashes.contains(null)) {
-      throw new NullPointerException("contentHashes must not hold null");
-    }
+    TokenCountRows.requireCounter(counter);
+    List<String> hashes = TokenCountRows.distinctHashes(contentHashes);
     if (hashes.isEmpty()) {
       return new HashMap<>();
     }
@@ -441,7 +437,7 @@ public final class PostgresStateStore implements StateStore {
 
   @Override
   public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
-    requireCounter(counter);
+    TokenCountRows.requireCounter(counter);
     Map<String, Integer> rows = TokenCountRows.checked(byContentHash);
     if (rows.isEmpty()) {
       return;
@@ -465,12 +461,6 @@ public final class PostgresStateStore implements StateStore {
       }
       return null;
     });
-  }
-
-  private static void requireCounter(String counter) {
-    if (counter == null || counter.isBlank()) {
-      throw new IllegalArgumentException("token counter must not be blank, got: '" + counter + "'");
-    }
   }
 
   @Override

@@ -324,8 +324,8 @@ public final class SqliteStateStore implements StateStore {
 
   @Override
   public Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
-    requireCounter(counter);
-    List<String> hashes = distinctHashes(contentHashes);
+    TokenCountRows.requireCounter(counter);
+    List<String> hashes = TokenCountRows.distinctHashes(contentHashes);
     if (hashes.isEmpty()) {
       return new HashMap<>();
     }
@@ -373,7 +373,7 @@ public final class SqliteStateStore implements StateStore {
 
   @Override
   public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
-    requireCounter(counter);
+    TokenCountRows.requireCounter(counter);
     Map<String, Integer> rows = TokenCountRows.checked(byContentHash);
     if (rows.isEmpty()) {
       return;
@@ -411,21 +411,6 @@ public final class SqliteStateStore implements StateStore {
           }
           return null;
         });
-  }
-
-  private static void requireCounter(String counter) {
-    if (counter == null || counter.isBlank()) {
-      throw new IllegalArgumentException("token counter must not be blank, got: '" + counter + "'");
-    }
-  }
-
-  private static List<String> distinctHashes(Collection<String> contentHashes) {
-    Objects.requireNonNull(contentHashes, "contentHashes");
-    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(contentHashes));
-    if (hashes.contains(null)) {
-      throw new NullPointerException("contentHashes must not hold null");
-    }
-    return hashes;
   }
 
   @Override

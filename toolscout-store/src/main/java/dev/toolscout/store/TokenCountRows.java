@@ -1,5 +1,9 @@
 package dev.toolscout.store;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -14,6 +18,23 @@ final class TokenCountRows {
       + " AND content_hash NOT IN (${SAVED})";
 
   private TokenCountRows() {}
+
+  /** A counter's name must not be blank (the stores refuse it before any SQL). */
+  static void requireCounter(String counter) {
+    if (counter == null || counter.isBlank()) {
+      throw new IllegalArgumentException("token counter must not be blank, got: '" + counter + "'");
+    }
+  }
+
+  /** The hashes to look up, each once, in the order given; a null hash is refused. */
+  static List<String> distinctHashes(Collection<String> contentHashes) {
+    Objects.requireNonNull(contentHashes, "contentHashes");
+    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(contentHashes));
+    if (hashes.contains(null)) {
+      throw new NullPointerException("contentHashes must not hold null");
+    }
+    return hashes;
+  }
 
   /** The rows to save, in hash order (one lock order for every writer); a null hash or a negative count is refused. */
   static Map<String, Integer> checked(Map<String, Integer> byContentHash) {
