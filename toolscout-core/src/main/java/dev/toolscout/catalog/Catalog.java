@@ -43,6 +43,8 @@ public final class Catalog {
   private volatile Snapshot snapshot;
   /** Waits until a catalog version's change is searchable; set by whoever indexes (the composition root). */
   private volatile java.util.function.LongConsumer searchable = v -> {};
+  /** Waits until every change up to a catalog version is searchable; set with {@link #searchable}. */
+  private volatile java.util.function.LongConsumer searchableThrough = v -> {};
 
   private Catalog(StateStore store, Consumer<? super List<CatalogEvent>> events, Snapshot initial) {
     this.store = store;
@@ -95,11 +97,13 @@ public final class Catalog {
   }
 
   /**
-   * Sets what {@link #awaitSearchable} waits on: in the product, the tool indexer's {@code awaitIndexed}. Until
-   * set, a change counts as searchable once applied.
+   * Sets what {@link #awaitSearchable} waits on: in the product, the tool indexer's {@code awaitIndexed} (one
+   * version's change) and {@code awaitIndexedThrough} (every change up to a version). Until set, a change counts as
+   * searchable once applied.
    */
-  public void searchableBy(java.util.function.LongConsumer waiter) {
-    this.searchable = java.util.Objects.requireNonNull(waiter, "waiter");
+  public void searchableBy(java.util.function.LongConsumer change, java.util.function.LongConsumer through) {
+    this.searchable = java.util.Objects.requireNonNull(change, "change");
+    this.searchableThrough = java.util.Objects.requireNonNull(through, "through");
   }
 
   /**
@@ -126,9 +130,14 @@ public final class Catalog {
     return change;
   }
 
-  /** Waits until catalog version {@code version} is searchable (indexed); see {@link #awaitSearchable(Change)}. */
-  public void awaitSearchable(long version) {
-    searchable.accept(version);
+  /**
+   * Waits until every change up to catalog version {@code version} is searchable (indexed): the whole catalog as
+   * of that version, including the earlier batches of a large change that a later small one went past.
+   *
+   * @throws RuntimeException when indexing one of those changes failed (it is stored: the index catches up)
+   */
+  public void awaitSearchableThrough(long version) {
+    searchableThrough.accept(version);
   }
 
   public Snapshot snapshot() {

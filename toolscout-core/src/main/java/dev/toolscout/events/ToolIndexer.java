@@ -272,6 +272,34 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
   }
 
+  /**
+   * Waits until every change up to catalog version {@code version} is searchable, not only the one that brought the
+   * catalog to it: a later change of at most {@value #SMALL} tools is indexed before larger earlier ones, so {@link
+   * #awaitIndexed} of the last version can return while a large change before it is still being embedded. For a
+   * reader that needs the whole catalog searchable (an engine that opens, a replica that waits for another's
+   * write).
+   *
+   * @throws EventBus.SubscriberException when indexing a change not yet searchable failed (it is stored: the index
+   *     catches up from the store)
+   */
+  public void awaitIndexedThrough(long version) {
+    synchronized (lock) {
+      while (indexedVersion < version) {
+        for (Map.Entry<Long, RuntimeException> f : failures.entrySet()) {
+          if (f.getKey() > indexedVersion && f.getKey() <= version) {
+            throw new EventBus.SubscriberException("indexing catalog version " + f.getKey() + " failed: "
+                + f.getValue().getMessage() + "; the change itself is stored and the index catches up from the store",
+                f.getValue());
+          }
+        }
+        if (worker == null || closed || firstPending() == null) {
+          return; // nothing will index it in this process (not started, closing): the next start catches up
+        }
+        waitLocked(0);
+      }
+    }
+  }
+
   /** Whether the change of {@code version} is searchable. Holds the lock. */
   private boolean indexed(long version) {
     if (indexedVersion >= version) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.Fixture;
 import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.index.ExactToolIndex;
@@ -103,6 +104,37 @@ class ToolIndexerTest {
       indexer.awaitIndexed(small.version());
       assertThat(index.committedVersion()).isEqualTo(small.version());
       assertThat(indexer.status().lag()).isZero();
+    }
+  }
+
+  @Test
+  void waiting_through_a_version_waits_for_the_batches_its_small_last_batch_went_past() throws Exception {
+    InMemoryStateStore store = new InMemoryStateStore();
+    EventBus bus = new EventBus();
+    GatedModel model = new GatedModel();
+    ExactToolIndex index = new ExactToolIndex(256);
+    Catalog catalog = Catalog.load(store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+      indexer.start(catalog, Duration.ofHours(1));
+      catalog.searchableBy(indexer::awaitIndexed, indexer::awaitIndexedThrough);
+      // one sync written as two versions: 256 tools, then a last batch of 21 (at most SMALL: it may overtake)
+      List<ToolSpec> tools = new ArrayList<>(bulk(Catalog.WRITE_BATCH));
+      for (int i = 0; i < 21; i++) {
+        tools.add(Fixture.tool(String.format("tail__t%02d", i), "A tool of the last batch, number " + i + "."));
+      }
+      Catalog.Change all = catalog.sync(tools);
+      assertThat(all.events().stream().map(CatalogEvent::version).distinct()).hasSize(2);
+      model.firstBigBatch.countDown();
+      // the last version alone is searchable while the first batch is still held at the model
+      indexer.awaitIndexed(all.version());
+      assertThat(index.ordinals()).containsKey("tail__t20").doesNotContainKey("big__t0200");
+      java.util.concurrent.CompletableFuture<Void> through =
+          java.util.concurrent.CompletableFuture.runAsync(() -> catalog.awaitSearchableThrough(all.version()));
+      Thread.sleep(200);
+      assertThat(through).isNotDone();
+      model.restOfBig.countDown();
+      through.get(60, TimeUnit.SECONDS);
+      assertThat(index.ordinals()).hasSize(Catalog.WRITE_BATCH + 21);
     }
   }
 

@@ -359,7 +359,7 @@ public final class Engine implements AutoCloseable {
         indexer.onProgress(o.progress());
         // the worker first catches the index up with the store, then indexes each change from the queue
         started = indexer.start(catalog, o.indexResync());
-        catalog.searchableBy(indexer::awaitIndexed);
+        catalog.searchableBy(indexer::awaitIndexed, indexer::awaitIndexedThrough);
         long tRebuild = System.nanoTime();
         LOG.debug("opened {} in {} ms: store {} ms, catalog of {} tools {} ms, waited for the index {} ms, "
                 + "index check {} ms",
@@ -381,8 +381,9 @@ public final class Engine implements AutoCloseable {
         }
         this.untouchedByCatalogs = untouched;
         this.indexInMemory = false;
-        // an opened engine's index holds its catalog, as before the indexing queue: the catch-up and the files
-        indexer.awaitIndexed(catalog.version());
+        // an opened engine's index holds its catalog, as before the indexing queue: the catch-up and the files,
+        // every batch of them (a small last batch is indexed ahead of the larger ones before it)
+        indexer.awaitIndexedThrough(catalog.version());
       }
       // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
       this.access = new AccessControl(

@@ -456,7 +456,7 @@ public final class UpstreamManager implements AutoCloseable {
         Catalog.Snapshot snap = catalog.snapshot();
         if (holdsExactly(snap, c.prefix(), want)) {
           try {
-            catalog.awaitSearchable(snap.version());
+            catalog.awaitSearchableThrough(snap.version());
           } catch (RuntimeException e) {
             LOG.warn("MCP server '{}': its tools are stored but indexing them failed ({}); the index catches up "
                 + "from the store", c.config().name(), e.getMessage());
