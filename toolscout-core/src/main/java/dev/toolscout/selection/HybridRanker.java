@@ -41,8 +41,8 @@ public final class HybridRanker implements AutoCloseable {
    */
   static final int CLAUSE_SHARE = 2;
 
-  /** Virtual threads: one short task per request and clause, no pool to size. */
-  private final ExecutorService lexicalThreads = Executors.newVirtualThreadPerTaskExecutor();
+  /** Virtual threads: one short task per search (a message's and each clause's), no pool to size. */
+  private final ExecutorService searchThreads = Executors.newVirtualThreadPerTaskExecutor();
 
   private final ToolIndex index;
 
@@ -57,12 +57,12 @@ public final class HybridRanker implements AutoCloseable {
    */
   @Override
   public void close() {
-    lexicalThreads.shutdown();
+    searchThreads.shutdown();
   }
 
   /** Whether {@link #close()} was called. */
   public boolean isClosed() {
-    return lexicalThreads.isShutdown();
+    return searchThreads.isShutdown();
   }
 
   /**
@@ -125,15 +125,29 @@ public final class HybridRanker implements AutoCloseable {
       throw new IllegalStateException(
           "the embedder returned " + v.size() + " vectors for a message and " + ranked.size() + " clauses");
     }
+    // the clauses' vector searches start now, beside the message's on this thread: on a message of eight clauses
+    // they were most of the ranking's own time (docs/BENCHMARKS.md, "Real messages")
+    List<FutureTask<List<Hit>>> clauseDense = new ArrayList<>(ranked.size());
+    for (int i = 0; i < ranked.size(); i++) {
+      float[] clauseVector = v.get(i + 1);
+      FutureTask<List<Hit>> t = new FutureTask<>(() -> dense(clauseVector, allowed, depth));
+      searchThreads.execute(t);
+      clauseDense.add(t);
+    }
+    List<Hit> messageDense = dense(v.get(0), allowed, depth);
+    // the searches no thread has started run here, from the last (the threads take them from the first)
+    for (int i = clauseDense.size() - 1; i >= 0; i--) {
+      clauseDense.get(i).run();
+    }
     List<Hit> messageLexical = result(lexical.get(0));
     seen.accept(messageLexical);
-    List<Ranked> whole = fuse(messageLexical, dense(v.get(0), allowed, depth), f, nameOf);
+    List<Ranked> whole = fuse(messageLexical, messageDense, f, nameOf);
     if (ranked.isEmpty()) {
       return whole;
     }
     List<List<Ranked>> lists = new ArrayList<>(ranked.size());
     for (int i = 0; i < ranked.size(); i++) {
-      lists.add(fuse(result(lexical.get(i + 1)), dense(v.get(i + 1), allowed, depth), f, nameOf));
+      lists.add(fuse(result(lexical.get(i + 1)), result(clauseDense.get(i)), f, nameOf));
     }
     return mergeClauses(whole, ranked, lists, f.clausePenalty(), nameOf);
   }
@@ -163,13 +177,13 @@ public final class HybridRanker implements AutoCloseable {
   /** A lexical search started on a virtual thread; {@link #result} runs it on the caller's if none took it yet. */
   private FutureTask<List<Hit>> lexicalSearch(String text, AllowedSet allowed, int depth) {
     FutureTask<List<Hit>> t = new FutureTask<>(() -> index.lexical(text, allowed, depth));
-    lexicalThreads.execute(t);
+    searchThreads.execute(t);
     return t;
   }
 
   /**
-   * The search's hits. On a busy machine the virtual thread may not have started by the time the embedding is
-   * done: the caller then runs the search itself rather than wait for a core to free up (a task runs once;
+   * The search's hits. On a busy machine the virtual thread may not have started by the time the caller needs
+   * them: the caller then runs the search itself rather than wait for a core to free up (a task runs once;
    * running a started one does nothing, and the caller waits for it).
    */
   private static List<Hit> result(FutureTask<List<Hit>> t) {
@@ -225,11 +239,17 @@ public final class HybridRanker implements AutoCloseable {
         }
       }
     }
-    List<Ranked> out = new ArrayList<>(best.values());
-    out.sort((x, y) -> {
-      int c = Double.compare(value.get(y.ord()), value.get(x.ord()));
-      return c != 0 ? c : nameOf.apply(x.ord()).compareTo(nameOf.apply(y.ord()));
+    // sorted by the value held beside each tool (looking it up in the map for every comparison boxed an ordinal
+    // each time: on a message of eight clauses, the merge's largest cost)
+    record Valued(Ranked ranked, double value) {}
+    List<Valued> valued = new ArrayList<>(best.size());
+    best.forEach((ord, r) -> valued.add(new Valued(r, value.get(ord))));
+    valued.sort((x, y) -> {
+      int c = Double.compare(y.value(), x.value());
+      return c != 0 ? c : nameOf.apply(x.ranked().ord()).compareTo(nameOf.apply(y.ranked().ord()));
     });
+    List<Ranked> out = new ArrayList<>(valued.size());
+    valued.forEach(x -> out.add(x.ranked()));
     return out;
   }
 
