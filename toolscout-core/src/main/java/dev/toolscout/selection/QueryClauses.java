@@ -27,8 +27,13 @@ public final class QueryClauses {
   /** Clauses with fewer words than this (words with a letter) are dropped. */
   public static final int MIN_WORDS = 3;
 
-  /** At most this many clauses are searched. */
-  public static final int MAX_CLAUSES = 4;
+  /**
+   * At most this many clauses are searched. Four until a clause's vector came from the message's own model call
+   * (issue 22): a fifth clause then cost a model call of its own for the joined pair, where now it costs its
+   * searches only; and eight measured better than four on every multi-step development set (docs/EVALUATION.md,
+   * "Eight clauses").
+   */
+  public static final int MAX_CLAUSES = 8;
 
   /** At most this many clauses are read from a message; the rest of it is not split. */
   public static final int MAX_CANDIDATES = 32;

@@ -48,13 +48,18 @@ class QueryClausesTest {
   }
 
   @Test
-  void more_than_four_clauses_join_the_shortest_neighbours() {
-    // 5, 4, 4, 6, 6 words: the 4 + 4 pair is the shortest
-    String m = "Open the sales report now. Sum the totals please. Plot them by month. "
+  void up_to_eight_clauses_stay_apart_and_more_join_the_shortest_neighbours() {
+    String five = "Open the sales report now. Sum the totals please. Plot them by month. "
         + "Write a short summary of it. Email the summary to finance today.";
-    assertThat(QueryClauses.split(m))
+    assertThat(QueryClauses.split(five)).hasSize(5);
+    // 5, 4, 4, 6, 6, 5, 5, 5, 5 words: nine clauses, one too many; the 4 + 4 pair is the shortest
+    String nine = five + " Archive the old report file. Book a review meeting Monday. Invite the whole sales team."
+        + " Print two copies for Anna.";
+    assertThat(QueryClauses.split(nine))
+        .hasSize(QueryClauses.MAX_CLAUSES)
         .containsExactly("Open the sales report now", "Sum the totals please Plot them by month",
-            "Write a short summary of it", "Email the summary to finance today");
+            "Write a short summary of it", "Email the summary to finance today", "Archive the old report file",
+            "Book a review meeting Monday", "Invite the whole sales team", "Print two copies for Anna");
   }
 
   @Test

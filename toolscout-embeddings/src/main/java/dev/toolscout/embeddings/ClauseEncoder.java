@@ -284,7 +284,7 @@ final class ClauseEncoder {
 
   /**
    * Where {@code clause} lies in {@code message}, at or after {@code from}, as {@code [start, end)}; {@code null}
-   * when it is no substring of it. A clause QueryClauses joined from two (a message of more than four) is not
+   * when it is no substring of it. A clause QueryClauses joined from two (a message of more than eight) is not
    * read from its pieces: measured on seal-tools, whose requests chain many steps, reading such clauses from the
    * message cost 1.3 points of C@10 more than embedding them alone (docs/BENCHMARKS.md, "Real messages").
    */
