@@ -65,6 +65,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   public static final int BATCH = CachedEmbeddings.BATCH;
   /** A change of at most this many tools may be indexed before a larger earlier one it shares no tool with. */
   public static final int SMALL = 64;
+  /**
+   * How long the queue stays empty before the worker asks the index to compact: not between the batches of a
+   * listing, and not in a one-shot command, which ends sooner (`index` leaves it to the next start).
+   */
+  static final Duration COMPACT_AFTER_IDLE = Duration.ofSeconds(2);
   /** Tools per index write during a catch-up or rebuild; a close waits for at most one such chunk. */
   private static final int REBUILD_CHUNK = 512;
   /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
@@ -98,6 +103,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   private volatile StoredTokenCounts tokenCounts;
   /** Whether the worker should store token counts once the queue is empty. Under the lock. */
   private boolean countsDue;
+  /** Whether the index changed since the worker last asked it to {@linkplain ToolIndex#compact compact}. */
+  private boolean compactDue;
+  /** When the worker last indexed something ({@link System#nanoTime}); compaction waits for a quiet moment. */
+  private long lastWorkNanos;
 
   /** What the worker does: one catalog change, or a catch-up from the store (full: a rebuild). */
   private sealed interface Job {}
@@ -411,6 +420,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     while (true) {
       Slot s = null;
       boolean fill = false;
+      boolean compact = false;
       synchronized (lock) {
         while (true) {
           if (closed) {
@@ -426,12 +436,19 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             fill = true;
             break;
           }
+          long compactAt = lastWorkNanos + COMPACT_AFTER_IDLE.toNanos();
+          if (s == null && compactDue && now - compactAt >= 0) {
+            compactDue = false;
+            compact = true;
+            break;
+          }
           if (s == null && now - nextResyncNanos >= 0) {
             s = new Slot(new CatchUp(false), -1);
             slots.addLast(s);
             break;
           }
-          long until = s != null ? s.notBeforeNanos : nextResyncNanos;
+          long until = s != null ? s.notBeforeNanos
+              : compactDue && compactAt - nextResyncNanos < 0 ? compactAt : nextResyncNanos;
           try {
             lock.wait(Math.max(1, (until - now) / 1_000_000));
           } catch (InterruptedException e) {
@@ -449,6 +466,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         storeTokenCounts(this::hasWork);
         continue;
       }
+      if (compact) {
+        compactIndex();
+        continue;
+      }
       try {
         run(s);
       } catch (Stopped stop) {
@@ -456,6 +477,20 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         return;
       } catch (RuntimeException | Error e) {
         fail(s, e);
+      }
+    }
+  }
+
+  /** Asks the index to compact; a failure is logged (the index stays as it was, and searchable). */
+  private void compactIndex() {
+    try {
+      long t0 = System.nanoTime();
+      if (index.compact()) {
+        LOG.debug("compacted the search index in {} ms", (System.nanoTime() - t0) / 1_000_000);
+      }
+    } catch (RuntimeException e) {
+      if (!closed()) {
+        LOG.warn("compacting the search index failed (it is searched as it was): {}", e.toString());
       }
     }
   }
@@ -548,6 +583,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
       it.remove();
     }
     countsDue = true;
+    compactDue = true;
+    lastWorkNanos = System.nanoTime();
     lock.notifyAll();
   }
 

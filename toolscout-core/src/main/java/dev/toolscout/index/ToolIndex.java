@@ -30,6 +30,15 @@ public interface ToolIndex extends AutoCloseable {
   /** The catalog version of the last commit, or -1 for an empty or new index. */
   long committedVersion();
 
+  /**
+   * Reorganizes the committed index for faster searches when it would gain (an index written in batches is
+   * searched part by part), keeping its documents and committed version; returns whether it did. May take
+   * seconds: the tool indexer calls it from its own thread, once it has been idle a while. Nothing by default.
+   */
+  default boolean compact() {
+    return false;
+  }
+
   /** The number of documents visible to searches. */
   int size();
 

@@ -138,6 +138,95 @@ class ToolIndexerTest {
     }
   }
 
+  /** An exact index that counts the compactions asked of it and when the last one was asked. */
+  private static final class CompactionCountingIndex implements dev.toolscout.index.ToolIndex {
+    final ExactToolIndex inner = new ExactToolIndex(256);
+    final java.util.concurrent.atomic.AtomicInteger compactions = new java.util.concurrent.atomic.AtomicInteger();
+    volatile long lastCommitNanos;
+    volatile long compactedNanos;
+
+    @Override
+    public void upsert(java.util.Collection<dev.toolscout.index.ToolDocument> docs) {
+      inner.upsert(docs);
+    }
+
+    @Override
+    public void remove(java.util.Collection<String> toolNames) {
+      inner.remove(toolNames);
+    }
+
+    @Override
+    public void clear() {
+      inner.clear();
+    }
+
+    @Override
+    public void commit(long catalogVersion) {
+      inner.commit(catalogVersion);
+      lastCommitNanos = System.nanoTime();
+    }
+
+    @Override
+    public long committedVersion() {
+      return inner.committedVersion();
+    }
+
+    @Override
+    public boolean compact() {
+      compactedNanos = System.nanoTime();
+      compactions.incrementAndGet();
+      return true;
+    }
+
+    @Override
+    public int size() {
+      return inner.size();
+    }
+
+    @Override
+    public Map<String, Integer> ordinals() {
+      return inner.ordinals();
+    }
+
+    @Override
+    public List<dev.toolscout.index.Hit> lexical(String query, dev.toolscout.index.AllowedSet allowed, int limit) {
+      return inner.lexical(query, allowed, limit);
+    }
+
+    @Override
+    public List<dev.toolscout.index.Hit> dense(float[] vector, dev.toolscout.index.AllowedSet allowed, int limit) {
+      return inner.dense(vector, allowed, limit);
+    }
+
+    @Override
+    public void close() {
+      inner.close();
+    }
+  }
+
+  @Test
+  void the_index_is_asked_to_compact_once_the_queue_has_been_idle_a_while() throws Exception {
+    InMemoryStateStore store = new InMemoryStateStore();
+    EventBus bus = new EventBus();
+    CompactionCountingIndex index = new CompactionCountingIndex();
+    Catalog catalog = Catalog.load(store, bus, Map.of());
+    try (ToolIndexer indexer = new ToolIndexer(store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+      indexer.start(catalog, Duration.ofHours(1));
+      Catalog.Change c = catalog.sync(bulk(10));
+      indexer.awaitIndexedThrough(c.version());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (index.compactions.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(index.compactions.get()).isEqualTo(1);
+      assertThat(index.compactedNanos - index.lastCommitNanos)
+          .isGreaterThanOrEqualTo(ToolIndexer.COMPACT_AFTER_IDLE.toNanos());
+      // nothing changed since: not asked again
+      Thread.sleep(ToolIndexer.COMPACT_AFTER_IDLE.toMillis() + 500);
+      assertThat(index.compactions.get()).isEqualTo(1);
+    }
+  }
+
   @Test
   void changes_to_the_same_tool_keep_their_order() {
     InMemoryStateStore store = new InMemoryStateStore();

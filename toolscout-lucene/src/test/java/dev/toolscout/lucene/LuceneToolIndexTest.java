@@ -83,6 +83,66 @@ class LuceneToolIndexTest {
     }
   }
 
+  /** The segments of the index's last commit, with their documents. */
+  private static List<Integer> committedSegments(Path path) throws java.io.IOException {
+    try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(path);
+        org.apache.lucene.index.DirectoryReader r = org.apache.lucene.index.DirectoryReader.open(d)) {
+      return r.leaves().stream().map(l -> l.reader().maxDoc()).toList();
+    }
+  }
+
+  /** Writes {@code count} tools from ordinal {@code from} and commits them: one segment. */
+  private static void batch(LuceneToolIndex index, int from, int count, long version) {
+    List<ToolDocument> docs = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      docs.add(tool(i, "svc__tool_" + i, "Tool number " + i + (i % 2 == 0 ? " sends email" : " books rooms"), ""));
+    }
+    index.upsert(docs);
+    index.commit(version);
+  }
+
+  @Test
+  void compacting_merges_a_catalog_written_in_batches_into_one_segment_keeping_docs_version_and_results()
+      throws Exception {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      for (int b = 0; b < 3; b++) {
+        batch(index, 40 * b, 40, b + 1);
+      }
+      assertThat(committedSegments(path)).hasSize(3);
+      List<Hit> lexical = index.lexical("sends email", all(120), 10);
+      List<Hit> dense = index.dense(unit(DIM, 3), all(120), 10);
+
+      assertThat(index.compact()).isTrue();
+
+      assertThat(committedSegments(path)).containsExactly(120);
+      assertThat(index.lexical("sends email", all(120), 10)).isEqualTo(lexical);
+      assertThat(index.dense(unit(DIM, 3), all(120), 10)).isEqualTo(dense);
+      assertThat(index.compact()).as("one segment: nothing to do").isFalse();
+    }
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      assertThat(index.committedVersion()).isEqualTo(3);
+      assertThat(index.size()).isEqualTo(120);
+    }
+  }
+
+  @Test
+  void a_few_small_changes_to_a_large_index_are_merged_among_themselves_not_into_it() throws Exception {
+    Path path = dir.resolve("tools");
+    try (LuceneToolIndex index = LuceneToolIndex.open(path, DIM)) {
+      batch(index, 0, 400, 1);
+      batch(index, 400, 1, 2);
+      // one tool beside 400 (under 5%) and two segments: left as it is
+      assertThat(index.compact()).isFalse();
+      batch(index, 401, 1, 3);
+      batch(index, 402, 1, 4);
+      // four segments: the three small ones become one, the large one is not rewritten
+      assertThat(index.compact()).isTrue();
+      assertThat(committedSegments(path)).containsExactlyInAnyOrder(400, 3);
+      assertThat(index.committedVersion()).isEqualTo(4);
+    }
+  }
+
   @Test
   void a_read_only_index_searches_the_commit_it_opened_beside_the_writer_and_refuses_writes() {
     Path path = dir.resolve("tools");

@@ -673,6 +673,18 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * Compacts the search index now, once every change so far is searchable, rather than when the indexer has been
+   * idle a while ({@link dev.toolscout.index.ToolIndex#compact}): for a command that writes the catalog and ends
+   * (`index`), or measures right after writing it (`eval`, `bench`), so its searches and the next start see the
+   * index a running engine keeps. Returns whether the index was compacted.
+   */
+  public boolean compactIndex() {
+    requireWritable("compact the search index");
+    indexer.awaitIndexedThrough(catalog.version());
+    return index.compact();
+  }
+
+  /**
    * Waits until {@code change} is searchable (not for other, larger changes queued before it that share no tool
    * with it: see {@link ToolIndexer}) and returns it. What the engine's write methods do, so a selection after
    * one of them ranks the tools it wrote.

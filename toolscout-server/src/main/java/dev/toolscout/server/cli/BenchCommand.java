@@ -127,6 +127,8 @@ final class BenchCommand implements Callable<Integer> {
     try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools())
         .withModel(plan.modelId()).withSelector(plan.selector()))) {
       Engine e = scout.engine();
+      // the index as a running engine keeps it once idle (a fresh directory is written in batches)
+      e.compactIndex();
       r = new MessageBench(mo, err).run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(),
           e.tokens()), e.model(), m -> scout.select(SelectRequest.of(m)));
     }

@@ -100,6 +100,8 @@ final class EvalCommand implements Callable<Integer> {
     // the product's engine, opened here (the composition root) as the plan says and handed to the runner
     try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
         .withSelector(plan.selector()))) {
+      // the index as a running engine keeps it once idle (a fresh directory is written in batches)
+      e.compactIndex();
       r = runner.run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(), e.tokens(),
           e.learned()));
     }

@@ -105,6 +105,8 @@ final class IndexCommand implements Callable<Integer> {
       long before = e.embeddedCount();
       CatalogChange c = replace ? change(e.replaceCatalogTools(tools)) : scout.upsert(tools);
       skills.forEach(scout::putSkill);
+      // the next start, often a one-shot `select`, searches the index as a running server keeps it
+      e.compactIndex();
       bar.finish();
       double secs = (System.nanoTime() - start) / 1e9;
       PrintWriter out = spec.commandLine().getOut();
