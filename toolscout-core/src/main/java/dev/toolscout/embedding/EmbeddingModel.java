@@ -24,7 +24,9 @@ public interface EmbeddingModel {
    * Embeds a message and its clauses (parts of its text, such as {@code QueryClauses} finds): the message's
    * vector first, equal to {@link #embedQuery}'s, then one per clause in order, each unit length. A model may read
    * the clauses from the message's own model call (the default embeds each text alone), so one message costs
-   * one call.
+   * one call; such a model may read only so much of a long message, and a clause past it gets {@code null}
+   * instead of a vector (the ranker then ranks that clause by its words alone). The message's vector is never
+   * {@code null}.
    */
   default List<float[]> embedQueries(String message, List<String> clauses) {
     List<float[]> out = new ArrayList<>(clauses.size() + 1);

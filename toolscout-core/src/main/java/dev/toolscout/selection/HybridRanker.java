@@ -72,8 +72,8 @@ public final class HybridRanker implements AutoCloseable {
    * Fusion#oneClauseAlpha()} ({@link Fusion#forClauses}), with or without the clause search.
    *
    * @param vectors embeds the message and the clauses it is given, the message's vector first (as {@link
-   *     EmbeddingModel#embedQueries}); called once, while the lexical searches run, and not at all when the
-   *     fusion uses the lexical list alone
+   *     EmbeddingModel#embedQueries}; a clause without a vector is ranked by its words alone); called once,
+   *     while the lexical searches run, and not at all when the fusion uses the lexical list alone
    * @param nameOf the tool name of an ordinal, for deterministic tie-breaking
    * @return the union of the retrievers' top {@code fusion.depth()}, best first, ties by name
    */
@@ -241,12 +241,13 @@ public final class HybridRanker implements AutoCloseable {
     }
     // sorted by the value held beside each tool (looking it up in the map for every comparison boxed an ordinal
     // each time: on a message of eight clauses, the merge's largest cost)
-    record Valued(Ranked ranked, double value) {}
+    // (and the name it ties by, looked up once: many tools of a long message share the floor's value)
+    record Valued(Ranked ranked, double value, String name) {}
     List<Valued> valued = new ArrayList<>(best.size());
-    best.forEach((ord, r) -> valued.add(new Valued(r, value.get(ord))));
+    best.forEach((ord, r) -> valued.add(new Valued(r, value.get(ord), nameOf.apply(ord))));
     valued.sort((x, y) -> {
       int c = Double.compare(y.value(), x.value());
-      return c != 0 ? c : nameOf.apply(x.ranked().ord()).compareTo(nameOf.apply(y.ranked().ord()));
+      return c != 0 ? c : x.name().compareTo(y.name());
     });
     List<Ranked> out = new ArrayList<>(valued.size());
     valued.forEach(x -> out.add(x.ranked()));

@@ -48,10 +48,21 @@ final class AdaptedQueryModel implements EmbeddingModel {
     return adapter.apply(plain.embedQuery(text));
   }
 
-  /** The wrapped model's vectors of the message and its clauses, each adapted as {@link #embedQuery} does. */
+  /**
+   * The wrapped model's vectors of the message and its clauses, each adapted as {@link #embedQuery} does (a clause
+   * the wrapped model gave no vector keeps none).
+   */
   @Override
   public List<float[]> embedQueries(String message, List<String> clauses) {
-    return plain.embedQueries(message, clauses).stream().map(adapter::apply).toList();
+    return adapt(plain.embedQueries(message, clauses));
+  }
+
+  private List<float[]> adapt(List<float[]> vectors) {
+    List<float[]> out = new java.util.ArrayList<>(vectors.size());
+    for (float[] v : vectors) {
+      out.add(v == null ? null : adapter.apply(v));
+    }
+    return out;
   }
 
   /**
@@ -61,7 +72,7 @@ final class AdaptedQueryModel implements EmbeddingModel {
   @Override
   public MessageVectors embedMessage(String message, List<String> clauses) {
     MessageVectors v = plain.embedMessage(message, clauses);
-    return new MessageVectors(v.queries().stream().map(adapter::apply).toList(), v.document());
+    return new MessageVectors(adapt(v.queries()), v.document());
   }
 
   /** The wrapped model's document vectors, unchanged. */

@@ -38,11 +38,14 @@ import java.util.concurrent.TimeUnit;
  * docs/BENCHMARKS.md, "Real messages".
  *
  * <p>LangChain4j's tokenizer keeps a query's first 128 tokens: the clauses past them are read from one more call
- * over the rest of the message (from the first clause not read yet), so a long message costs about its own
- * length in tokens, where embedding its clauses alone cost about twice that. A clause that is no substring of
- * the message (a clause {@code QueryClauses} joined from two), or lies past what the calls over the message
- * read, or every clause when the message's tokens do not map back to its characters, is embedded alone, as
- * {@code embedQuery} would (the same vector, bit for bit).
+ * over the rest of the message (from the first clause not read yet), and that is all: at most {@value #MAX_CALLS}
+ * calls read a message, whatever its length. A clause past what they read (a message of more than about 256
+ * tokens, or a clause longer than one call reads) gets no vector ({@link #PAST}): the ranker ranks it by its words
+ * alone. Before, up to eight calls read a long message, and its clauses past them were embedded alone: on
+ * etom-mcp's longest requests that was three to nine calls where LangChain4j makes one (docs/BENCHMARKS.md, "Real
+ * messages"). A clause that is no substring of the message (a clause {@code QueryClauses} joined from two), or
+ * every clause when the message's tokens do not map back to its characters, is embedded alone, as {@code
+ * embedQuery} would (the same vector, bit for bit).
  *
  * <p>These further calls (over the rest of a message, and of the clauses embedded alone) are known from the
  * tokens before the first call runs (a clause embedded alone is tokenized by the thread that runs its call), so
@@ -57,8 +60,11 @@ final class ClauseEncoder {
   /** The longest token sequence one call takes; LangChain4j splits a longer text into windows. */
   static final int MODEL_WINDOW = 512;
 
-  /** At most this many model calls per message: the first reads the message, the others its later clauses. */
-  static final int MAX_CALLS = 8;
+  /** At most this many model calls read a message: the first its start, the other its later clauses. */
+  static final int MAX_CALLS = 2;
+
+  /** What {@link #embed} returns for a clause past what the calls over the message read: no vector. */
+  static final float[] PAST = new float[0];
 
   private final OrtEnvironment env;
   private final OrtSession session;
@@ -85,12 +91,13 @@ final class ClauseEncoder {
   }
 
   /**
-   * The message's vector, then one per clause in order ({@code null} where the clause cannot be read here); not
+   * The message's vector, then one per clause in order ({@code null} where the clause cannot be read here and is
+   * embedded alone by the caller, {@link #PAST} where it lies past what the calls over the message read); not
    * normalized beyond what LangChain4j does. Returns {@code null} instead when the message itself is longer than
    * one window (LangChain4j averages several calls then; the caller embeds everything alone).
    *
    * <p>Every call a message needs is known from its tokens before the first one runs: the message's own (its
-   * first 128 tokens), the calls over the rest of it for the clauses past them, and one per clause embedded
+   * first 128 tokens), the call over the rest of it for the clauses past them, and one per clause embedded
    * alone. The first runs on the calling thread while the others are offered to {@code helpers}; whatever no
    * helper has started by the time the first is done, the caller runs itself, so a busy machine adds no wait
    * for a free core. Returns only once every call it started has ended, on every path.
@@ -124,10 +131,16 @@ final class ClauseEncoder {
       }
     }
     List<Window> windows = mapped ? plan(message, direct, ranges) : List.of();
-    // the clauses no window reads (joined from two, too long for a call, or all of them when the tokens do not
-    // map back to the characters) are embedded alone, each by a call of its own
+    // the clauses no window can read (joined from two, or all of them when the tokens do not map back to the
+    // characters) are embedded alone, each by a call of its own
     boolean[] read = new boolean[clauses.size()];
     windows.forEach(w -> w.clauses().forEach(c -> read[c] = true));
+    for (int c = 0; mapped && c < clauses.size(); c++) {
+      if (!read[c] && ranges[c] != null) {
+        read[c] = true;
+        out[c + 1] = PAST;
+      }
+    }
     List<FutureTask<Runnable>> further = new ArrayList<>();
     for (int w = 1; w < windows.size(); w++) {
       Window window = windows.get(w);
@@ -205,8 +218,8 @@ final class ClauseEncoder {
   /**
    * The calls that read the located clauses: the message's own first, then, while a clause lies past the tokens
    * the last call read (the tokenizer keeps a query's first 128), one over the rest of the message from the first
-   * such clause, at most {@link #MAX_CALLS} in all. A clause longer than a call reads is left to be embedded
-   * alone, cut as it is then, and so are the clauses after it.
+   * such clause, at most {@link #MAX_CALLS} in all. A clause longer than a call reads ends the plan: it and the
+   * clauses after it are past what the calls read.
    */
   private List<Window> plan(String message, Encoding direct, int[][] ranges) {
     List<Window> windows = new ArrayList<>();
@@ -234,7 +247,9 @@ final class ClauseEncoder {
         return windows;
       }
       windows.add(new Window(offset, e, here));
-      if (pending < 0 || windows.size() >= MAX_CALLS) {
+      if (pending < 0 || windows.size() >= MAX_CALLS || ranges[pending][0] <= offset) {
+        // (the last: the clause that starts where this call started is longer than a call reads; a call from
+        // there again would read the same tokens, as every call after it would)
         return windows;
       }
       offset = ranges[pending][0];

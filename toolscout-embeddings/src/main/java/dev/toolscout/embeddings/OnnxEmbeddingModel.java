@@ -90,8 +90,9 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
   /**
    * Embeds a message and its clauses with one model call where it can: the message's vector is {@link
    * #embedQuery}'s, and each clause's is the mean of the message's token states over the clause (a clause that is
-   * not a substring of the message, or lies past the model's window, is embedded alone). Models without a clause
-   * encoder (CLS pooling, a query prefix) embed every text alone.
+   * not a substring of the message is embedded alone; one past the two calls that read a long message gets {@code
+   * null}, see {@link ClauseEncoder}). Models without a clause encoder (CLS pooling, a query prefix) embed every
+   * text alone.
    *
    * @throws IllegalArgumentException when the message or a clause is null or blank
    */
@@ -107,7 +108,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
     out.add(read == null ? embedQuery(message) : unit(read[0], "query"));
     for (int i = 0; i < clauseTexts.size(); i++) {
       float[] v = read == null ? null : read[i + 1];
-      out.add(v == null ? embedQuery(clauseTexts.get(i)) : unit(v, "clauses[" + i + "]"));
+      out.add(v == null ? embedQuery(clauseTexts.get(i)) : v == ClauseEncoder.PAST ? null : unit(v, "clauses[" + i + "]"));
     }
     return out;
   }

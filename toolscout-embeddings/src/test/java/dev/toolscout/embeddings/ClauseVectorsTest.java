@@ -89,6 +89,37 @@ class ClauseVectorsTest {
   }
 
   @Test
+  void two_calls_read_a_message_and_a_clause_past_them_gets_no_vector() {
+    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    String filler = String.join(" ", Collections.nCopies(150, "please")) + ". ";
+    // FLIGHTS after 150 words (past the first call), TABLE after 300 (past the call over the rest, which reads
+    // 128 tokens from FLIGHTS)
+    String message = filler + FLIGHTS + ". " + filler + TABLE + ".";
+    List<float[]> v = m.embedQueries(message, List.of(FLIGHTS, TABLE));
+    assertThat(v.get(0)).containsExactly(m.embedQuery(message));
+    assertThat(dot(v.get(1), m.embedQuery(FLIGHTS))).isGreaterThan(0.8);
+    assertThat(v.get(2)).as("past the two calls: ranked by its words alone").isNull();
+    // the same through embedMessage, whose vectors the selection uses
+    MessageVectors mv = m.embedMessage(message, List.of(FLIGHTS, TABLE));
+    assertThat(mv.queries()).hasSize(3);
+    assertThat(mv.queries().get(2)).isNull();
+  }
+
+  @Test
+  void a_first_clause_longer_than_a_call_reads_costs_no_further_call_that_reads_nothing() {
+    ClauseEncoder encoder = BundledOnnxModels.allMiniLmL6V2Quantized().clauses();
+    String longClause = "Please " + String.join(" ", Collections.nCopies(200, "report")) + " now";
+    String message = longClause + ". Then " + TABLE + ".";
+    java.util.concurrent.atomic.AtomicInteger further = new java.util.concurrent.atomic.AtomicInteger();
+    float[][] v = encoder.embed(message, List.of(longClause, TABLE), r -> further.incrementAndGet());
+    // a call from the clause's start would read the same tokens as the first: none is made, and both clauses lie
+    // past what the one call read
+    assertThat(further.get()).isZero();
+    assertThat(v[1]).isSameAs(ClauseEncoder.PAST);
+    assertThat(v[2]).isSameAs(ClauseEncoder.PAST);
+  }
+
+  @Test
   void a_clause_joined_from_two_is_embedded_alone() {
     EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
     String joined = "Find the cheapest flights from Berlin to Oslo next Monday book a table for two";
