@@ -116,6 +116,7 @@ class ToolIndexerTest {
     Catalog catalog = Catalog.load(store, bus, Map.of());
     try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
       indexer.start(catalog, Duration.ofHours(1));
+      indexer.awaitIndexed(catalog.version()); // the start's catch-up, before the change (else it takes the change)
       catalog.searchableBy(indexer::awaitIndexed, indexer::awaitIndexedThrough);
       // one sync written as two versions: 256 tools, then a last batch of 21 (at most SMALL: it may overtake)
       List<ToolSpec> tools = new ArrayList<>(bulk(Catalog.WRITE_BATCH));
