@@ -147,7 +147,10 @@ public final class HybridRanker implements AutoCloseable {
     }
     List<List<Ranked>> lists = new ArrayList<>(ranked.size());
     for (int i = 0; i < ranked.size(); i++) {
-      lists.add(fuse(result(lexical.get(i + 1)), result(clauseDense.get(i)), f, nameOf));
+      // a clause the model gave no vector (past what it reads of a long message) is ranked by its words alone, at
+      // their full weight: not half of it beside an empty list of meanings
+      Fusion clauseFusion = v.get(i + 1) == null ? f.withAlpha(0) : f;
+      lists.add(fuse(result(lexical.get(i + 1)), result(clauseDense.get(i)), clauseFusion, nameOf));
     }
     return mergeClauses(whole, ranked, lists, f.clausePenalty(), nameOf);
   }
