@@ -131,7 +131,9 @@ public final class HybridRanker implements AutoCloseable {
     for (int i = 0; i < ranked.size(); i++) {
       float[] clauseVector = v.get(i + 1);
       FutureTask<List<Hit>> t = new FutureTask<>(() -> dense(clauseVector, allowed, depth));
-      searchThreads.execute(t);
+      if (clauseVector != null) {
+        searchThreads.execute(t);
+      } // else nothing to search: run below, on this thread, to its empty list
       clauseDense.add(t);
     }
     List<Hit> messageDense = dense(v.get(0), allowed, depth);
