@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the engine is open (503 with {@code Retry-After} before);
  *   <li>query parameters the route does not declare (400);
  *   <li>for a route with a body: {@code Content-Type: application/json} (415) and at most {@link
- *       #MAX_BODY_BYTES} bytes (413, unread, {@code Connection: close}).
+ *       #MAX_BODY_BYTES} bytes (413, {@code Connection: close}; read and dropped up to {@link #DRAINED_BYTES}).
  * </ol>
  *
  * Every error is {@code application/problem+json} ({@link ApiProblem}); an unexpected exception is logged with
@@ -45,6 +45,8 @@ final class ApiServlet extends HttpServlet {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
   /** The largest request body: the MCP gateway's limit, so both surfaces of one server agree. */
   static final int MAX_BODY_BYTES = dev.toolscout.mcp.gateway.McpGateway.MAX_REQUEST_BYTES;
+  /** A body refused as too large is still read (and dropped) up to this size, so its client reads the 413. */
+  static final long DRAINED_BYTES = 2L * MAX_BODY_BYTES;
 
   private final transient HttpApi api;
 
@@ -259,19 +261,37 @@ final class ApiServlet extends HttpServlet {
           + "Content-Type: application/json, got: " + (type == null ? "none" : Fields.shown(type)));
     }
     long declared = req.getContentLengthLong();
+    InputStream in = req.getInputStream();
     if (declared > MAX_BODY_BYTES) {
+      if (declared <= DRAINED_BYTES) {
+        drain(in, DRAINED_BYTES);
+      }
       throw tooLarge(declared);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] buf = new byte[16 * 1024];
-    InputStream in = req.getInputStream();
     for (int n; (n = in.read(buf)) != -1; ) {
       if (out.size() + n > MAX_BODY_BYTES) {
+        drain(in, DRAINED_BYTES - out.size() - n);
         throw tooLarge(-1);
       }
       out.write(buf, 0, n);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * Reads and drops at most {@code limit} more bytes of a body refused as too large. A connection closed with
+   * bytes the server never read is reset, and the reset can reach the client before it has read the 413 it was
+   * sent (the JDK's client, which sends the whole body before it reads, then saw no answer at all); a body of up to
+   * {@link #DRAINED_BYTES} is read to its end first, a larger one is cut off as before.
+   */
+  private static void drain(InputStream in, long limit) throws IOException {
+    byte[] buf = new byte[16 * 1024];
+    long left = limit;
+    for (int n; left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) != -1; ) {
+      left -= n;
+    }
   }
 
   private static ApiProblem tooLarge(long declared) {
