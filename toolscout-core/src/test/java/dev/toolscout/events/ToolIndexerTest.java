@@ -74,16 +74,34 @@ class ToolIndexerTest {
     return out;
   }
 
-  @Test
-  void a_small_change_is_searchable_while_a_large_earlier_one_is_still_being_embedded() {
-    InMemoryStateStore store = new InMemoryStateStore();
-    EventBus bus = new EventBus();
-    GatedModel model = new GatedModel();
-    ExactToolIndex index = new ExactToolIndex(256);
-    Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+  /**
+   * An indexer started over a fresh store and catalog, the start's catch-up done: a change made after it is queued
+   * as a change of its own (a slow start's catch-up would otherwise read it from the store whole).
+   */
+  private record Started(Catalog catalog, ToolIndexer indexer) implements AutoCloseable {
+    static Started with(dev.toolscout.index.ToolIndex index, EmbeddingModel model) {
+      InMemoryStateStore store = new InMemoryStateStore();
+      EventBus bus = new EventBus();
+      Catalog catalog = Catalog.load(store, bus, Map.of());
+      ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus);
       indexer.start(catalog, Duration.ofHours(1));
       indexer.awaitIndexed(catalog.version());
+      return new Started(catalog, indexer);
+    }
+
+    @Override
+    public void close() {
+      indexer.close();
+    }
+  }
+
+  @Test
+  void a_small_change_is_searchable_while_a_large_earlier_one_is_still_being_embedded() {
+    GatedModel model = new GatedModel();
+    ExactToolIndex index = new ExactToolIndex(256);
+    try (Started started = Started.with(index, model)) {
+      Catalog catalog = started.catalog();
+      ToolIndexer indexer = started.indexer();
       Catalog.Change big = catalog.sync(bulk(ToolIndexer.BATCH * 3));
       // acknowledged (durable and in the catalog) while its first batch is still held at the model
       assertThat(catalog.size()).isEqualTo(ToolIndexer.BATCH * 3);
@@ -109,14 +127,11 @@ class ToolIndexerTest {
 
   @Test
   void waiting_through_a_version_waits_for_the_batches_its_small_last_batch_went_past() throws Exception {
-    InMemoryStateStore store = new InMemoryStateStore();
-    EventBus bus = new EventBus();
     GatedModel model = new GatedModel();
     ExactToolIndex index = new ExactToolIndex(256);
-    Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
-      indexer.start(catalog, Duration.ofHours(1));
-      indexer.awaitIndexed(catalog.version()); // the start's catch-up, before the change (else it takes the change)
+    try (Started started = Started.with(index, model)) {
+      Catalog catalog = started.catalog();
+      ToolIndexer indexer = started.indexer();
       catalog.searchableBy(indexer::awaitIndexed, indexer::awaitIndexedThrough);
       // one sync written as two versions: 256 tools, then a last batch of 21 (at most SMALL: it may overtake)
       List<ToolSpec> tools = new ArrayList<>(bulk(Catalog.WRITE_BATCH));
@@ -207,12 +222,10 @@ class ToolIndexerTest {
 
   @Test
   void the_index_is_asked_to_compact_once_the_queue_has_been_idle_a_while() throws Exception {
-    InMemoryStateStore store = new InMemoryStateStore();
-    EventBus bus = new EventBus();
     CompactionCountingIndex index = new CompactionCountingIndex();
-    Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, new HashingEmbeddingModel(256)).attach(bus)) {
-      indexer.start(catalog, Duration.ofHours(1));
+    try (Started started = Started.with(index, new HashingEmbeddingModel(256))) {
+      Catalog catalog = started.catalog();
+      ToolIndexer indexer = started.indexer();
       Catalog.Change c = catalog.sync(bulk(10));
       indexer.awaitIndexedThrough(c.version());
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -277,14 +290,11 @@ class ToolIndexerTest {
 
   @Test
   void a_failed_change_is_reported_to_its_waiter_and_caught_up_from_the_store() {
-    InMemoryStateStore store = new InMemoryStateStore();
-    EventBus bus = new EventBus();
     GatedModel model = new GatedModel();
     ExactToolIndex index = new ExactToolIndex(256);
-    Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
-      indexer.start(catalog, Duration.ofHours(1));
-      indexer.awaitIndexed(catalog.version());
+    try (Started started = Started.with(index, model)) {
+      Catalog catalog = started.catalog();
+      ToolIndexer indexer = started.indexer();
       model.fail = true;
       Catalog.Change c = catalog.upsert(Fixture.tool("mail__send", "Send an email."));
       assertThatThrownBy(() -> indexer.awaitIndexed(c.version()))

@@ -100,7 +100,7 @@ public final class SelectBench {
    * start is timed as such a command starts, and again with this JVM's own flags as a server ({@code serve})
    * starts.
    */
-  static final List<String> ONE_SHOT_JVM = List.of("-XX:TieredStopAtLevel=1");
+  static final List<String> ONE_SHOT_JVM = List.of("-XX:TieredStopAtLevel=1", "-Dtoolscout.one-shot=true");
 
   private final Options o;
   private final PrintWriter log;

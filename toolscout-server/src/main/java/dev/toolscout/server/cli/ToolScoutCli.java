@@ -50,6 +50,9 @@ public final class ToolScoutCli {
   private static final java.util.logging.Logger LUCENE_VECTOR_LOG =
       java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
 
+  /** Set (true) by the launcher beside the client-compiler flag of a one-shot command (SelectBench.ONE_SHOT_JVM). */
+  static final String ONE_SHOT_PROPERTY = "toolscout.one-shot";
+
   /** Exit code for bad input (options, files, values): every usage error, whichever command finds it. */
   public static final int BAD_INPUT = 2;
 
@@ -66,11 +69,11 @@ public final class ToolScoutCli {
 
   public static void main(String[] args) {
     LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
-    if (java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
-        .contains("-XX:TieredStopAtLevel=1")) {
+    if (Boolean.getBoolean(ONE_SHOT_PROPERTY)) {
       // the launcher starts a one-shot command with the client compiler only, on purpose: Lucene's warning that
       // its vector API needs the server compiler says nothing a user can act on there (a one-shot selection
-      // makes a handful of vector comparisons)
+      // makes a handful of vector comparisons). A property the launcher sets, not the JVM's arguments read
+      // through JMX, which would load the management classes at every start
       LUCENE_VECTOR_LOG.setLevel(java.util.logging.Level.SEVERE);
     }
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
