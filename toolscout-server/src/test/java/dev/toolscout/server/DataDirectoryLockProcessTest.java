@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,30 +36,29 @@ class DataDirectoryLockProcessTest {
         ToolScoutCli.class.getName(), "serve", "--port", "0", "--data-dir", data.toString()))
         .redirectErrorStream(true).start();
     try {
-      CompletableFuture<String> listening = CompletableFuture.supplyAsync(() -> {
+      StringBuffer seen = new StringBuffer();
+      CompletableFuture<String> listening = new CompletableFuture<>();
+      Thread.ofPlatform().daemon().name("serve-output").start(() -> {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8))) {
-          StringBuilder seen = new StringBuilder();
           for (String line = r.readLine(); line != null; line = r.readLine()) {
             seen.append(line).append('\n');
             if (line.contains("MCP gateway listening on")) {
-              // keep draining so the child never blocks on a full pipe
-              Thread.ofVirtual().start(() -> {
-                try {
-                  r.lines().forEach(l -> { });
-                } catch (java.io.UncheckedIOException closed) {
-                  // the child was stopped
-                }
-              });
-              return seen.toString();
+              listening.complete(seen.toString()); // and keep draining, so the child never blocks on a full pipe
             }
           }
-          return seen.toString();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (java.io.IOException closed) {
+          // the child was stopped
         }
+        listening.complete(seen.toString());
       });
-      // a guard against a hang, not a timing assertion
-      String started = listening.get(120, TimeUnit.SECONDS);
+      String started;
+      try {
+        // a guard against a hang, not a timing assertion
+        started = listening.get(120, TimeUnit.SECONDS);
+      } catch (TimeoutException hung) {
+        throw new AssertionError("serve printed no 'listening' line in 120 s; it printed:\n" + seen
+            + "\nits threads:\n" + threadDump(serve.pid()), hung);
+      }
       assertThat(started).as("serve did not start").contains("MCP gateway listening on");
 
       String holder = "pid " + serve.pid();
@@ -84,6 +84,19 @@ class DataDirectoryLockProcessTest {
     try (Engine e = Engine.open(Engine.Options.of(data))) {
       assertThat(e.catalog().version()).isEqualTo(version);
       assertThat(e.catalog().get("weather__forecast")).isEmpty();
+    }
+  }
+
+  /** The child's threads (jcmd Thread.print), for a failure message: what a hung start was waiting for. */
+  private static String threadDump(long pid) {
+    try {
+      Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+          Long.toString(pid), "Thread.print").redirectErrorStream(true).start();
+      String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      jcmd.waitFor(30, TimeUnit.SECONDS);
+      return dump;
+    } catch (java.io.IOException | InterruptedException e) {
+      return "(no thread dump: " + e + ")";
     }
   }
 }
