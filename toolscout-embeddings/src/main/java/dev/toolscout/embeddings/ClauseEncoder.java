@@ -37,33 +37,25 @@ import java.util.concurrent.TimeUnit;
  * from the message cost nothing beyond the message's call; their effect on quality is measured in
  * docs/BENCHMARKS.md, "Real messages".
  *
- * <p>LangChain4j's tokenizer keeps a query's first 128 tokens: the clauses past them are read from one more call
- * over the rest of the message (from the first clause not read yet), and that is all: at most {@value #MAX_CALLS}
- * calls read a message, whatever its length. A clause past what they read (a message of more than about 256
- * tokens, or a clause longer than one call reads) gets no vector ({@link #PAST}): the ranker ranks it by its words
- * alone. Before, up to eight calls read a long message, and its clauses past them were embedded alone: on
- * etom-mcp's longest requests that was three to nine calls where LangChain4j makes one (docs/BENCHMARKS.md, "Real
- * messages"). A clause that is no substring of the message (a clause {@code QueryClauses} joined from two), or
- * every clause when the message's tokens do not map back to its characters, is embedded alone, as {@code
- * embedQuery} would (the same vector, bit for bit).
+ * <p>LangChain4j's tokenizer keeps a query's first 128 tokens, and one call reads them: a clause that ends past
+ * them (a message of more than 128 tokens) gets no vector ({@link #PAST}), and the ranker ranks it by its words
+ * alone. So a message costs the model what it costs LangChain4j, whatever its length. A second call over the rest
+ * of a long message was measured and removed: it changed no quality beyond noise on nine sets (etom-mcp level 4,
+ * whose requests average 172 tokens: N@10 +0.47 without it, 2SE 1.40) and cost a third of the p99
+ * (docs/BENCHMARKS.md, "Real messages"). A clause that is no substring of the message (a clause {@code
+ * QueryClauses} joined from two), or every clause when the message's tokens do not map back to its characters, is
+ * embedded alone, as {@code embedQuery} would (the same vector, bit for bit).
  *
- * <p>These further calls (over the rest of a message, and of the clauses embedded alone) are known from the
- * tokens before the first call runs (a clause embedded alone is tokenized by the thread that runs its call), so
- * they run beside it on helper threads: on etom-mcp's level-4 requests
- * (172 tokens on average) they are 103 tokens of model work per message beside the first call's 116, which
- * made a selection cost 1.7-1.9 times LangChain4j's single call when they ran after it on one thread
- * (docs/BENCHMARKS.md, "Real messages"). A call no helper has started when the first is done is run by the
- * caller, so a machine without a free core pays what it paid before. Thread-safe: the ONNX session and the
- * tokenizer are, and a message's calls write only its own arrays.
+ * <p>The calls of the clauses embedded alone are known from the tokens before the message's call runs (each is
+ * tokenized by the thread that runs it), so they run beside it on helper threads. A call no helper has started
+ * when the message's is done is run by the caller, so a machine without a free core pays what it paid before.
+ * Thread-safe: the ONNX session and the tokenizer are, and a message's calls write only its own arrays.
  */
 final class ClauseEncoder {
   /** The longest token sequence one call takes; LangChain4j splits a longer text into windows. */
   static final int MODEL_WINDOW = 512;
 
-  /** At most this many model calls read a message: the first its start, the other its later clauses. */
-  static final int MAX_CALLS = 2;
-
-  /** What {@link #embed} returns for a clause past what the calls over the message read: no vector. */
+  /** What {@link #embed} returns for a clause past what the message's call reads: no vector. */
   static final float[] PAST = new float[0];
 
   private final OrtEnvironment env;
@@ -71,9 +63,9 @@ final class ClauseEncoder {
   private final HuggingFaceTokenizer tokenizer;
   private final boolean tokenTypes;
   /**
-   * Runs a message's further calls beside its first: one thread per core but the caller's (at least one), made
-   * when needed and ended after a second idle, daemons so they never hold the JVM open. A call no helper has
-   * started is run by the caller.
+   * Runs the calls of a message's clauses embedded alone beside the message's: one thread per core but the
+   * caller's (at least one), made when needed and ended after a second idle, daemons so they never hold the JVM
+   * open. A call no helper has started is run by the caller.
    */
   private final ExecutorService helpers;
 
@@ -92,23 +84,22 @@ final class ClauseEncoder {
 
   /**
    * The message's vector, then one per clause in order ({@code null} where the clause cannot be read here and is
-   * embedded alone by the caller, {@link #PAST} where it lies past what the calls over the message read); not
-   * normalized beyond what LangChain4j does. Returns {@code null} instead when the message itself is longer than
-   * one window (LangChain4j averages several calls then; the caller embeds everything alone).
+   * embedded alone by the caller, {@link #PAST} where it ends past what the message's call reads); not normalized
+   * beyond what LangChain4j does. Returns {@code null} instead when the message itself is longer than one window
+   * (LangChain4j averages several calls then; the caller embeds everything alone).
    *
-   * <p>Every call a message needs is known from its tokens before the first one runs: the message's own (its
-   * first 128 tokens), the call over the rest of it for the clauses past them, and one per clause embedded
-   * alone. The first runs on the calling thread while the others are offered to {@code helpers}; whatever no
-   * helper has started by the time the first is done, the caller runs itself, so a busy machine adds no wait
-   * for a free core. Returns only once every call it started has ended, on every path.
+   * <p>The message's call (its first 128 tokens) runs on the calling thread while the calls of the clauses
+   * embedded alone are offered to {@code helpers}; whatever no helper has started by the time the message's is
+   * done, the caller runs itself, so a busy machine adds no wait for a free core. Returns only once every call it
+   * started has ended, on every path.
    */
   float[][] embed(String message, List<String> clauses) {
     return embed(message, clauses, helpers);
   }
 
   /**
-   * {@link #embed(String, List)} with the further calls offered to {@code executor} (a test passes one that drops
-   * them: the caller then runs every call in turn).
+   * {@link #embed(String, List)} with the calls of the clauses embedded alone offered to {@code executor} (a test
+   * passes one that drops them: the caller then runs every call in turn).
    */
   float[][] embed(String message, List<String> clauses, Executor executor) {
     long[] ids = idsAsLangChain4j(message);
@@ -130,25 +121,23 @@ final class ClauseEncoder {
         from = ranges[c][0] + 1;
       }
     }
-    List<Window> windows = mapped ? plan(message, direct, ranges) : List.of();
-    // the clauses no window can read (joined from two, or all of them when the tokens do not map back to the
-    // characters) are embedded alone, each by a call of its own
+    // the clauses the message's call reads, whole; the others it holds end past its 128 tokens: no vector. Those
+    // that are no substring of it (joined from two, or all when the tokens do not map back to the characters)
+    // are embedded alone, each by a call of its own
+    int covered = mapped ? covered(direct) : -1;
+    List<Integer> inCall = new ArrayList<>();
     boolean[] read = new boolean[clauses.size()];
-    windows.forEach(w -> w.clauses().forEach(c -> read[c] = true));
     for (int c = 0; mapped && c < clauses.size(); c++) {
-      if (!read[c] && ranges[c] != null) {
+      if (ranges[c] != null) {
         read[c] = true;
-        out[c + 1] = PAST;
+        if (ranges[c][1] <= covered) {
+          inCall.add(c);
+        } else {
+          out[c + 1] = PAST;
+        }
       }
     }
     List<FutureTask<Runnable>> further = new ArrayList<>();
-    for (int w = 1; w < windows.size(); w++) {
-      Window window = windows.get(w);
-      further.add(new FutureTask<>(() -> {
-        float[][] states = run(window.encoding().getIds());
-        return () -> read(states, window, ranges, out);
-      }));
-    }
     for (int c = 0; c < clauses.size(); c++) {
       if (!read[c]) {
         // tokenized by whoever runs the call, not before the message's own call starts
@@ -170,9 +159,7 @@ final class ClauseEncoder {
     try {
       float[][] states = run(ids);
       out[0] = normalize(mean(states, 0, states.length));
-      if (!windows.isEmpty()) {
-        read(states, windows.get(0), ranges, out);
-      }
+      read(states, direct, inCall, ranges, out);
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -209,71 +196,23 @@ final class ClauseEncoder {
     return out;
   }
 
-  /**
-   * One model call over the message from {@code offset}, and the clauses (indexes) whose vectors are read from
-   * it.
-   */
-  private record Window(int offset, Encoding encoding, List<Integer> clauses) {}
-
-  /**
-   * The calls that read the located clauses: the message's own first, then, while a clause lies past the tokens
-   * the last call read (the tokenizer keeps a query's first 128), one over the rest of the message from the first
-   * such clause, at most {@link #MAX_CALLS} in all. A clause longer than a call reads ends the plan: it and the
-   * clauses after it are past what the calls read.
-   */
-  private List<Window> plan(String message, Encoding direct, int[][] ranges) {
-    List<Window> windows = new ArrayList<>();
-    boolean[] held = new boolean[ranges.length];
-    int offset = 0;
-    Encoding e = direct;
-    while (true) {
-      int covered = covered(e, offset);
-      List<Integer> here = new ArrayList<>();
-      int pending = -1;
-      for (int c = 0; c < ranges.length; c++) {
-        int[] r = ranges[c];
-        if (r == null || held[c] || r[0] < offset) {
-          continue;
-        }
-        if (r[1] <= covered) {
-          held[c] = true;
-          here.add(c);
-        } else if (pending < 0) {
-          pending = c;
-        }
-      }
-      if (here.isEmpty() && offset > 0) {
-        // the call over the rest does not hold even its first clause: it is longer than a call reads
-        return windows;
-      }
-      windows.add(new Window(offset, e, here));
-      if (pending < 0 || windows.size() >= MAX_CALLS || ranges[pending][0] <= offset) {
-        // (the last: the clause that starts where this call started is longer than a call reads; a call from
-        // there again would read the same tokens, as every call after it would)
-        return windows;
-      }
-      offset = ranges[pending][0];
-      e = tokenizer.encode(message.substring(offset), true, false);
-    }
-  }
-
-  /** Where the characters one call read end (the last token is [SEP], which has no span); -1 for none. */
-  private static int covered(Encoding e, int offset) {
+  /** Where the characters the call read end (the last token is [SEP], which has no span); -1 for none. */
+  private static int covered(Encoding e) {
     CharSpan[] spans = e.getCharTokenSpans();
     int n = spans.length;
-    return n < 3 || spans[n - 2] == null ? -1 : offset + spans[n - 2].getEnd();
+    return n < 3 || spans[n - 2] == null ? -1 : spans[n - 2].getEnd();
   }
 
-  /** Reads the vectors of the clauses {@code window} holds from its call's token states. */
-  private static void read(float[][] states, Window window, int[][] ranges, float[][] out) {
-    CharSpan[] spans = window.encoding().getCharTokenSpans();
+  /** Reads the vectors of {@code clauses} (indexes) from the message's token states. */
+  private static void read(float[][] states, Encoding e, List<Integer> clauses, int[][] ranges, float[][] out) {
+    CharSpan[] spans = e.getCharTokenSpans();
     int n = states.length;
-    for (int c : window.clauses()) {
+    for (int c : clauses) {
       float[] v = new float[states[0].length];
       int count = 0;
       for (int t = 1; t < n - 1; t++) {
         CharSpan s = spans[t];
-        if (s != null && inside(window.offset() + s.getStart(), window.offset() + s.getEnd(), ranges[c])) {
+        if (s != null && inside(s.getStart(), s.getEnd(), ranges[c])) {
           add(v, states[t]);
           count++;
         }

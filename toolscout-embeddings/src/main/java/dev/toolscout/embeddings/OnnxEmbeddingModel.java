@@ -90,7 +90,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
   /**
    * Embeds a message and its clauses with one model call where it can: the message's vector is {@link
    * #embedQuery}'s, and each clause's is the mean of the message's token states over the clause (a clause that is
-   * not a substring of the message is embedded alone; one past the two calls that read a long message gets {@code
+   * not a substring of the message is embedded alone; one ending past the 128 tokens the call reads gets {@code
    * null}, see {@link ClauseEncoder}). Models without a clause encoder (CLS pooling, a query prefix) embed every
    * text alone.
    *

@@ -77,28 +77,21 @@ class ClauseVectorsTest {
   }
 
   @Test
-  void a_clause_past_the_first_128_tokens_is_read_from_a_further_call_over_the_rest() {
+  void one_call_reads_a_message_and_a_clause_ending_past_its_first_128_tokens_gets_no_vector() {
+    ClauseEncoder encoder = BundledOnnxModels.allMiniLmL6V2Quantized().clauses();
     EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
-    // the tokenizer keeps a query's first 128 tokens: the clause after 150 words of preamble is not among them
-    String preamble = String.join(" ", Collections.nCopies(150, "please")) + ". ";
-    List<float[]> v = m.embedQueries(preamble + TABLE, List.of(TABLE));
-    assertThat(v.get(0)).containsExactly(m.embedQuery(preamble + TABLE));
-    // read from a call over the clause alone, pooled over its own tokens: near its vector alone, not the message's
-    assertThat(dot(v.get(1), m.embedQuery(TABLE))).isGreaterThan(0.9);
-    assertThat(dot(v.get(1), v.get(0))).isLessThan(0.5);
-  }
-
-  @Test
-  void two_calls_read_a_message_and_a_clause_past_them_gets_no_vector() {
-    EmbeddingModel m = LocalEmbeddingModels.create(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
+    // the tokenizer keeps a query's first 128 tokens: TABLE, after 150 words of filler, is not among them
     String filler = String.join(" ", Collections.nCopies(150, "please")) + ". ";
-    // FLIGHTS after 150 words (past the first call), TABLE after 300 (past the call over the rest, which reads
-    // 128 tokens from FLIGHTS)
-    String message = filler + FLIGHTS + ". " + filler + TABLE + ".";
+    String message = FLIGHTS + ". " + filler + TABLE + ".";
+    java.util.concurrent.atomic.AtomicInteger further = new java.util.concurrent.atomic.AtomicInteger();
+    float[][] read = encoder.embed(message, List.of(FLIGHTS, TABLE), r -> further.incrementAndGet());
+    assertThat(further.get()).as("calls besides the message's").isZero();
+    assertThat(read[2]).isSameAs(ClauseEncoder.PAST);
     List<float[]> v = m.embedQueries(message, List.of(FLIGHTS, TABLE));
     assertThat(v.get(0)).containsExactly(m.embedQuery(message));
-    assertThat(dot(v.get(1), m.embedQuery(FLIGHTS))).isGreaterThan(0.8);
-    assertThat(v.get(2)).as("past the two calls: ranked by its words alone").isNull();
+    // FLIGHTS is read from the message's call: nearer its own vector alone than the message's vector is
+    assertThat(dot(v.get(1), m.embedQuery(FLIGHTS))).isGreaterThan(dot(v.get(0), m.embedQuery(FLIGHTS)));
+    assertThat(v.get(2)).as("past the call: ranked by its words alone").isNull();
     // the same through embedMessage, whose vectors the selection uses
     MessageVectors mv = m.embedMessage(message, List.of(FLIGHTS, TABLE));
     assertThat(mv.queries()).hasSize(3);
@@ -128,8 +121,8 @@ class ClauseVectorsTest {
   }
 
   /**
-   * A long request of many steps, as etom-mcp's level-4 ones: more than 128 tokens (its last clauses are read
-   * from a call over the rest) and a clause joined from two (embedded alone).
+   * A long request of many steps, as etom-mcp's level-4 ones: more than 128 tokens (its last clause ends past
+   * them) and a clause joined from two (embedded alone).
    */
   private static final String LONG = "I need to send 0.05 ETH from my wallet at address "
       + "'0xaBcDeF1234567890AbCdEf1234567890AbCdEf12' to '0x1234567890abcdef1234567890abcdef12345678' on the Goerli"
@@ -145,18 +138,20 @@ class ClauseVectorsTest {
           + " '0x1234567890abcdef1234567890abcdef12345678' on the Goerli testnet book a table for two");
 
   @Test
-  void the_further_calls_beside_the_first_give_the_vectors_of_the_calls_run_in_turn() {
+  void the_calls_beside_the_messages_give_the_vectors_of_the_calls_run_in_turn() {
     ClauseEncoder encoder = BundledOnnxModels.allMiniLmL6V2Quantized().clauses();
     EmbeddingModel m = LocalEmbeddingModels.createPlain(LocalEmbeddingModels.ALL_MINILM_L6_V2_Q);
-    // the message needs further calls of both kinds: a clause past its first 128 tokens, and one it does not hold
+    // a clause the message does not hold is embedded alone, by a call beside the message's
     assertThat(ClauseEncoder.locate(LONG, LONG_CLAUSES.get(3), 0)).isNull();
     List<float[]> v = m.embedQueries(LONG, LONG_CLAUSES);
-    assertThat(dot(v.get(3), m.embedQuery(LONG_CLAUSES.get(2)))).isGreaterThan(0.9);
+    assertThat(v.get(1)).isNotNull();
+    assertThat(v.get(3)).as("ends past the first 128 tokens").isNull();
     assertThat(v.get(4)).containsExactly(m.embedQuery(LONG_CLAUSES.get(3)));
     // an executor that starts nothing: the caller runs every call itself, one after the other
     float[][] inTurn = encoder.embed(LONG, LONG_CLAUSES, r -> {});
     float[][] beside = encoder.embed(LONG, LONG_CLAUSES);
-    assertThat(beside).hasDimensions(5, 384);
+    assertThat(beside).hasNumberOfRows(5);
+    assertThat(beside[3]).isSameAs(ClauseEncoder.PAST);
     for (int i = 0; i < inTurn.length; i++) {
       assertThat(beside[i]).as("vector %d", i).containsExactly(inTurn[i]);
     }
