@@ -149,6 +149,11 @@ public final class TokenCounter implements TokenCost {
     return cached(e.contentHash(), e.spec());
   }
 
+  /** Same, for a spec whose {@link ToolSpec#contentHash} the caller already knows (no re-hashing). */
+  public int definitionTokens(String contentHash, ToolSpec spec) {
+    return cached(java.util.Objects.requireNonNull(contentHash, "contentHash"), spec);
+  }
+
   private int cached(String hash, ToolSpec spec) {
     synchronized (byHash) {
       Integer n = byHash.get(hash);

@@ -35,6 +35,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -57,6 +58,7 @@ import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
@@ -132,6 +134,8 @@ public final class LuceneToolIndex implements ToolIndex {
 
   /** Distinct query terms used at most (each becomes up to four clauses; Lucene allows 1024). */
   static final int MAX_QUERY_TERMS = 64;
+  /** Up to this many documents a vector search scores every one (see {@link #dense}), whatever it asks for. */
+  static final int EXACT_MAX_DOCS = 256;
 
   static final int RAM_BUFFER_MB = 256;
 
@@ -661,6 +665,12 @@ public final class LuceneToolIndex implements ToolIndex {
         // last one fetched ties with the last one kept, more tied documents (with lower ordinals) may have been
         // left out, so search again with twice as many.
         int k = Math.min(2 * cap + 1, numDocs);
+        if (filter == null && numDocs <= Math.max(2 * k, EXACT_MAX_DOCS)) {
+          // a small index (apibank's 101 tools, metatool's 199 at depth 50), or one a search asks for much of: the
+          // graph search would visit about every vector through the graph, at several times the cost of scoring
+          // each once (and Lucene takes a filter that allows every document for none, searching the graph)
+          return toCosine(exactDense(searcher, queryVector, cap));
+        }
         while (true) {
           TopOrdsCollector top =
               searcher.search(
@@ -683,6 +693,33 @@ public final class LuceneToolIndex implements ToolIndex {
     } catch (IOException e) {
       throw failure("dense search", e);
     }
+  }
+
+  /**
+   * Every live document's vector scored against {@code queryVector} with the index's own scorer (Lucene's DOT_PRODUCT
+   * score, as the graph search gives it), the best {@code cap} kept, ties by ordinal.
+   */
+  private static List<Hit> exactDense(ToolSearcher searcher, float[] queryVector, int cap) throws IOException {
+    TopOrdsCollector.OrdHeap heap = new TopOrdsCollector.OrdHeap(cap);
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+      if (values == null) {
+        continue;
+      }
+      VectorScorer scorer = values.scorer(queryVector);
+      if (scorer == null) {
+        continue;
+      }
+      Bits live = leaf.reader().getLiveDocs();
+      int[] docToOrd = searcher.segmentOrds(leaf).docToOrd;
+      DocIdSetIterator it = scorer.iterator();
+      for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+        if ((live == null || live.get(doc)) && docToOrd[doc] >= 0) {
+          heap.offer(scorer.score(), docToOrd[doc]);
+        }
+      }
+    }
+    return heap.sorted();
   }
 
   /** Lucene's DOT_PRODUCT score {@code (1 + dot) / 2} back to the dot product (the cosine). */

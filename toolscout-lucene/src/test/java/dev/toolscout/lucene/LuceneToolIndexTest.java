@@ -411,4 +411,51 @@ class LuceneToolIndexTest {
       assertThat(filtered).allMatch(h -> h.ord() % 2 == 1);
     }
   }
+
+  @Test
+  void a_small_index_is_searched_exactly_without_its_removed_tools() {
+    // at most EXACT_MAX_DOCS documents: every vector is scored, so the hits are the true nearest, best first
+    int dim = 32;
+    Random random = new Random(11);
+    List<ToolDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      float[] v = new float[dim];
+      double norm = 0;
+      for (int j = 0; j < dim; j++) {
+        v[j] = (float) random.nextGaussian();
+        norm += v[j] * v[j];
+      }
+      for (int j = 0; j < dim; j++) {
+        v[j] /= (float) Math.sqrt(norm);
+      }
+      docs.add(new ToolDocument(i, "t__" + i, "t " + i, "", "", "", v));
+    }
+    assertThat(docs).hasSizeLessThanOrEqualTo(LuceneToolIndex.EXACT_MAX_DOCS);
+    try (LuceneToolIndex index = LuceneToolIndex.inMemory(dim)) {
+      index.upsert(docs);
+      index.commit(1);
+      index.remove(List.of("t__7", "t__8"));
+      index.commit(2);
+      float[] query = docs.get(7).vector();
+      List<Integer> expected = java.util.stream.IntStream.range(0, 200).boxed()
+          .filter(i -> i != 7 && i != 8)
+          .sorted(java.util.Comparator.<Integer>comparingDouble(i -> -dot(query, docs.get(i).vector()))
+              .thenComparing(i -> i))
+          .limit(20).toList();
+
+      List<Hit> hits = index.dense(query, all(200), 20);
+
+      assertThat(ords(hits)).isEqualTo(expected);
+      assertThat(hits.get(0).score()).isCloseTo((float) dot(query, docs.get(expected.get(0)).vector()),
+          org.assertj.core.data.Offset.offset(1e-5f));
+    }
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
 }

@@ -238,10 +238,14 @@ public final class LocalToolScout implements ToolScout {
     Catalog.Snapshot snap = engine.catalog().snapshot();
     AllowedSet allowed = engine.access().allowed(snap, p);
     long all = allowedTokens(snap, allowed);
-    // the engine's own discovery tool, when offered, is sent with "all" too: count it on both sides
+    long selected = 0;
     for (Selection.SelectedTool t : s.selected()) {
-      if (snap.get(t.name()) == null) {
-        all += engine.tokens().definitionTokens(t.spec());
+      CatalogEntry e = snap.get(t.name());
+      int n = definitionTokens(t.spec(), e);
+      selected += n;
+      if (e == null) {
+        // the engine's own discovery tool, when offered, is sent with "all" too: count it on both sides
+        all += n;
       }
     }
     List<SelectResult.SelectedTool> tools = new ArrayList<>(s.selected().size());
@@ -250,7 +254,32 @@ public final class LocalToolScout implements ToolScout {
           t.name(), t.score(), t.reason(), t.core(), visibleDependencies(t.spec(), snap, allowed)));
     }
     return new SelectResult(tools, s.coreIncluded(), s.excludedCount(), s.visibleCount(), s.reason(),
-        s.discoverySuggested(), SelectResult.Tokens.of(engine.tokens().definitionTokens(s.specs()), all));
+        s.discoverySuggested(), SelectResult.Tokens.of(selected, all));
+  }
+
+  /**
+   * A selected tool's definition tokens, looked up by a content hash known beforehand: its catalog entry's (when
+   * the spec is that entry's own), or the engine tool's, hashed once. {@code ToolSpec.contentHash} renders and
+   * hashes the definition at every call, which at ten tools a selection was a fifth of the Java time of a
+   * selection over a small catalog (apibank, 101 tools; JFR, docs/BENCHMARKS.md "Real messages").
+   */
+  private int definitionTokens(ToolSpec spec, CatalogEntry entry) {
+    if (entry != null && entry.spec() == spec) {
+      return engine.tokens().definitionTokens(entry);
+    }
+    String hash = EngineToolHashes.BY_SPEC.get(spec);
+    return hash != null ? engine.tokens().definitionTokens(hash, spec) : engine.tokens().definitionTokens(spec);
+  }
+
+  /** The engine tools' content hashes, by the very spec objects the selector offers; made when first offered. */
+  private static final class EngineToolHashes {
+    static final Map<ToolSpec, String> BY_SPEC;
+
+    static {
+      Map<ToolSpec, String> out = new java.util.IdentityHashMap<>();
+      Engine.ENGINE_TOOLS.forEach(t -> out.put(t, t.contentHash()));
+      BY_SPEC = java.util.Collections.unmodifiableMap(out);
+    }
   }
 
   /**
