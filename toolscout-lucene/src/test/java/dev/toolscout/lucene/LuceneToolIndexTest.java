@@ -381,20 +381,7 @@ class LuceneToolIndexTest {
   void dense_search_over_many_documents_finds_the_exact_match() {
     // enough documents that Lucene walks the HNSW graph instead of scoring every document
     int dim = 32;
-    Random random = new Random(7);
-    List<ToolDocument> docs = new ArrayList<>();
-    for (int i = 0; i < 3000; i++) {
-      float[] v = new float[dim];
-      double norm = 0;
-      for (int j = 0; j < dim; j++) {
-        v[j] = (float) random.nextGaussian();
-        norm += v[j] * v[j];
-      }
-      for (int j = 0; j < dim; j++) {
-        v[j] /= (float) Math.sqrt(norm);
-      }
-      docs.add(new ToolDocument(i, "t__" + i, "t " + i, "", "", "", v));
-    }
+    List<ToolDocument> docs = randomUnitDocs(3000, dim, 7);
     try (LuceneToolIndex index = LuceneToolIndex.inMemory(dim)) {
       index.upsert(docs);
       index.commit(1);
@@ -416,20 +403,7 @@ class LuceneToolIndexTest {
   void a_small_index_is_searched_exactly_without_its_removed_tools() {
     // at most EXACT_MAX_DOCS documents: every vector is scored, so the hits are the true nearest, best first
     int dim = 32;
-    Random random = new Random(11);
-    List<ToolDocument> docs = new ArrayList<>();
-    for (int i = 0; i < 200; i++) {
-      float[] v = new float[dim];
-      double norm = 0;
-      for (int j = 0; j < dim; j++) {
-        v[j] = (float) random.nextGaussian();
-        norm += v[j] * v[j];
-      }
-      for (int j = 0; j < dim; j++) {
-        v[j] /= (float) Math.sqrt(norm);
-      }
-      docs.add(new ToolDocument(i, "t__" + i, "t " + i, "", "", "", v));
-    }
+    List<ToolDocument> docs = randomUnitDocs(200, dim, 11);
     assertThat(docs).hasSizeLessThanOrEqualTo(LuceneToolIndex.EXACT_MAX_DOCS);
     try (LuceneToolIndex index = LuceneToolIndex.inMemory(dim)) {
       index.upsert(docs);
@@ -449,6 +423,25 @@ class LuceneToolIndexTest {
       assertThat(hits.get(0).score()).isCloseTo((float) dot(query, docs.get(expected.get(0)).vector()),
           org.assertj.core.data.Offset.offset(1e-5f));
     }
+  }
+
+  /** {@code count} tools {@code t__i} at ordinal i, each with a random unit vector. */
+  private static List<ToolDocument> randomUnitDocs(int count, int dim, long seed) {
+    Random random = new Random(seed);
+    List<ToolDocument> docs = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      float[] v = new float[dim];
+      double norm = 0;
+      for (int j = 0; j < dim; j++) {
+        v[j] = (float) random.nextGaussian();
+        norm += v[j] * v[j];
+      }
+      for (int j = 0; j < dim; j++) {
+        v[j] /= (float) Math.sqrt(norm);
+      }
+      docs.add(new ToolDocument(i, "t__" + i, "t " + i, "", "", "", v));
+    }
+    return docs;
   }
 
   private static double dot(float[] a, float[] b) {
