@@ -39,7 +39,8 @@ class DataDirectoryLockProcessTest {
       StringBuffer seen = new StringBuffer();
       CompletableFuture<String> listening = new CompletableFuture<>();
       Thread.ofPlatform().daemon().name("serve-output").start(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+            new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8))) {
           for (String line = r.readLine(); line != null; line = r.readLine()) {
             seen.append(line).append('\n');
             if (line.contains("MCP gateway listening on")) {
