@@ -1,5 +1,7 @@
 package dev.toolscout.embedding;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,7 +15,8 @@ import java.util.Objects;
  */
 public record MessageVectors(List<float[]> queries, float[] document) {
   public MessageVectors {
-    queries = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(Objects.requireNonNull(queries, "queries")));
+    // a copy that may hold null (a clause without a vector), which List.copyOf refuses
+    queries = Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(queries, "queries")));
     Objects.requireNonNull(document, "document");
     if (queries.isEmpty()) {
       throw new IllegalArgumentException("queries must hold at least the message's vector, got none");

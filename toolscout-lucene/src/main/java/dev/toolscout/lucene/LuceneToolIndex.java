@@ -492,10 +492,9 @@ public final class LuceneToolIndex implements ToolIndex {
    * Merges the index's segments when searches would gain. Every search visits each segment (its terms, its vector
    * graph), and a catalog written in batches ends up in several: 8 for seal-tools' 4,076 tools written 256 at a
    * time, where a selection took p50 9.49 ms against 8.33 ms in one segment (docs/INDEXING.md, "Compaction").
-   * Merges all into one
-   * when the segments beside the largest hold at least {@value #COMPACT_SHARE_PERCENT}% of the documents; else, when
-   * there are {@value #COMPACT_SEGMENTS} or more, the smaller ones into one (a few small changes to a large
-   * catalog do not rewrite it). Then commits (the catalog version unchanged) and refreshes the searchers. Blocks
+   * Merges all into one when the segments beside the largest hold at least {@value #COMPACT_SHARE_PERCENT}% of the
+   * documents; else, when there are {@value #COMPACT_SEGMENTS} or more, the smaller ones into one (a few small
+   * changes to a large catalog do not rewrite it). Then commits (the catalog version unchanged) and refreshes the searchers. Blocks
    * while it merges (about 1 s per 4,000 tools on one core); call it from the index's one writer thread.
    */
   @Override

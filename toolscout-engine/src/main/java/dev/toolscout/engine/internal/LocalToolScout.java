@@ -261,7 +261,8 @@ public final class LocalToolScout implements ToolScout {
    * A selected tool's definition tokens, looked up by a content hash known beforehand: its catalog entry's (when
    * the spec is that entry's own), or the engine tool's, hashed once. {@code ToolSpec.contentHash} renders and
    * hashes the definition at every call, which at ten tools a selection was a fifth of the Java time of a
-   * selection over a small catalog (apibank, 101 tools; JFR, docs/BENCHMARKS.md "Real messages").
+   * selection over a small catalog (apibank, 101 tools; JFR, docs/BENCHMARKS.md "Short messages on small
+   * catalogs").
    */
   private int definitionTokens(ToolSpec spec, CatalogEntry entry) {
     if (entry != null && entry.spec() == spec) {

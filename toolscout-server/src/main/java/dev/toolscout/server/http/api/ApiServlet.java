@@ -295,7 +295,8 @@ final class ApiServlet extends HttpServlet {
   }
 
   private static ApiProblem tooLarge(long declared) {
-    // the rest of the body stays unread, so the connection closes after this answer: say so to the client
+    // the body is not read to its end (only drained up to DRAINED_BYTES), so the connection closes after this
+    // answer: say so to the client
     return ApiProblem.of(413, "payload-too-large", "Payload too large", String.format(Locale.ROOT,
             "the request body must be at most %,d bytes, got: %s", MAX_BODY_BYTES,
             declared < 0 ? "more" : String.format(Locale.ROOT, "%,d bytes", declared)))
