@@ -169,6 +169,21 @@ class RebindingSecurityTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got: 'null'");
   }
 
+  @Test
+  void serve_refuses_an_allowed_origin_that_is_not_one_with_exit_code_2() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int code = dev.toolscout.server.cli.ToolScoutCli.run(new String[] {"serve", "--data-dir",
+        tmp.resolve("never-opened").toString(), "--allowed-hosts", "tools.example.com,localhost",
+        "--allowed-origins", "https://tools.example.com,ftp://tools.example.com"},
+        new java.io.PrintWriter(new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+
+    assertThat(code).isEqualTo(dev.toolscout.server.cli.ToolScoutCli.BAD_INPUT);
+    assertThat(err.toString()).contains("--allowed-origins takes origins: http or https, a host and an optional "
+        + "port, nothing else, e.g. https://tools.example.com, got: 'ftp://tools.example.com'");
+    assertThat(tmp.resolve("never-opened")).doesNotExist();
+  }
+
   /** A refusal names the header, the rule and the bad value: JSON-RPC on /mcp, problem+json elsewhere. */
   static void assertRefusal(String path, Answer a, String header, String value, String type) throws Exception {
     JsonNode body = JSON.readTree(a.body());

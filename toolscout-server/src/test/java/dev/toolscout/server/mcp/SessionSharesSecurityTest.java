@@ -192,6 +192,19 @@ class SessionSharesSecurityTest {
   }
 
   @Test
+  void serve_refuses_a_share_per_key_larger_than_all_sessions_with_exit_code_2() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int code = dev.toolscout.server.cli.ToolScoutCli.run(new String[] {"serve", "--data-dir",
+        tmp.resolve("never-opened").toString(), "--max-sessions", "10", "--max-sessions-per-key", "11"},
+        new java.io.PrintWriter(new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+
+    assertThat(code).isEqualTo(dev.toolscout.server.cli.ToolScoutCli.BAD_INPUT);
+    assertThat(err.toString()).contains("--max-sessions-per-key must be between 1 and --max-sessions (10), got: 11");
+    assertThat(tmp.resolve("never-opened")).doesNotExist();
+  }
+
+  @Test
   void the_mcp_java_sdk_client_works_within_its_keys_share() throws Exception {
     McpGateway gateway = engine.gateway(Principal.ANONYMOUS)
         .sessionLimits(new SessionLimits(Duration.ofMinutes(10), 4, 1, 1));
