@@ -60,7 +60,7 @@ final class HttpSessions implements Filter, AutoCloseable {
   private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
   private final Consumer<String> onClosed;
   private final ScheduledExecutorService sweeper;
-  /** Who started each session ({@link Caller#id()}), recorded as the SDK names the new session, before any answer. */
+  /** Who started each session ({@link Caller#id()}), noted as the SDK names the new session, before any answer. */
   private final Map<String, String> owners = new ConcurrentHashMap<>();
   private final Object admit = new Object();
   private int starting;

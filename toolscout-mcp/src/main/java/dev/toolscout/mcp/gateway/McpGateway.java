@@ -178,7 +178,7 @@ public final class McpGateway implements AutoCloseable {
     NEVER
   }
 
-  /** Sets how long HTTP sessions may idle and how many may be open, in all and per key (before {@link #httpTransport}). */
+  /** Sets how long HTTP sessions may idle and how many may be open, in all and per key (before httpTransport). */
   public McpGateway sessionLimits(SessionLimits limits) {
     this.sessionLimits = java.util.Objects.requireNonNull(limits, "limits");
     return this;

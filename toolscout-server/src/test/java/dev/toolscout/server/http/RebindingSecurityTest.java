@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RebindingSecurityTest {
   static final ObjectMapper JSON = new ObjectMapper();
-  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-      + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"rebinding-test\",\"version\":\"1\"}}}";
+  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+      + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+      + "\"clientInfo\":{\"name\":\"rebinding-test\",\"version\":\"1\"}}}";
 
   @TempDir static Path tmp;
   static ApiServer keyless;

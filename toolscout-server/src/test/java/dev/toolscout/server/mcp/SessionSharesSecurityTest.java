@@ -163,7 +163,8 @@ class SessionSharesSecurityTest {
 
         HttpResponse<String> deniedDelete = delete(s, who[0], alices);
         HttpResponse<String> unknownDelete = delete(s, who[0], missing);
-        assertThat(deniedDelete.statusCode()).as(deniedDelete.body()).isEqualTo(404).isEqualTo(unknownDelete.statusCode());
+        assertThat(deniedDelete.statusCode()).as(deniedDelete.body()).isEqualTo(404)
+            .isEqualTo(unknownDelete.statusCode());
         assertThat(deniedDelete.body()).isEqualTo(unknownDelete.body());
 
         HttpResponse<String> deniedStream = HTTP.send(request(s, who[0], alices).header("Accept", "text/event-stream")
