@@ -19,6 +19,11 @@ public record Caller(String id, Principal principal, Role role, boolean remote) 
     }
   }
 
+  /** Whether this caller presented an API key (its id is {@code key:...}), rather than being the local user. */
+  public boolean fromKey() {
+    return id.startsWith("key:");
+  }
+
   /** The single user of a gateway without API keys. */
   public static Caller local(Principal principal, boolean remote) {
     return new Caller("local", principal, Role.DEFAULT, remote);

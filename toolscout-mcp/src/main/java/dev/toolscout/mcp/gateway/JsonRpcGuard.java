@@ -27,7 +27,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * Keeps malformed input and internal detail off the wire of the HTTP gateway. Two servlet filters:
  *
  * <ul>
- *   <li>{@link #errors} (outermost, on every path): every response with status 400 or more gets a JSON-RPC
+ *   <li>{@link #errors} (outermost, on {@code /mcp}): every response with status 400 or more gets a JSON-RPC
  *       error body that names the problem and nothing internal. The MCP SDK's servlet transport writes its
  *       {@code McpError} as serialized by Jackson (the exception, with its stack trace), and the servlet's own
  *       {@code sendError} would give Jetty's HTML page; both are replaced here. An exception that escapes the
@@ -46,6 +45,7 @@ import org.slf4j.LoggerFactory;
  *       not one message object, a batch, no {@code "jsonrpc": "2.0"}, a bad id or method ({@code -32600}),
  *       {@code params} that are not an object, and {@code tools/call} without a tool name or with {@code
  *       arguments} that are not an object ({@code -32602}). Such input used to get an empty HTTP 200 or a 500.
+ *       A well-formed message's method is left on the request ({@link #METHOD_ATTRIBUTE}) for the filters after.
  * </ul>
  *
  * Parse errors and invalid requests are answered with HTTP 400 and {@code "id": null}; invalid params of a
@@ -61,24 +61,18 @@ public final class JsonRpcGuard {
   public static final int INVALID_REQUEST = -32600;
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
+  /** The request attribute holding a well-formed POST message's method ({@code initialize}, {@code tools/call}). */
+  public static final String METHOD_ATTRIBUTE = "toolscout.jsonrpc.method";
   private static final JsonMapper JSON =
       JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
   private JsonRpcGuard() {}
 
-  /**
-   * The outer filter: clean JSON-RPC error bodies for every error status, and no exception on the wire.
-   *
-   * @param restPaths path prefixes of plain JSON endpoints (not JSON-RPC) whose error bodies, {@code {"error":
-   *     "..."}}, are kept as they are when they read as clean; anything else there becomes such a body
-   */
-  public static Filter errors(String... restPaths) {
-    List<String> rest = List.of(restPaths);
+  /** The outer filter: clean JSON-RPC error bodies for every error status, and no exception on the wire. */
+  public static Filter errors() {
     return (request, response, chain) -> {
       HttpServletResponse resp = (HttpServletResponse) response;
-      String path = ((HttpServletRequest) request).getRequestURI();
-      boolean plain = path != null && rest.stream().anyMatch(path::startsWith);
-      ErrorBodies wrapped = new ErrorBodies(resp, plain);
+      ErrorBodies wrapped = new ErrorBodies(resp);
       try {
         chain.doFilter(request, wrapped);
       } catch (IOException | ServletException | RuntimeException e) {
@@ -118,10 +112,14 @@ public final class JsonRpcGuard {
           "Invalid Request: the request body must be at most " + MAX_BODY_BYTES + " bytes");
       return;
     }
-    Problem p = check(body);
+    JsonNode root = tree(body);
+    Problem p = root == null ? check(body) : check(root);
     if (p != null) {
       write(resp, p.status(), p.id(), p.code(), p.message());
       return;
+    }
+    if (root.path("method").isTextual()) {
+      req.setAttribute(METHOD_ATTRIBUTE, root.path("method").textValue());
     }
     chain.doFilter(new Replay(req, body), response);
   }
@@ -141,6 +139,21 @@ public final class JsonRpcGuard {
     } catch (IOException e) {
       return new Problem(400, null, PARSE_ERROR, "Parse error: the request body could not be read");
     }
+    return check(root);
+  }
+
+  /** The body as JSON, or null when it is not one JSON document. */
+  private static JsonNode tree(byte[] body) {
+    try {
+      JsonNode root = JSON.readTree(body);
+      return root == null || root.isMissingNode() ? null : root;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The problem with a parsed POST body (null or missing when the body was empty), or {@code null}. */
+  private static Problem check(JsonNode root) {
     if (root == null || root.isMissingNode()) {
       return new Problem(400, null, PARSE_ERROR, "Parse error: the request body is empty; expected one JSON-RPC "
           + "message object");
@@ -299,37 +312,16 @@ public final class JsonRpcGuard {
         code = INTERNAL_ERROR;
         message = "Internal error";
       }
-    } else if (code != PARSE_ERROR && code != INVALID_PARAMS) {
+    } else if (code != PARSE_ERROR && code != INVALID_PARAMS && !(code <= -32000 && code >= -32099)) {
       // a client's error: the SDK says -32601 (method not found) for a missing session header and -32603
-      // (internal) for an unknown session, which would send clients looking in the wrong place
+      // (internal) for an unknown session, which would send clients looking in the wrong place; the gateway's
+      // own codes (-32000 to -32099: "too many MCP sessions for this key") are kept
       code = INVALID_REQUEST;
     }
     if (message == null || message.isBlank() || looksInternal(message)) {
       message = reason(status);
     }
     return errorBody(id, code, message);
-  }
-
-  /**
-   * The clean body for an error of a plain JSON endpoint: {@code {"error": "..."}} with the endpoint's own
-   * message when it reads as clean, else with the status's plain meaning.
-   */
-  static byte[] cleanPlainErrorBody(int status, String sendErrorMessage, byte[] written) {
-    String message = sendErrorMessage;
-    try {
-      JsonNode n = written.length == 0 ? null : JSON.readTree(written);
-      if (n != null && n.path("error").isTextual()) {
-        message = n.path("error").textValue();
-      }
-    } catch (IOException notJson) {
-      // not ours to pass on
-    }
-    if (status >= 500 || message == null || message.isBlank() || looksInternal(message)) {
-      message = reason(status);
-    }
-    ObjectNode o = JSON.createObjectNode();
-    o.put("error", message);
-    return o.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private static boolean looksInternal(String m) {
@@ -427,13 +419,9 @@ public final class JsonRpcGuard {
     private ServletOutputStream heldStream;
     private PrintWriter heldWriter;
 
-    /** Whether the endpoint is plain JSON (its errors {@code {"error": "..."}}) rather than JSON-RPC. */
-    private final boolean plain;
-
-    ErrorBodies(HttpServletResponse real, boolean plain) {
+    ErrorBodies(HttpServletResponse real) {
       super(real);
       this.real = real;
-      this.plain = plain;
     }
 
     @Override
@@ -539,8 +527,7 @@ public final class JsonRpcGuard {
       if (heldWriter != null) {
         heldWriter.flush();
       }
-      byte[] body = plain ? cleanPlainErrorBody(status, sendErrorMessage, held.toByteArray())
-          : cleanErrorBody(status, sendErrorMessage, held.toByteArray());
+      byte[] body = cleanErrorBody(status, sendErrorMessage, held.toByteArray());
       real.resetBuffer();
       real.setStatus(status);
       real.setContentType("application/json");

@@ -178,15 +178,16 @@ public final class McpGateway implements AutoCloseable {
     NEVER
   }
 
-  /** Sets how long HTTP sessions may idle and how many may be open (before {@link #httpTransport}). */
+  /** Sets how long HTTP sessions may idle and how many may be open, in all and per key (before httpTransport). */
   public McpGateway sessionLimits(SessionLimits limits) {
     this.sessionLimits = java.util.Objects.requireNonNull(limits, "limits");
     return this;
   }
 
   /**
-   * The filter to put in front of {@link #httpTransport}'s servlet (after authentication): it refuses a new
-   * session past {@link SessionLimits#maxSessions()} and notes each session's requests, so that idle ones
+   * The filter to put in front of {@link #httpTransport}'s servlet (after authentication and {@link
+   * JsonRpcGuard#frames()}): it refuses a new session past the {@link SessionLimits}, answers a request naming
+   * another caller's session as one naming no session, and notes each session's requests, so that idle ones
    * are closed.
    */
   public jakarta.servlet.Filter sessionFilter() {

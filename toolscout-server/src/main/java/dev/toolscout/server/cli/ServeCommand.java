@@ -46,6 +46,29 @@ final class ServeCommand implements Callable<Integer> {
       description = "The most MCP sessions open at once; a new one past it gets HTTP 503 (default ${DEFAULT-VALUE}).")
   int maxSessions;
 
+  @Option(names = "--max-sessions-per-key", paramLabel = "N",
+      description = "The most MCP sessions one API key (its user) may hold open at once; one more gets HTTP 429 "
+          + "(default " + SessionLimits.DEFAULT_MAX_SESSIONS_PER_KEY + ", or --max-sessions when less).")
+  Integer maxSessionsPerKey;
+
+  @Option(names = "--admin-session-reserve", paramLabel = "N",
+      description = "Of --max-sessions, how many only admin keys may open, so that an operator can always reach a "
+          + "full gateway (default " + SessionLimits.DEFAULT_ADMIN_RESERVE + ", or a twentieth of --max-sessions "
+          + "when less).")
+  Integer adminSessionReserve;
+
+  @Option(names = "--allowed-hosts", paramLabel = "NAME", split = ",",
+      description = "Host names (or addresses) requests may be addressed to besides this server's own: the Host "
+          + "header must be a loopback address or localhost (with --api-keys: any IP address, localhost or the "
+          + "--host name) or one of these, so that a web page cannot reach the server through DNS rebinding. Give "
+          + "the name clients and a load balancer use, e.g. tools.example.com.")
+  java.util.List<String> allowedHosts = new java.util.ArrayList<>();
+
+  @Option(names = "--allowed-origins", paramLabel = "ORIGIN", split = ",",
+      description = "Origins (scheme://host[:port]) whose web pages may call this server besides its own, e.g. "
+          + "https://tools.example.com behind a TLS proxy; a request from any other page's Origin gets 403.")
+  java.util.List<String> allowedOrigins = new java.util.ArrayList<>();
+
   @Option(names = "--max-upstream-calls", paramLabel = "N",
       defaultValue = "" + UpstreamLimits.DEFAULT_MAX_CONCURRENT_CALLS,
       description = "The most tool calls in progress on one upstream MCP server; one more fails at once as busy, "
@@ -95,8 +118,11 @@ final class ServeCommand implements Callable<Integer> {
     GatewayHttpServer.checkHost(host, apiKeys != null);
     var declared = servers.declared();
     McpGateway.Approval mode = apiKeys == null ? approval.mode() : approval.modeWithKeys();
-    SessionLimits sessions =
-        new SessionLimits(SessionLimits.parseDuration("--session-idle-timeout", sessionIdleTimeout), maxSessions);
+    SessionLimits sessions = new SessionLimits(SessionLimits.parseDuration("--session-idle-timeout",
+        sessionIdleTimeout), maxSessions,
+        maxSessionsPerKey != null ? maxSessionsPerKey : SessionLimits.defaultPerKey(maxSessions),
+        adminSessionReserve != null ? adminSessionReserve : SessionLimits.defaultAdminReserve(maxSessions));
+    GatewayHttpServer.checkAllowed(allowedHosts, allowedOrigins);
     UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls)
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
@@ -116,7 +142,8 @@ final class ServeCommand implements Callable<Integer> {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)
               .allowRemoteStdio(allowRemoteStdio).sessionLimits(sessions);
-          GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api)) {
+          GatewayHttpServer http = GatewayHttpServer.start(gateway, auth, host, port, api, allowedHosts,
+              allowedOrigins)) {
         dev.toolscout.agent.Agent agent = null;
         try {
           agent = dev.toolscout.server.AgentRuntime.agent(e, agentOptions.config(engine.resolveDataDir()),

@@ -10,60 +10,80 @@ import dev.toolscout.mcp.gateway.Caller;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Role;
 import dev.toolscout.server.ApprovalJson;
+import dev.toolscout.server.http.api.ApiProblem;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The approval queue over HTTP, for admin API keys: {@code GET /approvals} (pending; {@code ?all=true} for
  * every request), {@code POST /approvals/ID/approve} and {@code POST /approvals/ID/deny}. Out of band on
- * purpose: it is not an MCP tool, so no model can call it through the gateway. Behind {@link GatewayAuth}'s
- * filter; any caller whose role is not admin gets 403 (without API keys nobody is an admin here, and the
- * operator uses {@code toolscout approvals}). An admin never approves its own request. Thread-safe.
+ * purpose: it is not an MCP tool, so no model can call it through the gateway. It checks the key itself: none or
+ * an unknown one gets 401, any caller whose role is not admin 403 (without API keys nobody is an admin here, and
+ * the operator uses {@code toolscout approvals}). An admin never approves its own request. Every error is {@code
+ * application/problem+json}, as the HTTP API's ({@link ApiProblem}); an unexpected failure is logged and answered
+ * as a plain 500. Thread-safe.
  */
 final class ApprovalsServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(ApprovalsServlet.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private final transient Approvals approvals;
+  private final transient GatewayAuth auth;
 
-  ApprovalsServlet(Approvals approvals) {
+  ApprovalsServlet(Approvals approvals, GatewayAuth auth) {
     this.approvals = approvals;
+    this.auth = auth;
   }
 
   @Override
-  protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    if (admin(req, resp) == null) {
-      return;
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    try {
+      Caller c = admin(req);
+      switch (req.getMethod()) {
+        case "GET" -> list(req, resp);
+        case "POST" -> decide(req, resp, c);
+        default -> throw ApiProblem.of(405, "method-not-allowed", "Method not allowed", "/approvals takes GET "
+            + "and POST, not " + shown(req.getMethod())).withHeader("Allow", "GET, POST");
+      }
+    } catch (ApiProblem p) {
+      p.write(resp, req.getRequestURI());
+    } catch (RuntimeException e) {
+      LOG.warn("{} {} failed", req.getMethod(), req.getRequestURI(), e);
+      if (!resp.isCommitted()) {
+        resp.reset();
+        ApiProblem.of(500, "internal", "Internal error", "the request failed inside the server; its log has the "
+            + "details").write(resp, req.getRequestURI());
+      }
     }
+  }
+
+  private void list(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     if (req.getPathInfo() != null && !req.getPathInfo().equals("/")) {
-      answer(resp, 404, error("no such resource: GET /approvals" + req.getPathInfo() + " (GET /approvals lists)"));
-      return;
+      throw ApiProblem.notFound("no such resource: GET /approvals" + shown(req.getPathInfo())
+          + " (GET /approvals lists)");
     }
     boolean all = "true".equals(req.getParameter("all"));
-    List<StoredApproval> shown = approvals.list().stream()
+    List<StoredApproval> listed = approvals.list().stream()
         .filter(a -> all || a.status() == ApprovalStatus.PENDING).toList();
     ArrayNode arr = JSON.createArrayNode();
-    shown.forEach(a -> arr.add(ApprovalJson.of(a)));
+    listed.forEach(a -> arr.add(ApprovalJson.of(a)));
     ObjectNode o = JSON.createObjectNode();
-    o.put("count", shown.size());
+    o.put("count", listed.size());
     o.set("approvals", arr);
     answer(resp, 200, o);
   }
 
-  @Override
-  protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    Caller c = admin(req, resp);
-    if (c == null) {
-      return;
-    }
+  private void decide(HttpServletRequest req, HttpServletResponse resp, Caller c) throws IOException {
     String[] parts = req.getPathInfo() == null ? new String[0] : req.getPathInfo().split("/");
     // "/ID/approve" splits into "", ID, "approve"
     if (parts.length != 3 || !(parts[2].equals("approve") || parts[2].equals("deny"))) {
-      answer(resp, 404, error("POST /approvals/ID/approve or /approvals/ID/deny, got: POST /approvals"
-          + (req.getPathInfo() == null ? "" : req.getPathInfo())));
-      return;
+      throw ApiProblem.notFound("POST /approvals/ID/approve or /approvals/ID/deny, got: POST /approvals"
+          + (req.getPathInfo() == null ? "" : shown(req.getPathInfo())));
     }
     String id = parts[1];
     boolean approve = parts[2].equals("approve");
@@ -71,8 +91,7 @@ final class ApprovalsServlet extends HttpServlet {
     try {
       request = approvals.get(id);
     } catch (IllegalArgumentException e) {
-      answer(resp, 404, error(e.getMessage()));
-      return;
+      throw ApiProblem.notFound(e.getMessage());
     }
     try {
       StoredApproval a = approvals.decide(id, approve, new Approvals.Approver(c.id(), c.role()));
@@ -80,24 +99,30 @@ final class ApprovalsServlet extends HttpServlet {
     } catch (IllegalArgumentException e) {
       // the requester approving its own request is forbidden; anything else refused here is a state conflict
       // (already decided, used or expired)
-      answer(resp, approve && request.requester().equals(c.id()) ? 403 : 409, error(e.getMessage()));
+      throw approve && request.requester().equals(c.id())
+          ? ApiProblem.of(403, "forbidden", "Forbidden", e.getMessage()) : ApiProblem.conflict(e.getMessage());
     }
   }
 
-  /** The caller when it is an admin; else answers 403 and returns null. */
-  private static Caller admin(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    Object c = req.getAttribute(GatewayAuth.CALLER_ATTRIBUTE);
-    if (c instanceof Caller caller && caller.role() == Role.ADMIN) {
-      return caller;
+  /** The caller, when its key is known and its role is admin. */
+  private Caller admin(HttpServletRequest req) {
+    String key = GatewayAuth.presentedKey(req);
+    Caller c = auth.caller(key);
+    if (c == null) {
+      throw ApiProblem.of(401, "unauthorized", "Unauthorized", key != null ? "unknown API key"
+          : "an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>")
+          .withHeader("WWW-Authenticate", "Bearer");
     }
-    answer(resp, 403, error("approvals are decided by an API key with the role admin, or by the operator with "
-        + "`toolscout approvals`; this caller's role is "
-        + (c instanceof Caller caller ? caller.role().id() : "unknown")));
-    return null;
+    if (c.role() != Role.ADMIN) {
+      throw ApiProblem.of(403, "forbidden", "Forbidden", "approvals are decided by an API key with the role admin, "
+          + "or by the operator with `toolscout approvals`; this caller's role is " + c.role().id());
+    }
+    return c;
   }
 
-  private static ObjectNode error(String message) {
-    return JSON.createObjectNode().put("error", message);
+  /** A path or method as an error repeats it: at most 120 characters. */
+  private static String shown(String s) {
+    return s.length() > 120 ? s.substring(0, 120) + "..." : s;
   }
 
   private static void answer(HttpServletResponse resp, int status, ObjectNode body) throws IOException {

@@ -8,6 +8,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import jakarta.servlet.DispatcherType;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.util.List;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
@@ -20,9 +21,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * admin keys at {@code /approvals}, both behind the API-key filter, and every other path through the HTTP API
  * ({@link HttpApi}: {@code /v1/...}, {@code /healthz}, {@code /readyz}, {@code /metrics}, {@code /openapi.json},
  * {@code /}). Binds to 127.0.0.1 unless another host is given, and only to a loopback address without API keys.
- * Every error it answers names the problem and nothing internal ({@link JsonRpcGuard}, {@link
- * JsonErrorHandler}): a JSON-RPC error on {@code /mcp}, the servlet's own {@code {"error": ...}} on {@code
- * /approvals}, and {@code application/problem+json} everywhere else.
+ * In front of every path, {@link RebindingGuard} refuses a {@code Host} or {@code Origin} that is not this
+ * server's (DNS rebinding). Every error it answers names the problem and nothing internal ({@link JsonRpcGuard},
+ * {@link JsonErrorHandler}): a JSON-RPC error on {@code /mcp}, and {@code application/problem+json} everywhere
+ * else ({@code /approvals} included).
  */
 public final class GatewayHttpServer implements AutoCloseable {
   public static final String ENDPOINT = "/mcp";
@@ -54,6 +56,22 @@ public final class GatewayHttpServer implements AutoCloseable {
    */
   public static GatewayHttpServer start(McpGateway gateway, GatewayAuth auth, String host, int port, HttpApi api)
       throws Exception {
+    return start(gateway, auth, host, port, api, List.of(), List.of());
+  }
+
+  /**
+   * Starts serving, answering requests addressed to more names than this server's own.
+   *
+   * @param allowedHosts host names (or addresses) a request's {@code Host} may name besides this server's
+   *     ({@code serve --allowed-hosts}; see {@link RebindingGuard})
+   * @param allowedOrigins origins ({@code https://tools.example.com}) a browser's request may come from besides
+   *     this server's own ({@code serve --allowed-origins})
+   * @throws IllegalArgumentException as {@link #start(McpGateway, GatewayAuth, String, int, HttpApi)}, and for
+   *     an allowed host or origin that is not one
+   */
+  public static GatewayHttpServer start(McpGateway gateway, GatewayAuth auth, String host, int port, HttpApi api,
+      List<String> allowedHosts, List<String> allowedOrigins) throws Exception {
+    RebindingGuard.Allowed allowed = RebindingGuard.Allowed.of(allowedHosts, allowedOrigins);
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("--port must be between 0 and 65535, got: " + port);
     }
@@ -67,6 +85,11 @@ public final class GatewayHttpServer implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
+    // first of all, on every path: a request addressed to another name, or sent by another site's page, reaches
+    // nothing
+    FilterHolder rebinding = new FilterHolder(new RebindingGuard(auth.requiresKey(), host, allowed));
+    rebinding.setAsyncSupported(true);
+    context.addFilter(rebinding, "/*", EnumSet.of(DispatcherType.REQUEST));
     // every path but /mcp and /approvals: the HTTP API, which answers its own errors as problem+json
     context.addServlet(new ServletHolder("api", api.servlet()), "/");
     if (gateway != null) {
@@ -90,26 +113,26 @@ public final class GatewayHttpServer implements AutoCloseable {
     ServletHolder mcp = new ServletHolder("mcp", transport);
     mcp.setAsyncSupported(true);
     context.addServlet(mcp, ENDPOINT);
-    // in this order: clean error bodies for the gateway's paths, then the API key, the session limits, and
-    // well-formed JSON-RPC frames
-    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors(APPROVALS));
+    // in this order: clean error bodies, then the API key, well-formed JSON-RPC frames (which name the method,
+    // so that an initialize is known as the start of a session even when it carries a session id), and the
+    // session limits and owners
+    FilterHolder errors = new FilterHolder(JsonRpcGuard.errors());
     errors.setAsyncSupported(true);
     context.addFilter(errors, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     FilterHolder filter = new FilterHolder(auth);
     filter.setAsyncSupported(true);
     context.addFilter(filter, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+    FilterHolder frames = new FilterHolder(JsonRpcGuard.frames());
+    frames.setAsyncSupported(true);
+    context.addFilter(frames, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     // after the key check, so a caller without a key learns nothing about the sessions
     FilterHolder sessions = new FilterHolder(gateway.sessionFilter());
     sessions.setAsyncSupported(true);
     context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-    FilterHolder frames = new FilterHolder(JsonRpcGuard.frames());
-    frames.setAsyncSupported(true);
-    context.addFilter(frames, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     if (gateway.approvalQueue() != null) {
-      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue())),
+      // checks the key itself, so that every answer of it, a 401 included, is problem+json as the HTTP API's
+      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue(), auth)),
           APPROVALS + "/*");
-      context.addFilter(errors, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addFilter(filter, APPROVALS + "/*", EnumSet.of(DispatcherType.REQUEST));
     }
   }
 
@@ -123,6 +146,15 @@ public final class GatewayHttpServer implements AutoCloseable {
           + "every client would act as the local user; give --api-keys FILE to listen on " + host
           + ", or bind 127.0.0.1 (the default)");
     }
+  }
+
+  /**
+   * Checks {@code serve --allowed-hosts} and {@code --allowed-origins} before anything starts.
+   *
+   * @throws IllegalArgumentException naming the option and the value that is not a host name or an origin
+   */
+  public static void checkAllowed(List<String> hosts, List<String> origins) {
+    RebindingGuard.Allowed.of(hosts, origins);
   }
 
   /** Whether {@code host} names only this machine: {@code localhost}, 127.x.x.x or ::1. */

@@ -39,13 +39,18 @@ final class ApiServer implements AutoCloseable {
   final ApiClient client;
 
   private ApiServer(Path dataDir, GatewayAuth auth, HttpApi.Options options) throws Exception {
+    this(dataDir, auth, options, List.of(), List.of());
+  }
+
+  private ApiServer(Path dataDir, GatewayAuth auth, HttpApi.Options options, List<String> allowedHosts,
+      List<String> allowedOrigins) throws Exception {
     // as serve does: the MCP runtime owns the library's instance, the API is served over it
     mcp = new McpRuntime(LocalToolScout.open(Engine.Options.of(dataDir).withModelPreload()));
     scout = (LocalToolScout) mcp.scout();
     mcp.start(List.of(), Duration.ZERO);
     gateway = mcp.gateway(Principal.ANONYMOUS);
     api = new HttpApi(auth, options);
-    http = GatewayHttpServer.start(gateway, auth, "127.0.0.1", 0, api);
+    http = GatewayHttpServer.start(gateway, auth, "127.0.0.1", 0, api, allowedHosts, allowedOrigins);
     api.open(new ApiBackend(scout, mcp.registry()));
     contract = new OpenApiContract(new String(api.openApiDocument(), java.nio.charset.StandardCharsets.UTF_8));
     client = new ApiClient(http.baseUrl(), auth.requiresKey() ? READER : null, contract);
@@ -54,6 +59,15 @@ final class ApiServer implements AutoCloseable {
   /** A server with the three keys of {@link #KEYS}. */
   static ApiServer withKeys(Path dataDir, HttpApi.Options options) throws Exception {
     return new ApiServer(dataDir, GatewayAuth.withRoles(KEYS), options);
+  }
+
+  /**
+   * A server ({@code keys}: with the three keys of {@link #KEYS}, else without) that also answers the host names
+   * and origins given, as {@code serve --allowed-hosts} and {@code --allowed-origins}.
+   */
+  static ApiServer allowing(Path dataDir, boolean keys, List<String> hosts, List<String> origins) throws Exception {
+    return new ApiServer(dataDir, keys ? GatewayAuth.withRoles(KEYS) : GatewayAuth.local(Principal.ANONYMOUS),
+        HttpApi.Options.DEFAULT, hosts, origins);
   }
 
   /** A server without keys: every caller is the local user. */

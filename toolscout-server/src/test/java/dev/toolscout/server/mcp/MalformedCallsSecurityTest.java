@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,7 +142,7 @@ class MalformedCallsSecurityTest {
 
     HttpResponse<String> getUnknown = badSession.send(badSession.builder().header("Accept", "text/event-stream").GET());
     assertThat(getUnknown.statusCode()).isEqualTo(404);
-    rpcError(getUnknown, -32600, "no such session");
+    rpcError(getUnknown, -32600, "Session not found");
 
     HttpResponse<String> put = noSession.send(noSession.builder().PUT(HttpRequest.BodyPublishers.ofString(list)));
     assertThat(put.statusCode()).isEqualTo(405);
@@ -168,7 +169,7 @@ class MalformedCallsSecurityTest {
     assertClean(notFound.body());
     assertThat(notFound.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     assertThat(JSON.readTree(notFound.body()).path("detail").asText()).startsWith("no such path: /elsewhere");
-    String badUri = rawHttp("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n");
+    String badUri = rawHttp("GET /%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     if (badUri.startsWith("HTTP/")) {
       assertThat(badUri).startsWith("HTTP/1.1 400");
     }
@@ -177,8 +178,8 @@ class MalformedCallsSecurityTest {
     assertThat(JSON.readTree(problem).path("status").asInt()).as(badUri).isEqualTo(400);
 
     for (String request : new String[] {
-        "GET /mcp HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n",
-        "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n"}) {
+        "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header Line\r\n\r\n",
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: nope\r\n\r\n"}) {
       String raw = rawHttp(request);
       // once in several full runs on a loaded machine the bytes read began after the status line (Jetty closes
       // these connections at once); the status is checked when it arrived, the body always
@@ -193,15 +194,39 @@ class MalformedCallsSecurityTest {
   }
 
   @Test
-  void the_approvals_endpoint_keeps_its_plain_json_errors() throws Exception {
+  void every_error_of_the_approvals_endpoint_is_problem_json() throws Exception {
     String base = "http://127.0.0.1:" + g.http.address().getPort();
     SecurityGateway.Raw approvals = new SecurityGateway.Raw(URI.create(base + "/approvals"), KEY, null);
+    SecurityGateway.Raw noKey = new SecurityGateway.Raw(URI.create(base + "/approvals"), null, null);
+    SecurityGateway.Raw badKey = new SecurityGateway.Raw(URI.create(base + "/approvals"), "not-a-key-0123456789",
+        null);
+    SecurityGateway.Raw decide = new SecurityGateway.Raw(URI.create(base + "/approvals/ap-0000000000/approve"), KEY,
+        null);
 
-    HttpResponse<String> r = approvals.send(approvals.builder().GET());
+    HttpResponse<String> notAdmin = approvals.send(approvals.builder().GET());
+    HttpResponse<String> without = noKey.send(noKey.builder().GET());
+    HttpResponse<String> unknown = badKey.send(badKey.builder().GET());
+    HttpResponse<String> post = decide.send(decide.builder().POST(HttpRequest.BodyPublishers.noBody()));
+    HttpResponse<String> put = approvals.send(approvals.builder().PUT(HttpRequest.BodyPublishers.noBody()));
 
-    assertThat(r.statusCode()).isEqualTo(403);
-    assertClean(r.body());
-    assertThat(JSON.readTree(r.body()).path("error").asText()).contains("role admin");
+    for (HttpResponse<String> r : List.of(notAdmin, without, unknown, post, put)) {
+      assertClean(r.body());
+      assertThat(r.headers().firstValue("Content-Type")).as(r.body()).hasValue("application/problem+json");
+      assertThat(JSON.readTree(r.body()).path("status").asInt()).isEqualTo(r.statusCode());
+      assertThat(JSON.readTree(r.body()).path("instance").asText()).startsWith("/approvals");
+    }
+    assertThat(notAdmin.statusCode()).isEqualTo(403);
+    assertThat(JSON.readTree(notAdmin.body()).path("type").asText()).isEqualTo("urn:toolscout:problem:forbidden");
+    assertThat(JSON.readTree(notAdmin.body()).path("detail").asText()).contains("role admin")
+        .contains("this caller's role is user");
+    assertThat(without.statusCode()).isEqualTo(401);
+    assertThat(without.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    assertThat(JSON.readTree(without.body()).path("detail").asText()).isEqualTo("an API key is required: send "
+        + "Authorization: Bearer <key> or X-API-Key: <key>");
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    assertThat(JSON.readTree(unknown.body()).path("detail").asText()).isEqualTo("unknown API key");
+    assertThat(post.statusCode()).isEqualTo(403);
+    assertThat(put.statusCode()).isEqualTo(403);
   }
 
   /** Sends bytes no HTTP client library would, and reads the whole answer. */

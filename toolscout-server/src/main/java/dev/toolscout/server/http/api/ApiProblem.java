@@ -73,8 +73,22 @@ public final class ApiProblem extends RuntimeException {
     return of(409, "conflict", "Conflict", detail);
   }
 
+  /**
+   * The same problem naming the input it refuses: {@code input} (a field, parameter or header), {@code rule} and
+   * {@code value} (the bad value, cut to {@value #SHOWN} characters).
+   */
+  public ApiProblem withInput(String input, String rule, String value) {
+    ObjectNode x = extensions.deepCopy();
+    x.put("input", input);
+    x.put("rule", rule);
+    if (value != null) {
+      x.set("value", shown(JsonNodeFactory.instance.textNode(value)));
+    }
+    return new ApiProblem(status, type.substring(TYPE_PREFIX.length()), title, getMessage(), x, headers);
+  }
+
   /** The same problem with a response header (Retry-After, Allow, WWW-Authenticate, Connection). */
-  ApiProblem withHeader(String name, String value) {
+  public ApiProblem withHeader(String name, String value) {
     Map<String, String> h = new java.util.LinkedHashMap<>(headers);
     h.put(name, value);
     return new ApiProblem(status, type.substring(TYPE_PREFIX.length()), title, getMessage(), extensions, Map.copyOf(h));
@@ -94,6 +108,16 @@ public final class ApiProblem extends RuntimeException {
 
   Map<String, String> headers() {
     return headers;
+  }
+
+  /**
+   * Writes this problem as the answer, with the headers every answer of the HTTP API carries: for what is served
+   * outside {@link ApiServlet} (the approval queue, the Host and Origin checks in front of every path).
+   *
+   * @param instance the request path, or null
+   */
+  public void write(jakarta.servlet.http.HttpServletResponse resp, String instance) throws java.io.IOException {
+    ApiServlet.problem(resp, this, instance);
   }
 
   /** The problem document for a request to {@code instance}. */

@@ -28,8 +28,6 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>the path (404) and the method (405, with {@code Allow});
- *   <li>without API keys, the {@code Host} header must name this machine (403), so that a web page reaching the
- *       loopback port through DNS rebinding is refused;
  *   <li>the key (401) and the role (403), before anything about the request is looked at;
  *   <li>the engine is open (503 with {@code Retry-After} before);
  *   <li>query parameters the route does not declare (400);
@@ -119,12 +117,6 @@ final class ApiServlet extends HttpServlet {
 
   private Reply call(Match m, HttpServletRequest req) throws IOException {
     Route r = m.route();
-    if (!api.auth().requiresKey() && !loopbackHost(req.getServerName())) {
-      throw ApiProblem.of(403, "host-not-allowed", "Host not allowed", "without API keys this server answers only "
-          + "requests addressed to this machine (Host: 127.0.0.1, localhost or [::1]), got Host: "
-          + Fields.shown(String.valueOf(req.getServerName()))
-          + "; serve with --api-keys FILE to accept other names");
-    }
     Caller caller = authorize(r, req);
     ApiBackend backend = null;
     if (r.needsEngine()) {
@@ -301,14 +293,6 @@ final class ApiServlet extends HttpServlet {
             "the request body must be at most %,d bytes, got: %s", MAX_BODY_BYTES,
             declared < 0 ? "more" : String.format(Locale.ROOT, "%,d bytes", declared)))
         .withHeader("Connection", "close");
-  }
-
-  static boolean loopbackHost(String host) {
-    if (host == null) {
-      return false;
-    }
-    String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    return h.equalsIgnoreCase("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.startsWith("127.");
   }
 
   private static void write(HttpServletResponse resp, Reply r) throws IOException {

@@ -82,8 +82,8 @@ public final class OpenApi {
   static {
     STANDARD.put("BadRequest", new Standard(400, "Invalid input: the problem names the input, the rule and the value"));
     STANDARD.put("Unauthorized", new Standard(401, "No API key, or an unknown one"));
-    STANDARD.put("Forbidden", new Standard(403, "The key's role may not do this (writes need admin), or, without "
-        + "API keys, a Host header that does not name this machine"));
+    STANDARD.put("Forbidden", new Standard(403, "The key's role may not do this (writes need admin), or a Host "
+        + "header that does not name this server, or an Origin that is not its own (DNS rebinding)"));
     STANDARD.put("PayloadTooLarge", new Standard(413, "The body is over 4 MiB (4,194,304 bytes)"));
     STANDARD.put("UnsupportedMediaType", new Standard(415, "The body is not sent as application/json"));
     STANDARD.put("InternalError", new Standard(500, "An unexpected failure; the server's log has the details"));
@@ -137,7 +137,7 @@ public final class OpenApi {
     boolean authorized = r.access() != Route.Access.PUBLIC;
     addStandard(byStatus, "BadRequest", r.requestSchema() != null || !r.params().isEmpty());
     addStandard(byStatus, "Unauthorized", authorized);
-    // 403 also answers a foreign Host header on a server without keys, so every route declares it
+    // 403 also answers a foreign Host or Origin header, on every path, so every route declares it
     addStandard(byStatus, "Forbidden", true);
     addStandard(byStatus, "PayloadTooLarge", r.requestSchema() != null);
     addStandard(byStatus, "UnsupportedMediaType", r.requestSchema() != null);
