@@ -41,6 +41,15 @@ public final class McpToolExecutor implements ToolExecutor {
       if (!ACTIONS.contains(name)) {
         return ToolResult.error("Tool not found: " + name);
       }
+      var target = McpActions.CALL.equals(name) ? actions.callTarget(call.principal(), args)
+          : java.util.Optional.<dev.toolscout.model.ToolSpec>empty();
+      if (target.isPresent() && target.get().aiAccess() == dev.toolscout.model.AiAccess.PROPOSE) {
+        // the loop's approval queue holds a call of the tool by its own name; through mcp__call_tool it has none
+        return ToolResult.error(target.get().fullName() + " needs approval (ai_access: propose) and was not run: "
+            + "in the agent loop a tool that needs approval is not run through " + McpActions.CALL + ". Call "
+            + target.get().fullName() + " by its own name instead: the call is then held as an approval request "
+            + "and runs once someone else approves it.");
+      }
       r = actions.call(call.principal(), name, args, false);
     } else {
       r = actions.callUpstream(call.tool(), args, true);

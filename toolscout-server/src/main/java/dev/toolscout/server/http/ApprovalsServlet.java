@@ -20,8 +20,10 @@ import java.util.List;
  * The approval queue over HTTP, for admin API keys: {@code GET /approvals} (pending; {@code ?all=true} for
  * every request), {@code POST /approvals/ID/approve} and {@code POST /approvals/ID/deny}. Out of band on
  * purpose: it is not an MCP tool, so no model can call it through the gateway. Behind {@link GatewayAuth}'s
- * filter; any caller whose role is not admin gets 403 (without API keys nobody is an admin here, and the
- * operator uses {@code toolscout approvals}). An admin never approves its own request. Thread-safe.
+ * filter; listing and approving need the role admin, others get 403 (without API keys nobody is an admin here,
+ * and the operator uses {@code toolscout approvals}). An admin never approves its own request. A requester of
+ * any role may deny (withdraw) its own request; to it, another's request answers 404 as a missing one does.
+ * Thread-safe.
  */
 final class ApprovalsServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -54,10 +56,8 @@ final class ApprovalsServlet extends HttpServlet {
 
   @Override
   protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    Caller c = admin(req, resp);
-    if (c == null) {
-      return;
-    }
+    // a requester of any role may withdraw (deny) its own request: the role is checked for approving only
+    Caller c = req.getAttribute(GatewayAuth.CALLER_ATTRIBUTE) instanceof Caller caller ? caller : null;
     String[] parts = req.getPathInfo() == null ? new String[0] : req.getPathInfo().split("/");
     // "/ID/approve" splits into "", ID, "approve"
     if (parts.length != 3 || !(parts[2].equals("approve") || parts[2].equals("deny"))) {
@@ -67,20 +67,20 @@ final class ApprovalsServlet extends HttpServlet {
     }
     String id = parts[1];
     boolean approve = parts[2].equals("approve");
-    StoredApproval request;
-    try {
-      request = approvals.get(id);
-    } catch (IllegalArgumentException e) {
-      answer(resp, 404, error(e.getMessage()));
+    if (c == null || approve && c.role() != Role.ADMIN) {
+      admin(req, resp);
       return;
     }
     try {
       StoredApproval a = approvals.decide(id, approve, new Approvals.Approver(c.id(), c.role()));
       answer(resp, 200, ApprovalJson.of(a));
+    } catch (Approvals.UnknownRequest e) {
+      // no such request, or (to a non-admin) another's: alike
+      answer(resp, 404, error(e.getMessage()));
     } catch (IllegalArgumentException e) {
       // the requester approving its own request is forbidden; anything else refused here is a state conflict
       // (already decided, used or expired)
-      answer(resp, approve && request.requester().equals(c.id()) ? 403 : 409, error(e.getMessage()));
+      answer(resp, approve && approvals.get(id).requester().equals(c.id()) ? 403 : 409, error(e.getMessage()));
     }
   }
 
