@@ -185,7 +185,8 @@ public final class McpActions {
   /** An endpoint as given, its secrets (a password in the URL, a token argument) redacted. */
   private static String shown(String endpoint) {
     return !isCommandLine(endpoint) ? SecretText.urlText(endpoint.strip())
-        : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ", SecretText.args(rest(endpoint))));
+        : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ",
+            SecretText.args(first(endpoint), rest(endpoint), dev.toolscout.mcp.upstream.ServerConfig.SecretMarks.NONE)));
   }
 
   private static String shellWord(String s) {
