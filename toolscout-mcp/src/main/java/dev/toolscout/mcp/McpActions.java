@@ -186,7 +186,7 @@ public final class McpActions {
   private static String shown(String endpoint) {
     return !isCommandLine(endpoint) ? SecretText.urlText(endpoint.strip())
         : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ",
-            SecretText.args(first(endpoint), rest(endpoint), dev.toolscout.mcp.upstream.ServerConfig.SecretMarks.NONE)));
+            SecretText.args(first(endpoint), rest(endpoint), ServerConfig.SecretMarks.NONE)));
   }
 
   private static String shellWord(String s) {

@@ -30,8 +30,9 @@ import java.util.regex.Pattern;
  *       the password flag of tools known to take one after a short flag ({@code mysql -pPW}, {@code mysql -p
  *       PW}, {@code sshpass -p PW}, {@code redis-cli -a PW}: {@link SecretRules#passwordFlag}); the value of
  *       {@code NAME=value} when the name is a secret's ({@code API_TOKEN=...}), else the value judged as an
- *       argument itself ({@code DATABASE_URL=postgres://u:pw@db}); the value of {@code Name: value} (a header given on the
- *       command line, {@code Authorization: Bearer ...}); and an argument that looks like a key by itself
+ *       argument itself ({@code DATABASE_URL=postgres://u:pw@db}); the value of {@code Name: value} (a header
+ *       given on the command line, {@code Authorization: Bearer ...}); and an argument that looks like a key by
+ *       itself
  *       ({@link SecretRules#looksLikeKey}).
  *   <li>Marked by the operator ({@link ServerConfig.SecretMarks}): the value after (or of {@code =}) a
  *       listed flag, and the argument at a listed position.

@@ -88,7 +88,8 @@ class SecretTextTest {
         .isEqualTo("mysql-mcp mysql -u root -p*** shop");
     assertThat(ServerConfig.stdio("s", "sshpass", List.of("-p", "PW-two", "ssh", "host")).endpoint())
         .isEqualTo("sshpass -p *** ssh host");
-    assertThat(ServerConfig.stdio("r", "redis-cli", List.of("-a", "PW-three")).endpoint()).isEqualTo("redis-cli -a ***");
+    assertThat(ServerConfig.stdio("r", "redis-cli", List.of("-a", "PW-three")).endpoint())
+        .isEqualTo("redis-cli -a ***");
     assertThat(ServerConfig.stdio("n", "npx", List.of("-p", "some-package", "cmd")).endpoint())
         .isEqualTo("npx -p some-package cmd");
   }
