@@ -1,5 +1,7 @@
 package dev.toolscout.approval;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
 import dev.toolscout.catalog.StateStore.StoredApproval;
@@ -11,7 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The approval queue: a call to a tool that needs approval ({@code ai_access: propose}) is held as a pending
@@ -88,17 +92,7 @@ public final class Approvals {
     AGENT;
 
     public String id() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** The channel with this {@link #id}, or {@code null} (a request stored before channels were recorded). */
-    public static Channel of(String id) {
-      for (Channel c : values()) {
-        if (c.id().equals(id)) {
-          return c;
-        }
-      }
-      return null;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -159,8 +153,7 @@ public final class Approvals {
    * never the unredacted arguments.
    */
   public static String matchKey(Channel channel, String scope, String requester, String tool, Object arguments) {
-    com.fasterxml.jackson.databind.node.ObjectNode call =
-        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    ObjectNode call = JsonNodeFactory.instance.objectNode();
     call.set("arguments", ArgumentRedaction.canonical(arguments));
     call.put("channel", channel.id());
     call.put("requester", requester);
@@ -182,7 +175,7 @@ public final class Approvals {
    */
   public StoredApproval decide(String id, boolean approve, Approver approver) {
     Objects.requireNonNull(approver, "approver");
-    java.util.Optional<StoredApproval> found = store.loadApproval(id == null ? "" : id.strip());
+    Optional<StoredApproval> found = store.loadApproval(id == null ? "" : id.strip());
     boolean own = found.isPresent() && approver.id().equals(found.get().requester());
     if (approver.role() != Role.ADMIN && !own) {
       throw missing(id);

@@ -254,12 +254,12 @@ public final class McpActions {
    * The upstream tool an {@code mcp__call_tool} call with {@code args} names, when {@code principal} may see it;
    * empty when the arguments name none (the call then answers its own error).
    */
-  public java.util.Optional<ToolSpec> callTarget(Principal principal, Map<String, Object> args) {
+  public Optional<ToolSpec> callTarget(Principal principal, Map<String, Object> args) {
     Map<String, Object> a = args == null ? Map.of() : args;
     String server = string(a, "server_name");
     String tool = string(a, "tool_name");
     if (server == null || tool == null) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return registry.manager().toolOf(server, tool).filter(spec -> visible(principal, spec));
   }
