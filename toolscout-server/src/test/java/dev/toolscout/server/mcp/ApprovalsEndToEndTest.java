@@ -181,7 +181,8 @@ class ApprovalsEndToEndTest {
     assertThat(pending.findValuesAsText("id")).contains(id);
     Cli table = cli("approvals", "list");
     assertThat(table.out()).contains("ID").contains(id).contains("pending").contains("key:alice")
-        .contains("mcp__register_server");
+        .contains("mcp__register_server").contains("CHANNEL").contains("gateway");
+    assertThat(pending.findValuesAsText("channel")).contains("gateway");
 
     Cli approved = cli("approvals", "approve", id, "--as", "ops");
     assertThat(approved.code()).as(approved.err()).isZero();
