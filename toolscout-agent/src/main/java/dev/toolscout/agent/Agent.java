@@ -618,7 +618,7 @@ public final class Agent {
     }
     ToolSpec tool = spec.get();
     if (tool.aiAccess() == AiAccess.PROPOSE) {
-      Approvals.Outcome a = approvals.request(st.requester, name, args);
+      Approvals.Outcome a = approvals.request(Approvals.Channel.AGENT, st.id, st.requester, name, args);
       String id = a.request().id();
       switch (a) {
         case Approvals.Outcome.Held h -> {

@@ -5,65 +5,101 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.secret.SecretRules;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The arguments of a call as an approval request keeps and shows them: secrets replaced by {@value #MASK},
- * object keys sorted, so that an identical call gives identical text (and hash). What is redacted: the value
- * of any field whose name says it is a secret ({@code api_key}, {@code token}, {@code password}, ...), the
- * password of a URL ({@code https://user:pw@host}), secret-named URL query parameters ({@code ?api_key=}),
- * secret-named command-line flags ({@code --token X}, {@code --api-key=X}) and {@code Bearer} credentials.
- * An approver sees what runs except the secrets, and an approval covers any secret value. Stateless.
+ * The arguments of a call as an approval request keeps and shows them: object keys sorted, and each secret
+ * replaced by its {@link SecretRules#mask mask} ({@code [redacted …ions sha256:1a2b3c4d]}), which never holds
+ * the value but tells two values apart. What is a secret ({@link SecretRules}): the value of any field whose
+ * name says it is one ({@code api_key}, {@code token}, {@code password}, ...), the user-info of a URL of any
+ * scheme ({@code postgres://user:pw@host}: the password, or the whole user-info when it has none),
+ * secret-named URL query parameters ({@code ?api_key=}), secret-named command-line flags ({@code --token X},
+ * {@code --api-key=X}), the password flag of known tools ({@code mysql -pX}) and {@code Bearer} credentials.
+ *
+ * <p>The masked form is for people. Which call an approval covers is decided on {@link #canonical}, the
+ * unredacted arguments: an approval of one secret value never covers another. Stateless.
  */
 public final class ArgumentRedaction {
-  public static final String MASK = "[redacted]";
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** Lower-cased with '_' and '-' removed, a field name containing one of these holds a secret. */
-  private static final List<String> SECRET_WORDS = List.of(
-      "apikey", "token", "secret", "password", "passwd", "pwd", "authorization", "credential", "privatekey",
-      "accesskey", "cookie", "session");
-  private static final Pattern URL_USERINFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s]+@");
   private static final Pattern QUERY_PARAM = Pattern.compile("([?&;])([^=&#\\s]+)=([^&#\\s]*)");
-  private static final Pattern FLAG = Pattern.compile("(--?)([A-Za-z0-9_-]+)(=|\\s+)(\\S+)");
-  private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer|basic)\\s+[A-Za-z0-9._~+/=-]+");
+  private static final Pattern FLAG = Pattern.compile("(?<![\\w-])(--?)([A-Za-z0-9_-]+)(=|\\s+)([^\\s\"']+)");
+  private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer|basic)\\s+([A-Za-z0-9._~+/=-]+)");
+  private static final Pattern MASKED = Pattern.compile("\\[redacted [^\\]]*]");
 
   private ArgumentRedaction() {}
 
   /** The redacted, key-sorted copy of {@code arguments} (any JSON-like value; null is an empty object). */
   public static JsonNode redact(Object arguments) {
-    JsonNode n = arguments == null ? JsonNodeFactory.instance.objectNode() : JSON.valueToTree(arguments);
-    return walk(n);
+    return walk(tree(arguments), true);
   }
 
-  /** Whether a field of this name holds a secret. */
+  /**
+   * The unredacted, key-sorted copy of {@code arguments} (null is an empty object): two calls with the same
+   * arguments give the same text, whatever order their keys came in.
+   */
+  public static JsonNode canonical(Object arguments) {
+    return walk(tree(arguments), false);
+  }
+
+  /** Whether a field of this name holds a secret ({@link SecretRules#isSecretName}). */
   public static boolean isSecretName(String name) {
-    String n = name.toLowerCase(Locale.ROOT).replace("_", "").replace("-", "");
-    if (n.endsWith("tokens")) {
-      return false; // a count (max_tokens), not a credential
-    }
-    for (String w : SECRET_WORDS) {
-      if (n.contains(w)) {
-        return true;
-      }
-    }
-    return n.equals("key") || n.endsWith("key") && n.length() <= 8; // "key", "apikey" above, "authkey"
+    return SecretRules.isSecretName(name);
   }
 
-  /** {@code text} with URL passwords, secret query parameters and flags, and bearer credentials masked. */
+  /**
+   * {@code text} with URL user-info, secret query parameters and flags, known tools' password flags and bearer
+   * credentials masked.
+   */
   public static String redactText(String text) {
-    String s = URL_USERINFO.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + "@"));
+    String s = SecretRules.USERINFO.matcher(text).replaceAll(m -> Matcher.quoteReplacement(
+        m.group(1) + userinfo(m.group(2)) + "@"));
     s = QUERY_PARAM.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
-        isSecretName(m.group(2)) ? m.group(1) + m.group(2) + "=" + MASK : m.group()));
+        isSecretName(m.group(2)) && !masked(m.group(3)) ? m.group(1) + m.group(2) + "=" + SecretRules.mask(
+            m.group(3)) : m.group()));
     s = FLAG.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
-        isSecretName(m.group(2)) ? m.group(1) + m.group(2) + m.group(3) + MASK : m.group()));
-    return BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + " " + MASK));
+        isSecretName(m.group(2)) && !masked(m.group(4))
+            ? m.group(1) + m.group(2) + m.group(3) + SecretRules.mask(m.group(4)) : m.group()));
+    s = passwordFlag(s);
+    return BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(masked(m.group(2)) ? m.group()
+        : m.group(1) + " " + SecretRules.mask(m.group(2))));
   }
 
-  private static JsonNode walk(JsonNode n) {
+  /** {@code user:pw} as {@code user:MASK}; a user-info without a password (a token as user name) whole. */
+  private static String userinfo(String info) {
+    int colon = info.indexOf(':');
+    return colon >= 0 ? info.substring(0, colon + 1) + SecretRules.mask(info.substring(colon + 1))
+        : SecretRules.mask(info);
+  }
+
+  /** A command line of a tool known to take a password after a short flag ({@code mysql -pPW}), that masked. */
+  private static String passwordFlag(String s) {
+    String[] words = s.strip().split("\\s+");
+    if (words.length < 2) {
+      return s;
+    }
+    String flag = SecretRules.passwordFlag(words[0], Arrays.asList(words).subList(1, words.length));
+    if (flag == null) {
+      return s;
+    }
+    Pattern p = Pattern.compile("(?<=^|\\s)" + Pattern.quote(flag) + "(\\s+|)([^\\s-][^\\s]*)");
+    return p.matcher(s).replaceAll(m -> Matcher.quoteReplacement(masked(m.group(2)) ? m.group()
+        : flag + m.group(1) + SecretRules.mask(m.group(2))));
+  }
+
+  private static boolean masked(String value) {
+    return MASKED.matcher(value).lookingAt() || value.startsWith("[redacted");
+  }
+
+  private static JsonNode tree(Object arguments) {
+    return arguments == null ? JsonNodeFactory.instance.objectNode() : JSON.valueToTree(arguments);
+  }
+
+  private static JsonNode walk(JsonNode n, boolean redact) {
     if (n.isObject()) {
       List<String> names = new ArrayList<>();
       n.fieldNames().forEachRemaining(names::add);
@@ -71,17 +107,18 @@ public final class ArgumentRedaction {
       ObjectNode out = JsonNodeFactory.instance.objectNode();
       for (String name : names) {
         JsonNode v = n.get(name);
-        out.set(name, isSecretName(name) && !v.isNull() ? JsonNodeFactory.instance.textNode(MASK)
-            : walk(v));
+        out.set(name, redact && isSecretName(name) && !v.isNull()
+            ? JsonNodeFactory.instance.textNode(SecretRules.mask(v.isTextual() ? v.asText() : v.toString()))
+            : walk(v, redact));
       }
       return out;
     }
     if (n.isArray()) {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      n.forEach(e -> out.add(walk(e)));
+      n.forEach(e -> out.add(walk(e, redact)));
       return out;
     }
-    if (n.isTextual()) {
+    if (redact && n.isTextual()) {
       return JsonNodeFactory.instance.textNode(redactText(n.asText()));
     }
     return n;

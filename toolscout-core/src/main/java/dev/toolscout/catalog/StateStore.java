@@ -312,15 +312,26 @@ public interface StateStore extends AutoCloseable {
    * @param id the request's unique id (what an approver names)
    * @param requester who asked (a caller id such as {@code key:alice}); never the one who may approve it
    * @param tool the tool's full name
-   * @param argumentsJson the call's arguments as canonical JSON, secrets already redacted
-   * @param argumentsHash the SHA-256 of {@code argumentsJson}: an identical later call has the same hash
+   * @param argumentsJson the call's arguments as canonical JSON, secrets masked (never a secret in clear)
+   * @param argumentsHash what identifies exactly this call ({@code approval.Approvals.matchKey}: a digest of
+   *     the unredacted arguments, channel, scope, requester and tool); an identical later call has the same one
    * @param createdAt when it was asked (kept to the millisecond, as stored)
    * @param decidedBy who approved or denied it ({@code null} while pending)
    * @param decidedAt when ({@code null} while pending; kept to the millisecond)
+   * @param channel where the call was made ({@code gateway}, {@code agent}); {@code null} for a request stored
+   *     before channels were recorded
+   * @param scope within the channel, the agent run that made it; {@code null} when the channel has none
    */
   record StoredApproval(
       String id, String requester, String tool, String argumentsJson, String argumentsHash, Instant createdAt,
-      ApprovalStatus status, String decidedBy, Instant decidedAt) {
+      ApprovalStatus status, String decidedBy, Instant decidedAt, String channel, String scope) {
+    /** A request without a channel or scope (as stored before they were recorded). */
+    public StoredApproval(
+        String id, String requester, String tool, String argumentsJson, String argumentsHash, Instant createdAt,
+        ApprovalStatus status, String decidedBy, Instant decidedAt) {
+      this(id, requester, tool, argumentsJson, argumentsHash, createdAt, status, decidedBy, decidedAt, null, null);
+    }
+
     public StoredApproval {
       for (String[] f : new String[][] {{"id", id}, {"requester", requester}, {"tool", tool},
           {"argumentsJson", argumentsJson}, {"argumentsHash", argumentsHash}}) {
@@ -335,6 +346,14 @@ public interface StateStore extends AutoCloseable {
       }
       createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
       decidedAt = decidedAt == null ? null : decidedAt.truncatedTo(ChronoUnit.MILLIS);
+      channel = channel == null || channel.isBlank() ? null : channel;
+      scope = scope == null || scope.isBlank() ? null : scope;
+    }
+
+    /** This request made in {@code channel}, within {@code scope} (either may be null). */
+    public StoredApproval in(String channel, String scope) {
+      return new StoredApproval(id, requester, tool, argumentsJson, argumentsHash, createdAt, status, decidedBy,
+          decidedAt, channel, scope);
     }
 
     /** A new pending request. */
@@ -348,7 +367,7 @@ public interface StateStore extends AutoCloseable {
     public StoredApproval moved(ApprovalStatus to, String by, Instant at) {
       boolean keep = by == null && at == null;
       return new StoredApproval(id, requester, tool, argumentsJson, argumentsHash, createdAt, to,
-          keep ? decidedBy : by, keep ? decidedAt : at);
+          keep ? decidedBy : by, keep ? decidedAt : at, channel, scope);
     }
   }
 

@@ -587,13 +587,15 @@ public abstract class StateStoreContract {
   void approvals_round_trip_exactly_and_survive_reopen() {
     StoredApproval a = approval("ap-1", T0);
     StoredApproval decided = new StoredApproval("ap-2", "local", "mcp__register_server", "{}", "h2",
-        T0.plusSeconds(1), ApprovalStatus.DENIED, "cli:ops", T0.plusSeconds(2));
+        T0.plusSeconds(1), ApprovalStatus.DENIED, "cli:ops", T0.plusSeconds(2)).in("agent", "run-7");
 
     store.saveApproval(a);
     store.saveApproval(decided);
 
     assertThat(store.loadApproval("ap-1")).contains(a);
     assertThat(store.loadApproval("ap-2")).contains(decided);
+    assertThat(store.loadApproval("ap-2").orElseThrow().scope()).isEqualTo("run-7");
+    assertThat(store.loadApproval("ap-1").orElseThrow().channel()).isNull();
     assertThat(store.loadApproval("ap-3")).isEmpty();
     assertThat(reopened().loadApprovals()).containsExactly(a, decided);
   }

@@ -185,7 +185,8 @@ public final class McpActions {
   /** An endpoint as given, its secrets (a password in the URL, a token argument) redacted. */
   private static String shown(String endpoint) {
     return !isCommandLine(endpoint) ? SecretText.urlText(endpoint.strip())
-        : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ", SecretText.args(rest(endpoint))));
+        : first(endpoint) + (rest(endpoint).isEmpty() ? "" : " " + String.join(" ",
+            SecretText.args(first(endpoint), rest(endpoint), ServerConfig.SecretMarks.NONE)));
   }
 
   private static String shellWord(String s) {
@@ -247,6 +248,20 @@ public final class McpActions {
       o.put("next_retry", s.nextRetry().toString());
     }
     return o;
+  }
+
+  /**
+   * The upstream tool an {@code mcp__call_tool} call with {@code args} names, when {@code principal} may see it;
+   * empty when the arguments name none (the call then answers its own error).
+   */
+  public Optional<ToolSpec> callTarget(Principal principal, Map<String, Object> args) {
+    Map<String, Object> a = args == null ? Map.of() : args;
+    String server = string(a, "server_name");
+    String tool = string(a, "tool_name");
+    if (server == null || tool == null) {
+      return Optional.empty();
+    }
+    return registry.manager().toolOf(server, tool).filter(spec -> visible(principal, spec));
   }
 
   private McpSchema.CallToolResult callTool(Principal principal, Map<String, Object> a, boolean approved) {

@@ -5,18 +5,22 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.ToolSpec;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Runs the agent loop's calls of upstream MCP tools, and of the actions {@code mcp__list_servers} and {@code
  * mcp__call_tool}, through the same path as the gateway ({@link McpActions}): the upstream manager's timeouts,
  * size caps and secret scrubbing apply. The loop has checked access and, for a {@code PROPOSE} tool, the
  * approval before; {@code mcp__call_tool} is never run as approved, so a {@code PROPOSE} tool cannot be reached
- * through it without its own approval. {@code mcp__register_server} is not offered to the loop ({@link
+ * through it without its own approval: the model is told to call the tool by its own name, which the loop holds
+ * for approval. {@code mcp__register_server} is not offered to the loop ({@link
  * #ACTIONS}): servers are registered by people ({@code toolscout mcp add}, {@code POST /v1/servers}).
  * Thread-safe.
  */
@@ -40,6 +44,15 @@ public final class McpToolExecutor implements ToolExecutor {
     if (McpActions.isAction(name)) {
       if (!ACTIONS.contains(name)) {
         return ToolResult.error("Tool not found: " + name);
+      }
+      Optional<ToolSpec> target = McpActions.CALL.equals(name) ? actions.callTarget(call.principal(), args)
+          : Optional.empty();
+      if (target.isPresent() && target.get().aiAccess() == AiAccess.PROPOSE) {
+        // the loop's approval queue holds a call of the tool by its own name; through mcp__call_tool it has none
+        return ToolResult.error(target.get().fullName() + " needs approval (ai_access: propose) and was not run: "
+            + "in the agent loop a tool that needs approval is not run through " + McpActions.CALL + ". Call "
+            + target.get().fullName() + " by its own name instead: the call is then held as an approval request "
+            + "and runs once someone else approves it.");
       }
       r = actions.call(call.principal(), name, args, false);
     } else {

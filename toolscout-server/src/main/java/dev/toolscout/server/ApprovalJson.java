@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.catalog.StateStore.StoredApproval;
 
-/** An approval request as JSON, the same for the CLI and the HTTP endpoint; arguments are already redacted. */
+/**
+ * An approval request as JSON, the same for the CLI and the HTTP endpoints: arguments as stored (secrets masked,
+ * each mask telling its value apart from others), {@code channel} ({@code gateway}, {@code agent}; null for a
+ * request stored before channels were recorded) and {@code scope} (the agent run; null when none).
+ */
 public final class ApprovalJson {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -16,6 +20,8 @@ public final class ApprovalJson {
     o.put("status", a.status().id());
     o.put("requester", a.requester());
     o.put("tool", a.tool());
+    o.put("channel", a.channel());
+    o.put("scope", a.scope());
     try {
       o.set("arguments", JSON.readTree(a.argumentsJson()));
     } catch (java.io.IOException e) {

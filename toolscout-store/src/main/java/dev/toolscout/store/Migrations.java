@@ -130,7 +130,14 @@ public final class Migrations {
                   + "content_hash TEXT NOT NULL, "
                   + "counter TEXT NOT NULL, "
                   + "tokens INTEGER NOT NULL, "
-                  + "PRIMARY KEY (content_hash, counter))"));
+                  + "PRIMARY KEY (content_hash, counter))"),
+          // 9: where an approval request was made (channel: gateway, agent) and within what (scope: the agent
+          // run), shown to approvers; arguments_hash is from now on the digest of exactly the call (unredacted
+          // arguments, channel, scope, requester, tool), so requests stored before match no new call. Older rows
+          // keep NULL in both and are read as they are.
+          List.of(
+              "ALTER TABLE approvals ADD COLUMN channel TEXT",
+              "ALTER TABLE approvals ADD COLUMN scope TEXT"));
 
   /** The SQL dialects the scripts are rendered for. */
   public enum Dialect {

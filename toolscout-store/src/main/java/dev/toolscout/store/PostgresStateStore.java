@@ -780,14 +780,15 @@ public final class PostgresStateStore implements StateStore {
   }
 
   private static final String APPROVAL_COLUMNS =
-      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis";
+      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis, "
+          + "channel, scope";
 
   @Override
   public void saveApproval(StoredApproval a) {
     Objects.requireNonNull(a, "approval");
     boolean inserted = write("save approval request '" + a.id() + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO approvals (" + APPROVAL_COLUMNS
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
         ps.setString(1, a.id());
         ps.setString(2, a.requester());
         ps.setString(3, a.tool());
@@ -801,6 +802,8 @@ public final class PostgresStateStore implements StateStore {
         } else {
           ps.setLong(9, a.decidedAt().toEpochMilli());
         }
+        ps.setString(10, a.channel());
+        ps.setString(11, a.scope());
         boolean done = ps.executeUpdate() > 0;
         if (done) {
           logChange(c, Area.APPROVALS);
@@ -879,7 +882,7 @@ public final class PostgresStateStore implements StateStore {
         try {
           out.add(new StoredApproval(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
               Instant.ofEpochMilli(rs.getLong(6)), ApprovalStatus.valueOf(rs.getString(7)), rs.getString(8),
-              undecided ? null : Instant.ofEpochMilli(decided)));
+              undecided ? null : Instant.ofEpochMilli(decided), rs.getString(10), rs.getString(11)));
         } catch (IllegalArgumentException | NullPointerException e) {
           throw invalidRow("approval request", id, e);
         }

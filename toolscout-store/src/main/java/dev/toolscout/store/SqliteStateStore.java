@@ -634,7 +634,8 @@ public final class SqliteStateStore implements StateStore {
   }
 
   private static final String APPROVAL_COLUMNS =
-      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis";
+      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis, "
+          + "channel, scope";
 
   @Override
   public void saveApproval(StoredApproval a) {
@@ -643,7 +644,7 @@ public final class SqliteStateStore implements StateStore {
         "save approval request '" + a.id() + "'",
         () -> {
           try (PreparedStatement ps = conn.prepareStatement(
-              "INSERT INTO approvals (" + APPROVAL_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+              "INSERT INTO approvals (" + APPROVAL_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                   + "ON CONFLICT (id) DO NOTHING")) {
             ps.setString(1, a.id());
             ps.setString(2, a.requester());
@@ -658,6 +659,8 @@ public final class SqliteStateStore implements StateStore {
             } else {
               ps.setLong(9, a.decidedAt().toEpochMilli());
             }
+            ps.setString(10, a.channel());
+            ps.setString(11, a.scope());
             return ps.executeUpdate() > 0;
           }
         });
@@ -1249,7 +1252,7 @@ public final class SqliteStateStore implements StateStore {
         try {
           out.add(new StoredApproval(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
               Instant.ofEpochMilli(rs.getLong(6)), ApprovalStatus.valueOf(rs.getString(7)), rs.getString(8),
-              undecided ? null : Instant.ofEpochMilli(decided)));
+              undecided ? null : Instant.ofEpochMilli(decided), rs.getString(10), rs.getString(11)));
         } catch (IllegalArgumentException | NullPointerException e) {
           // only a row edited by hand (or a newer ToolScout's status) gets here
           throw new IllegalStateException(

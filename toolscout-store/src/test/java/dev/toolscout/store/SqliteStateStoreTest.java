@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.StateStore.StoredApproval;
 import dev.toolscout.catalog.StateStoreContract;
 import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
@@ -151,6 +152,23 @@ class SqliteStateStoreTest extends StateStoreContract {
     }
     try (SqliteStateStore s = SqliteStateStore.open(v7)) {
       assertThat(s.loadTokenCounts("c", List.of(kept.contentHash()))).containsEntry(kept.contentHash(), 12);
+    }
+  }
+
+  @Test
+  void a_store_of_schema_8_keeps_its_approval_requests_readable_without_a_channel() throws SQLException {
+    Path v8 = storeAtSchema(8, tool("crm__kept"));
+    try (Connection c = connect(v8); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO approvals (id, requester, tool, arguments_json, arguments_hash, created_at_millis, "
+          + "status) VALUES ('ap-old', 'key:alice', 'kg__delete', '{\"token\":\"[redacted]\"}', 'h', 1000, "
+          + "'PENDING')");
+    }
+
+    try (SqliteStateStore s = SqliteStateStore.open(v8)) {
+      StoredApproval old = s.loadApproval("ap-old").orElseThrow();
+      assertThat(old.channel()).isNull();
+      assertThat(old.scope()).isNull();
+      assertThat(old.argumentsJson()).isEqualTo("{\"token\":\"[redacted]\"}");
     }
   }
 

@@ -120,7 +120,8 @@ class ReplicaEngineTest {
   void an_approval_granted_through_one_replica_is_seen_by_the_other() throws Exception {
     try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
         Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
-      Approvals.Outcome filed = a.approvals().request("key:alice", "gmail__send_email", java.util.Map.of("to", "bob"));
+      Approvals.Outcome filed = a.approvals().request(Approvals.Channel.GATEWAY, null, "key:alice",
+          "gmail__send_email", java.util.Map.of("to", "bob"));
       assertThat(filed).isInstanceOf(Approvals.Outcome.Held.class);
       String id = filed.request().id();
       assertThat(b.approvals().get(id).status()).isEqualTo(ApprovalStatus.PENDING);
@@ -128,7 +129,8 @@ class ReplicaEngineTest {
       b.approvals().decide(id, true, Approvals.Approver.operator("root"));
 
       // the requester's identical call, now through A, runs once
-      assertThat(a.approvals().request("key:alice", "gmail__send_email", java.util.Map.of("to", "bob")))
+      assertThat(a.approvals().request(Approvals.Channel.GATEWAY, null, "key:alice", "gmail__send_email",
+          java.util.Map.of("to", "bob")))
           .isInstanceOf(Approvals.Outcome.Run.class);
       assertThat(b.approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
     }

@@ -57,7 +57,8 @@ public final class ServerConfigJson {
       JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   private static final Set<String> KNOWN =
-      Set.of("format", "name", "transport", "command", "args", "env", "cwd", "url", "headers", "apiKey", "timeout");
+      Set.of("format", "name", "transport", "command", "args", "env", "cwd", "url", "headers", "apiKey", "timeout",
+          "secretArgs", "secretHeaders", "secretEnv");
 
   private ServerConfigJson() {}
 
@@ -74,7 +75,7 @@ public final class ServerConfigJson {
     }
     if (!config.args().isEmpty()) {
       ArrayNode args = root.putArray("args");
-      List<String> shown = SecretText.args(config.args());
+      List<String> shown = config.shownArgs();
       for (int i = 0; i < config.args().size(); i++) {
         String a = config.args().get(i);
         // an argument holding a secret (a token, "--api-key=...") is sealed whole
@@ -82,7 +83,7 @@ public final class ServerConfigJson {
       }
     }
     if (!config.env().isEmpty()) {
-      root.set("env", sealedMap(config.env(), box));
+      root.set("env", sealedMap(config.env(), config::isSecretEnv, box));
     }
     if (config.cwd() != null) {
       root.put("cwd", config.cwd().toString());
@@ -93,13 +94,72 @@ public final class ServerConfigJson {
       root.put("url", !url.equals(SecretText.url(config.url())) || SecretBox.isSealed(url) ? box.seal(url) : url);
     }
     if (!config.headers().isEmpty()) {
-      root.set("headers", sealedMap(config.headers(), box));
+      root.set("headers", sealedMap(config.headers(), config::isSecretHeader, box));
     }
     if (config.apiKey() != null) {
       root.put("apiKey", box.seal(config.apiKey()));
     }
     root.put("timeout", config.timeout().toString());
+    writeMarks(root, config.secretMarks());
     return root.toString();
+  }
+
+  /** {@code secretArgs} (flags as strings, positions as numbers), {@code secretHeaders}, {@code secretEnv}. */
+  static void writeMarks(ObjectNode root, ServerConfig.SecretMarks marks) {
+    if (!marks.args().isEmpty()) {
+      ArrayNode a = root.putArray("secretArgs");
+      marks.args().forEach(m -> {
+        if (m.startsWith("-")) {
+          a.add(m);
+        } else {
+          a.add(Integer.parseInt(m));
+        }
+      });
+    }
+    if (!marks.headers().isEmpty()) {
+      marks.headers().forEach(root.putArray("secretHeaders")::add);
+    }
+    if (!marks.env().isEmpty()) {
+      marks.env().forEach(root.putArray("secretEnv")::add);
+    }
+  }
+
+  /**
+   * What the operator marks secret in a server's entry {@code node} ({@code secretArgs}: flags as strings and
+   * 0-based positions as numbers; {@code secretHeaders}, {@code secretEnv}: names).
+   *
+   * @throws IllegalArgumentException naming {@code where}, the field, the rule and the bad value
+   */
+  public static ServerConfig.SecretMarks readMarks(JsonNode node, String where) {
+    List<List<String>> lists = new ArrayList<>();
+    for (String field : List.of("secretArgs", "secretHeaders", "secretEnv")) {
+      JsonNode n = node.get(field);
+      List<String> out = new ArrayList<>();
+      if (n != null && !n.isNull()) {
+        if (!n.isArray()) {
+          throw new IllegalArgumentException(where + ": " + field + " must be an array, got: "
+              + ServersFile.describe(n));
+        }
+        for (int i = 0; i < n.size(); i++) {
+          JsonNode e = n.get(i);
+          if (e.isTextual()) {
+            out.add(e.textValue());
+          } else if (field.equals("secretArgs") && e.isIntegralNumber() && e.intValue() >= 0 && e.intValue() < 10_000) {
+            out.add(Integer.toString(e.intValue()));
+          } else {
+            throw new IllegalArgumentException(where + ": " + field + "[" + i + "] must be "
+                + (field.equals("secretArgs") ? "a flag (\"--conn\") or an argument position (0-9999)" : "a name")
+                + ", got: " + ServersFile.describe(e));
+          }
+        }
+      }
+      lists.add(out);
+    }
+    try {
+      return new ServerConfig.SecretMarks(lists.get(0), lists.get(1), lists.get(2));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -183,7 +243,8 @@ public final class ServerConfigJson {
       URI url = urlText == null ? null : new URI(urlText);
       Duration timeout = timeoutText == null ? null : Duration.parse(timeoutText);
       return new ServerConfig(
-          name, transport, text(root, "command", where, false), args, env, cwd, url, headers, apiKey, timeout);
+          name, transport, text(root, "command", where, false), args, env, cwd, url, headers, apiKey, timeout,
+          readMarks(root, where));
     } catch (URISyntaxException e) {
       // the reason, not the input: a sealed URL holds a secret
       throw new IllegalArgumentException(where + ": url is not a valid URI: " + e.getReason()
@@ -195,10 +256,11 @@ public final class ServerConfigJson {
     }
   }
 
-  private static ObjectNode sealedMap(Map<String, String> values, SecretBox box) {
+  private static ObjectNode sealedMap(Map<String, String> values, java.util.function.Predicate<String> secret,
+      SecretBox box) {
     ObjectNode out = MAPPER.createObjectNode();
     new TreeMap<>(values)
-        .forEach((k, v) -> out.put(k, ServerConfig.isSecretName(k) || SecretBox.isSealed(v) ? box.seal(v) : v));
+        .forEach((k, v) -> out.put(k, secret.test(k) || SecretBox.isSealed(v) ? box.seal(v) : v));
     return out;
   }
 

@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * or an SSE-only one when {@code type} is {@code "sse"} ({@code type} may also be {@code "http"}, {@code
  * "streamable-http"}, {@code "streamableHttp"} or {@code "stdio"}, and must agree with command/url). ToolScout
  * adds {@code apiKey} (sent later as {@code Authorization: Bearer <key>}), {@code timeoutMs} and honours
- * Claude Desktop's {@code "disabled": true} by skipping the server without validating it further.
+ * Claude Desktop's {@code "disabled": true} by skipping the server without validating it further, and lets the
+ * operator mark secrets the rules would not find ({@code "secretArgs": ["--conn", 2]}: the value of a flag, or
+ * the argument at a 0-based position; {@code "secretHeaders"}, {@code "secretEnv"}: names), which are then
+ * sealed at rest and shown as {@code ***} ({@link ServerConfig.SecretMarks}).
  *
  * <p>{@code ${VAR}} (and {@code ${VAR:-default}}) in {@code env} values, {@code headers} values and {@code
  * apiKey} is replaced from the environment map; a variable that is not set (and has no default) is an error.
@@ -74,10 +77,11 @@ public final class ServersFile {
   private static final JsonMapper MAPPER =
       JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
-  private static final Set<String> STDIO_ONLY = Set.of("args", "env", "cwd");
-  private static final Set<String> HTTP_ONLY = Set.of("headers", "apiKey");
+  private static final Set<String> STDIO_ONLY = Set.of("args", "env", "cwd", "secretArgs", "secretEnv");
+  private static final Set<String> HTTP_ONLY = Set.of("headers", "apiKey", "secretHeaders");
   private static final Set<String> KNOWN =
-      Set.of("command", "args", "env", "cwd", "url", "type", "headers", "apiKey", "timeoutMs", "disabled");
+      Set.of("command", "args", "env", "cwd", "url", "type", "headers", "apiKey", "timeoutMs", "disabled",
+          "secretArgs", "secretHeaders", "secretEnv");
   private static final Map<String, Transport> TYPES =
       Map.of(
           "stdio", Transport.STDIO,
@@ -232,10 +236,16 @@ public final class ServersFile {
         }
       }
       Duration timeout = timeout(node.get("timeoutMs"), path + ".timeoutMs");
+      ServerConfig.SecretMarks marks;
+      try {
+        marks = ServerConfigJson.readMarks(node, path);
+      } catch (IllegalArgumentException e) {
+        throw new ServersFileException(file, path, e.getMessage().substring(path.length() + 2), e);
+      }
       try {
         return new ServerConfig(
             name, transport, command == null ? null : command.strip(), args, envVars, cwd, uri, headers, apiKey,
-            timeout);
+            timeout, marks);
       } catch (IllegalArgumentException e) {
         throw new ServersFileException(file, path, e.getMessage(), e);
       }

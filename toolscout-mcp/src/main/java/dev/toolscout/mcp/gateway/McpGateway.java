@@ -773,7 +773,7 @@ public final class McpGateway implements AutoCloseable {
     if (q == null) {
       return RUN; // no queue to hold it in: it does not run, and McpActions says so
     }
-    Approvals.Outcome outcome = q.request(c.id(), spec.fullName(), args);
+    Approvals.Outcome outcome = q.request(Approvals.Channel.GATEWAY, null, c.id(), spec.fullName(), args);
     if (outcome instanceof Approvals.Outcome.Held h && h.filed()) {
       // WARN, the CLI's default level: the operator watching the gateway learns there is something to decide
       LOG.warn("approval request {}: {} asks to run {}; decide with `toolscout approvals approve {}` or `deny {}`",

@@ -1,5 +1,6 @@
 package dev.toolscout.mcp.upstream;
 
+import dev.toolscout.secret.SecretRules;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,19 +16,26 @@ import java.util.regex.Pattern;
 /**
  * Finds the secrets people put where they do not belong (a password in a server URL, a token on a stdio
  * command line) and redacts them, so that every output can show a server's endpoint: {@code
- * https://user:***@host/mcp?api_key=***}, {@code server --token *** --api-key=***}. The rules:
+ * https://user:***@host/mcp?api_key=***}, {@code server --token *** --api-key=***}. What is a secret is decided
+ * by the one rule set the whole of ToolScout uses, {@link SecretRules} (the approval queue's masks too):
  *
  * <ul>
  *   <li>URL: the password of the user-info part (the whole user-info when it has no password: a token used
- *       as a user name, as GitHub allows), and the value of every query parameter whose name {@link
- *       ServerConfig#isSecretName} marks or that is {@code key}, {@code sig}, {@code signature}, {@code auth},
- *       {@code pass} or {@code pwd}.
+ *       as a user name, as GitHub allows), for a URL of any scheme ({@code postgres://u:pw@db}) anywhere in an
+ *       argument; and the value of every query parameter whose name {@link SecretRules#isSecretName} marks
+ *       ({@code api_key}, {@code X-Amz-Signature}, {@code access_key}, {@code jwt}, {@code session}, {@code
+ *       sid}, {@code sig}, ...).
  *   <li>Argument: the value of {@code --name=value} and the argument after a flag {@code --name} when the
  *       name is a secret's as in a query ({@code --token}, {@code --api-key}, {@code --key}, {@code --password});
- *       the value of {@code NAME=value} when the name is a secret's ({@code API_TOKEN=...}); the value of {@code Name: value} (a header given on the
- *       command line, {@code Authorization: Bearer ...}); a URL, as above; and an argument that looks like a
- *       key by itself: a known token prefix ({@code sk-}, {@code ghp_}, {@code xoxb-}, {@code AKIA}, ...), 32 or
- *       more hex digits, or 32 or more letters and digits mixing upper case, lower case and digits.
+ *       the password flag of tools known to take one after a short flag ({@code mysql -pPW}, {@code mysql -p
+ *       PW}, {@code sshpass -p PW}, {@code redis-cli -a PW}: {@link SecretRules#passwordFlag}); the value of
+ *       {@code NAME=value} when the name is a secret's ({@code API_TOKEN=...}), else the value judged as an
+ *       argument itself ({@code DATABASE_URL=postgres://u:pw@db}); the value of {@code Name: value} (a header
+ *       given on the command line, {@code Authorization: Bearer ...}); and an argument that looks like a key by
+ *       itself
+ *       ({@link SecretRules#looksLikeKey}).
+ *   <li>Marked by the operator ({@link ServerConfig.SecretMarks}): the value after (or of {@code =}) a
+ *       listed flag, and the argument at a listed position.
  * </ul>
  *
  * Stateless and thread-safe.
@@ -37,31 +44,24 @@ public final class SecretText {
   /** What stands in for a secret in every output. */
   public static final String REDACTED = "***";
 
-  private static final Set<String> SECRET_PARAMS = Set.of("key", "sig", "signature", "auth", "pass", "pwd");
   private static final Pattern FLAG_VALUE = Pattern.compile("^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)=(.*)$", Pattern.DOTALL);
   private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$", Pattern.DOTALL);
   private static final Pattern HEADER = Pattern.compile("^([A-Za-z][A-Za-z0-9-]*)\\s*:\\s*(.+)$", Pattern.DOTALL);
   private static final Pattern FLAG = Pattern.compile("^--?[A-Za-z0-9][A-Za-z0-9_.-]*$");
-  private static final Pattern KNOWN_TOKEN = Pattern.compile(
-      "^(sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA"
-          + "|AIza|hf_|npm_|ya29\\.|eyJ)[A-Za-z0-9._\\-]{8,}$");
-  private static final Pattern HEX = Pattern.compile("^[0-9a-fA-F]{32,}$");
-  private static final Pattern MIXED = Pattern.compile("^[A-Za-z0-9_\\-+=]{32,}$");
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
+  /** {@code name=value} inside a longer argument ({@code "host=db password=pw"}, a libpq connection string). */
+  private static final Pattern INNER_ASSIGNMENT = Pattern.compile("(?<![\\w.-])([A-Za-z_][A-Za-z0-9_.-]*)=([^\\s&;]+)");
 
   private SecretText() {}
 
-  /** Whether a URL query parameter of this name holds a secret. */
+  /** Whether a URL query parameter (or a flag) of this name holds a secret. */
   static boolean isSecretParam(String name) {
-    return ServerConfig.isSecretName(name) || SECRET_PARAMS.contains(name.toLowerCase(Locale.ROOT));
+    return SecretRules.isSecretName(name);
   }
 
   /** Whether an argument, taken alone, looks like a key or token. */
   static boolean looksLikeKey(String arg) {
-    if (KNOWN_TOKEN.matcher(arg).matches() || HEX.matcher(arg).matches()) {
-      return true;
-    }
-    return MIXED.matcher(arg).matches() && arg.chars().anyMatch(Character::isUpperCase)
-        && arg.chars().anyMatch(Character::isLowerCase) && arg.chars().anyMatch(Character::isDigit);
+    return SecretRules.looksLikeKey(arg);
   }
 
   /** The URL as text with its secrets replaced by {@value #REDACTED}; {@code null} for {@code null}. */
@@ -118,39 +118,70 @@ public final class SecretText {
 
   /** The arguments with every secret replaced by {@value #REDACTED} (same length and order). */
   public static List<String> args(List<String> args) {
+    return args(null, args, ServerConfig.SecretMarks.NONE);
+  }
+
+  /**
+   * The arguments of {@code command} with every secret replaced by {@value #REDACTED} (same length and order):
+   * by the rules, and those {@code marks} names.
+   */
+  public static List<String> args(String command, List<String> args, ServerConfig.SecretMarks marks) {
+    String pw = SecretRules.passwordFlag(command, args);
     List<String> out = new ArrayList<>(args.size());
     boolean nextIsSecret = false;
-    for (String a : args) {
-      // after "--token" comes its value, unless the flag stood alone and another flag follows
-      out.add(nextIsSecret && !FLAG.matcher(a).matches() ? REDACTED : arg(a));
-      nextIsSecret = FLAG.matcher(a).matches() && isSecretParam(a.replaceFirst("^-+", ""));
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      boolean flag = FLAG.matcher(a).matches();
+      if (marks.position(i) || nextIsSecret && !flag) {
+        // after "--token" comes its value, unless the flag stood alone and another flag follows
+        out.add(REDACTED);
+      } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
+        out.add(pw + REDACTED); // mysql -pPASSWORD
+      } else {
+        out.add(arg(a, marks));
+      }
+      nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
     }
     return out;
   }
 
-  private static String arg(String a) {
+  private static boolean secretFlag(String flag, ServerConfig.SecretMarks marks) {
+    return isSecretParam(flag.replaceFirst("^-+", "")) || marks.flag(flag);
+  }
+
+  private static String arg(String a, ServerConfig.SecretMarks marks) {
     Matcher m = FLAG_VALUE.matcher(a);
     if (m.matches()) {
       String value = m.group(2);
-      return isSecretParam(m.group(1).replaceFirst("^-+", "")) ? m.group(1) + "=" + REDACTED
-          : m.group(1) + "=" + arg(value);
+      return secretFlag(m.group(1), marks) ? m.group(1) + "=" + REDACTED : m.group(1) + "=" + arg(value, marks);
     }
-    if (a.startsWith("http://") || a.startsWith("https://")) {
+    if (SCHEME.matcher(a).matches()) {
       try {
-        return url(URI.create(a));
-      } catch (IllegalArgumentException notAUri) {
-        return looksLikeKey(a) ? REDACTED : a;
+        URI u = new URI(a);
+        if (u.getRawAuthority() != null) {
+          return url(u);
+        }
+      } catch (java.net.URISyntaxException notAUri) {
+        // judged as text below
       }
     }
     m = ASSIGNMENT.matcher(a);
-    if (m.matches() && ServerConfig.isSecretName(m.group(1))) {
-      return m.group(1) + "=" + REDACTED;
+    if (m.matches()) {
+      return m.group(1) + "=" + (SecretRules.isSecretName(m.group(1)) ? REDACTED : arg(m.group(2), marks));
     }
     m = HEADER.matcher(a);
-    if (m.matches() && ServerConfig.isSecretName(m.group(1))) {
+    if (m.matches() && SecretRules.isSecretName(m.group(1))) {
       return m.group(1) + ": " + REDACTED;
     }
-    return looksLikeKey(a) ? REDACTED : a;
+    if (looksLikeKey(a)) {
+      return REDACTED;
+    }
+    // a URL's user-info or a secret's name=value inside a longer text
+    String s = SecretRules.USERINFO.matcher(a).replaceAll(u -> Matcher.quoteReplacement(u.group(1)
+        + (u.group(2).indexOf(':') >= 0 ? u.group(2).substring(0, u.group(2).indexOf(':') + 1) + REDACTED
+            : REDACTED) + "@"));
+    return INNER_ASSIGNMENT.matcher(s).replaceAll(v -> Matcher.quoteReplacement(
+        SecretRules.isSecretName(v.group(1)) ? v.group(1) + "=" + REDACTED : v.group()));
   }
 
   /**
@@ -158,64 +189,100 @@ public final class SecretText {
    * error message that quotes the URL or the command line.
    */
   static Set<String> secrets(URI url, List<String> args) {
+    return secrets(url, null, args, ServerConfig.SecretMarks.NONE);
+  }
+
+  /** As {@link #secrets(URI, List)}, for the arguments of {@code command} and what {@code marks} names too. */
+  static Set<String> secrets(URI url, String command, List<String> args, ServerConfig.SecretMarks marks) {
     Set<String> out = new LinkedHashSet<>();
     if (url != null) {
-      String info = url.getRawUserInfo();
-      if (info != null) {
-        String secret = info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info;
-        out.add(secret);
-        out.add(decode(secret));
-      }
-      if (url.getRawQuery() != null) {
-        for (String pair : url.getRawQuery().split("&")) {
-          int eq = pair.indexOf('=');
-          if (eq >= 0 && isSecretParam(decode(pair.substring(0, eq)))) {
-            out.add(pair.substring(eq + 1));
-            out.add(decode(pair.substring(eq + 1)));
-          }
-        }
-      }
+      urlSecrets(url, out);
     }
+    String pw = SecretRules.passwordFlag(command, args);
     boolean nextIsSecret = false;
-    for (String a : args) {
-      if (nextIsSecret && !FLAG.matcher(a).matches()) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      boolean flag = FLAG.matcher(a).matches();
+      if (marks.position(i) || nextIsSecret && !flag) {
         out.add(a);
+      } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
+        out.add(a.substring(pw.length()));
       } else {
-        argSecrets(a, out);
+        argSecrets(a, marks, out);
       }
-      nextIsSecret = FLAG.matcher(a).matches() && isSecretParam(a.replaceFirst("^-+", ""));
+      nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
     }
     out.removeIf(s -> s.isBlank() || s.equals(REDACTED));
     return out;
   }
 
-  private static void argSecrets(String a, Set<String> out) {
+  private static void urlSecrets(URI url, Set<String> out) {
+    String info = url.getRawUserInfo();
+    if (info != null) {
+      String secret = info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info;
+      out.add(secret);
+      out.add(decode(secret));
+    }
+    if (url.getRawQuery() != null) {
+      for (String pair : url.getRawQuery().split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq >= 0 && isSecretParam(decode(pair.substring(0, eq)))) {
+          out.add(pair.substring(eq + 1));
+          out.add(decode(pair.substring(eq + 1)));
+        }
+      }
+    }
+  }
+
+  private static void argSecrets(String a, ServerConfig.SecretMarks marks, Set<String> out) {
     Matcher m = FLAG_VALUE.matcher(a);
     if (m.matches()) {
-      if (isSecretParam(m.group(1).replaceFirst("^-+", ""))) {
+      if (secretFlag(m.group(1), marks)) {
         out.add(m.group(2));
       } else {
-        argSecrets(m.group(2), out);
+        argSecrets(m.group(2), marks, out);
       }
       return;
     }
-    if (a.startsWith("http://") || a.startsWith("https://")) {
+    if (SCHEME.matcher(a).matches()) {
       try {
-        out.addAll(secrets(URI.create(a), List.of()));
-        return;
-      } catch (IllegalArgumentException notAUri) {
-        // judged as a plain argument below
+        URI u = new URI(a);
+        if (u.getRawAuthority() != null) {
+          urlSecrets(u, out);
+          return;
+        }
+      } catch (java.net.URISyntaxException notAUri) {
+        // judged as text below
       }
     }
-    for (Pattern p : List.of(ASSIGNMENT, HEADER)) {
-      m = p.matcher(a);
-      if (m.matches() && ServerConfig.isSecretName(m.group(1))) {
+    m = ASSIGNMENT.matcher(a);
+    if (m.matches()) {
+      if (SecretRules.isSecretName(m.group(1))) {
         out.add(m.group(2));
-        return;
+      } else {
+        argSecrets(m.group(2), marks, out);
       }
+      return;
+    }
+    m = HEADER.matcher(a);
+    if (m.matches() && SecretRules.isSecretName(m.group(1))) {
+      out.add(m.group(2));
+      return;
     }
     if (looksLikeKey(a)) {
       out.add(a);
+      return;
+    }
+    Matcher u = SecretRules.USERINFO.matcher(a);
+    while (u.find()) {
+      String info = u.group(2);
+      out.add(info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info);
+    }
+    Matcher v = INNER_ASSIGNMENT.matcher(a);
+    while (v.find()) {
+      if (SecretRules.isSecretName(v.group(1))) {
+        out.add(v.group(2));
+      }
     }
   }
 

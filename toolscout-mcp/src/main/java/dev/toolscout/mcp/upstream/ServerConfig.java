@@ -1,6 +1,7 @@
 package dev.toolscout.mcp.upstream;
 
 import dev.toolscout.model.ToolNaming;
+import dev.toolscout.secret.SecretRules;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * How to reach one upstream MCP server. A stdio server has a command (plus arguments, environment and
@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  *     prefix from {@link ToolNaming#serverPrefix(String)}
  * @param transport stdio, Streamable HTTP (falling back to SSE) or SSE only
  * @param timeout the limit on each request to this server ({@link #DEFAULT_TIMEOUT} when {@code null})
+ * @param secretMarks what the operator marks secret beyond the rules ({@code secretArgs}, {@code
+ *     secretHeaders}, {@code secretEnv} in a servers file or a stored config); {@link SecretMarks#NONE} when
+ *     {@code null}
  */
 public record ServerConfig(
     String name,
@@ -32,13 +35,14 @@ public record ServerConfig(
     URI url,
     Map<String, String> headers,
     String apiKey,
-    Duration timeout) {
+    Duration timeout,
+    SecretMarks secretMarks) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
   public static final int MAX_NAME = 48;
-  private static final Pattern SECRET_NAME =
-      Pattern.compile("(?i).*(authorization|api[-_]?key|token|secret|password|passwd|credential|cookie).*");
+  /** The most names or positions one list of {@link SecretMarks} holds. */
+  public static final int MAX_SECRET_MARKS = 64;
   static final String REDACTED = SecretText.REDACTED;
 
   /** How the server is reached. */
@@ -55,7 +59,77 @@ public record ServerConfig(
     }
   }
 
+  /**
+   * What the operator marks secret in a server's config beyond {@link SecretRules}' rules: sealed at rest and
+   * shown as {@code ***} like the rest. Names are matched without regard to case.
+   *
+   * @param args flags whose value is a secret ({@code --conn}: the next argument, or the value of {@code
+   *     --conn=...}), and positions (0-based, as decimal digits) of arguments that are secrets whole
+   * @param headers header names whose value is a secret
+   * @param env environment variable names whose value is a secret
+   */
+  public record SecretMarks(List<String> args, List<String> headers, List<String> env) {
+    public static final SecretMarks NONE = new SecretMarks(List.of(), List.of(), List.of());
+
+    public SecretMarks {
+      args = check("secretArgs", args, true);
+      headers = check("secretHeaders", headers, false);
+      env = check("secretEnv", env, false);
+    }
+
+    private static List<String> check(String field, List<String> values, boolean argsList) {
+      if (values == null) {
+        return List.of();
+      }
+      if (values.size() > MAX_SECRET_MARKS) {
+        throw new IllegalArgumentException(field + " must hold at most " + MAX_SECRET_MARKS + " entries, got: "
+            + values.size());
+      }
+      for (String v : values) {
+        boolean ok = v != null && !v.isBlank() && v.length() <= 128
+            && (!argsList || v.startsWith("-") || v.chars().allMatch(Character::isDigit) && v.length() <= 4);
+        if (!ok) {
+          throw new IllegalArgumentException(field + " entries must be " + (argsList
+              ? "a flag (-k, --conn) or a 0-based argument position" : "names") + " of 1-128 characters, got: '"
+              + (v == null ? "null" : v.length() > 40 ? v.substring(0, 40) + "..." : v) + "'");
+        }
+      }
+      return List.copyOf(values);
+    }
+
+    /** Whether the argument at {@code position} is marked secret whole. */
+    public boolean position(int position) {
+      return args.contains(Integer.toString(position));
+    }
+
+    /** Whether the value of this flag is marked secret. */
+    public boolean flag(String flag) {
+      return args.stream().anyMatch(a -> a.startsWith("-") && a.equalsIgnoreCase(flag));
+    }
+
+    boolean header(String name) {
+      return headers.stream().anyMatch(h -> h.equalsIgnoreCase(name));
+    }
+
+    boolean envVar(String name) {
+      return env.stream().anyMatch(e -> e.equalsIgnoreCase(name));
+    }
+
+    public boolean isEmpty() {
+      return args.isEmpty() && headers.isEmpty() && env.isEmpty();
+    }
+  }
+
+  /** A config with nothing marked secret beyond the rules. */
+  public ServerConfig(String name, Transport transport, String command, List<String> args, Map<String, String> env,
+      Path cwd, URI url, Map<String, String> headers, String apiKey, Duration timeout) {
+    this(name, transport, command, args, env, cwd, url, headers, apiKey, timeout, SecretMarks.NONE);
+  }
+
   public ServerConfig {
+    if (secretMarks == null) {
+      secretMarks = SecretMarks.NONE;
+    }
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("server name is required and must not be blank");
     }
@@ -124,23 +198,27 @@ public record ServerConfig(
   }
 
   public ServerConfig withEnv(Map<String, String> e) {
-    return new ServerConfig(name, transport, command, args, e, cwd, url, headers, apiKey, timeout);
+    return new ServerConfig(name, transport, command, args, e, cwd, url, headers, apiKey, timeout, secretMarks);
   }
 
   public ServerConfig withCwd(Path dir) {
-    return new ServerConfig(name, transport, command, args, env, dir, url, headers, apiKey, timeout);
+    return new ServerConfig(name, transport, command, args, env, dir, url, headers, apiKey, timeout, secretMarks);
   }
 
   public ServerConfig withHeaders(Map<String, String> h) {
-    return new ServerConfig(name, transport, command, args, env, cwd, url, h, apiKey, timeout);
+    return new ServerConfig(name, transport, command, args, env, cwd, url, h, apiKey, timeout, secretMarks);
   }
 
   public ServerConfig withApiKey(String key) {
-    return new ServerConfig(name, transport, command, args, env, cwd, url, headers, key, timeout);
+    return new ServerConfig(name, transport, command, args, env, cwd, url, headers, key, timeout, secretMarks);
   }
 
   public ServerConfig withTimeout(Duration t) {
-    return new ServerConfig(name, transport, command, args, env, cwd, url, headers, apiKey, t);
+    return new ServerConfig(name, transport, command, args, env, cwd, url, headers, apiKey, t, secretMarks);
+  }
+
+  public ServerConfig withSecretMarks(SecretMarks m) {
+    return new ServerConfig(name, transport, command, args, env, cwd, url, headers, apiKey, timeout, m);
   }
 
   /** The tool-name prefix of this server's tools. */
@@ -148,28 +226,46 @@ public record ServerConfig(
     return ToolNaming.serverPrefix(name);
   }
 
-  /** Whether a header or environment variable with this name holds a secret (and is sealed and redacted). */
+  /**
+   * Whether a header or environment variable with this name holds a secret (and is sealed and redacted) by
+   * the rules every part of ToolScout shares ({@link SecretRules#isSecretName}).
+   */
   public static boolean isSecretName(String key) {
-    return SECRET_NAME.matcher(key).matches();
+    return SecretRules.isSecretName(key);
+  }
+
+  /** Whether this config's header {@code name} holds a secret: by the rules, or marked by the operator. */
+  public boolean isSecretHeader(String name) {
+    return isSecretName(name) || secretMarks.header(name);
+  }
+
+  /** Whether this config's environment variable {@code name} holds a secret: by the rules, or marked. */
+  public boolean isSecretEnv(String name) {
+    return isSecretName(name) || secretMarks.envVar(name);
+  }
+
+  /** The arguments with every secret replaced by {@code ***} (same length and order). */
+  public List<String> shownArgs() {
+    return SecretText.args(command, args, secretMarks);
   }
 
   /** This config with every secret value replaced by {@code ***}: what list commands and logs show. */
   public ServerConfig redacted() {
     return new ServerConfig(
-        name, transport, command, SecretText.args(args), redact(env), cwd,
-        url == null ? null : URI.create(SecretText.url(url)), redact(headers), apiKey == null ? null : REDACTED,
-        timeout);
+        name, transport, command, shownArgs(), redact(env, this::isSecretEnv), cwd,
+        url == null ? null : URI.create(SecretText.url(url)), redact(headers, this::isSecretHeader),
+        apiKey == null ? null : REDACTED, timeout, secretMarks);
   }
 
   /** Where the server is: the command line or the URL, secrets redacted ({@link SecretText}). */
   public String endpoint() {
-    return transport == Transport.STDIO ? String.join(" ", prefixWith(command, SecretText.args(args)))
+    return transport == Transport.STDIO ? String.join(" ", prefixWith(command, shownArgs()))
         : SecretText.url(url);
   }
 
   /** Whether the URL or the arguments hold a secret (which storage then seals). */
   public boolean endpointHasSecret() {
-    return !SecretText.args(args).equals(args) || (url != null && !SecretText.url(url).equals(url.toString()));
+    return !shownArgs().equals(args) || (url != null && !SecretText.url(url).equals(url.toString()));
   }
 
   /**
@@ -177,17 +273,17 @@ public record ServerConfig(
    * secrets in the URL and the arguments.
    */
   public java.util.Set<String> secrets() {
-    java.util.Set<String> out = new java.util.LinkedHashSet<>(SecretText.secrets(url, args));
+    java.util.Set<String> out = new java.util.LinkedHashSet<>(SecretText.secrets(url, command, args, secretMarks));
     if (apiKey != null) {
       out.add(apiKey);
     }
     env.forEach((k, v) -> {
-      if (isSecretName(k)) {
+      if (isSecretEnv(k)) {
         out.add(v);
       }
     });
     headers.forEach((k, v) -> {
-      if (isSecretName(k)) {
+      if (isSecretHeader(k)) {
         out.add(v);
         // "Bearer <token>": the token alone is a secret too
         int space = v.indexOf(' ');
@@ -211,9 +307,9 @@ public record ServerConfig(
     return all;
   }
 
-  private static Map<String, String> redact(Map<String, String> values) {
+  private static Map<String, String> redact(Map<String, String> values, java.util.function.Predicate<String> secret) {
     Map<String, String> out = new TreeMap<>();
-    values.forEach((k, v) -> out.put(k, isSecretName(k) ? REDACTED : v));
+    values.forEach((k, v) -> out.put(k, secret.test(k) ? REDACTED : v));
     return out;
   }
 

@@ -292,6 +292,31 @@ class ServersFileTest {
   }
 
   @Test
+  void the_operator_marks_more_secrets_by_flag_position_header_and_environment_name() throws IOException {
+    Path file = write("""
+        {"mcpServers": {
+          "wh": {"command": "wh-mcp", "args": ["--conn", "dsn-1", "pos-2"], "env": {"WH_DSN": "dsn-3"},
+                 "secretArgs": ["--conn", 2], "secretEnv": ["wh_dsn"]},
+          "billing": {"url": "https://billing.example/mcp", "headers": {"X-Tenant": "t-4"},
+                      "secretHeaders": ["X-Tenant"]}}}""");
+
+    List<ServerConfig> servers = ServersFile.load(file, ENV);
+
+    assertThat(servers.get(0).endpoint()).isEqualTo("wh-mcp --conn *** ***");
+    assertThat(servers.get(0).redacted().env()).containsEntry("WH_DSN", "***");
+    assertThat(servers.get(1).redacted().headers()).containsEntry("X-Tenant", "***");
+  }
+
+  @Test
+  void a_secret_mark_that_is_neither_a_flag_nor_a_position_is_an_error_naming_it() throws IOException {
+    Path file = write("{\"mcpServers\": {\"wh\": {\"command\": \"wh\", \"secretArgs\": [true]}}}");
+
+    assertError(() -> ServersFile.load(file, ENV))
+        .hasMessage("servers file " + file + ": mcpServers.wh: secretArgs[0] must be a flag (\"--conn\") or an "
+            + "argument position (0-9999), got: boolean true");
+  }
+
+  @Test
   void arg_that_is_not_a_string_is_an_error_naming_its_index() throws IOException {
     Path file = write("{\"mcpServers\": {\"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"pkg\", 8080]}}}");
 

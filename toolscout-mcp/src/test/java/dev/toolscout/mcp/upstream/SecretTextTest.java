@@ -73,4 +73,67 @@ class SecretTextTest {
     }
     assertThat(ServerConfigJson.write(stdio, BOX)).contains("\"-y\",\"server\",\"--token\"");
   }
+
+  @Test
+  void url_user_info_of_any_scheme_anywhere_in_an_argument_is_a_secret() {
+    assertThat(SecretText.args(List.of("postgres://u:PW-one@db.internal/app", "--db=mysql://root:PW-two@h/x",
+        "DATABASE_URL=postgresql://app:PW-three@db/x?sslmode=require", "host=db user=app password=PW-four")))
+        .containsExactly("postgres://u:***@db.internal/app", "--db=mysql://root:***@h/x",
+            "DATABASE_URL=postgresql://app:***@db/x?sslmode=require", "host=db user=app password=***");
+  }
+
+  @Test
+  void a_known_tool_s_short_password_flag_is_a_secret_in_both_forms_and_not_elsewhere() {
+    assertThat(ServerConfig.stdio("m", "mysql-mcp", List.of("mysql", "-u", "root", "-pPW-one", "shop")).endpoint())
+        .isEqualTo("mysql-mcp mysql -u root -p*** shop");
+    assertThat(ServerConfig.stdio("s", "sshpass", List.of("-p", "PW-two", "ssh", "host")).endpoint())
+        .isEqualTo("sshpass -p *** ssh host");
+    assertThat(ServerConfig.stdio("r", "redis-cli", List.of("-a", "PW-three")).endpoint())
+        .isEqualTo("redis-cli -a ***");
+    assertThat(ServerConfig.stdio("n", "npx", List.of("-p", "some-package", "cmd")).endpoint())
+        .isEqualTo("npx -p some-package cmd");
+  }
+
+  @Test
+  void query_values_and_headers_named_like_secrets_are_secrets() {
+    assertThat(SecretText.url(URI.create("https://s3.example/o?X-Amz-Signature=S1&access_key=S2&private_key=S3"
+        + "&jwt=S4&session=S5&sid=S6&X-Amz-Date=20260101")))
+        .isEqualTo("https://s3.example/o?X-Amz-Signature=***&access_key=***&private_key=***&jwt=***&session=***"
+            + "&sid=***&X-Amz-Date=20260101");
+    ServerConfig c = ServerConfig.http("h", URI.create("https://h.example/mcp"))
+        .withHeaders(Map.of("X-Custom-Auth", "hdr-one", "X-Team", "core"));
+    assertThat(c.redacted().headers()).containsEntry("X-Custom-Auth", "***").containsEntry("X-Team", "core");
+    assertThat(ServerConfigJson.write(c, BOX)).doesNotContain("hdr-one").contains("core");
+  }
+
+  @Test
+  void what_the_operator_marks_is_sealed_and_redacted_too() {
+    ServerConfig.SecretMarks marks = new ServerConfig.SecretMarks(List.of("--conn", "3"), List.of("x-tenant"),
+        List.of("MY_DSN"));
+    ServerConfig stdio = ServerConfig.stdio("s", "server", List.of("--conn", "plain-one", "--mode", "plain-two"))
+        .withEnv(Map.of("MY_DSN", "plain-three", "LEVEL", "debug")).withSecretMarks(marks);
+    ServerConfig http = ServerConfig.http("h", URI.create("https://h.example/mcp"))
+        .withHeaders(Map.of("X-Tenant", "plain-four")).withSecretMarks(marks);
+
+    assertThat(stdio.endpoint()).isEqualTo("server --conn *** --mode ***");
+    assertThat(stdio.redacted().env()).containsEntry("MY_DSN", "***").containsEntry("LEVEL", "debug");
+    assertThat(http.redacted().headers()).containsEntry("X-Tenant", "***");
+    assertThat(stdio.scrub("failed: plain-one plain-two plain-three")).isEqualTo("failed: *** *** ***");
+    for (ServerConfig c : List.of(stdio, http)) {
+      String stored = ServerConfigJson.write(c, BOX);
+      assertThat(stored).doesNotContain("plain-");
+      assertThat(ServerConfigJson.read(stored, BOX)).isEqualTo(c);
+    }
+  }
+
+  @Test
+  void stdio_arguments_with_a_url_password_or_a_password_flag_are_stored_sealed() {
+    ServerConfig c = ServerConfig.stdio("db", "mysql", List.of("-u", "root", "-pPW-one",
+        "--url", "postgres://u:PW-two@db/x"));
+
+    String stored = ServerConfigJson.write(c, BOX);
+
+    assertThat(stored).doesNotContain("PW-one", "PW-two").contains("\"-u\",\"root\"");
+    assertThat(ServerConfigJson.read(stored, BOX)).isEqualTo(c);
+  }
 }

@@ -105,12 +105,15 @@ final class ApprovalsCommand implements Callable<Integer> {
         } else if (shown.isEmpty()) {
           out.println(all ? "no approval requests" : "no pending approval requests (--all shows decided ones)");
         } else {
-          out.printf("%-13s %-8s %-16s %-28s %-20s %-16s %s%n", "ID", "STATUS", "REQUESTER", "TOOL", "CREATED (UTC)",
-              "DECIDED BY", "ARGUMENTS");
+          out.printf("%-13s %-8s %-16s %-24s %-28s %-20s %-16s %s%n", "ID", "STATUS", "REQUESTER", "CHANNEL", "TOOL",
+              "CREATED (UTC)", "DECIDED BY", "ARGUMENTS");
           for (StoredApproval a : shown) {
-            String args = a.argumentsJson().length() > 80 ? a.argumentsJson().substring(0, 77) + "..." : a.argumentsJson();
-            out.printf("%-13s %-8s %-16s %-28s %-20s %-16s %s%n", a.id(), a.status().id(), a.requester(), a.tool(),
-                a.createdAt().truncatedTo(ChronoUnit.SECONDS).toString().replace('T', ' ').replace("Z", ""),
+            // long enough for several masked secrets ([redacted …ions sha256:1a2b3c4d]) to tell requests apart
+            String args = a.argumentsJson().length() > 240 ? a.argumentsJson().substring(0, 237) + "..."
+                : a.argumentsJson();
+            String where = a.channel() == null ? "-" : a.scope() == null ? a.channel() : a.channel() + " " + a.scope();
+            out.printf("%-13s %-8s %-16s %-24s %-28s %-20s %-16s %s%n", a.id(), a.status().id(), a.requester(), where,
+                a.tool(), a.createdAt().truncatedTo(ChronoUnit.SECONDS).toString().replace('T', ' ').replace("Z", ""),
                 a.decidedBy() == null ? "-" : a.decidedBy(), args);
           }
         }

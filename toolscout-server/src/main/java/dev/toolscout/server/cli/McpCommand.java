@@ -173,6 +173,18 @@ final class McpCommand implements Callable<Integer> {
             + "starts). Without it, a server that does not answer is refused and nothing is stored.")
     boolean allowOffline;
 
+    @Option(names = "--secret-arg", paramLabel = "FLAG|N", description = "Also a secret (sealed, shown as ***): "
+        + "the value of this flag, or the argument at this 0-based position after the command (repeatable).")
+    List<String> secretArgs = new java.util.ArrayList<>();
+
+    @Option(names = "--secret-header", paramLabel = "NAME", description = "Also a secret: this header's value "
+        + "(repeatable).")
+    List<String> secretHeaders = new java.util.ArrayList<>();
+
+    @Option(names = "--secret-env", paramLabel = "NAME", description = "Also a secret: this environment "
+        + "variable's value (repeatable).")
+    List<String> secretEnv = new java.util.ArrayList<>();
+
     @Mixin EngineOptions engine;
     @Spec CommandSpec spec;
 
@@ -202,6 +214,7 @@ final class McpCommand implements Callable<Integer> {
       if (timeoutSeconds != null) {
         c = c.withTimeout(Duration.ofSeconds(timeoutSeconds));
       }
+      c = c.withSecretMarks(new ServerConfig.SecretMarks(secretArgs, secretHeaders, secretEnv));
       String problem = StdioCommands.problem(c);
       if (problem != null) {
         throw new IllegalArgumentException("server '" + name + "': " + problem + "; nothing was stored");

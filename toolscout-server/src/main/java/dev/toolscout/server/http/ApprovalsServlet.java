@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * The approval queue over HTTP, for admin API keys: {@code GET /approvals} (pending; {@code ?all=true} for
  * every request), {@code POST /approvals/ID/approve} and {@code POST /approvals/ID/deny}. Out of band on
  * purpose: it is not an MCP tool, so no model can call it through the gateway. It checks the key itself: none or
- * an unknown one gets 401, any caller whose role is not admin 403 (without API keys nobody is an admin here, and
- * the operator uses {@code toolscout approvals}). An admin never approves its own request. Every error is {@code
+ * an unknown one gets 401; listing and approving need the role admin, others get 403 (without API keys nobody is
+ * an admin here, and the operator uses {@code toolscout approvals}). An admin never approves its own request. A
+ * requester of any role may deny (withdraw) its own request; to it, another's request answers 404 as a missing
+ * one does. Every error is {@code
  * application/problem+json}, as the HTTP API's ({@link ApiProblem}); an unexpected failure is logged and answered
  * as a plain 500. Thread-safe.
  */
@@ -43,9 +45,13 @@ final class ApprovalsServlet extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     try {
-      Caller c = admin(req);
+      Caller c = caller(req);
       switch (req.getMethod()) {
-        case "GET" -> list(req, resp);
+        case "GET" -> {
+          admin(c);
+          list(req, resp);
+        }
+        // a requester of any role may withdraw (deny) its own request: the role is checked for approving only
         case "POST" -> decide(req, resp, c);
         default -> throw ApiProblem.of(405, "method-not-allowed", "Method not allowed", "/approvals takes GET "
             + "and POST, not " + shown(req.getMethod())).withHeader("Allow", "GET, POST");
@@ -87,25 +93,25 @@ final class ApprovalsServlet extends HttpServlet {
     }
     String id = parts[1];
     boolean approve = parts[2].equals("approve");
-    StoredApproval request;
-    try {
-      request = approvals.get(id);
-    } catch (IllegalArgumentException e) {
-      throw ApiProblem.notFound(e.getMessage());
+    if (approve) {
+      admin(c);
     }
     try {
       StoredApproval a = approvals.decide(id, approve, new Approvals.Approver(c.id(), c.role()));
       answer(resp, 200, ApprovalJson.of(a));
+    } catch (Approvals.UnknownRequest e) {
+      // no such request, or (to a caller that is not an admin) another's: alike
+      throw ApiProblem.notFound(e.getMessage());
     } catch (IllegalArgumentException e) {
       // the requester approving its own request is forbidden; anything else refused here is a state conflict
       // (already decided, used or expired)
-      throw approve && request.requester().equals(c.id())
+      throw approve && approvals.get(id).requester().equals(c.id())
           ? ApiProblem.of(403, "forbidden", "Forbidden", e.getMessage()) : ApiProblem.conflict(e.getMessage());
     }
   }
 
-  /** The caller, when its key is known and its role is admin. */
-  private Caller admin(HttpServletRequest req) {
+  /** The caller, when its key is known. */
+  private Caller caller(HttpServletRequest req) {
     String key = GatewayAuth.presentedKey(req);
     Caller c = auth.caller(key);
     if (c == null) {
@@ -113,6 +119,11 @@ final class ApprovalsServlet extends HttpServlet {
           : "an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>")
           .withHeader("WWW-Authenticate", "Bearer");
     }
+    return c;
+  }
+
+  /** {@code c}, when its role is admin. */
+  private static Caller admin(Caller c) {
     if (c.role() != Role.ADMIN) {
       throw ApiProblem.of(403, "forbidden", "Forbidden", "approvals are decided by an API key with the role admin, "
           + "or by the operator with `toolscout approvals`; this caller's role is " + c.role().id());

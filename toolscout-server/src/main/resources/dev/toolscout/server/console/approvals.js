@@ -1,6 +1,7 @@
-// Approvals: the PROPOSE calls waiting for a decision, with their arguments (secrets already redacted by the
-// server), approve or deny for admins (never one's own request: the server refuses it), and the decided ones as
-// an audit trail; each with the agent run that asked for it and that run's state.
+// Approvals: the PROPOSE calls waiting for a decision, with their arguments (secrets masked by the server, each
+// mask with a digest that tells two values apart) and where they were made (channel and run), approve or deny
+// for admins (never one's own request: the server refuses it), and the decided ones as an audit trail; each with
+// the agent run that asked for it and that run's state.
 import { get, post, ApiError } from './api.js';
 import { h, table, badge, json, errorBox, heading, status } from './ui.js';
 
@@ -38,12 +39,13 @@ export async function render(main, ctx) {
       .sort((a, b) => (b.decided_at || b.created_at).localeCompare(a.decided_at || a.created_at));
     pending.replaceChildren(h('h2', { id: 'pending-title' }, `Pending (${open.length})`),
       open.length === 0 ? h('p', {}, 'Nothing waits for a decision.')
-        : table('Pending requests', ['Request', 'Tool', 'Requested by', 'Arguments', 'Since', 'Agent run',
-          'Decision'],
+        : table('Pending requests', ['Request', 'Tool', 'Requested by', 'Channel', 'Arguments', 'Since',
+          'Agent run', 'Decision'],
           open.map((a) => h('tr', { 'data-approval': a.id },
             h('td', {}, a.id),
             h('td', {}, a.tool),
             h('td', {}, a.requester),
+            h('td', { class: 'channel' }, channel(a)),
             h('td', {}, json(a.arguments)),
             h('td', {}, new Date(a.created_at).toLocaleString()),
             h('td', { class: 'run' }, run(a)),
@@ -72,6 +74,12 @@ function run(a) {
   return h('span', {}, h('a', { href: `#usage?run=${encodeURIComponent(a.run.id)}`,
     'aria-label': `Agent run ${a.run.id}: ${a.run.status.replace('_', ' ')}` }, a.run.id), ' ',
   badge(a.run.status, a.run.status === 'done' ? 'ok' : a.run.status === 'awaiting_approval' ? 'pending' : 'denied'));
+}
+
+/** Where the call was made: the gateway, or the agent loop and its run (an approval holds only there). */
+function channel(a) {
+  if (!a.channel) return h('span', { class: 'hint' }, 'unknown');
+  return a.scope ? `${a.channel} (${a.scope})` : a.channel;
 }
 
 function callerId(ctx) {

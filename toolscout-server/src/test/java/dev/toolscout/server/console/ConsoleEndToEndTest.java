@@ -308,7 +308,8 @@ class ConsoleEndToEndTest {
 
     assertThat(r.path("pending").path(1).asText()).isEqualTo("kg__delete_entities");
     assertThat(r.path("pending").path(2).asText()).isEqualTo("key:ulf");
-    assertThat(r.path("pending").path(3).asText()).contains("\"Console\"");
+    assertThat(r.path("pending").path(3).asText()).isEqualTo("gateway");
+    assertThat(r.path("pending").path(4).asText()).contains("\"Console\"");
     assertThat(r.path("decided").path(3).asText()).isEqualTo("approved");
     assertThat(r.path("decided").path(4).asText()).isEqualTo("key:ada");
     assertThat(r.path("still_pending").asInt()).isZero();
@@ -378,7 +379,8 @@ class ConsoleEndToEndTest {
 
     assertThat(r.path("pending").path(1).asText()).isEqualTo("kg__delete_entities");
     assertThat(r.path("pending").path(2).asText()).isEqualTo("key:ulf");
-    assertThat(r.path("pending").path(5).asText()).isEqualTo(run + " awaiting_approval");
+    assertThat(r.path("pending").path(3).asText()).isEqualTo("agent (" + run + ")");
+    assertThat(r.path("pending").path(6).asText()).isEqualTo(run + " awaiting_approval");
     assertThat(r.path("decided").path(3).asText()).isIn("approved", "used");
     assertThat(r.path("decided").path(4).asText()).isEqualTo("key:ada");
     // the loop went on by itself after the decision: the console shows the run done, as the API does

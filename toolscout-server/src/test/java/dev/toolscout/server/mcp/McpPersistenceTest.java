@@ -135,6 +135,20 @@ class McpPersistenceTest {
   }
 
   @Test
+  void mcp_add_seals_and_hides_what_the_operator_marks_secret() throws Exception {
+    Path data = dir.resolve("data");
+    String[] added = run("mcp", "add", "wh", "--secret-arg=--conn", "--secret-arg", "3", "--allow-offline",
+        "--data-dir", data.toString(), "--", "node", PEERS.resolve("faults/argv.mjs").toString(), "--conn",
+        "dsn-Marked-1", "pos-Marked-2");
+    String[] listed = run("mcp", "list", "--format", "json", "--data-dir", data.toString(), "--servers-wait", "20");
+
+    assertThat(added[0]).as(added[2]).isEqualTo("0");
+    assertThat(listed[1]).contains("--conn *** ***");
+    assertThat(added[1] + added[2] + listed[1] + listed[2] + everyFileUnder(data))
+        .doesNotContain("dsn-Marked-1", "pos-Marked-2");
+  }
+
+  @Test
   void mcp_add_refuses_a_bad_server_clearly_and_stores_nothing() {
     Path data = dir.resolve("data");
     String[] r = run("mcp", "add", "bad", "--url", "ftp://example.com/mcp", "--data-dir", data.toString());

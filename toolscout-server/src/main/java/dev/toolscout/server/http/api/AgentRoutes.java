@@ -76,13 +76,17 @@ final class AgentRoutes implements RouteGroup {
                 OpenApi.schema("{\"type\": \"string\", \"enum\": [\"true\", \"false\"]}"))
             .response(200, "The requests, oldest first", "ApprovalList")
             .handle(this::approvals),
-        Route.post("/v1/approvals/{id}", "decideApproval").tag("agent").access(Route.Access.ADMIN)
-            .summary("Approve or deny a pending request; never one's own")
-            .description("The runs waiting for it go on in the background (GET /v1/runs/{id} shows them).")
+        Route.post("/v1/approvals/{id}", "decideApproval").tag("agent").access(Route.Access.READ)
+            .summary("Approve or deny a pending request (admin; never approve one's own), or withdraw one's own")
+            .description("An admin approves or denies any request but never approves its own; any caller may deny "
+                + "(withdraw) its own request, and to a caller who is not an admin another's request answers 404 "
+                + "as a missing one does. The runs waiting for it go on in the background (GET /v1/runs/{id} shows "
+                + "them).")
             .pathParam("id", "The request id", runId)
             .request("Decision")
             .response(200, "The request as decided", "Approval")
-            .problem(404, "No such request")
+            .problem(403, "Approving needs the role admin")
+            .problem(404, "No such request (of the caller's own, for one who is not an admin)")
             .problem(409, "Not pending, or the caller made it")
             .handle(this::decide));
   }
@@ -278,15 +282,19 @@ final class AgentRoutes implements RouteGroup {
       throw ApiProblem.invalid("decision", "approve or deny", decision, "decision must be approve or deny, got: '"
           + Fields.shown(decision) + "'");
     }
-    Approvals q = queue(c);
-    try {
-      q.get(id);
-    } catch (IllegalArgumentException e) {
-      throw ApiProblem.notFound(e.getMessage());
+    // without API keys the caller is the local user, as the loop records it
+    Approvals.Approver who = c.caller() == null ? new Approvals.Approver("local", Role.USER)
+        : new Approvals.Approver(c.caller().id(), c.caller().role());
+    if (decision.equals("approve") && who.role() != Role.ADMIN) {
+      throw ApiProblem.of(403, "forbidden", "Forbidden", "approving needs an API key with the role admin; this "
+          + "caller's role is " + who.role().id() + " (a requester may deny, that is withdraw, its own request)");
     }
+    Approvals q = queue(c);
     StoredApproval a;
     try {
-      a = q.decide(id, decision.equals("approve"), new Approvals.Approver(c.caller().id(), c.caller().role()));
+      a = q.decide(id, decision.equals("approve"), who);
+    } catch (Approvals.UnknownRequest e) {
+      throw ApiProblem.notFound(e.getMessage());
     } catch (IllegalArgumentException e) {
       throw ApiProblem.conflict(e.getMessage());
     }
@@ -363,7 +371,10 @@ final class AgentRoutes implements RouteGroup {
             {"type": "object", "required": ["id", "status", "requester", "tool", "created_at"],
              "properties": {"id": {"type": "string"},
               "status": {"type": "string", "enum": ["pending", "approved", "denied", "expired", "used"]},
-              "requester": {"type": "string"}, "tool": {"type": "string"}, "arguments": {},
+              "requester": {"type": "string"}, "tool": {"type": "string"},
+              "arguments": {"description": "As stored: each secret masked as [redacted …tail sha256:digest]"},
+              "channel": {"type": ["string", "null"], "enum": ["gateway", "agent", null]},
+              "scope": {"type": ["string", "null"], "description": "The agent run that asked (channel agent)"},
               "created_at": {"type": "string"}, "decided_by": {"type": ["string", "null"]},
               "decided_at": {"type": ["string", "null"]},
               "run": {"type": "object", "description": "The agent run that asked for it, as it stands (none for a call the MCP gateway held)",

@@ -27,7 +27,7 @@ import java.util.Set;
  */
 final class ServerRoutes implements RouteGroup {
   private static final Set<String> FIELDS = Set.of("name", "url", "transport", "command", "args", "env", "headers",
-      "api_key", "timeout_seconds", "allow_offline");
+      "api_key", "timeout_seconds", "allow_offline", "secret_args", "secret_headers", "secret_env");
   private static final int MAX_ENTRIES = 64;
 
   private final HttpApi.Options options;
@@ -181,6 +181,7 @@ final class ServerRoutes implements RouteGroup {
     if (timeout != null) {
       config = config.withTimeout(Duration.ofSeconds(timeout));
     }
+    config = config.withSecretMarks(marks(f));
     String problem = StdioCommands.problem(config);
     if (problem != null) {
       throw ApiProblem.invalid("command", "a command found on PATH, or an executable file", command,
@@ -222,6 +223,29 @@ final class ServerRoutes implements RouteGroup {
     return items.stream().map(JsonNode::textValue).toList();
   }
 
+  /** {@code secret_args} (flags, or 0-based positions as integers), {@code secret_headers}, {@code secret_env}. */
+  private static ServerConfig.SecretMarks marks(Fields f) {
+    List<String> args = new java.util.ArrayList<>();
+    List<JsonNode> items = f.array("secret_args", MAX_ENTRIES);
+    for (int i = 0; i < items.size(); i++) {
+      JsonNode n = items.get(i);
+      if (n.isIntegralNumber() && n.intValue() >= 0 && n.intValue() < MAX_ENTRIES) {
+        args.add(Integer.toString(n.intValue()));
+      } else if (n.isTextual() && n.textValue().startsWith("-") && n.textValue().length() <= 128) {
+        args.add(n.textValue());
+      } else {
+        throw ApiProblem.invalid("secret_args[" + i + "]", "a flag (--conn) or an argument position (0-63)", n,
+            "secret_args[" + i + "] must be a flag such as \"--conn\" or an argument position 0-63, got: "
+                + Fields.kind(n));
+      }
+    }
+    try {
+      return new ServerConfig.SecretMarks(args, strings(f, "secret_headers"), strings(f, "secret_env"));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalid("secret_args", "names of 1-128 characters", (JsonNode) null, e.getMessage());
+    }
+  }
+
   private static Map<String, String> map(Fields f, String field) {
     JsonNode n = f.node(field);
     Map<String, String> out = new LinkedHashMap<>();
@@ -261,7 +285,15 @@ final class ServerRoutes implements RouteGroup {
               "headers": {"type": "object", "additionalProperties": {"type": "string"}},
               "api_key": {"type": "string", "description": "Sent as Authorization: Bearer; stored sealed, never shown"},
               "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 600, "default": 30},
-              "allow_offline": {"type": "boolean", "default": false}}}"""),
+              "allow_offline": {"type": "boolean", "default": false},
+              "secret_args": {"type": "array", "maxItems": 64,
+                              "description": "Also secret: these flags' values, or the arguments at these positions",
+                              "items": {"oneOf": [{"type": "string"},
+                                                  {"type": "integer", "minimum": 0, "maximum": 63}]}},
+              "secret_headers": {"type": "array", "maxItems": 64, "items": {"type": "string"},
+                                 "description": "Also secret: these headers' values"},
+              "secret_env": {"type": "array", "maxItems": 64, "items": {"type": "string"},
+                             "description": "Also secret: these environment variables' values"}}}"""),
         "Server", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
              "required": ["name", "prefix", "status", "transport", "endpoint", "tools", "restarts", "since"],
