@@ -248,8 +248,9 @@ class ApprovalScopeEndToEndTest {
     assertThat(JSON.readTree(own.body()).path("status").asText()).isEqualTo("denied");
     assertThat(JSON.readTree(own.body()).path("decided_by").asText()).isEqualTo("key:alice");
     assertThat(others.statusCode()).isEqualTo(404);
-    assertThat(JSON.readTree(others.body()).path("error").asText())
-        .isEqualTo(JSON.readTree(missing.body()).path("error").asText().replace("ap-0000000000", roots));
+    assertThat(JSON.readTree(missing.body()).path("detail").asText()).contains("ap-0000000000");
+    assertThat(JSON.readTree(others.body()).path("detail").asText())
+        .isEqualTo(JSON.readTree(missing.body()).path("detail").asText().replace("ap-0000000000", roots));
     assertThat(approveOwn.statusCode()).isEqualTo(403);
     assertThat(rt.engine().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
   }
