@@ -92,7 +92,7 @@ public final class McpGateway implements AutoCloseable {
    * large argument (a file to write), while a find query is capped far lower, at {@code
    * InputLimits.MAX_MESSAGE_CHARS}.
    */
-  public static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+  public static final int MAX_REQUEST_BYTES = dev.toolscout.model.InputLimits.MAX_ARGUMENT_BYTES;
   /** Checks call arguments against a tool's schema, once access has been checked (the SDK would do it first). */
   private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
   /** The wire definition of every tool the server holds, by name, for argument checks. */
