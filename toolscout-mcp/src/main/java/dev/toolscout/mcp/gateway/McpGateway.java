@@ -699,7 +699,8 @@ public final class McpGateway implements AutoCloseable {
         return invalid;
       }
       Gate g = gate(ex, c, now, args);
-      return g.answer() != null ? g.answer() : working(ex, () -> actions.callUpstream(now, args, g.approved()));
+      return g.answer() != null ? g.answer()
+          : working(ex, () -> actions.callUpstream(c.principal(), now, args, g.approved()));
     };
     McpSchema.Tool t = wire(s);
     wireTools.put(t.name(), t);
