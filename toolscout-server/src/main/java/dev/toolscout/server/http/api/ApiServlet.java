@@ -99,8 +99,13 @@ final class ApiServlet extends HttpServlet {
       try {
         Reply r = d.work().get();
         status = r.status();
-        write(resp, r);
-      } catch (RuntimeException | IOException e) {
+        try {
+          write(resp, r);
+        } catch (IOException gone) {
+          // the client went away while the work ran: the work is done (an agent run is stored), nobody to tell
+          LOG.debug("{} {}: the client went away before the answer: {}", method, req.getRequestURI(), gone.toString());
+        }
+      } catch (RuntimeException e) {
         status = failed(e, req, resp, method);
       } finally {
         d.after().run();
