@@ -66,10 +66,11 @@ final class ServeCommand implements Callable<Integer> {
           + "for its model.")
   int maxRuns;
 
-  @Option(names = "--max-runs-per-key", paramLabel = "N", defaultValue = "" + RunLimits.DEFAULT_MAX_RUNS_PER_KEY,
-      description = "The most agent runs in progress at once for one API key (the local user without keys); one "
-          + "more gets HTTP 429 with Retry-After (default ${DEFAULT-VALUE}).")
-  int maxRunsPerKey;
+  @Option(names = "--max-runs-per-principal", paramLabel = "N",
+      defaultValue = "" + RunLimits.DEFAULT_MAX_RUNS_PER_PRINCIPAL,
+      description = "The most agent runs in progress at once for one principal (the user an API key maps to; the "
+          + "local user without keys); one more gets HTTP 429 with Retry-After (default ${DEFAULT-VALUE}).")
+  int maxRunsPerPrincipal;
 
   @Mixin ApprovalOptions approval;
 
@@ -113,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
     HttpApi api = new HttpApi(auth, new HttpApi.Options(metricsPublic, allowRemoteStdio,
-        new RunLimits(maxRuns, maxRunsPerKey)));
+        new RunLimits(maxRuns, maxRunsPerPrincipal)));
     java.time.Duration resync = SessionLimits.parseDuration("--index-resync", indexResync);
     if (resync.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("--index-resync must be at least 1s, got: " + indexResync);

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 30, item 3, over real HTTP: agent runs wait for their model off the request threads. A local Anthropic
  * API ({@link HeldProvider}) holds every model call until the test releases it; one user key starts 80 runs (the
  * server's pool has 64 request threads), and while all 80 wait for the model another key's {@code /v1/select}
- * answers, and the key's next run is refused with 429 naming the per-key limit. Once released, every run ends.
+ * answers, the key's next run is refused with 429 naming the per-principal limit, and another key's run still
+ * starts. Once released, every run ends.
  */
 class ConcurrentRunsTest {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +54,7 @@ class ConcurrentRunsTest {
         McpRuntime rt = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withModelPreload())) {
       ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5",
           model.baseUrl(), "sk-ant-test", Duration.ofMinutes(5), 0, 1024, false);
-      Agent agent = Agent.builder(rt.scout(), Providers.of(config, RUNS)).build();
+      Agent agent = Agent.builder(rt.scout(), Providers.of(config, RUNS + 20)).build();
       GatewayAuth auth = GatewayAuth.withRoles(keys);
       HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT.withRuns(new RunLimits(RUNS + 20, RUNS)));
       try (GatewayHttpServer http = GatewayHttpServer.start(null, auth, "127.0.0.1", 0, api)) {
@@ -84,12 +85,21 @@ class ConcurrentRunsTest {
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("10");
         assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         JsonNode problem = JSON.readTree(refused.body());
-        assertThat(problem.path("limit").asText()).isEqualTo("max-runs-per-key");
+        assertThat(problem.path("limit").asText()).isEqualTo("max-runs-per-principal");
         assertThat(problem.path("value").asInt()).isEqualTo(RUNS);
-        assertThat(problem.path("detail").asText()).contains("--max-runs-per-key " + RUNS);
+        assertThat(problem.path("detail").asText()).contains("--max-runs-per-principal " + RUNS);
         assertThat(model.arrived()).as("the refused run never reached the model").isEqualTo(RUNS);
+        // the cap is alice's: bob's run starts and waits for the model like hers
+        CompletableFuture<HttpResponse<String>> bobs = client.sendAsync(message(http, "bobs", BOB),
+            HttpResponse.BodyHandlers.ofString());
+        until = System.nanoTime() + BOUND.toNanos();
+        while (model.arrived() < RUNS + 1 && !bobs.isDone() && System.nanoTime() < until) {
+          Thread.sleep(50);
+        }
+        assertThat(model.arrived()).as("runs waiting for the model, bob's included").isEqualTo(RUNS + 1);
 
         model.release();
+        runs.add(bobs);
         for (CompletableFuture<HttpResponse<String>> f : runs) {
           HttpResponse<String> r = f.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
           assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -104,9 +114,13 @@ class ConcurrentRunsTest {
   }
 
   private static HttpRequest message(GatewayHttpServer http, String conversation) {
+    return message(http, conversation, ALICE);
+  }
+
+  private static HttpRequest message(GatewayHttpServer http, String conversation, String key) {
     return HttpRequest.newBuilder(URI.create(http.baseUrl() + "/v1/conversations/" + conversation + "/messages"))
         .timeout(Duration.ofMinutes(2))
-        .header("Authorization", "Bearer " + ALICE).header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"message\": \"Summarize the unread emails\"}")).build();
   }
 }

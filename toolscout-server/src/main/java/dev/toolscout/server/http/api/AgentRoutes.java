@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run is made off the request thread ({@link Reply#deferred}): the exchange is suspended while the run waits
  * for its model, so runs in progress hold no thread of the server's pool and every other request is served. Runs
- * in progress are capped per key and in all ({@link RunLimits}): one more is refused with 429 before it starts.
+ * in progress are capped per principal and in all ({@link RunLimits}): one more is refused with 429 before it starts.
  */
 final class AgentRoutes implements RouteGroup {
   private static final Logger LOG = LoggerFactory.getLogger(AgentRoutes.class);
@@ -64,8 +64,8 @@ final class AgentRoutes implements RouteGroup {
             .responseOrStream(200, "The run's result", "AgentRun")
             .problem(403, "A reader key: the agent loop runs tools, which needs the role user or admin")
             .problem(409, "The conversation has a run awaiting approval, or no LLM provider is configured")
-            .problem(429, "The key's runs in progress (--max-runs-per-key) or the server's (--max-runs) are at their "
-                + "limit; Retry-After says when to try again, the members limit and value name the limit")
+            .problem(429, "The principal's runs in progress (--max-runs-per-principal) or the server's (--max-runs) "
+                + "are at their limit; Retry-After says when to try again, the members limit and value name the limit")
             .handle(this::message),
         Route.get("/v1/runs/{id}", "getRun").tag("agent")
             .summary("One of the caller's agent runs, as it stands (a paused one goes on once its approval is decided)")
@@ -134,7 +134,7 @@ final class AgentRoutes implements RouteGroup {
             + "on once that is decided, before a new message");
       });
     }
-    RunSlots.Slot slot = slots.take(requester);
+    RunSlots.Slot slot = slots.take(c.principal());
     if (!stream) {
       return Reply.deferred(() -> Reply.json(AgentJson.result(run(agent, conv, c, requester, message, e -> { }))),
           slot::close);

@@ -36,7 +36,7 @@ public final class HttpApi {
    * @param allowRemoteStdio {@code POST /v1/servers} may register command lines (stdio servers), which run on
    *     this host (default false: http(s) URLs only; {@code serve --allow-remote-stdio})
    * @param runs the most agent runs in progress per key and in all ({@link RunLimits#DEFAULT}; {@code serve
-   *     --max-runs-per-key}, {@code --max-runs})
+   *     --max-runs-per-principal}, {@code --max-runs})
    */
   public record Options(boolean metricsPublic, boolean allowRemoteStdio, RunLimits runs) {
     public static final Options DEFAULT = new Options(false, false);
