@@ -588,6 +588,11 @@ public final class Agent {
     if (!meta && spec.isEmpty()) {
       return recorded(st, record.put("outcome", "not_found"), "Tool not found: " + name, true);
     }
+    // the bound the gateway and the HTTP API put on a call's arguments, checked before they are parsed
+    String tooLarge = InputLimits.argumentsTooLarge(name, req.arguments());
+    if (tooLarge != null) {
+      return recorded(st, record.put("outcome", "error"), tooLarge, true);
+    }
     ObjectNode args;
     try {
       JsonNode a = req.arguments() == null || req.arguments().isBlank() ? F.objectNode()

@@ -17,12 +17,26 @@ import dev.toolscout.agent.internal.LangChain4jProvider;
 public final class Providers {
   private Providers() {}
 
-  /** The provider {@code config} names. */
+  /** The provider {@code config} names, with the default bulkhead ({@link Bulkhead#provider}). */
   public static ChatProvider of(ProviderConfig config) {
+    return of(config, Bulkhead.DEFAULT_PROVIDER_CALLS);
+  }
+
+  /**
+   * The provider {@code config} names, with at most {@code maxCalls} calls in progress at once (more wait up to
+   * {@link Bulkhead#DEFAULT_PROVIDER_WAIT}, then fail as retriable).
+   */
+  public static ChatProvider of(ProviderConfig config, int maxCalls) {
+    return of(config, maxCalls, Bulkhead.DEFAULT_PROVIDER_WAIT);
+  }
+
+  /** The provider {@code config} names, with at most {@code maxCalls} in progress; more wait up to {@code maxWait}. */
+  public static ChatProvider of(ProviderConfig config, int maxCalls, java.time.Duration maxWait) {
     String name = config.kind().id() + "/" + config.model();
+    Bulkhead b = new Bulkhead(name, "--max-provider-calls", maxCalls, maxWait);
     return switch (config.kind()) {
-      case ANTHROPIC -> new LangChain4jProvider(name, config, anthropic(config), anthropicStreaming(config));
-      case OPENAI -> new LangChain4jProvider(name, config, openai(config), openaiStreaming(config));
+      case ANTHROPIC -> new LangChain4jProvider(name, config, anthropic(config), anthropicStreaming(config), b);
+      case OPENAI -> new LangChain4jProvider(name, config, openai(config), openaiStreaming(config), b);
     };
   }
 

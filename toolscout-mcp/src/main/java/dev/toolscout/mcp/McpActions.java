@@ -279,21 +279,23 @@ public final class McpActions {
     if (spec == null || !visible(principal, spec)) {
       return error("Tool not found: " + server + "/" + tool);
     }
-    return callUpstream(spec, cast(params), approved);
+    return callUpstream(principal, spec, cast(params), approved);
   }
 
   /**
    * Calls an upstream catalog tool the caller has already checked the principal may see; a {@code PROPOSE}
-   * tool runs only with {@code approved}.
+   * tool runs only with {@code approved}. The principal holds at most its share of the server's call slots
+   * ({@code UpstreamLimits.maxCallsPerPrincipal}).
    */
-  public McpSchema.CallToolResult callUpstream(ToolSpec spec, Map<String, Object> params, boolean approved) {
+  public McpSchema.CallToolResult callUpstream(Principal principal, ToolSpec spec, Map<String, Object> params,
+      boolean approved) {
     if (spec.aiAccess() == AiAccess.PROPOSE && !approved) {
       return error(spec.fullName() + " needs the user's approval before it runs (ai_access: propose, "
           + "side_effect: " + spec.sideEffect().name().toLowerCase(Locale.ROOT) + "), and none was given: the "
           + "client declined or does not support approval requests (MCP elicitation). See docs/MCP.md, Approvals.");
     }
     try {
-      return registry.manager().callCatalogTool(spec.fullName(), params == null ? Map.of() : params);
+      return registry.manager().callCatalogTool(spec.fullName(), params == null ? Map.of() : params, principal);
     } catch (UpstreamException e) {
       return error(e.getMessage());
     }

@@ -56,7 +56,7 @@ public final class McpToolExecutor implements ToolExecutor {
       }
       r = actions.call(call.principal(), name, args, false);
     } else {
-      r = actions.callUpstream(call.tool(), args, true);
+      r = actions.callUpstream(call.principal(), call.tool(), args, true);
     }
     String text = text(r);
     return Boolean.TRUE.equals(r.isError()) ? ToolResult.error(text.isEmpty() ? name + " failed" : text)

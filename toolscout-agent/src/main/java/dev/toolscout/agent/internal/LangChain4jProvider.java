@@ -7,6 +7,7 @@ import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.toolscout.agent.Bulkhead;
 import dev.toolscout.agent.ChatProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.ProviderException;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link ChatProvider} over a LangChain4j chat model and its streaming twin, with one retry policy for both: a
  * 429, a 5xx or a timeout is tried again (when no text has streamed yet) up to the configured number of times,
- * waiting 250 ms, 500 ms, 1 s, ... in between. Thread-safe.
+ * waiting 250 ms, 500 ms, 1 s, ... in between. Each attempt holds a slot of the provider's {@link Bulkhead}
+ * (not the waits between attempts): when every slot stays taken for the bulkhead's wait, the call fails as
+ * retriable, naming the limit. Thread-safe.
  */
 public final class LangChain4jProvider implements ChatProvider {
   private static final Logger LOG = LoggerFactory.getLogger(LangChain4jProvider.class);
@@ -33,12 +36,20 @@ public final class LangChain4jProvider implements ChatProvider {
   private final ProviderConfig config;
   private final ChatModel model;
   private final StreamingChatModel streaming;
+  private final Bulkhead bulkhead;
 
+  /** With the default bulkhead ({@link Bulkhead#provider}). */
   public LangChain4jProvider(String name, ProviderConfig config, ChatModel model, StreamingChatModel streaming) {
+    this(name, config, model, streaming, Bulkhead.provider(name));
+  }
+
+  public LangChain4jProvider(String name, ProviderConfig config, ChatModel model, StreamingChatModel streaming,
+      Bulkhead bulkhead) {
     this.name = name;
     this.config = config;
     this.model = model;
     this.streaming = streaming;
+    this.bulkhead = java.util.Objects.requireNonNull(bulkhead, "bulkhead");
   }
 
   @Override
@@ -50,9 +61,11 @@ public final class LangChain4jProvider implements ChatProvider {
   public ChatResponse chat(ChatRequest request, Consumer<String> onText) throws InterruptedException {
     for (int attempt = 0; ; attempt++) {
       AtomicBoolean streamed = new AtomicBoolean();
+      Bulkhead.Slot slot = enter(); // its failure is not retried: the wait was the bulkhead's bound
       try {
         return config.stream() ? stream(request, onText, streamed) : model.chat(request);
       } catch (RuntimeException e) {
+        slot.close(); // not held over the wait before the next attempt
         int status = status(e);
         boolean retriable = retriable(e, status);
         if (!retriable || streamed.get() || attempt >= config.maxRetries()) {
@@ -64,7 +77,17 @@ public final class LangChain4jProvider implements ChatProvider {
         LOG.info("{} answered {} (attempt {} of {}); trying again in {} ms", name,
             status > 0 ? "HTTP " + status : e.getClass().getSimpleName(), attempt + 1, config.maxRetries() + 1, wait);
         Thread.sleep(wait);
+      } finally {
+        slot.close();
       }
+    }
+  }
+
+  private Bulkhead.Slot enter() throws InterruptedException {
+    try {
+      return bulkhead.enter();
+    } catch (Bulkhead.Full e) {
+      throw new ProviderException(e.getMessage(), true, 0, null);
     }
   }
 

@@ -77,16 +77,23 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
    * @param maxRequestBytes the largest JSON body a call may send
    * @param maxResponseBytes the largest response body read; a larger 2xx answer is an error
    * @param errorExcerptChars how much of an error answer's body the model sees
+   * @param maxConcurrentCalls the most calls in progress to one imported source (default 16)
+   * @param maxTotalCalls the most calls in progress to all imported sources together (default 48)
+   * @param maxCallWait how long a call waits for a free slot before it fails as busy (default 10 s)
    */
   public record Settings(Duration connectTimeout, Duration requestTimeout, int maxRequestBytes,
-      int maxResponseBytes, int errorExcerptChars) {
-    /** 5 s to connect, 30 s per call, 1 MiB request body, 1 MiB response, 1,000 characters of an error. */
+      int maxResponseBytes, int errorExcerptChars, int maxConcurrentCalls, int maxTotalCalls, Duration maxCallWait) {
+    /**
+     * 5 s to connect, 30 s per call, 1 MiB request body, 1 MiB response, 1,000 characters of an error; 16 calls
+     * in progress per source and 48 in all (as for MCP upstreams), a 10 s wait for a slot.
+     */
     public static final Settings DEFAULTS =
         new Settings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1 << 20, 1 << 20, 1_000);
 
     public Settings {
       Objects.requireNonNull(connectTimeout, "connectTimeout");
       Objects.requireNonNull(requestTimeout, "requestTimeout");
+      Objects.requireNonNull(maxCallWait, "maxCallWait");
       if (connectTimeout.isNegative() || connectTimeout.isZero() || requestTimeout.isNegative()
           || requestTimeout.isZero()) {
         throw new IllegalArgumentException("timeouts must be positive, got: " + connectTimeout + ", "
@@ -96,6 +103,17 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
         throw new IllegalArgumentException("size limits must be at least 1, got: " + maxRequestBytes + ", "
             + maxResponseBytes + ", " + errorExcerptChars);
       }
+      if (maxConcurrentCalls < 1 || maxTotalCalls < maxConcurrentCalls || maxTotalCalls > 10_000) {
+        throw new IllegalArgumentException("call limits must be 1 <= per source <= total <= 10000, got: "
+            + maxConcurrentCalls + ", " + maxTotalCalls);
+      }
+    }
+
+    /** The given timeouts and sizes, with the default call limits. */
+    public Settings(Duration connectTimeout, Duration requestTimeout, int maxRequestBytes, int maxResponseBytes,
+        int errorExcerptChars) {
+      this(connectTimeout, requestTimeout, maxRequestBytes, maxResponseBytes, errorExcerptChars, 16, 48,
+          Duration.ofSeconds(10));
     }
   }
 
@@ -104,6 +122,9 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
   private final Map<String, String> env;
   private final Settings settings;
   private final HttpClient client;
+  /** Calls in progress per source (by the tool-name prefix), and over all sources. */
+  private final Map<String, dev.toolscout.agent.Bulkhead> perSource = new ConcurrentHashMap<>();
+  private final dev.toolscout.agent.Bulkhead allSources;
 
   /**
    * @param sources the imported source of a name (the part of a tool's name before {@code __}), read at each
@@ -121,6 +142,8 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
         .connectTimeout(settings.connectTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
+    this.allSources = new dev.toolscout.agent.Bulkhead("the imported HTTP APIs", "maxTotalCalls",
+        settings.maxTotalCalls(), settings.maxCallWait());
   }
 
   /** An executor over the sources stored with the catalog ({@link StateStore#loadOpenApiSource}). */
@@ -173,20 +196,40 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
       return ToolResult.error(tool + ": " + e.getMessage());
     }
     List<String> secrets = secrets(source.auth(), secret);
-    CompletableFuture<HttpResponse<Body>> f =
-        client.sendAsync(request, info -> new CappedBody(settings.maxResponseBytes()));
+    String prefix = call.tool().name().source();
+    dev.toolscout.agent.Bulkhead mine = perSource.computeIfAbsent(prefix, p -> new dev.toolscout.agent.Bulkhead(
+        "the imported HTTP API '" + p + "'", "maxConcurrentCalls", settings.maxConcurrentCalls(),
+        settings.maxCallWait()));
     HttpResponse<Body> response;
+    // a slot of the source's and of the shared bulkhead, so one slow API holds a known number of calls
+    dev.toolscout.agent.Bulkhead.Slot one = null;
+    dev.toolscout.agent.Bulkhead.Slot all = null;
     try {
-      response = f.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      f.cancel(true);
-      throw e;
-    } catch (TimeoutException e) {
-      f.cancel(true);
-      return ToolResult.error(shown + " did not answer within " + seconds(settings.requestTimeout())
-          + " (the request timeout)");
-    } catch (ExecutionException e) {
-      return ToolResult.error(scrub(failure(shown, source, e.getCause()), secrets));
+      one = mine.enter();
+      all = allSources.enter();
+      CompletableFuture<HttpResponse<Body>> f =
+          client.sendAsync(request, info -> new CappedBody(settings.maxResponseBytes()));
+      try {
+        response = f.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        f.cancel(true);
+        throw e;
+      } catch (TimeoutException e) {
+        f.cancel(true);
+        return ToolResult.error(shown + " did not answer within " + seconds(settings.requestTimeout())
+            + " (the request timeout)");
+      } catch (ExecutionException e) {
+        return ToolResult.error(scrub(failure(shown, source, e.getCause()), secrets));
+      }
+    } catch (dev.toolscout.agent.Bulkhead.Full e) {
+      return ToolResult.error(shown + " was not sent: " + e.getMessage());
+    } finally {
+      if (all != null) {
+        all.close();
+      }
+      if (one != null) {
+        one.close();
+      }
     }
     int status = response.statusCode();
     Body body = response.body();

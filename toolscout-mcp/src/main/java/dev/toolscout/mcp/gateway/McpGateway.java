@@ -92,7 +92,7 @@ public final class McpGateway implements AutoCloseable {
    * large argument (a file to write), while a find query is capped far lower, at {@code
    * InputLimits.MAX_MESSAGE_CHARS}.
    */
-  public static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+  public static final int MAX_REQUEST_BYTES = dev.toolscout.model.InputLimits.MAX_ARGUMENT_BYTES;
   /** Checks call arguments against a tool's schema, once access has been checked (the SDK would do it first). */
   private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
   /** The wire definition of every tool the server holds, by name, for argument checks. */
@@ -700,7 +700,8 @@ public final class McpGateway implements AutoCloseable {
         return invalid;
       }
       Gate g = gate(ex, c, now, args);
-      return g.answer() != null ? g.answer() : working(ex, () -> actions.callUpstream(now, args, g.approved()));
+      return g.answer() != null ? g.answer()
+          : working(ex, () -> actions.callUpstream(c.principal(), now, args, g.approved()));
     };
     McpSchema.Tool t = wire(s);
     wireTools.put(t.name(), t);

@@ -63,6 +63,8 @@ final class UpstreamConnection {
   private final Semaphore calls;
   /** The manager's bulkhead over all servers, {@link UpstreamLimits#maxTotalCalls} permits, shared. */
   private final Semaphore allCalls;
+  /** The calls in progress per principal (absent: none), each at most {@link UpstreamLimits#maxCallsPerPrincipal}. */
+  private final Map<dev.toolscout.model.Principal, Integer> byPrincipal = new ConcurrentHashMap<>();
   /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
   private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
 
@@ -396,31 +398,59 @@ final class UpstreamConnection {
   /**
    * Calls one tool by its upstream name, waiting at most the server's timeout.
    *
+   * @param principal whom the call is for: one principal holds at most {@link UpstreamLimits#maxCallsPerPrincipal}
+   *     of this server's slots; {@code null} for ToolScout's own calls, which only the server's cap bounds
    * @throws UpstreamException naming the server and what went wrong
    */
-  McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+  McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, dev.toolscout.model.Principal principal) {
     McpAsyncClient c = client;
     ServerStatus.State s = state;
     if (c == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
       throw unavailable(s);
     }
-    if (!calls.tryAcquire()) {
-      throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
-          + limits.maxConcurrentCalls() + " calls to it are in progress, the most one server may have "
-          + "(--max-upstream-calls); try again when one has ended", null);
-    }
-    if (!allCalls.tryAcquire()) {
-      calls.release();
-      throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
-          + limits.maxTotalCalls() + " calls to MCP servers are in progress, the most the gateway allows at once "
-          + "(--max-upstream-calls-total); try again when one has ended", null);
+    if (principal != null && !takeShare(principal)) {
+      throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy for this caller: it has "
+          + limits.maxCallsPerPrincipal() + " calls in progress on this server, the most one caller may hold (half "
+          + "of --max-upstream-calls " + limits.maxConcurrentCalls() + ", so others always find a slot); try again "
+          + "when one has ended", null);
     }
     try {
-      return callHoldingPermit(c, tool, arguments);
+      if (!calls.tryAcquire()) {
+        throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
+            + limits.maxConcurrentCalls() + " calls to it are in progress, the most one server may have "
+            + "(--max-upstream-calls); try again when one has ended", null);
+      }
+      if (!allCalls.tryAcquire()) {
+        calls.release();
+        throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy: "
+            + limits.maxTotalCalls() + " calls to MCP servers are in progress, the most the gateway allows at once "
+            + "(--max-upstream-calls-total); try again when one has ended", null);
+      }
+      try {
+        return callHoldingPermit(c, tool, arguments);
+      } finally {
+        allCalls.release();
+        calls.release();
+      }
     } finally {
-      allCalls.release();
-      calls.release();
+      if (principal != null) {
+        byPrincipal.compute(principal, (k, n) -> n == null || n <= 1 ? null : n - 1);
+      }
     }
+  }
+
+  /** One more call of {@code principal}'s, unless it holds its share of this server's slots already. */
+  private boolean takeShare(dev.toolscout.model.Principal principal) {
+    boolean[] taken = {false};
+    byPrincipal.compute(principal, (k, n) -> {
+      int now = n == null ? 0 : n;
+      if (now >= limits.maxCallsPerPrincipal()) {
+        return n;
+      }
+      taken[0] = true;
+      return now + 1;
+    });
+    return taken[0];
   }
 
   /** The calls in progress on this server now. */

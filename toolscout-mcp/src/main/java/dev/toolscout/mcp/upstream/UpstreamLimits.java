@@ -21,7 +21,8 @@ import java.time.Duration;
  *     hangs holds at most this many of the gateway's request threads, not all of them
  * @param maxTotalCalls the most tool calls in progress on all servers together (default 48, three quarters of
  *     the gateway's 64 request threads); one more fails at once as retriable, so several hanging servers
- *     together still leave request threads for everything else (find, select, other sessions)
+ *     together still leave request threads for everything else (find, select, other sessions). One principal
+ *     holds at most {@link #maxCallsPerPrincipal()} of a server's slots, so another always finds one
  */
 public record UpstreamLimits(
     int maxResponseBytes, Duration backoffInitial, Duration backoffMax, Duration resyncInterval,
@@ -75,6 +76,15 @@ public record UpstreamLimits(
   public UpstreamLimits withMaxTotalCalls(int max) {
     return new UpstreamLimits(maxResponseBytes, backoffInitial, backoffMax, resyncInterval, startTimeout,
         maxConcurrentCalls, max);
+  }
+
+  /**
+   * The most calls one principal may have in progress on one server: half of {@link #maxConcurrentCalls}, rounded
+   * up (8 of the default 16; 1 of 1), so that while one principal (any number of its sessions or runs) holds all
+   * it may, another still finds a free slot. One more of the same principal fails at once as busy.
+   */
+  public int maxCallsPerPrincipal() {
+    return (maxConcurrentCalls + 1) / 2;
   }
 
   /** The wait before reconnect number {@code failures} (1-based): initial * 2^(failures-1), at most the max. */

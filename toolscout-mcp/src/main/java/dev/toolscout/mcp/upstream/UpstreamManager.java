@@ -269,13 +269,22 @@ public final class UpstreamManager implements AutoCloseable {
    * @throws UpstreamException when the tool is not an upstream tool or the call fails
    */
   public McpSchema.CallToolResult callCatalogTool(String fullName, Map<String, Object> arguments) {
+    return callCatalogTool(fullName, arguments, null);
+  }
+
+  /**
+   * {@link #callCatalogTool(String, Map)} for {@code principal}, who may hold at most {@link
+   * UpstreamLimits#maxCallsPerPrincipal} of the server's call slots ({@code null}: ToolScout's own call).
+   */
+  public McpSchema.CallToolResult callCatalogTool(String fullName, Map<String, Object> arguments,
+      dev.toolscout.model.Principal principal) {
     CatalogEntry e = catalog.snapshot().get(fullName);
     UpstreamConnection c = e == null || e.spec().sourceKind() != SourceKind.MCP
         ? null : byPrefix.get(e.spec().name().source());
     if (c == null) {
       throw new UpstreamException(UpstreamException.Kind.NOT_FOUND, null, "Tool not found: " + fullName, null);
     }
-    return scrubbed(c, () -> c.call(e.spec().sourceName(), arguments));
+    return scrubbed(c, () -> c.call(e.spec().sourceName(), arguments, principal));
   }
 
   /**
@@ -314,7 +323,7 @@ public final class UpstreamManager implements AutoCloseable {
       });
       throw notListed;
     }
-    return scrubbed(c, () -> c.call(spec.sourceName(), arguments));
+    return scrubbed(c, () -> c.call(spec.sourceName(), arguments, null));
   }
 
   /** The catalog spec of a server's tool, given by the server's own name for it or the catalog's. */

@@ -47,6 +47,17 @@ final class AgentOptions {
   @Option(names = "--no-stream", description = "Use the provider's non-streaming API.")
   boolean noStream;
 
+  @Option(names = "--max-provider-calls", paramLabel = "N",
+      defaultValue = "" + dev.toolscout.agent.Bulkhead.DEFAULT_PROVIDER_CALLS,
+      description = "The most LLM provider calls in progress at once; one more waits up to 120 s for one to end, "
+          + "then its run fails as retriable, naming this limit (default ${DEFAULT-VALUE}).")
+  int maxProviderCalls;
+
+  /** The provider {@link #config} names, with at most {@code --max-provider-calls} calls in progress. */
+  dev.toolscout.agent.ChatProvider provider(Path dataDir) {
+    return dev.toolscout.agent.Providers.of(config(dataDir), maxProviderCalls);
+  }
+
   AgentLimits limits() {
     return new AgentLimits(maxTurns, maxToolCalls, SessionLimits.parseDuration("--max-time", maxTime), maxTokens);
   }

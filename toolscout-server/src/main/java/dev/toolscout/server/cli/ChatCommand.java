@@ -57,10 +57,10 @@ final class ChatCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     var declared = servers.declared();
-    var config = agentOptions.config(engine.resolveDataDir());
+    var provider = agentOptions.provider(engine.resolveDataDir());
     try (McpRuntime rt = new McpRuntime(EngineOptions.open(engine.options(), err))) {
       servers.start(rt, declared, err, ServersOptions.Use.ANSWER_ABOUT_SERVERS);
-      Agent agent = AgentRuntime.agent(rt, config, agentOptions.limits());
+      Agent agent = AgentRuntime.agent(rt, provider, agentOptions.limits());
       boolean json = format.equals("json");
       Consumer<AgentEvent> events = json ? e -> { } : e -> show(e, out, err);
       if (resume != null) {

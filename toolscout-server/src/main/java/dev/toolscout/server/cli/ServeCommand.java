@@ -10,6 +10,7 @@ import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
+import dev.toolscout.server.http.api.RunLimits;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -82,6 +83,18 @@ final class ServeCommand implements Callable<Integer> {
           + "(default ${DEFAULT-VALUE}, of the gateway's 64 request threads).")
   int maxUpstreamCallsTotal;
 
+  @Option(names = "--max-runs", paramLabel = "N", defaultValue = "" + RunLimits.DEFAULT_MAX_RUNS,
+      description = "The most agent runs (POST /v1/conversations/{id}/messages) in progress at once; one more gets "
+          + "HTTP 429 with Retry-After (default ${DEFAULT-VALUE}). A run holds no request thread while it waits "
+          + "for its model.")
+  int maxRuns;
+
+  @Option(names = "--max-runs-per-principal", paramLabel = "N",
+      defaultValue = "" + RunLimits.DEFAULT_MAX_RUNS_PER_PRINCIPAL,
+      description = "The most agent runs in progress at once for one principal (the user an API key maps to; the "
+          + "local user without keys); one more gets HTTP 429 with Retry-After (default ${DEFAULT-VALUE}).")
+  int maxRunsPerPrincipal;
+
   @Mixin ApprovalOptions approval;
 
   @Option(names = "--allow-remote-stdio",
@@ -126,7 +139,8 @@ final class ServeCommand implements Callable<Integer> {
     UpstreamLimits upstream = UpstreamLimits.DEFAULT.withMaxConcurrentCalls(maxUpstreamCalls)
         .withMaxTotalCalls(maxUpstreamCallsTotal);
     GatewayAuth auth = apiKeys == null ? GatewayAuth.local(who.principal()) : GatewayAuth.load(apiKeys);
-    HttpApi api = new HttpApi(auth, new HttpApi.Options(metricsPublic, allowRemoteStdio));
+    HttpApi api = new HttpApi(auth, new HttpApi.Options(metricsPublic, allowRemoteStdio,
+        new RunLimits(maxRuns, maxRunsPerPrincipal)));
     java.time.Duration resync = SessionLimits.parseDuration("--index-resync", indexResync);
     if (resync.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("--index-resync must be at least 1s, got: " + indexResync);
@@ -146,7 +160,7 @@ final class ServeCommand implements Callable<Integer> {
               allowedOrigins)) {
         dev.toolscout.agent.Agent agent = null;
         try {
-          agent = dev.toolscout.server.AgentRuntime.agent(e, agentOptions.config(engine.resolveDataDir()),
+          agent = dev.toolscout.server.AgentRuntime.agent(e, agentOptions.provider(engine.resolveDataDir()),
               agentOptions.limits());
           agent.resumeDecided(); // runs whose approval was decided while the server was down
         } catch (IllegalArgumentException noProvider) {

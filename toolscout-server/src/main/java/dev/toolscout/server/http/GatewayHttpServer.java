@@ -91,7 +91,10 @@ public final class GatewayHttpServer implements AutoCloseable {
     rebinding.setAsyncSupported(true);
     context.addFilter(rebinding, "/*", EnumSet.of(DispatcherType.REQUEST));
     // every path but /mcp and /approvals: the HTTP API, which answers its own errors as problem+json
-    context.addServlet(new ServletHolder("api", api.servlet()), "/");
+    // async: an agent run is made off the request thread while its exchange is suspended (Reply.deferred)
+    ServletHolder apiHolder = new ServletHolder("api", api.servlet());
+    apiHolder.setAsyncSupported(true);
+    context.addServlet(apiHolder, "/");
     if (gateway != null) {
       mountGateway(context, gateway, auth);
     }

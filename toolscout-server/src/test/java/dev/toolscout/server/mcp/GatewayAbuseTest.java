@@ -258,7 +258,8 @@ class GatewayAbuseTest {
         hanging.add(HTTP.sendAsync(request(s, attacker).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
             HttpResponse.BodyHandlers.ofString()));
       }
-      int cap = UpstreamLimits.DEFAULT_MAX_CONCURRENT_CALLS;
+      // every call is the local user's: it holds at most its share of the server's slots (issue 30, item 8)
+      int cap = UpstreamLimits.DEFAULT.maxCallsPerPrincipal();
       await(cap + " calls hang on the server", () -> manager.callsInProgress("hang") == cap);
 
       other.initialize();
@@ -273,7 +274,8 @@ class GatewayAbuseTest {
       await((80 - cap) + " calls answered", () -> hanging.stream().filter(CompletableFuture::isDone).count() == 80 - cap);
       for (CompletableFuture<HttpResponse<String>> h : hanging) {
         if (h.isDone()) {
-          assertThat(h.get().body()).contains("MCP server 'hang': is busy: " + cap + " calls to it are in progress");
+          assertThat(h.get().body()).contains("MCP server 'hang': is busy for this caller: it has " + cap
+              + " calls in progress on this server");
         }
       }
       assertThat(manager.callsInProgress("hang")).isEqualTo(cap);

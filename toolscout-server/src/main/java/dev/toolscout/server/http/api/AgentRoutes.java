@@ -33,10 +33,20 @@ import org.slf4j.LoggerFactory;
  * The agent loop over HTTP (docs/AGENT.md): a message in a conversation run to its end (JSON, or server-sent
  * events when the client asks), a run's state, the usage records and their metrics, and the approval queue for
  * admin keys. An approval decided here resumes the runs waiting for it, in the background.
+ *
+ * <p>A run is made off the request thread ({@link Reply#deferred}): the exchange is suspended while the run waits
+ * for its model, so runs in progress hold no thread of the server's pool and every other request is served. Runs
+ * in progress are capped per principal and in all ({@link RunLimits}): one more is refused with 429 before it starts.
  */
 final class AgentRoutes implements RouteGroup {
   private static final Logger LOG = LoggerFactory.getLogger(AgentRoutes.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private final RunSlots slots;
+
+  AgentRoutes(RunLimits limits) {
+    this.slots = new RunSlots(limits);
+  }
 
   @Override
   public List<Route> routes() {
@@ -54,6 +64,8 @@ final class AgentRoutes implements RouteGroup {
             .responseOrStream(200, "The run's result", "AgentRun")
             .problem(403, "A reader key: the agent loop runs tools, which needs the role user or admin")
             .problem(409, "The conversation has a run awaiting approval, or no LLM provider is configured")
+            .problem(429, "The principal's runs in progress (--max-runs-per-principal) or the server's (--max-runs) "
+                + "are at their limit; Retry-After says when to try again, the members limit and value name the limit")
             .handle(this::message),
         Route.get("/v1/runs/{id}", "getRun").tag("agent")
             .summary("One of the caller's agent runs, as it stands (a paused one goes on once its approval is decided)")
@@ -118,15 +130,20 @@ final class AgentRoutes implements RouteGroup {
     String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
     Agent agent = agent(c);
     String requester = c.caller() == null ? "local" : c.caller().id();
-    if (!c.wantsEventStream()) {
-      return Reply.json(AgentJson.result(run(agent, conv, c, requester, message, e -> { })));
+    boolean stream = c.wantsEventStream();
+    if (stream) {
+      // checked before the stream starts, so a conflict is still a problem document, not an event
+      agent.waiting(conv, c.principal()).ifPresent(run -> {
+        throw ApiProblem.conflict("conversation " + conv + " has run " + run + " waiting for an approval; it goes "
+            + "on once that is decided, before a new message");
+      });
     }
-    // checked before the stream starts, so a conflict is still a problem document, not an event
-    agent.waiting(conv, c.principal()).ifPresent(run -> {
-      throw ApiProblem.conflict("conversation " + conv + " has run " + run + " waiting for an approval; it goes on "
-          + "once that is decided, before a new message");
-    });
-    return Reply.stream("text/event-stream; charset=utf-8", out -> {
+    RunSlots.Slot slot = slots.take(c.principal());
+    if (!stream) {
+      return Reply.deferred(() -> Reply.json(AgentJson.result(run(agent, conv, c, requester, message, e -> { }))),
+          slot::close);
+    }
+    return Reply.deferred(() -> Reply.stream("text/event-stream; charset=utf-8", out -> {
       AgentResult r;
       try {
         r = run(agent, conv, c, requester, message, e -> event(out, e.name(), eventJson(e)));
@@ -138,7 +155,7 @@ final class AgentRoutes implements RouteGroup {
         return;
       }
       event(out, "result", AgentJson.result(r));
-    });
+    }), slot::close);
   }
 
   private static AgentResult run(Agent agent, String conv, Call c, String requester, String message,

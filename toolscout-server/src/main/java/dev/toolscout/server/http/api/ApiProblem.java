@@ -87,6 +87,19 @@ public final class ApiProblem extends RuntimeException {
     return new ApiProblem(status, type.substring(TYPE_PREFIX.length()), title, getMessage(), x, headers);
   }
 
+  /**
+   * 429 {@code type}: a limit on work in progress is reached; retrying after {@code retryAfterSeconds} may
+   * succeed. The document names the limit (its option) and its value as the members {@code limit} and {@code
+   * value}.
+   */
+  public static ApiProblem tooMany(String type, String title, String detail, String limit, int value,
+      int retryAfterSeconds) {
+    ObjectNode x = JsonNodeFactory.instance.objectNode();
+    x.put("limit", limit);
+    x.put("value", value);
+    return new ApiProblem(429, type, title, detail, x, Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+  }
+
   /** The same problem with a response header (Retry-After, Allow, WWW-Authenticate, Connection). */
   public ApiProblem withHeader(String name, String value) {
     Map<String, String> h = new java.util.LinkedHashMap<>(headers);

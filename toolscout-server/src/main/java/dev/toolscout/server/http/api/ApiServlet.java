@@ -52,6 +52,10 @@ final class ApiServlet extends HttpServlet {
     this.api = api;
   }
 
+  /** The threads deferred replies are made on (an agent run each): virtual, so waiting costs no OS thread. */
+  private static final java.util.concurrent.ThreadFactory DEFERRED =
+      Thread.ofVirtual().name("api-deferred-", 0).factory();
+
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     long start = System.nanoTime();
@@ -62,47 +66,105 @@ final class ApiServlet extends HttpServlet {
       Match m = match(method, req.getRequestURI());
       routeLabel = m.route().path();
       Reply reply = call(m, req);
+      if (reply.deferred() != null) {
+        deferred(req, resp, reply.deferred(), method, routeLabel, start);
+        return;
+      }
       status = reply.status();
       write(resp, reply);
+    } catch (RuntimeException | IOException e) {
+      status = failed(e, req, resp, method);
+    }
+    api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
+  }
+
+  /**
+   * Suspends the exchange and makes the reply on a virtual thread of its own; this request thread goes back to
+   * the pool at once. The container's async timeout is off: the work bounds itself (an agent run by its limits).
+   */
+  private void deferred(HttpServletRequest req, HttpServletResponse resp, Reply.Deferred d, String method,
+      String routeLabel, long start) {
+    jakarta.servlet.AsyncContext async;
+    try {
+      async = req.startAsync();
+      async.setTimeout(0);
+    } catch (RuntimeException e) {
+      d.after().run();
+      throw e;
+    }
+    Runnable work = () -> {
+      int status;
+      try {
+        Reply r = d.work().get();
+        status = r.status();
+        try {
+          write(resp, r);
+        } catch (IOException gone) {
+          // the client went away while the work ran: the work is done (an agent run is stored), nobody to tell
+          LOG.debug("{} {}: the client went away before the answer: {}", method, req.getRequestURI(), gone.toString());
+        }
+      } catch (RuntimeException e) {
+        status = failed(e, req, resp, method);
+      } finally {
+        d.after().run();
+        async.complete();
+      }
+      api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
+    };
+    DEFERRED.newThread(work).start();
+  }
+
+  /** Answers a failed request (a problem document when nothing was sent yet) and returns the status. */
+  private int failed(Exception ex, HttpServletRequest req, HttpServletResponse resp, String method) {
+    try {
+      return answerFailure(ex, req, resp, method);
+    } catch (IOException e) {
+      // the client went away before it read the problem: nothing more to tell it
+      LOG.debug("{} {}: the problem could not be sent: {}", method, req.getRequestURI(), e.toString());
+      return ex instanceof ApiProblem p ? p.status() : 500;
+    }
+  }
+
+  private int answerFailure(Exception ex, HttpServletRequest req, HttpServletResponse resp, String method)
+      throws IOException {
+    try {
+      throw ex;
     } catch (ApiProblem p) {
-      status = p.status();
       problem(resp, p, req.getRequestURI());
+      return p.status();
     } catch (IllegalArgumentException e) {
       // the engine's own validation (its messages name the input, the rule and the value)
       ApiProblem p = ApiProblem.of(400, "invalid-input", "Invalid input", clean(e.getMessage(), "invalid input"));
-      status = p.status();
       problem(resp, p, req.getRequestURI());
+      return p.status();
     } catch (dev.toolscout.conversation.ConversationsFullException e) {
       // the conversation store is at its cap: nothing changed, and a retry succeeds once older ones expire
       ApiProblem p = ApiProblem.of(503, "conversations-full", "Conversation store full", e.getMessage())
           .withHeader("Retry-After", "60");
-      status = p.status();
       problem(resp, p, req.getRequestURI());
-    } catch (RuntimeException | IOException e) {
+      return p.status();
+    } catch (Exception e) {
       if (storeFailure(e)) {
         // the store (a replica's shared PostgreSQL) is down: nothing was changed, and the caller may retry
         LOG.warn("{} {} failed: the store cannot be reached: {}", method, req.getRequestURI(), e.getMessage());
         ApiProblem p = ApiProblem.of(503, "store-unreachable", "Store unreachable", "the store cannot be reached, "
             + "so this change was not made; reads are served from this replica's last state; retry when GET /readyz "
             + "answers 200").withHeader("Retry-After", "2");
-        status = p.status();
         if (!resp.isCommitted()) {
           resp.reset();
           problem(resp, p, req.getRequestURI());
         }
-        api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
-        return;
+        return p.status();
       }
       LOG.warn("{} {} failed", method, req.getRequestURI(), e);
       ApiProblem p = ApiProblem.of(500, "internal", "Internal error",
           "the request failed inside the server; its log has the details");
-      status = p.status();
       if (!resp.isCommitted()) {
         resp.reset();
         problem(resp, p, req.getRequestURI());
       }
+      return p.status();
     }
-    api.metrics().request(method, routeLabel, status, System.nanoTime() - start);
   }
 
   /** Whether {@code e} (or what it wraps) is the store failing: the database unreachable, not a bad request. */

@@ -35,9 +35,24 @@ public final class HttpApi {
    * @param metricsPublic {@code GET /metrics} without a key (default false: an admin key)
    * @param allowRemoteStdio {@code POST /v1/servers} may register command lines (stdio servers), which run on
    *     this host (default false: http(s) URLs only; {@code serve --allow-remote-stdio})
+   * @param runs the most agent runs in progress per key and in all ({@link RunLimits#DEFAULT}; {@code serve
+   *     --max-runs-per-principal}, {@code --max-runs})
    */
-  public record Options(boolean metricsPublic, boolean allowRemoteStdio) {
+  public record Options(boolean metricsPublic, boolean allowRemoteStdio, RunLimits runs) {
     public static final Options DEFAULT = new Options(false, false);
+
+    public Options {
+      Objects.requireNonNull(runs, "runs");
+    }
+
+    /** With the default run limits. */
+    public Options(boolean metricsPublic, boolean allowRemoteStdio) {
+      this(metricsPublic, allowRemoteStdio, RunLimits.DEFAULT);
+    }
+
+    public Options withRuns(RunLimits r) {
+      return new Options(metricsPublic, allowRemoteStdio, r);
+    }
   }
 
   private final GatewayAuth auth;
@@ -80,7 +95,7 @@ public final class HttpApi {
   /** Every group of routes, in the order the document lists their tags. */
   private List<RouteGroup> groups() {
     return List.of(new SelectRoutes(metrics), new ToolRoutes(), new SkillRoutes(), new VerbRoutes(), new MemoryRoutes(),
-        new PolicyRoutes(auth), new ServerRoutes(options), new AgentRoutes(), new ConsoleRoutes(this),
+        new PolicyRoutes(auth), new ServerRoutes(options), new AgentRoutes(options.runs()), new ConsoleRoutes(this),
         new OpsRoutes(this));
   }
 
