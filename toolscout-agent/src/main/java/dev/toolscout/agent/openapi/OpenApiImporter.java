@@ -197,6 +197,17 @@ public final class OpenApiImporter {
           warnings.add(file + ": " + where + ": left out: a path must start with '/'");
           continue;
         }
+        String path;
+        try {
+          // the document's own '.' and '..' are resolved here, as a server would, and never climb out of the base URL
+          path = BaseUrls.removeDotSegments(p.getKey());
+        } catch (IllegalArgumentException e) {
+          warnings.add(file + ": " + where + ": left out: " + e.getMessage());
+          continue;
+        }
+        if (!path.equals(p.getKey())) {
+          warnings.add(file + ": " + where + ": dot segments resolved, called as " + path);
+        }
         JsonNode item;
         try {
           item = deref(p.getValue(), where);
@@ -208,7 +219,7 @@ public final class OpenApiImporter {
           JsonNode op = item.get(m);
           if (op != null && op.isObject()) {
             count++;
-            found.add(new Found(p.getKey(), m, item, op, where + "." + m));
+            found.add(new Found(path, m, item, op, where + "." + m));
           }
         }
       }
