@@ -16,7 +16,7 @@ import java.util.Set;
  * <p>Catalog files, which the operator writes, may still describe the discovery and memory tools (the demo catalog
  * does: its entry is the definition offered, so an operator can tune a description or its access) as long as
  * they are plain integration tools; the other three sources belong to ToolScout alone ({@link
- * #catalogMayDescribe}).
+ * #catalogRefusal}). Compared in any case.
  *
  * <p>Immutable and thread-safe.
  */
@@ -41,19 +41,21 @@ public final class ReservedSources {
     return java.util.Collections.unmodifiableMap(m);
   }
 
-  /** Whether {@code source} is one of ToolScout's own (exact, case-sensitive: sources are compared as stored). */
+  /**
+   * Whether {@code source} is one of ToolScout's own, in any case: {@code Skills__activate} beside {@code
+   * skills__activate} would read to a model as the same tool.
+   */
   public static boolean isReserved(String source) {
-    return source != null && HOLDERS.containsKey(source);
+    return holder(source).isPresent();
   }
 
-  /** What holds {@code source}, if it is reserved. */
+  /** What holds {@code source} (in any case), if it is reserved. */
   public static Optional<String> holder(String source) {
-    return source == null ? Optional.empty() : Optional.ofNullable(HOLDERS.get(source));
+    return source == null ? Optional.empty() : Optional.ofNullable(HOLDERS.get(key(source)));
   }
 
-  /** Whether a catalog file may describe tools of {@code source}: any unreserved one, and discovery and memory. */
-  public static boolean catalogMayDescribe(String source) {
-    return !isReserved(source) || CATALOG_DESCRIBED.contains(source);
+  private static String key(String source) {
+    return source.toLowerCase(Locale.ROOT);
   }
 
   /**
@@ -70,8 +72,7 @@ public final class ReservedSources {
    * @throws IllegalArgumentException when {@code source} is reserved
    */
   public static void check(String input, String value, String what, String source, String example) {
-    String holder = HOLDERS.get(source);
-    if (holder != null) {
+    if (isReserved(source)) {
       throw new IllegalArgumentException(message(input, value, what, source) + "; choose another name, e.g. '"
           + source + "-" + example + "'");
     }
@@ -88,7 +89,7 @@ public final class ReservedSources {
       return null;
     }
     String why = message("tool", tool.fullName(), "source", source);
-    if (!CATALOG_DESCRIBED.contains(source)) {
+    if (!CATALOG_DESCRIBED.contains(key(source))) {
       return why + "; a catalog may describe only memory and tool_discovery tools";
     }
     return tool.sourceKind() == SourceKind.INTEGRATION ? null : why + "; a catalog may describe " + source
@@ -98,6 +99,6 @@ public final class ReservedSources {
   /** The refusal's text without its suggestion; see {@link #check}. */
   public static String message(String input, String value, String what, String source) {
     return input + " '" + value + "' gives " + what + " '" + source + "', which is reserved for ToolScout's own tools"
-        + " (" + source + "__*: " + HOLDERS.get(source) + "; reserved: " + String.join(", ", NAMES) + ")";
+        + " (" + source + "__*: " + HOLDERS.get(key(source)) + "; reserved: " + String.join(", ", NAMES) + ")";
   }
 }

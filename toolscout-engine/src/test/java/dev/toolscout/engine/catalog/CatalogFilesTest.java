@@ -337,6 +337,9 @@ class CatalogFilesTest {
         """);
     assertThatThrownBy(() -> CatalogFiles.load(mcp))
         .hasMessageContaining("sources[0].actions[0] (mcp__call_tool): tool 'mcp__call_tool' gives source 'mcp'");
+    Path otherCase = write("c.json", "{\"tools\": [{\"name\": \"Skills__activate\", \"description\": \"d\"}]}");
+    assertThatThrownBy(() -> CatalogFiles.load(otherCase))
+        .hasMessageContaining("tool 'Skills__activate' gives source 'Skills', which is reserved");
     Path memoryAsMcp = write("k.json",
         "{\"tools\": [{\"name\": \"memory__store\", \"description\": \"d\", \"source_kind\": \"mcp\"}]}");
     assertThatThrownBy(() -> CatalogFiles.load(memoryAsMcp))
