@@ -95,6 +95,21 @@ public final class AccessPolicyJson {
     }
   }
 
+  /**
+   * Whether {@code root} is a policy object that says nothing: no {@code default} and no rule ({@code spaces} alone
+   * restrict nothing). Read as a policy it lets every principal use every tool, which is what an empty or
+   * half-sent body would do by accident: a caller replacing a policy with it must say so ({@code PUT /v1/policy
+   * ?replace=empty}).
+   */
+  public static boolean saysNothing(JsonNode root) {
+    if (root == null || !root.isObject()) {
+      return false;
+    }
+    JsonNode rules = root.path("rules");
+    boolean noRules = rules.isMissingNode() || rules.isNull() || rules.isArray() && rules.isEmpty();
+    return noRules && !root.hasNonNull("default");
+  }
+
   private static AccessRule rule(JsonNode r, String at) {
     if (!r.isObject()) {
       throw new IllegalArgumentException(at + " must be an object, got: " + r);

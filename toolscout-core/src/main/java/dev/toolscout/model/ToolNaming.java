@@ -42,14 +42,6 @@ public final class ToolNaming {
     return Integer.compare(a.length() - i, b.length() - j);
   };
 
-  /**
-   * Tool-name prefixes no upstream server may take: the gateway's own tools ({@code mcp__call_tool},
-   * {@code mcp__list_servers}, ...), the discovery meta-tools and the registered verbs ({@code verbs__SEARCH_WEB}).
-   * A server holding one of them would replace those tools for every session and receive other users' call
-   * arguments.
-   */
-  public static final Set<String> RESERVED_PREFIXES = Set.of("mcp", "tool_discovery", "verbs");
-
   private ToolNaming() {}
 
   /**

@@ -74,7 +74,7 @@ class DataDirectoryLockProcessTest {
       StringWriter err = new StringWriter();
       int code = ToolScoutCli.run(new String[] {"index", file.toString(), "--model", "bge-small-en-v1.5-q",
           "--data-dir", data.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
-      assertThat(code).isEqualTo(1);
+      assertThat(code).as("a data directory in use is a usage error").isEqualTo(ToolScoutCli.BAD_INPUT);
       assertThat(err.toString()).startsWith("toolscout index: error: data directory " + data + " is in use by "
           + "another process (" + holder).doesNotContain("\tat ");
     } finally {

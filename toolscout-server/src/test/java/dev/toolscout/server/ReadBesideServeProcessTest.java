@@ -84,11 +84,11 @@ class ReadBesideServeProcessTest {
       Path weather = dir.resolve("weather.json");
       Files.writeString(weather, "{\"tools\":[{\"name\":\"weather__forecast\",\"description\":\"Weather forecast.\"}]}");
       Run index = run(args(data, "index", weather.toString()));
-      assertThat(index.code()).isEqualTo(1);
+      assertThat(index.code()).isEqualTo(ToolScoutCli.BAD_INPUT);
       assertThat(index.err()).startsWith("toolscout index: error: data directory " + data + " is in use by " + holder)
           .hasLineCount(1);
       Run remove = run(args(data, "remove", "gmail__send_email"));
-      assertThat(remove.code()).isEqualTo(1);
+      assertThat(remove.code()).isEqualTo(ToolScoutCli.BAD_INPUT);
       assertThat(remove.err()).startsWith("toolscout remove: error: data directory " + data + " is in use by ");
 
       // options that would write are named, not silently dropped

@@ -55,4 +55,43 @@ final class BaseUrls {
       throw new IllegalArgumentException("base URL is not a valid URL, got: '" + u + "'", e);
     }
   }
+
+  /**
+   * A path relative to the base URL (a document's path template, or one filled with arguments) with its dot
+   * segments removed as RFC 3986 section 5.2.4 does, so what is sent is what a server resolves. A segment counts as
+   * a dot segment also when its dots are percent-encoded ({@code %2e}, either case) or when it carries a {@code ;}
+   * parameter ({@code ..;x}, which some servers resolve as {@code ..}).
+   *
+   * @throws IllegalArgumentException when a {@code ..} would climb above the base URL's path; the message names
+   *     the path
+   */
+  static String removeDotSegments(String path) {
+    java.util.ArrayDeque<String> out = new java.util.ArrayDeque<>();
+    String[] segs = path.split("/", -1);
+    boolean trailingSlash = false;
+    for (int i = 1; i < segs.length; i++) { // segs[0] is the empty text before the leading '/'
+      String dots = dots(segs[i]);
+      trailingSlash = dots != null;
+      if (".".equals(dots)) {
+        continue;
+      }
+      if ("..".equals(dots)) {
+        if (out.isEmpty()) {
+          throw new IllegalArgumentException("path '" + path + "' climbs above the base URL with '..'");
+        }
+        out.removeLast();
+        continue;
+      }
+      out.addLast(segs[i]);
+    }
+    String joined = "/" + String.join("/", out);
+    return trailingSlash && !out.isEmpty() ? joined + "/" : joined;
+  }
+
+  /** {@code "."} or {@code ".."} when {@code seg} is a dot segment in any spelling, else {@code null}. */
+  private static String dots(String seg) {
+    int semi = seg.indexOf(';');
+    String s = (semi >= 0 ? seg.substring(0, semi) : seg).replaceAll("(?i)%2e", ".");
+    return s.equals(".") || s.equals("..") ? s : null;
+  }
 }

@@ -68,6 +68,7 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern TEMPLATE_VAR = Pattern.compile("\\{([^{}/]+)}");
   private static final String REDACTED = "***";
+  private static final Pattern PERCENT_HEX = Pattern.compile("%[0-9A-F]{2}");
 
   /**
    * Limits on each call.
@@ -321,7 +322,15 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
       m.appendReplacement(path, Matcher.quoteReplacement(value));
     }
     m.appendTail(path);
-    String pathAndQuery = path + (query.isEmpty() ? "" : "?" + query);
+    String resolved;
+    try {
+      // a stored template may hold dot segments (an import before they were resolved): send what a server resolves
+      resolved = BaseUrls.removeDotSegments(path.toString());
+    } catch (IllegalArgumentException e) {
+      throw new BadCall("the path " + op.path() + " would leave the API's base URL " + source.baseUrl()
+          + " (its '..' climbs above it)");
+    }
+    String pathAndQuery = resolved + (query.isEmpty() ? "" : "?" + query);
     URI base = source.baseUrl();
     URI uri;
     try {
@@ -467,15 +476,37 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
     };
   }
 
+  /**
+   * The texts to take out of answers: the secret and, for basic authentication, {@code user:secret}, each as it is,
+   * in base64 (standard and URL-safe alphabets, with and without padding) and percent-encoded (upper- and
+   * lower-case hex; a space as {@code +} or {@code %20}). Longest first, so a longer form is never left half-scrubbed
+   * by a shorter one inside it. What is not caught is listed in docs/OPENAPI.md.
+   */
   private static List<String> secrets(OpenApiAuth a, String secret) {
     if (a == null || secret == null) {
       return List.of();
     }
-    List<String> out = new ArrayList<>(List.of(secret));
+    List<String> plain = new ArrayList<>(List.of(secret));
     if (a.type() == OpenApiAuth.Type.BASIC) {
-      out.add(headerValue(a, secret).substring("Basic ".length()));
+      plain.add(a.username() + ":" + secret);
     }
-    return out;
+    Set<String> out = new HashSet<>();
+    for (String p : plain) {
+      byte[] bytes = p.getBytes(StandardCharsets.UTF_8);
+      String std = Base64.getEncoder().encodeToString(bytes);
+      String url = Base64.getUrlEncoder().encodeToString(bytes);
+      String form = java.net.URLEncoder.encode(p, StandardCharsets.UTF_8);
+      String pct = form.replace("+", "%20");
+      out.addAll(List.of(p, std, std.replaceAll("=+$", ""), url, url.replaceAll("=+$", ""), form, pct,
+          lowerHex(form), lowerHex(pct)));
+    }
+    List<String> sorted = new ArrayList<>(out);
+    sorted.sort(java.util.Comparator.comparingInt(String::length).reversed().thenComparing(x -> x));
+    return sorted;
+  }
+
+  private static String lowerHex(String percentEncoded) {
+    return PERCENT_HEX.matcher(percentEncoded).replaceAll(r -> r.group().toLowerCase(Locale.ROOT));
   }
 
   /** Takes the secrets out of text the model or a log will see (an API may echo the request's headers). */

@@ -12,6 +12,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
+import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.ToolNaming;
 import dev.toolscout.model.ToolSpec;
 import java.io.ByteArrayOutputStream;
@@ -84,17 +85,6 @@ public final class OpenApiImporter {
       "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems");
   private static final Set<String> SCHEMA_LISTS = Set.of("allOf", "anyOf", "oneOf", "prefixItems");
 
-  /**
-   * Sources an import may not take: the built-in tools' prefixes (as for MCP servers) and the skills' tools.
-   */
-  public static final Set<String> RESERVED_SOURCES;
-
-  static {
-    Set<String> r = new HashSet<>(ToolNaming.RESERVED_PREFIXES);
-    r.add("skills");
-    RESERVED_SOURCES = Set.copyOf(r);
-  }
-
   private OpenApiImporter() {}
 
   /**
@@ -115,7 +105,7 @@ public final class OpenApiImporter {
    * Reads {@code file} (JSON or YAML by its extension).
    *
    * @param source the source name for the tools: {@code [a-z0-9-]} in runs joined by single {@code _}, at most
-   *     {@value #MAX_SOURCE_CHARS} characters, not a reserved one
+   *     {@value #MAX_SOURCE_CHARS} characters, not a reserved one ({@link ReservedSources})
    * @param baseUrl the base URL, or {@code null} to take the document's first {@code servers} entry
    * @param auth the credential, or {@code null}
    * @throws IllegalArgumentException ({@link OpenApiImportException}, or the catalog reader's for an unreadable
@@ -139,10 +129,7 @@ public final class OpenApiImporter {
       throw new IllegalArgumentException("source must be 1-" + MAX_SOURCE_CHARS + " characters of a-z, 0-9 and -, "
           + "in runs joined by single _ (e.g. petstore), got: '" + source + "'");
     }
-    if (RESERVED_SOURCES.contains(source)) {
-      throw new IllegalArgumentException("source '" + source + "' is reserved for ToolScout's own tools (reserved: "
-          + RESERVED_SOURCES.stream().sorted().toList() + "); pick another name");
-    }
+    ReservedSources.check("--source", source, "source", source, "api");
   }
 
   /** An operation that cannot be imported as the document describes it: left out, with this warning. */
@@ -210,6 +197,17 @@ public final class OpenApiImporter {
           warnings.add(file + ": " + where + ": left out: a path must start with '/'");
           continue;
         }
+        String path;
+        try {
+          // the document's own '.' and '..' are resolved here, as a server would, and never climb out of the base URL
+          path = BaseUrls.removeDotSegments(p.getKey());
+        } catch (IllegalArgumentException e) {
+          warnings.add(file + ": " + where + ": left out: " + e.getMessage());
+          continue;
+        }
+        if (!path.equals(p.getKey())) {
+          warnings.add(file + ": " + where + ": dot segments resolved, called as " + path);
+        }
         JsonNode item;
         try {
           item = deref(p.getValue(), where);
@@ -221,7 +219,7 @@ public final class OpenApiImporter {
           JsonNode op = item.get(m);
           if (op != null && op.isObject()) {
             count++;
-            found.add(new Found(p.getKey(), m, item, op, where + "." + m));
+            found.add(new Found(path, m, item, op, where + "." + m));
           }
         }
       }

@@ -154,8 +154,11 @@ class OpenApiImporterTest {
         .hasMessageContaining("got: 'Pet Store'");
     assertThatThrownBy(() -> OpenApiImporter.parse("a.json", minimal(), "pet__store", null, null))
         .hasMessageContaining("got: 'pet__store'");
-    assertThatThrownBy(() -> OpenApiImporter.parse("a.json", minimal(), "tool_discovery", null, null))
-        .hasMessageContaining("source 'tool_discovery' is reserved");
+    for (String reserved : java.util.List.of("tool_discovery", "skills", "memory", "mcp", "verbs")) {
+      assertThatThrownBy(() -> OpenApiImporter.parse("a.json", minimal(), reserved, null, null))
+          .as(reserved)
+          .hasMessageStartingWith("--source '" + reserved + "' gives source '" + reserved + "', which is reserved");
+    }
   }
 
   @Test

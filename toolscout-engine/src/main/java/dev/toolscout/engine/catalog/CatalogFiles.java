@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.McpToolJson;
+import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSpec;
@@ -203,6 +204,11 @@ public final class CatalogFiles {
     } catch (InvalidSpecException e) {
       throw new CatalogFileException("--source", "'" + shown(source) + "' is not a valid source name: "
           + detail(e) + " (a source is the part of a tool name before __, e.g. gmail)", e);
+    }
+    if (ReservedSources.isReserved(source)) {
+      // an MCP server's tools under ToolScout's own source would stand in for ToolScout's tools
+      throw new CatalogFileException("--source", ReservedSources.message("source name", source, "tool prefix",
+          source) + "; choose another name, e.g. '" + source + "-server'");
     }
     List<JsonNode> all = new ArrayList<>();
     Map<String, String> seen = new HashMap<>();
@@ -678,6 +684,10 @@ public final class CatalogFiles {
         // verbs have their own manifest and registry; a catalog file holding one would drop it on `index --replace`
         throw new CatalogFileException(file, label + ": the source '" + VerbManifest.SOURCE + "' and the kind 'verb'"
             + " are reserved for verbs, registered with `toolscout verbs register FILE`");
+      }
+      String reserved = ReservedSources.catalogRefusal(spec);
+      if (reserved != null) {
+        throw new CatalogFileException(file, label + ": " + reserved);
       }
       String first = seen.putIfAbsent(spec.fullName(), where);
       if (first != null) {

@@ -668,6 +668,10 @@ public final class Engine implements AutoCloseable {
             + "' and the kind 'verb' are reserved for verbs, which are registered as verb manifests (docs/VERBS.md);"
             + " nothing was changed");
       }
+      String reserved = dev.toolscout.model.ReservedSources.catalogRefusal(t);
+      if (reserved != null) {
+        throw new IllegalArgumentException(reserved + "; nothing was changed");
+      }
     }
     return indexed(catalog.apply(tools, List.of()));
   }

@@ -322,6 +322,47 @@ class CatalogFilesTest {
   }
 
   @Test
+  void the_engines_own_sources_are_refused_in_catalog_files_but_discovery_and_memory_may_be_described()
+      throws IOException {
+    // issue 30, item 4: one list of reserved sources (ReservedSources) for servers, imports and catalogs
+    Path skills = write("s.json", "{\"tools\": [{\"name\": \"skills__activate\", \"description\": \"d\"}]}");
+    assertThatThrownBy(() -> CatalogFiles.load(skills))
+        .isInstanceOf(CatalogFileException.class)
+        .hasMessage(skills + ": tools[0] (skills__activate): tool 'skills__activate' gives source 'skills', which is "
+            + "reserved for ToolScout's own tools (skills__*: skills__activate; reserved: mcp, tool_discovery, skills, "
+            + "memory, verbs); a catalog may describe only memory and tool_discovery tools");
+    Path mcp = write("m.yaml", """
+        sources:
+          - {name: mcp, actions: [{name: call_tool, description: d}]}
+        """);
+    assertThatThrownBy(() -> CatalogFiles.load(mcp))
+        .hasMessageContaining("sources[0].actions[0] (mcp__call_tool): tool 'mcp__call_tool' gives source 'mcp'");
+    Path otherCase = write("c.json", "{\"tools\": [{\"name\": \"Skills__activate\", \"description\": \"d\"}]}");
+    assertThatThrownBy(() -> CatalogFiles.load(otherCase))
+        .hasMessageContaining("tool 'Skills__activate' gives source 'Skills', which is reserved");
+    Path memoryAsMcp = write("k.json",
+        "{\"tools\": [{\"name\": \"memory__store\", \"description\": \"d\", \"source_kind\": \"mcp\"}]}");
+    assertThatThrownBy(() -> CatalogFiles.load(memoryAsMcp))
+        .hasMessageEndingWith("a catalog may describe memory tools only as source_kind integration, got: mcp");
+    Path described = write("d.json",
+        "{\"tools\": [{\"name\": \"memory__store\", \"description\": \"Remember a fact\"}]}");
+    assertThat(CatalogFiles.load(described)).extracting(ToolSpec::fullName).containsExactly("memory__store");
+    assertThat(CatalogFiles.demo()).anyMatch(t -> t.name().source().equals("tool_discovery"));
+  }
+
+  @Test
+  void an_mcp_tools_list_is_not_loaded_under_an_engine_source() throws IOException {
+    Path list = write("tools.json", "{\"tools\": [{\"name\": \"activate\", \"inputSchema\": {}}]}");
+    for (String source : List.of("skills", "memory", "mcp", "tool_discovery", "verbs")) {
+      assertThatThrownBy(() -> CatalogFiles.loadToolsLists(List.of(list), source))
+          .as(source)
+          .isInstanceOf(CatalogFileException.class)
+          .hasMessageStartingWith("--source: source name '" + source + "' gives tool prefix '" + source
+              + "', which is reserved for ToolScout's own tools");
+    }
+  }
+
+  @Test
   void examples_and_output_schemas_load_without_warnings() throws IOException {
     Path file = write("c.json", """
         {"tools": [{"name": "web__search", "description": "Searches the web.", "examples": ["find cafes"],

@@ -1,6 +1,7 @@
 package dev.toolscout.mcp.upstream;
 
 import dev.toolscout.model.ToolNaming;
+import dev.toolscout.model.ReservedSources;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
@@ -104,7 +105,7 @@ public final class UpstreamManager implements AutoCloseable {
 
   /**
    * Checks that {@link #register} would take this config. Its tool prefix must not be reserved ({@link
-   * ToolNaming#RESERVED_PREFIXES}), must not be the source of built-in tools (the demo catalog has {@code
+   * ReservedSources}), must not be the source of built-in tools (the demo catalog has {@code
    * memory__*} and {@code filesystem__*}) and must be no other server's. A collision is refused rather than
    * resolved by renaming, so that a tool name always means the tool the user expects.
    *
@@ -112,11 +113,7 @@ public final class UpstreamManager implements AutoCloseable {
    */
   public synchronized void checkRegistrable(ServerConfig config) {
     String prefix = config.prefix();
-    if (ToolNaming.RESERVED_PREFIXES.contains(prefix)) {
-      throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix
-          + "', which is reserved for ToolScout's own tools (" + prefix + "__*); choose another name, e.g. '"
-          + prefix + "-server'");
-    }
+    ReservedSources.check("server name", config.name(), "tool prefix", prefix, "server");
     String builtIn = builtIn(catalog.snapshot(), prefix);
     if (builtIn != null) {
       throw new IllegalArgumentException("server name '" + config.name() + "' gives tool prefix '" + prefix

@@ -54,7 +54,7 @@ class UpstreamFaultTest {
     catalog = Catalog.load(new InMemoryStateStore(), new EventBus(), Map.of());
     manager = new UpstreamManager(catalog, LIMITS);
     registrations = manager.registerAll(List.of(
-        McpPeers.node("Memory", McpPeers.memory())
+        McpPeers.node("KG", McpPeers.memory())
             .withEnv(Map.of("MEMORY_FILE_PATH", tmp.resolve("memory.jsonl").toString())),
         McpPeers.node("Hang", "faults/hang.mjs").withTimeout(TIMEOUT),
         McpPeers.node("Malformed", "faults/malformed.mjs").withTimeout(TIMEOUT),
@@ -79,24 +79,24 @@ class UpstreamFaultTest {
   /** The healthy server still answers (a write and a read) and its tools are still in the catalog. */
   void assertMemoryStillServes() {
     String name = "Entity " + entities.incrementAndGet();
-    McpSchema.CallToolResult created = manager.callCatalogTool("memory__create_entities", Map.of("entities",
+    McpSchema.CallToolResult created = manager.callCatalogTool("kg__create_entities", Map.of("entities",
         List.of(Map.of("name", name, "entityType", "test", "observations", List.of("survived a fault")))));
     assertThat(created.isError()).as(text(created)).isNotEqualTo(Boolean.TRUE);
-    McpSchema.CallToolResult graph = manager.call("Memory", "read_graph", Map.of());
+    McpSchema.CallToolResult graph = manager.call("KG", "read_graph", Map.of());
     assertThat(text(graph)).contains(name).contains("survived a fault");
 
-    assertThat(status("Memory").state()).isEqualTo(ServerStatus.State.READY);
-    assertThat(status("Memory").lastError()).isNull();
-    assertThat(catalog.get("memory__read_graph")).isPresent();
-    assertThat(catalog.get("memory__create_entities")).isPresent();
-    assertThat(catalog.snapshot().entries().stream().filter(e -> e.spec().name().source().equals("memory")))
+    assertThat(status("KG").state()).isEqualTo(ServerStatus.State.READY);
+    assertThat(status("KG").lastError()).isNull();
+    assertThat(catalog.get("kg__read_graph")).isPresent();
+    assertThat(catalog.get("kg__create_entities")).isPresent();
+    assertThat(catalog.snapshot().entries().stream().filter(e -> e.spec().name().source().equals("kg")))
         .hasSizeGreaterThanOrEqualTo(9);
   }
 
   @Test
   void registering_faulty_servers_with_a_healthy_one_fails_only_the_one_that_cannot_start() {
     assertThat(registrations).extracting(UpstreamManager.Registration::name)
-        .containsExactly("Memory", "Hang", "Malformed", "Huge", "Crash at start");
+        .containsExactly("KG", "Hang", "Malformed", "Huge", "Crash at start");
     assertThat(registrations.subList(0, 4)).allSatisfy(r -> {
       assertThat(r).isInstanceOf(UpstreamManager.Registration.Success.class);
       assertThat(((UpstreamManager.Registration.Success) r).status().state()).as(r.name())
@@ -156,7 +156,7 @@ class UpstreamFaultTest {
       UpstreamManagerTest.await("the hanging call is in progress", Duration.ofMinutes(1),
           () -> manager.callsInProgress("Endless") == 1);
 
-      McpSchema.CallToolResult graph = manager.call("Memory", "read_graph", Map.of());
+      McpSchema.CallToolResult graph = manager.call("KG", "read_graph", Map.of());
 
       // memory answered while the hanging call was still waiting for its answer
       assertThat(hanging).as("the hanging call, when memory answered").isNotDone();

@@ -51,7 +51,7 @@ class UpstreamManagerTest {
   }
 
   ServerConfig memoryServer() {
-    return McpPeers.node("Memory", McpPeers.memory())
+    return McpPeers.node("KG", McpPeers.memory())
         .withEnv(Map.of("MEMORY_FILE_PATH", tmp.resolve("memory.jsonl").toString()));
   }
 
@@ -85,18 +85,18 @@ class UpstreamManagerTest {
     List<UpstreamManager.Registration> r = manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
 
     assertThat(r).singleElement().isInstanceOf(UpstreamManager.Registration.Success.class);
-    ServerStatus s = manager.status("Memory").orElseThrow();
+    ServerStatus s = manager.status("KG").orElseThrow();
     assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
-    assertThat(s.prefix()).isEqualTo("memory");
+    assertThat(s.prefix()).isEqualTo("kg");
     assertThat(s.tools()).isGreaterThanOrEqualTo(9);
-    CatalogEntry create = catalog.get("memory__create_entities").orElseThrow();
+    CatalogEntry create = catalog.get("kg__create_entities").orElseThrow();
     assertThat(create.spec().sourceKind()).isEqualTo(SourceKind.MCP);
     assertThat(create.spec().parameters().path("properties").has("entities")).isTrue();
-    assertThat(catalog.get("memory__read_graph").orElseThrow().spec().sideEffect()).isEqualTo(SideEffect.READ);
+    assertThat(catalog.get("kg__read_graph").orElseThrow().spec().sideEffect()).isEqualTo(SideEffect.READ);
 
-    manager.callCatalogTool("memory__create_entities", Map.of("entities", List.of(
+    manager.callCatalogTool("kg__create_entities", Map.of("entities", List.of(
         Map.of("name", "Ada", "entityType", "person", "observations", List.of("wrote the first program")))));
-    McpSchema.CallToolResult graph = manager.call("Memory", "read_graph", Map.of());
+    McpSchema.CallToolResult graph = manager.call("KG", "read_graph", Map.of());
 
     assertThat(graph.isError()).isNotEqualTo(Boolean.TRUE);
     assertThat(text(graph)).contains("Ada").contains("wrote the first program");
@@ -105,40 +105,40 @@ class UpstreamManagerTest {
   @Test
   void killed_stdio_server_goes_down_with_a_clear_error_and_comes_back() throws Exception {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
-    long pid = manager.pid("Memory");
+    long pid = manager.pid("KG");
     assertThat(pid).isPositive();
 
     ProcessHandle.of(pid).orElseThrow().destroyForcibly();
     await("the server is seen down", Duration.ofSeconds(10),
-        () -> manager.status("Memory").orElseThrow().state() != ServerStatus.State.READY);
+        () -> manager.status("KG").orElseThrow().state() != ServerStatus.State.READY);
 
-    ServerStatus down = manager.status("Memory").orElseThrow();
+    ServerStatus down = manager.status("KG").orElseThrow();
     assertThat(down.lastError()).contains("process exited with code 137");
     assertThat(transitions).anySatisfy(t -> assertThat(t.state()).isEqualTo(ServerStatus.State.DOWN));
     // the tools stay in the catalog while the server restarts
-    assertThat(catalog.get("memory__read_graph")).isPresent();
+    assertThat(catalog.get("kg__read_graph")).isPresent();
 
     await("the server is restarted", Duration.ofSeconds(20),
-        () -> manager.status("Memory").orElseThrow().state() == ServerStatus.State.READY);
-    ServerStatus back = manager.status("Memory").orElseThrow();
+        () -> manager.status("KG").orElseThrow().state() == ServerStatus.State.READY);
+    ServerStatus back = manager.status("KG").orElseThrow();
     assertThat(back.restarts()).isGreaterThanOrEqualTo(1);
-    assertThat(manager.pid("Memory")).isNotEqualTo(pid);
-    assertThat(text(manager.call("Memory", "memory__read_graph", Map.of()))).contains("entities");
+    assertThat(manager.pid("KG")).isNotEqualTo(pid);
+    assertThat(text(manager.call("KG", "kg__read_graph", Map.of()))).contains("entities");
   }
 
   @Test
   void a_call_while_down_fails_at_once_naming_the_server_and_the_reason() throws Exception {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
-    ProcessHandle.of(manager.pid("Memory")).orElseThrow().destroyForcibly();
+    ProcessHandle.of(manager.pid("KG")).orElseThrow().destroyForcibly();
     await("the server is seen down", Duration.ofSeconds(10),
-        () -> manager.status("Memory").orElseThrow().state() == ServerStatus.State.DOWN);
+        () -> manager.status("KG").orElseThrow().state() == ServerStatus.State.DOWN);
 
-    assertThatThrownBy(() -> manager.call("Memory", "read_graph", Map.of()))
+    assertThatThrownBy(() -> manager.call("KG", "read_graph", Map.of()))
         .isInstanceOfSatisfying(UpstreamException.class, e -> {
           assertThat(e.kind()).isIn(UpstreamException.Kind.DOWN);
           assertThat(e.retriable()).isTrue();
         })
-        .hasMessageContaining("MCP server 'Memory'")
+        .hasMessageContaining("MCP server 'KG'")
         .hasMessageContaining("process exited with code 137");
   }
 
@@ -245,7 +245,7 @@ class UpstreamManagerTest {
     java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     store.beforeCatalogChange = (upserts, removals) -> {
-      if (!upserts.isEmpty() && upserts.get(0).name().source().equals("memory")) {
+      if (!upserts.isEmpty() && upserts.get(0).name().source().equals("kg")) {
         held.countDown();
         try {
           release.await(2, java.util.concurrent.TimeUnit.MINUTES);
@@ -266,7 +266,7 @@ class UpstreamManagerTest {
       release.countDown();
     }
     await("both servers' tools are in the catalog", Duration.ofSeconds(60),
-        () -> catalog.snapshot().hasSource("memory") && catalog.get("paged__item_24").isPresent());
+        () -> catalog.snapshot().hasSource("kg") && catalog.get("paged__item_24").isPresent());
   }
 
   @Test
@@ -286,41 +286,42 @@ class UpstreamManagerTest {
     });
 
     manager.register(memoryServer());
-    ServerStatus s = manager.awaitFirstAttempt("Memory", Duration.ofSeconds(30)).orElseThrow();
+    ServerStatus s = manager.awaitFirstAttempt("KG", Duration.ofSeconds(30)).orElseThrow();
 
     assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
-    assertThat(catalog.get("memory__create_entities")).as("the tools a ready server counts").isPresent();
+    assertThat(catalog.get("kg__create_entities")).as("the tools a ready server counts").isPresent();
     assertThat(s.tools()).isEqualTo((int) catalog.snapshot().entries().stream()
-        .filter(e -> e.spec().name().source().equals("memory")).count());
+        .filter(e -> e.spec().name().source().equals("kg")).count());
   }
 
   @Test
   void unregister_removes_the_servers_tools_from_the_catalog() {
     manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
-    assertThat(catalog.snapshot().hasSource("memory")).isTrue();
+    assertThat(catalog.snapshot().hasSource("kg")).isTrue();
 
-    assertThat(manager.unregister("Memory")).isTrue();
+    assertThat(manager.unregister("KG")).isTrue();
 
-    assertThat(catalog.snapshot().hasSource("memory")).isFalse();
+    assertThat(catalog.snapshot().hasSource("kg")).isFalse();
     assertThat(manager.servers()).isEmpty();
-    assertThat(manager.unregister("Memory")).isFalse();
+    assertThat(manager.unregister("KG")).isFalse();
   }
 
   @Test
   void a_server_whose_prefix_built_in_tools_hold_is_refused_and_the_built_in_tools_stay() {
-    catalog.upsert(ToolSpec.builder("memory__search", "Search memories").aiAccess(AiAccess.EXECUTE).build());
+    catalog.upsert(ToolSpec.builder("kg__search", "Search the knowledge graph").aiAccess(AiAccess.EXECUTE).build());
 
     assertThatThrownBy(() -> manager.register(memoryServer()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("server name 'Memory' gives tool prefix 'memory', which built-in tools hold (e.g. "
-            + "memory__search); choose another name, e.g. 'memory-server'");
+        .hasMessage("server name 'KG' gives tool prefix 'kg', which built-in tools hold (e.g. "
+            + "kg__search); choose another name, e.g. 'kg-server'");
     assertThat(manager.servers()).isEmpty();
-    assertThat(catalog.get("memory__search").orElseThrow().spec().sourceKind()).isEqualTo(SourceKind.INTEGRATION);
+    assertThat(catalog.get("kg__search").orElseThrow().spec().sourceKind()).isEqualTo(SourceKind.INTEGRATION);
   }
 
   @Test
   void the_gateways_own_prefixes_are_refused_whatever_the_case_or_punctuation() {
-    for (String name : List.of("mcp", "MCP", " mcp ", "Tool Discovery", "tool_discovery", "Verbs")) {
+    for (String name : List.of("mcp", "MCP", " mcp ", "Tool Discovery", "tool_discovery", "Verbs", "skills",
+        "Skills", "memory", "MEMORY")) {
       assertThatThrownBy(() -> manager.register(McpPeers.node(name, McpPeers.memory())))
           .as(name)
           .isInstanceOf(IllegalArgumentException.class)
@@ -333,8 +334,8 @@ class UpstreamManagerTest {
   void two_servers_may_not_share_a_prefix() {
     manager.register(memoryServer());
 
-    assertThatThrownBy(() -> manager.register(McpPeers.node("memory", McpPeers.memory())))
+    assertThatThrownBy(() -> manager.register(McpPeers.node("kg", McpPeers.memory())))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("server name 'memory' gives tool prefix 'memory', already used by server 'Memory'");
+        .hasMessage("server name 'kg' gives tool prefix 'kg', already used by server 'KG'");
   }
 }

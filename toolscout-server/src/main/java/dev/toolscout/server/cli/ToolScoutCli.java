@@ -100,12 +100,12 @@ public final class ToolScoutCli {
       if (t instanceof java.io.UncheckedIOException u && u.getCause() != null) {
         t = u.getCause();
       }
-      // InvalidSkillException is an IllegalArgumentException too
+      // InvalidSkillException is an IllegalArgumentException too; a data directory another process holds is the
+      // caller's --data-dir to change (the message says so), so it is a usage error as docs/USAGE.md states
       boolean badInput = t instanceof IllegalArgumentException || t instanceof InvalidSpecException
-          || t instanceof java.nio.file.NoSuchFileException;
+          || t instanceof java.nio.file.NoSuchFileException || t instanceof DataDirectoryInUseException;
       // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs
-      boolean known = badInput || t instanceof DataDirectoryInUseException
-          || t instanceof RemoteApi.RemoteException;
+      boolean known = badInput || t instanceof RemoteApi.RemoteException;
       // the whole command path ("toolscout mcp add"), so a message says which command refused
       cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + t.getMessage());
       if (!known) {

@@ -11,6 +11,7 @@ import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
@@ -200,6 +201,26 @@ class OpenApiIndexCliTest {
       assertThat(store.loadCatalog().tools()).extracting(ToolSpec::fullName).noneMatch(n -> n.startsWith("pets__"));
       assertThat(store.loadOpenApiSource("pets")).isEmpty();
       assertThat(store.loadOpenApiSource("crm")).isEmpty();
+    }
+  }
+
+  @Test
+  void an_import_may_not_take_any_of_the_engines_own_sources() throws Exception {
+    // issue 30, item 4: one list (ReservedSources); "memory" was missing from the importer's own copy
+    Path doc = dir.resolve("pets.yaml");
+    Files.writeString(doc, DOC);
+    for (String source : List.of("skills", "memory", "mcp", "tool_discovery", "verbs")) {
+      assertThat(run(Map.of(), "index", "--openapi", doc.toString(), "--source", source, "--base-url", baseUrl()))
+          .as(source + ": " + err).isEqualTo(ToolScoutCli.BAD_INPUT);
+      assertThat(err).as(source).isEqualTo("toolscout index: error: --source '" + source + "' gives source '" + source
+          + "', which is reserved for ToolScout's own tools (" + source + "__*: "
+          + ReservedSources.holder(source).orElseThrow() + "; reserved: mcp, tool_discovery, skills, memory, verbs); "
+          + "choose another name, e.g. '" + source + "-api'\n");
+    }
+    try (StateStore store = SqliteStateStore.open(dir.resolve("data/state.db"))) {
+      for (String source : ReservedSources.NAMES) {
+        assertThat(store.loadOpenApiSource(source)).as(source).isEmpty();
+      }
     }
   }
 }

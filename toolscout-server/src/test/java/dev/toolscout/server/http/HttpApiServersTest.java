@@ -49,6 +49,25 @@ class HttpApiServersTest {
   }
 
   @Test
+  void a_server_named_like_any_of_toolscouts_own_sources_is_a_409_and_nothing_is_stored() throws Exception {
+    // issue 30, item 4: "skills" and "memory" were missing from the reserved list
+    assertThat(EVERYTHING).as("run ./run-tests, which installs the npm packages").exists();
+    try (ApiServer s = ApiServer.withKeys(tmp.resolve("data"), new HttpApi.Options(false, true))) {
+      s.awaitReady();
+      ApiClient admin = s.client.as(ApiServer.ADMIN);
+      for (String name : java.util.List.of("skills", "Memory", "tool_discovery", "mcp", "verbs")) {
+        HttpResponse<String> r = admin.post("/v1/servers", "{\"name\": \"" + name + "\", \"command\": \"node\", "
+            + "\"args\": [\"" + EVERYTHING + "\", \"stdio\"]}");
+
+        JsonNode p = HttpApiTest.problem(r, 409);
+        assertThat(p.path("detail").asText()).as(name).startsWith("server name '" + name + "' gives tool prefix '")
+            .contains("which is reserved for ToolScout's own tools");
+      }
+      assertThat(json(admin.get("/v1/servers")).toString()).doesNotContain("\"skills\"", "\"Memory\"");
+    }
+  }
+
+  @Test
   void a_disabled_server_loses_its_tools_stays_disabled_after_a_restart_and_comes_back_when_enabled()
       throws Exception {
     assertThat(EVERYTHING).as("run ./run-tests, which installs the npm packages").exists();

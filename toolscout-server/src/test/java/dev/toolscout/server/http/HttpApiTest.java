@@ -364,6 +364,39 @@ class HttpApiTest {
   }
 
   @Test
+  void an_empty_policy_body_is_refused_unless_the_caller_says_replace_empty() {
+    // issue 30, item 11: PUT /v1/policy {} silently replaced the policy with an empty, allow-all one
+    ObjectNode before = (ObjectNode) json(admin.get("/v1/policy"));
+    String kept = "{\"rules\": [{\"effect\": \"deny\", \"source\": \"gmail\", \"group\": \"kids\"}]}";
+    try {
+      assertThat(admin.put("/v1/policy", kept).statusCode()).isEqualTo(200);
+      for (String empty : List.of("{}", "{\"rules\": []}", "{\"spaces\": {}, \"rules\": null}")) {
+        JsonNode p = problem(admin.put("/v1/policy", empty), 400);
+        assertThat(p.path("input").asText()).as(empty).isEqualTo("body");
+        assertThat(p.path("rule").asText()).as(empty).isEqualTo("a policy names a default or at least one rule; an "
+            + "empty one needs ?replace=empty");
+        assertThat(p.path("detail").asText()).as(empty).contains("nothing was stored");
+      }
+      JsonNode unknown = problem(admin.put("/v1/policy", "{\"policy\": {\"rules\": []}}"), 400);
+      assertThat(unknown.path("detail").asText()).contains("unknown policy field 'policy'");
+      JsonNode badReplace = problem(admin.put("/v1/policy?replace=all", "{}"), 400);
+      assertThat(badReplace.path("input").asText()).isEqualTo("replace");
+      assertThat(badReplace.path("value").asText()).isEqualTo("all");
+      JsonNode notEmpty = problem(admin.put("/v1/policy?replace=empty", kept), 400);
+      assertThat(notEmpty.path("input").asText()).isEqualTo("replace");
+      assertThat(json(admin.get("/v1/policy")).path("rules").toString()).contains("gmail");
+
+      HttpResponse<String> said = admin.put("/v1/policy?replace=empty", "{}");
+      assertThat(said.statusCode()).as(said.body()).isEqualTo(200);
+      assertThat(json(admin.get("/v1/policy")).path("rules")).isEmpty();
+      // saying the default outright is explicit too
+      assertThat(admin.put("/v1/policy", "{\"default\": \"allow\"}").statusCode()).isEqualTo(200);
+    } finally {
+      assertThat(admin.put("/v1/policy?allow_unmatched=true", before.toString()).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void a_policy_whose_rule_matches_nothing_is_refused_unless_allowed() {
     String misspelt = "{\"rules\": [{\"effect\": \"deny\", \"source\": \"gmial\"}]}";
     JsonNode p = problem(admin.put("/v1/policy", misspelt), 400);

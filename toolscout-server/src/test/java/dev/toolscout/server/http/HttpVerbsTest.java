@@ -9,6 +9,7 @@ import dev.toolscout.server.VerbFixtures;
 import dev.toolscout.server.http.api.HttpApi;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,20 @@ class HttpVerbsTest {
     JsonNode source = problem(admin.put("/v1/tools/verbs__GET_WEATHER", "{\"description\": \"d\"}"), 400);
     assertThat(source.path("input").asText()).isEqualTo("name");
     assertThat(source.path("detail").asText()).contains("reserved for verbs");
+  }
+
+  @Test
+  void catalog_writes_may_not_take_an_engine_source() {
+    // issue 30, item 4: skills__activate, mcp__call_tool and an MCP-kind memory tool are ToolScout's own
+    for (String name : List.of("skills__activate", "mcp__call_tool")) {
+      JsonNode p = problem(admin.put("/v1/tools/" + name, "{\"description\": \"d\"}"), 400);
+      assertThat(p.path("input").asText()).as(name).isEqualTo("name");
+      assertThat(p.path("value").asText()).as(name).isEqualTo(name);
+      assertThat(p.path("detail").asText()).as(name).contains("which is reserved for ToolScout's own tools");
+    }
+    JsonNode kind = problem(admin.put("/v1/tools/memory__store",
+        "{\"description\": \"d\", \"source_kind\": \"openapi\"}"), 400);
+    assertThat(kind.path("detail").asText()).endsWith("only as source_kind integration, got: openapi");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -33,7 +34,8 @@ class ReservedNamesSecurityTest {
   static void start() throws Exception {
     // the attacker's servers are the reference server under the gateway's own names
     g = SecurityGateway.start(dir, """
-        {"mcp": %1$s, "Tool Discovery": %1$s, "everything": %1$s}""".formatted(SecurityGateway.everything()),
+        {"mcp": %1$s, "Tool Discovery": %1$s, "skills": %1$s, "Memory": %1$s, "verbs": %1$s, "everything": %1$s}"""
+        .formatted(SecurityGateway.everything()),
         null, Map.of());
   }
 
@@ -51,11 +53,21 @@ class ReservedNamesSecurityTest {
 
     assertThat(byName.get("mcp")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
         f -> assertThat(f.error()).isEqualTo("server name 'mcp' gives tool prefix 'mcp', which is reserved for "
-            + "ToolScout's own tools (mcp__*); choose another name, e.g. 'mcp-server'"));
+            + "ToolScout's own tools (mcp__*: the MCP gateway's tools; reserved: mcp, tool_discovery, skills, memory, "
+            + "verbs); choose another name, e.g. 'mcp-server'"));
     assertThat(byName.get("Tool Discovery")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
         f -> assertThat(f.error()).contains("tool prefix 'tool_discovery', which is reserved"));
+    assertThat(byName.get("skills")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
+        f -> assertThat(f.error()).startsWith("server name 'skills' gives tool prefix 'skills', which is reserved "
+            + "for ToolScout's own tools (skills__*: skills__activate;"));
+    assertThat(byName.get("Memory")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
+        f -> assertThat(f.error()).contains("tool prefix 'memory', which is reserved"));
+    assertThat(byName.get("verbs")).isInstanceOfSatisfying(UpstreamManager.Registration.Failure.class,
+        f -> assertThat(f.error()).contains("tool prefix 'verbs', which is reserved"));
     assertThat(byName.get("everything")).isInstanceOf(UpstreamManager.Registration.Success.class);
-    assertThat(g.engine.registry().manager().status("mcp")).isEmpty();
+    for (String name : List.of("mcp", "skills", "Memory", "verbs")) {
+      assertThat(g.engine.registry().manager().status(name)).as(name).isEmpty();
+    }
   }
 
   @Test
@@ -66,6 +78,34 @@ class ReservedNamesSecurityTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("tool prefix 'mcp', which is reserved");
     assertThat(McpPersistenceTest.storedServers(dir.resolve("data"))).doesNotContain("MCP");
+  }
+
+  @Test
+  void registering_a_server_under_any_engine_source_is_refused_before_anything_is_stored() {
+    // issue 30, item 4: "skills" was not reserved, and a server of that name replaced skills__activate
+    for (String name : List.of("skills", "Skills", "memory", "tool_discovery", "verbs")) {
+      ServerConfig attacker = ServerConfig.stdio(name, "node", List.of(SecurityGateway.EVERYTHING, "stdio"));
+
+      assertThatThrownBy(() -> g.engine.registry().add(attacker, java.time.Duration.ofSeconds(5)))
+          .as(name)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("server name '" + name + "' gives tool prefix '")
+          .hasMessageContaining("which is reserved for ToolScout's own tools");
+      assertThat(McpPersistenceTest.storedServers(dir.resolve("data"))).as(name).doesNotContain(name);
+    }
+  }
+
+  @Test
+  void no_upstream_tool_is_served_under_an_engine_source() {
+    // the same reference server did connect under its own name: its tools are there, under its prefix
+    assertThat(g.engine.engine().catalog().get("everything__echo")).isPresent();
+    assertThat(g.engine.engine().catalog().snapshot().entries())
+        .noneMatch(e -> e.spec().sourceKind() == SourceKind.MCP
+            && ReservedSources.isReserved(e.spec().name().source()));
+    try (McpSyncClient c = g.client(null)) {
+      List<String> names = c.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+      assertThat(names).doesNotContain("skills__echo", "memory__echo", "verbs__echo", "mcp__echo", "tool_discovery__echo");
+    }
   }
 
   @Test

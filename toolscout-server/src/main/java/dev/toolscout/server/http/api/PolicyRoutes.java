@@ -15,9 +15,15 @@ import java.util.TreeSet;
  * {@code GET|PUT /v1/policy}: the access policy, for admins. A policy is checked as {@code toolscout policy set}
  * checks it: a rule that matches no known tool, source, category or principal (the API keys' users, groups and
  * spaces) is refused, unless {@code ?allow_unmatched=true}, since a misspelt deny leaves access wider than
- * meant. Stored (durable) before the answer, and applied from the next request on.
+ * meant. A body that names no default and no rule (it allows everything: {@code {}} by accident, say) is
+ * refused unless {@code ?replace=empty}. Stored (durable) before the answer, and applied from the next request on.
  */
 final class PolicyRoutes implements RouteGroup {
+  private static final String EMPTY = "empty";
+  /** The rule an empty body breaks, as the problem names it. */
+  static final String EMPTY_RULE = "a policy names a default or at least one rule; an empty one needs "
+      + "?replace=empty";
+
   private final GatewayAuth auth;
 
   PolicyRoutes(GatewayAuth auth) {
@@ -34,9 +40,12 @@ final class PolicyRoutes implements RouteGroup {
         Route.put("/v1/policy", "putPolicy").tag("policy").access(Route.Access.ADMIN)
             .summary("Check and store the access policy")
             .description("Refused when a rule matches nothing known (the problem names the rule, the field and the "
-                + "value, and the closest known value), unless allow_unmatched=true.")
+                + "value, and the closest known value), unless allow_unmatched=true; and when the body names no "
+                + "default and no rule (it would allow everything), unless replace=empty.")
             .query("allow_unmatched", "Store it even when rules match nothing yet (default false)",
                 OpenApi.schema("{\"type\": \"boolean\"}"))
+            .query("replace", "empty: store a policy with no default and no rule (everyone may use every tool); "
+                + "without it such a body is refused", OpenApi.schema("{\"type\": \"string\", \"enum\": [\"empty\"]}"))
             .request("Policy")
             .response(200, "Stored; applies from the next request on", "Policy")
             .handle(this::put));
@@ -48,11 +57,29 @@ final class PolicyRoutes implements RouteGroup {
       throw ApiProblem.invalid("allow_unmatched", "true or false", allow,
           "query parameter allow_unmatched must be true or false, got: '" + Fields.shown(allow) + "'");
     }
+    String replace = c.query("replace");
+    if (replace != null && !replace.equals(EMPTY)) {
+      throw ApiProblem.invalid("replace", "empty, or absent", replace,
+          "query parameter replace must be 'empty' (or absent), got: '" + Fields.shown(replace) + "'");
+    }
+    JsonNode body = c.json();
     AccessPolicy policy;
     try {
-      policy = AccessPolicyJson.fromJson(c.json(), "the policy");
+      policy = AccessPolicyJson.fromJson(body, "the policy");
     } catch (IllegalArgumentException e) {
       throw ApiProblem.invalid("body", "docs/ACCESS_POLICY.md, File format", (JsonNode) null, e.getMessage());
+    }
+    // after the parse, so an unknown field is named as such
+    boolean empty = AccessPolicyJson.saysNothing(body);
+    if (empty && replace == null) {
+      throw ApiProblem.invalid("body", EMPTY_RULE, body, "the policy names no default and no rule, so it would let "
+          + "every principal use every tool; nothing was stored (send ?replace=empty to store it, or say "
+          + "{\"default\": \"allow\"} outright)");
+    }
+    if (!empty && replace != null) {
+      throw ApiProblem.invalid("replace", "only with a body that names no default and no rule", replace,
+          "replace=empty stores an empty policy, but the body names a default or a rule; nothing was stored "
+              + "(drop replace=empty to store this policy)");
     }
     Set<String> users = new TreeSet<>();
     Set<String> groups = new TreeSet<>();

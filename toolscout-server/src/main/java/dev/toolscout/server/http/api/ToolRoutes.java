@@ -266,6 +266,12 @@ final class ToolRoutes implements RouteGroup {
           + s.fullName() + "': the source 'verbs' and the kind 'verb' are reserved for verbs, registered with POST "
           + "/v1/verbs/register");
     }
+    String reserved = dev.toolscout.model.ReservedSources.catalogRefusal(s);
+    if (reserved != null) {
+      throw ApiProblem.invalid(Fields.path(at, "name"), "a source other than ToolScout's own ("
+          + String.join(", ", dev.toolscout.model.ReservedSources.NAMES) + "; memory and tool_discovery as "
+          + "integration tools only)", s.fullName(), (at.isEmpty() ? "" : at + ": ") + reserved);
+    }
     if (s.sourceKind() == SourceKind.MCP) {
       throw ApiProblem.invalid(Fields.path(at, "source_kind"), "integration, skill or openapi", "mcp",
           (at.isEmpty() ? "" : at + ": ") + "source_kind mcp is for the tools of upstream MCP servers, which "
