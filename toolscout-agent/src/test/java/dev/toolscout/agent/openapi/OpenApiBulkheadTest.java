@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.agent.HangingServer;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -30,20 +26,9 @@ class OpenApiBulkheadTest {
   @Test
   void past_the_calls_in_progress_to_one_api_a_call_is_a_tool_error_naming_the_limit_and_is_not_sent()
       throws Exception {
-    List<Socket> accepted = new CopyOnWriteArrayList<>();
-    ServerSocket hanging = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    try {
-      Thread.ofVirtual().start(() -> {
-        try {
-          while (true) {
-            accepted.add(hanging.accept());
-          }
-        } catch (java.io.IOException closed) {
-          // the test is over
-        }
-      });
+    try (HangingServer hanging = new HangingServer()) {
       OpenApiImporter.Imported imported = OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore",
-          "http://127.0.0.1:" + hanging.getLocalPort() + "/v1", null);
+          hanging.url() + "/v1", null);
       OpenApiSource source = imported.source();
       ToolSpec listPets = imported.tools().stream().filter(t -> t.fullName().equals("petstore__listPets"))
           .findFirst().orElseThrow();
@@ -60,28 +45,19 @@ class OpenApiBulkheadTest {
             throw new IllegalStateException(ex);
           }
         }, r -> Thread.ofVirtual().start(r));
-        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (accepted.isEmpty() && System.nanoTime() < until) {
-          Thread.sleep(10);
-        }
-        assertThat(accepted).as("the first call reached the API").hasSize(1);
+        assertThat(hanging.awaitConnection()).as("the first call reached the API").isEqualTo(1);
 
         ToolResult second = e.execute(call);
 
         assertThat(second.error()).isEqualTo("GET /pets was not sent: the imported HTTP API 'petstore' is busy: 1 "
             + "calls to it are in progress, the most allowed (maxConcurrentCalls 1), and none ended within 0 s; "
             + "try again later");
-        assertThat(accepted).as("connections the API got").hasSize(1);
+        assertThat(hanging.connections()).as("connections the API got").isEqualTo(1);
         assertThat(first).isNotDone();
         // the hanging API goes away (no new connections: the client retries a GET once): the first call ends
-        hanging.close();
-        for (Socket s : accepted) {
-          s.close();
-        }
+        hanging.goAway();
         assertThat(first.get(1, TimeUnit.MINUTES).isError()).isTrue();
       }
-    } finally {
-      hanging.close();
     }
   }
 }

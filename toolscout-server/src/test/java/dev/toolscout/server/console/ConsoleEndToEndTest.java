@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.server.cli.ToolScoutCli;
+import dev.toolscout.server.mcp.NodeClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -212,20 +213,7 @@ class ConsoleEndToEndTest {
 
   /** One MCP session with {@code key} (the official TypeScript client): find {@code query}, call {@code tool}. */
   static String mcpCall(String key, String query, String tool, String args) throws Exception {
-    List<String> cmd = List.of("node", PEERS.resolve("gateway-client.mjs").toString(), "--http", base + "/mcp",
-        "--header", "Authorization: Bearer " + key, "--query", query, "--wait-ms", "0", "--call", tool, "--args", args);
-    Path out = Files.createTempFile(tmp, "mcp", ".json");
-    Path err = Files.createTempFile(tmp, "mcp", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("gateway-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("gateway-client failed; stderr:\n" + Files.readString(err)).isZero();
-    StringBuilder text = new StringBuilder();
-    JSON.readTree(Files.readString(out)).path("callResult").path("content")
-        .forEach(c -> text.append(c.path("text").asText()));
-    return text.toString();
+    return NodeClient.text(NodeClient.call(tmp, base + "/mcp", key, query, tool, args));
   }
 
   static List<String> column(JsonNode rows, int index) {

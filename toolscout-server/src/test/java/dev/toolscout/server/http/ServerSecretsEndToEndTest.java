@@ -11,6 +11,7 @@ import dev.toolscout.model.Role;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
+import dev.toolscout.server.mcp.NodeClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -103,23 +104,10 @@ class ServerSecretsEndToEndTest {
 
   /** One session of the official TypeScript SDK client with {@code key} on the gateway: calls {@code tool}. */
   JsonNode mcpCall(GatewayHttpServer http, String key, String tool, String args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("gateway-client.mjs").toString(), "--http",
-        http.url(), "--header", "Authorization: Bearer " + key, "--query", "servers", "--wait-ms", "0",
-        "--call", tool, "--args", args));
-    Path out = Files.createTempFile(tmp, "client", ".json");
-    Path err = Files.createTempFile(tmp, "client", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("gateway-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("gateway-client failed; stderr:\n" + Files.readString(err)).isZero();
-    return JSON.readTree(Files.readString(out)).path("callResult");
+    return NodeClient.call(tmp, http.url(), key, "servers", tool, args);
   }
 
   static String text(JsonNode callResult) {
-    StringBuilder sb = new StringBuilder();
-    callResult.path("content").forEach(c -> sb.append(c.path("text").asText()));
-    return sb.toString();
+    return NodeClient.text(callResult);
   }
 }

@@ -97,23 +97,15 @@ class ApprovalsEndToEndTest {
    */
   static JsonNode call(GatewayHttpServer server, String key, String query, String tool, String args,
       boolean acceptsOwnApproval) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("gateway-client.mjs").toString(), "--http",
-        server.url(), "--header", "Authorization: Bearer " + key, "--query", query, "--wait-ms", "0"));
+    List<String> cmd = new ArrayList<>(List.of("--http", server.url(), "--header", "Authorization: Bearer " + key,
+        "--query", query, "--wait-ms", "0"));
     if (acceptsOwnApproval) {
       cmd.addAll(List.of("--elicit", "accept"));
     }
     if (tool != null) {
       cmd.addAll(List.of("--call", tool, "--args", args));
     }
-    Path out = Files.createTempFile(tmp, "client", ".json");
-    Path err = Files.createTempFile(tmp, "client", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("gateway-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("gateway-client failed; stderr:\n" + Files.readString(err)).isZero();
-    return JSON.readTree(Files.readString(out));
+    return NodeClient.run(tmp, "gateway-client.mjs", cmd);
   }
 
   record Cli(int code, String out, String err) {}

@@ -99,21 +99,12 @@ class GatewayEndToEndTest {
   }
 
   static JsonNode client(List<String> transport, String... options) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("gateway-client.mjs").toString()));
-    cmd.addAll(transport);
+    List<String> cmd = new ArrayList<>(transport);
     if (transport.get(0).equals("--stdio")) {
       cmd.add("--"); // ends the gateway's command line
     }
     cmd.addAll(List.of(options));
-    Path out = Files.createTempFile(tmp, "client", ".json");
-    Path err = Files.createTempFile(tmp, "client", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("gateway-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("gateway-client failed; stderr:\n" + Files.readString(err)).isZero();
-    return JSON.readTree(Files.readString(out));
+    return NodeClient.run(tmp, "gateway-client.mjs", cmd);
   }
 
   static List<String> names(JsonNode arr) {

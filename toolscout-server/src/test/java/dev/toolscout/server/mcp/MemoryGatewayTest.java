@@ -58,18 +58,8 @@ class MemoryGatewayTest {
   }
 
   private JsonNode client(String url, String key, String conversation, String steps) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("script-client.mjs").toString(), "--http", url,
-        "--header", "Authorization: Bearer " + key,
-        "--header", McpGateway.CONVERSATION_HEADER + ": " + conversation, "--steps", steps));
-    Path out = Files.createTempFile(tmp, "client", ".json");
-    Path err = Files.createTempFile(tmp, "client", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("script-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("script-client failed; stderr:\n" + Files.readString(err)).isZero();
-    return JSON.readTree(Files.readString(out)).get("steps");
+    return NodeClient.run(tmp, "script-client.mjs", List.of("--http", url, "--header", "Authorization: Bearer " + key,
+        "--header", McpGateway.CONVERSATION_HEADER + ": " + conversation, "--steps", steps)).get("steps");
   }
 
   /** A call step's tool result text, parsed when it is JSON. */

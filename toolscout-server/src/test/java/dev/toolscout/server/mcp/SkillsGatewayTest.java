@@ -56,17 +56,8 @@ class SkillsGatewayTest {
   }
 
   private JsonNode client(String url, String conversation, String steps) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", PEERS.resolve("script-client.mjs").toString(), "--http", url,
+    return NodeClient.run(tmp, "script-client.mjs", List.of("--http", url,
         "--header", McpGateway.CONVERSATION_HEADER + ": " + conversation, "--steps", steps));
-    Path out = Files.createTempFile(tmp, "client", ".json");
-    Path err = Files.createTempFile(tmp, "client", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("script-client did not finish; stderr:\n" + Files.readString(err));
-    }
-    assertThat(p.exitValue()).as("script-client failed; stderr:\n" + Files.readString(err)).isZero();
-    return JSON.readTree(Files.readString(out));
   }
 
   private static List<String> tools(JsonNode step) {
