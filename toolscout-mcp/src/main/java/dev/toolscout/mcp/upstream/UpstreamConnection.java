@@ -1,5 +1,6 @@
 package dev.toolscout.mcp.upstream;
 
+import dev.toolscout.execution.Shares;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
@@ -64,7 +65,7 @@ final class UpstreamConnection {
   /** The manager's bulkhead over all servers, {@link UpstreamLimits#maxTotalCalls} permits, shared. */
   private final Semaphore allCalls;
   /** The calls in progress per principal (absent: none), each at most {@link UpstreamLimits#maxCallsPerPrincipal}. */
-  private final Map<dev.toolscout.model.Principal, Integer> byPrincipal = new ConcurrentHashMap<>();
+  private final Shares<dev.toolscout.model.Principal> byPrincipal;
   /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
   private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
 
@@ -92,6 +93,7 @@ final class UpstreamConnection {
     this.json = json;
     this.listener = listener;
     this.calls = new Semaphore(limits.maxConcurrentCalls());
+    this.byPrincipal = new Shares<>(limits.maxCallsPerPrincipal());
     this.allCalls = allCalls;
   }
 
@@ -408,7 +410,7 @@ final class UpstreamConnection {
     if (c == null || !(s == ServerStatus.State.READY || s == ServerStatus.State.DEGRADED)) {
       throw unavailable(s);
     }
-    if (principal != null && !takeShare(principal)) {
+    if (principal != null && !byPrincipal.tryTake(principal)) {
       throw new UpstreamException(UpstreamException.Kind.BUSY, config.name(), "is busy for this caller: it has "
           + limits.maxCallsPerPrincipal() + " calls in progress on this server, the most one caller may hold (half "
           + "of --max-upstream-calls " + limits.maxConcurrentCalls() + ", so others always find a slot); try again "
@@ -434,23 +436,9 @@ final class UpstreamConnection {
       }
     } finally {
       if (principal != null) {
-        byPrincipal.compute(principal, (k, n) -> n == null || n <= 1 ? null : n - 1);
+        byPrincipal.release(principal);
       }
     }
-  }
-
-  /** One more call of {@code principal}'s, unless it holds its share of this server's slots already. */
-  private boolean takeShare(dev.toolscout.model.Principal principal) {
-    boolean[] taken = {false};
-    byPrincipal.compute(principal, (k, n) -> {
-      int now = n == null ? 0 : n;
-      if (now >= limits.maxCallsPerPrincipal()) {
-        return n;
-      }
-      taken[0] = true;
-      return now + 1;
-    });
-    return taken[0];
   }
 
   /** The calls in progress on this server now. */

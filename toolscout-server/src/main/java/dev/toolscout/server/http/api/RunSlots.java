@@ -1,6 +1,6 @@
 package dev.toolscout.server.http.api;
 
-import java.util.concurrent.ConcurrentHashMap;
+import dev.toolscout.execution.Shares;
 import java.util.concurrent.Semaphore;
 
 /** Counts the agent runs in progress per principal and in all against {@link RunLimits}. Thread-safe. */
@@ -10,11 +10,12 @@ final class RunSlots {
 
   private final RunLimits limits;
   private final Semaphore all;
-  private final ConcurrentHashMap<dev.toolscout.model.Principal, Integer> perPrincipal = new ConcurrentHashMap<>();
+  private final Shares<dev.toolscout.model.Principal> perPrincipal;
 
   RunSlots(RunLimits limits) {
     this.limits = limits;
     this.all = new Semaphore(limits.maxRuns());
+    this.perPrincipal = new Shares<>(limits.maxRunsPerPrincipal());
   }
 
   /** One run's slot; closing it (once, any number of times) frees it. */
@@ -29,23 +30,14 @@ final class RunSlots {
    * @throws ApiProblem 429 naming the limit that is reached and its value
    */
   Slot take(dev.toolscout.model.Principal principal) {
-    boolean[] taken = {false};
-    perPrincipal.compute(principal, (k, n) -> {
-      int now = n == null ? 0 : n;
-      if (now >= limits.maxRunsPerPrincipal()) {
-        return n;
-      }
-      taken[0] = true;
-      return now + 1;
-    });
-    if (!taken[0]) {
+    if (!perPrincipal.tryTake(principal)) {
       throw ApiProblem.tooMany("too-many-runs", "Too many runs", "this caller's principal (its API key's user, "
           + "group and space) has " + limits.maxRunsPerPrincipal() + " agent runs in progress, the most one principal "
           + "may have (--max-runs-per-principal " + limits.maxRunsPerPrincipal() + "); retry once one has ended",
           "max-runs-per-principal", limits.maxRunsPerPrincipal(), RETRY_AFTER_SECONDS);
     }
     if (!all.tryAcquire()) {
-      release(principal);
+      perPrincipal.release(principal);
       throw ApiProblem.tooMany("too-many-runs", "Too many runs", "the server has " + limits.maxRuns()
           + " agent runs in progress, the most it runs at once (--max-runs " + limits.maxRuns() + "); retry once "
           + "one has ended", "max-runs", limits.maxRuns(), RETRY_AFTER_SECONDS);
@@ -54,13 +46,9 @@ final class RunSlots {
     return () -> {
       if (open.getAndSet(false)) {
         all.release();
-        release(principal);
+        perPrincipal.release(principal);
       }
     };
-  }
-
-  private void release(dev.toolscout.model.Principal principal) {
-    perPrincipal.compute(principal, (k, n) -> n == null || n <= 1 ? null : n - 1);
   }
 
   /** The runs in progress now, in all. */
