@@ -19,9 +19,10 @@ import java.util.List;
  * (its {@code format(ToolSpecification)}; the name alone when the description is blank), the query is embedded
  * on its own, and tools are ranked by exact cosine in an in-memory store, no lexical search. The name is the
  * tool's action (the name an application registers, without ToolScout's {@code source__} prefix). Vectors are
- * cached in the eval data directory, keyed by the model and every text. Not thread-safe; evaluation only.
+ * cached in the eval data directory, keyed by the model and every text. Not thread-safe; evaluation (and
+ * toolscout-bench's message bench) only.
  */
-final class VectorToolSearch {
+public final class VectorToolSearch {
   private final EmbeddingModel model;
   private final List<String> names;
   private final float[][] vectors;
@@ -39,7 +40,7 @@ final class VectorToolSearch {
     return d == null || d.isBlank() ? name : name + ": " + d;
   }
 
-  static VectorToolSearch open(EmbeddingModel model, List<ToolSpec> specs, Path dataDir) throws IOException {
+  public static VectorToolSearch open(EmbeddingModel model, List<ToolSpec> specs, Path dataDir) throws IOException {
     List<String> texts = specs.stream().map(VectorToolSearch::text).toList();
     Path cache = dataDir.resolve("langchain4j-" + Hashing.sha256Hex(model.modelId() + "\n" + String.join("\n", texts))
         .substring(0, 16) + ".vec");
@@ -75,7 +76,7 @@ final class VectorToolSearch {
   }
 
   /** The full names of the {@code limit} tools most similar to {@code query}, best first, ties by name. */
-  List<String> search(String query, int limit) {
+  public List<String> search(String query, int limit) {
     float[] q = model.embedQuery(query);
     List<Integer> order = new ArrayList<>(names.size());
     double[] score = new double[names.size()];

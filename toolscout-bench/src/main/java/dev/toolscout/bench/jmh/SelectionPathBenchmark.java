@@ -13,7 +13,7 @@ import dev.toolscout.selection.FusionAccess;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.QueryClauses;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.bench.SyntheticCatalog;
+import dev.toolscout.bench.server.SyntheticCatalog;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

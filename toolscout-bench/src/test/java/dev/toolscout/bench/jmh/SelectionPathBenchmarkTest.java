@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.offset;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.index.Hit;
 import dev.toolscout.selection.Ranked;
-import dev.toolscout.server.bench.SyntheticCatalog;
+import dev.toolscout.bench.server.SyntheticCatalog;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;

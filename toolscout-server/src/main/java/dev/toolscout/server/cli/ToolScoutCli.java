@@ -23,11 +23,6 @@ import picocli.CommandLine.Command;
       RemoveCommand.class,
       SkillsCommand.class,
       MemoryCommand.class,
-      BenchCommand.class,
-      BenchGatewayCommand.class,
-      BenchHttpCommand.class,
-      BenchReplicasCommand.class,
-      BenchWritesCommand.class,
       ReindexCommand.class,
       GitSearchCommand.class,
       EvalCommand.class,
@@ -50,7 +45,10 @@ public final class ToolScoutCli {
   private static final java.util.logging.Logger LUCENE_VECTOR_LOG =
       java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
 
-  /** Set (true) by the launcher beside the client-compiler flag of a one-shot command (SelectBench.ONE_SHOT_JVM). */
+  /**
+   * Set (true) by the launcher beside the client-compiler flag of a one-shot command (toolscout-bench's
+   * SelectBench.ONE_SHOT_JVM).
+   */
   static final String ONE_SHOT_PROPERTY = "toolscout.one-shot";
 
   /** Exit code for bad input (options, files, values): every usage error, whichever command finds it. */
@@ -92,7 +90,14 @@ public final class ToolScoutCli {
   /** Runs a command line with {@code in} and {@code env} as its standard input and environment. */
   public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err,
       java.util.Map<String, String> env) {
-    CommandLine cl = new CommandLine(new ToolScoutCli(in, env));
+    return execute(new CommandLine(new ToolScoutCli(in, env)), args, out, err);
+  }
+
+  /**
+   * Runs {@code args} on {@code cl} with this command line's error handling (a usage error is one line naming the
+   * command and exits {@link #BAD_INPUT}): also what the never-shipped bench runner (toolscout-bench) runs with.
+   */
+  public static int execute(CommandLine cl, String[] args, PrintWriter out, PrintWriter err) {
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {

@@ -1,8 +1,8 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.bench.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.server.bench.WriteBench;
+import dev.toolscout.bench.server.WriteBench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

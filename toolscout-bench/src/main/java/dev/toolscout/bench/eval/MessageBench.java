@@ -1,7 +1,10 @@
-package dev.toolscout.eval;
+package dev.toolscout.bench.eval;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.eval.EvalRunner;
+import dev.toolscout.eval.Metrics;
+import dev.toolscout.eval.VectorToolSearch;
 import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.model.Principal;
 import dev.toolscout.selection.Fusion;

@@ -1,10 +1,10 @@
-package dev.toolscout.server.bench;
+package dev.toolscout.bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.server.cli.ToolScoutCli;
+import dev.toolscout.bench.cli.Bench;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -24,7 +24,7 @@ class HttpBenchTest {
   private int run(String... args) {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    int code = ToolScoutCli.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
+    int code = Bench.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
     out = o.toString();
     err = e.toString();
     return code;

@@ -1,15 +1,15 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.bench.eval.MessageBench;
+import dev.toolscout.bench.server.SelectBench;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.eval.EvalRunner;
-import dev.toolscout.eval.MessageBench;
-import dev.toolscout.server.bench.SelectBench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +117,7 @@ final class BenchCommand implements Callable<Integer> {
   private int messages() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     MessageBench.Options mo = new MessageBench.Options(queries == null ? 1000 : queries, warmup == null ? 200 : warmup);
-    Path work = workDir != null ? workDir : new EngineOptions().resolveDataDir().resolve("eval");
+    Path work = workDir != null ? workDir : defaultDataDir().resolve("eval");
     // the dataset is read and its engine opened as eval does (the same data directory: its tools embedded once)
     EvalRunner runner = new EvalRunner(new EvalRunner.Options(queriesFrom, qrels, List.of(10),
         EvalRunner.Retriever.hybrid, false, LocalEmbeddingModels.DEFAULT_ID, work, null), err);
@@ -150,6 +150,12 @@ final class BenchCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** The product's data directory when no catalog is named ({@code toolscout eval}'s): what eval shares. */
+  private static Path defaultDataDir() {
+    String env = System.getenv("TOOLSCOUT_DATA_DIR");
+    return env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".toolscout");
   }
 
   static ObjectNode json(MessageBench.Result r) {

@@ -1,9 +1,10 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,7 +13,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code toolscout bench --queries-from}: a dataset's messages through the product's real engine. */
+/** {@code scripts/bench.sh bench --queries-from}: a dataset's messages through the product's real engine. */
 class BenchMessagesCommandTest {
   @TempDir Path dir;
 
@@ -33,7 +34,7 @@ class BenchMessagesCommandTest {
     String[] args = new String[base.length + more.length];
     System.arraycopy(base, 0, args, 0, base.length);
     System.arraycopy(more, 0, args, base.length, more.length);
-    return ToolScoutCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return Bench.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
   @Test
@@ -58,7 +59,7 @@ class BenchMessagesCommandTest {
   @Test
   void qrels_without_queries_from_and_too_few_queries_are_bad_input_naming_the_option() throws Exception {
     StringWriter err = new StringWriter();
-    assertThat(ToolScoutCli.run(new String[] {"bench", "--qrels=qrels.tsv"}, new PrintWriter(new StringWriter()),
+    assertThat(Bench.run(new String[] {"bench", "--qrels=qrels.tsv"}, new PrintWriter(new StringWriter()),
         new PrintWriter(err, true))).isEqualTo(ToolScoutCli.BAD_INPUT);
     assertThat(err.toString()).contains("--qrels needs --queries-from, got: --qrels qrels.tsv");
 

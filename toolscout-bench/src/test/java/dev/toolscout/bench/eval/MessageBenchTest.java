@@ -1,10 +1,11 @@
-package dev.toolscout.eval;
+package dev.toolscout.bench.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.Fixture;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.eval.EvalRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.bench.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.eval.Metrics;
-import dev.toolscout.server.bench.GatewayAbuseBench;
-import dev.toolscout.server.bench.GatewayBench;
+import dev.toolscout.bench.server.GatewayAbuseBench;
+import dev.toolscout.bench.server.GatewayBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileVisitResult;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.bench;
+package dev.toolscout.bench.server;
 
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;

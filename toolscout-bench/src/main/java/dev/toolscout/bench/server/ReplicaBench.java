@@ -1,4 +1,4 @@
-package dev.toolscout.server.bench;
+package dev.toolscout.bench.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,9 +1,10 @@
-package dev.toolscout.server.bench;
+package dev.toolscout.bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.bench.cli.Bench;
 import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,7 +25,7 @@ class GatewayBenchTest {
   private int run(String... args) {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    int code = ToolScoutCli.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
+    int code = Bench.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
     out = o.toString();
     err = e.toString();
     return code;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.bench;
+package dev.toolscout.bench.server;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;

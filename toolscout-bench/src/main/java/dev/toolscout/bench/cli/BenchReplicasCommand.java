@@ -1,9 +1,9 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.server.bench.ReplicaBench;
+import dev.toolscout.bench.server.ReplicaBench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
