@@ -8,9 +8,9 @@ import java.util.Optional;
  * its own. {@code NaN} disables a route (it never fires): a route that could not reach useful precision on the
  * labelled route set is disabled by default.
  *
- * <p>Calibrated, not guessed (docs/ROUTING.md, "Calibration"): produced by {@code scripts/bench-java.sh
- * dev.toolscout.bench.routing.RouteCalibration ../shared/datasets} (toolscout-bench) on the labelled route set, which
- * also prints each route's precision and recall. The cosine is between vectors of the message and of the stored
+ * <p>Calibrated, not guessed (docs/ROUTING.md, "Calibration"): produced by {@code toolscout calibrate routes
+ * ../shared/datasets} (toolscout-eval's RouteCalibration) on the labelled route set, which also prints each route's
+ * precision and recall. The cosine is between vectors of the message and of the stored
  * text, both embedded as documents (like for like; no query adapter or instruction).
  *
  * @param directMemory the cosine of the nearest readable memory for {@link Route#DIRECT_MEMORY}

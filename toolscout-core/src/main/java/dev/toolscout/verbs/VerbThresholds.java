@@ -11,8 +11,8 @@ import java.util.OptionalDouble;
  * substitutions on the development sets' open-set cases (each single-gold query resolved with its gold tool in the
  * catalog and without it, plus gibberish) are at least 95% right, rounded down to four decimals (so the case that
  * set it stays in; rounding up once dropped a right substitution and the precision below 95%). Produced by {@code
- * scripts/bench-java.sh dev.toolscout.bench.verbs.VerbCalibration ../shared/datasets} (toolscout-bench), which also
- * checks them on the held-out verbs set. A model not listed never substitutes.
+ * toolscout calibrate verbs ../shared/datasets} (toolscout-eval's VerbCalibration), which also checks them on the
+ * held-out verbs set. A model not listed never substitutes.
  */
 public final class VerbThresholds {
   private static final Map<String, Double> BY_MODEL = Map.of(

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       ReindexCommand.class,
       GitSearchCommand.class,
       EvalCommand.class,
+      CalibrateCommand.class,
       LearnCommand.class,
       McpCommand.class,
       ApprovalsCommand.class,

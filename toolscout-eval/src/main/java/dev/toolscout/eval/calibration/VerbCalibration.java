@@ -1,4 +1,4 @@
-package dev.toolscout.bench.verbs;
+package dev.toolscout.eval.calibration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +9,6 @@ import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.HybridRanker;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.VerbCandidate;
 import dev.toolscout.verbs.VerbManifest;
@@ -18,6 +17,7 @@ import dev.toolscout.verbs.VerbResolver;
 import dev.toolscout.verbs.VerbThresholds;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
@@ -60,15 +61,15 @@ import java.util.function.Function;
  * rule's threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints Markdown tables to
  * stdout and progress to stderr.
  *
- * <p>Usage: {@code scripts/bench-java.sh dev.toolscout.bench.verbs.VerbCalibration <datasets-root> [--models
- * id,id] [--per-set N] [--work DIR]} (defaults: every model, {@value #PER_SET} queries per set, work folder
- * {@code ~/.toolscout/verb-calibration}).
+ * <p>Usage: {@code toolscout calibrate verbs <datasets-root> [--models id,id] [--per-set N] [--work DIR]
+ * [--cases FILE]} (defaults: every model, {@value #PER_SET} queries per set, work folder {@code
+ * ~/.toolscout/verb-calibration}). Not thread-safe: one run at a time.
  */
 public final class VerbCalibration {
   static final double TARGET_PRECISION = 0.95;
-  static final int PER_SET = 300;
+  public static final int PER_SET = 300;
   static final int GIBBERISH = 40;
-  static final String VERBS = "dev/toolscout/bench/verbs/";
+  static final String VERBS = "dev/toolscout/eval/calibration/";
   private static final long SEED = 42;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,7 +111,7 @@ public final class VerbCalibration {
       double topOverlap, double topQueryCosine) {}
 
   /** Resolves cases against one engine, and measures what the rules compared need beside the candidates. */
-  record Probe(Engine engine, VerbResolver resolver) {
+  record Probe(CalibrationEngine engine, VerbResolver resolver) {
     Case run(String source, Kind kind, String negative, NovelVerb verb, Set<String> excluding, Set<String> right) {
       List<VerbCandidate> ranked = resolver.discover(Principal.ANONYMOUS, verb, VerbResolver.MAX_LIMIT, excluding);
       double overlap = 0;
@@ -203,32 +204,29 @@ public final class VerbCalibration {
           + " text's content words its text holds", c -> c.ranked().isEmpty() ? NONE
           : new Pick(top(c).name(), top(c).confidence() + 0.3 * c.topOverlap())));
 
-  private VerbCalibration() {}
+  private final CalibrationEngine.Opener engines;
+  private final PrintWriter out;
+  private final PrintWriter err;
 
-  public static void main(String[] args) throws IOException {
-    if (args.length < 1 || args[0].startsWith("--")) {
-      System.err.println("usage: VerbCalibration <datasets-root> [--models id,id,...] [--per-set N] [--work DIR] [--cases FILE]");
-      System.err.println("models: " + String.join(", ", LocalEmbeddingModels.ids()));
-      System.exit(2);
-    }
-    Path root = Path.of(args[0]);
-    List<String> models = LocalEmbeddingModels.ids();
-    Path work = Path.of(System.getProperty("user.home"), ".toolscout", "verb-calibration");
-    int perSet = PER_SET;
-    Path casesFile = null;
-    for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--models") && i + 1 < args.length) {
-        models = List.of(args[++i].split(","));
-      } else if (args[i].equals("--per-set") && i + 1 < args.length) {
-        perSet = Integer.parseInt(args[++i]);
-      } else if (args[i].equals("--cases") && i + 1 < args.length) {
-        casesFile = Path.of(args[++i]);
-      } else if (args[i].equals("--work") && i + 1 < args.length) {
-        work = Path.of(args[++i]);
-      } else {
-        System.err.println("unknown argument: " + args[i]);
-        System.exit(2);
-      }
+  /**
+   * @param engines opens the product on a data directory (the composition root's engine)
+   * @param out where the Markdown tables go
+   * @param err where progress goes
+   */
+  public VerbCalibration(CalibrationEngine.Opener engines, PrintWriter out, PrintWriter err) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    this.out = Objects.requireNonNull(out, "out");
+    this.err = Objects.requireNonNull(err, "err");
+  }
+
+  /**
+   * Resolves the labelled cases of the development sets under {@code root} ({@code perSet} queries a set) and of
+   * the verbs set, per model, and prints the tables; the engines' data directories go under {@code work}; with a
+   * {@code casesFile}, one JSON line per case there too.
+   */
+  public void run(Path root, List<String> models, Path work, int perSet, Path casesFile) throws IOException {
+    if (perSet < 1) {
+      throw new IllegalArgumentException("--per-set must be at least 1, got: " + perSet);
     }
     Map<String, List<Case>> dev = new LinkedHashMap<>();
     Map<String, List<Case>> held = new LinkedHashMap<>();
@@ -239,6 +237,7 @@ public final class VerbCalibration {
     }
     report(dev, held);
     curve(dev, held);
+    out.flush();
     if (casesFile != null) {
       writeCases(casesFile, dev, held);
     }
@@ -274,7 +273,7 @@ public final class VerbCalibration {
 
   // ---- the cases ----
 
-  private static List<Case> developmentCases(Path root, String model, Path work, int perSet) throws IOException {
+  private List<Case> developmentCases(Path root, String model, Path work, int perSet) throws IOException {
     List<Case> out = new ArrayList<>();
     Map<String, List<DevSet>> byDir = new LinkedHashMap<>();
     SETS.forEach(s -> byDir.computeIfAbsent(s.dir(), d -> new ArrayList<>()).add(s));
@@ -286,8 +285,7 @@ public final class VerbCalibration {
       ds.tools().forEach(t -> nameOfId.put(t.id(), t.spec().fullName()));
       Path dataDir = work.resolve(e.getKey().replace('/', '_')).resolve(model);
       progress("%s: %s, %d tools, data in %s", model, e.getKey(), specs.size(), dataDir);
-      try (Engine engine = Engine.open(Engine.Options.of(dataDir).withTools(specs).withModel(model)
-              .withModelPreload());
+      try (CalibrationEngine engine = engines.open(dataDir, specs, model);
           HybridRanker ranker = new HybridRanker(engine.index())) {
         Probe probe = new Probe(engine, resolver(engine, ranker));
         for (DevSet set : e.getValue()) {
@@ -331,13 +329,12 @@ public final class VerbCalibration {
     return out;
   }
 
-  private static List<Case> verbsCases(String model, Path work) throws IOException {
+  private List<Case> verbsCases(String model, Path work) throws IOException {
     List<VerbManifest> verbs = VerbManifestJson.readAll(JSON.readTree(resource("verbs.json")), VERBS + "verbs.json");
     List<ToolSpec> specs = verbs.stream().map(VerbManifest::toSpec).toList();
     List<Case> out = new ArrayList<>();
     Path dataDir = work.resolve("verbs").resolve(model);
-    try (Engine engine = Engine.open(Engine.Options.of(dataDir).withTools(specs).withModel(model)
-            .withModelPreload());
+    try (CalibrationEngine engine = engines.open(dataDir, specs, model);
         HybridRanker ranker = new HybridRanker(engine.index())) {
       Probe probe = new Probe(engine, resolver(engine, ranker));
       String file = VERBS + "novel-verbs.jsonl";
@@ -371,9 +368,9 @@ public final class VerbCalibration {
   }
 
   /** A resolver with no threshold: the calibration looks at the candidates and decides itself. */
-  private static VerbResolver resolver(Engine engine, HybridRanker ranker) {
+  private static VerbResolver resolver(CalibrationEngine engine, HybridRanker ranker) {
     return new VerbResolver(engine.catalog(), ranker, engine.index(), engine.model(), engine.access(),
-        engine.selector().config().fusion(), OptionalDouble.empty());
+        engine.fusion(), OptionalDouble.empty());
   }
 
   /** The fixed strings, then random ones of 1-4 pseudo-words of 2-9 lower-case letters (seeded: same every run). */
@@ -490,20 +487,20 @@ public final class VerbCalibration {
     return max;
   }
 
-  private static void report(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
-    System.out.printf(Locale.ROOT, "Target precision %.2f on the development sets (present, removed and gibberish"
+  private void report(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
+    out.printf(Locale.ROOT, "Target precision %.2f on the development sets (present, removed and gibberish"
         + " cases pooled); coverage = right substitutions / present cases; verbs = the held-out verbs set at the"
         + " development sets' threshold.%n%n", TARGET_PRECISION);
-    System.out.println("| model | rule | threshold | dev substituted | dev precision | dev coverage | wrong when"
+    out.println("| model | rule | threshold | dev substituted | dev precision | dev coverage | wrong when"
         + " removed | max gibberish | verbs precision | verbs coverage | verbs wrong (removed / unrelated /"
         + " gibberish) |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
       for (Rule rule : RULES) {
         double t = threshold(dev.get(model), rule, TARGET_PRECISION);
         Outcome d = outcome(dev.get(model), rule, t);
         Outcome v = outcome(held.get(model), rule, t);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.4f | %d | %s | %s | %s | %.3f | %s | %s | %d/%d / %d/%d / %d/%d"
+        out.printf(Locale.ROOT, "| %s | %s | %.4f | %d | %s | %s | %s | %.3f | %s | %s | %d/%d / %d/%d / %d/%d"
                 + " |%n", model, rule.id(), t, d.substituted(), pct(d.precision()), pct(d.coverage()),
             frac(d.wrongRemoved(), d.removed()), maxNegative(dev.get(model), rule, "gibberish"), pct(v.precision()),
             pct(v.coverage()), v.wrongRemoved(), v.removed(), wrongOf(held.get(model), rule, t, "unrelated"),
@@ -512,12 +509,12 @@ public final class VerbCalibration {
       }
     }
     Rule product = RULES.get(0);
-    System.out.printf(Locale.ROOT, "%nThe product's rule (%s) per set, at the threshold it ships"
+    out.printf(Locale.ROOT, "%nThe product's rule (%s) per set, at the threshold it ships"
         + " (VerbThresholds):%n%n", product.id());
-    System.out.println("| model | shipped threshold | calibrated now (4 decimals, rounded down) | set | present |"
+    out.println("| model | shipped threshold | calibrated now (4 decimals, rounded down) | set | present |"
         + " substituted |"
         + " precision | coverage | wrong when removed | gibberish substituted |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
       // rounded down, so the case that set it stays in; the table below checks the value shipped
       double now = Math.floor(threshold(dev.get(model), product, TARGET_PRECISION) * 10_000) / 10_000;
@@ -531,7 +528,7 @@ public final class VerbCalibration {
       bySet.put("verbs (held out)", held.get(model));
       bySet.forEach((set, cases) -> {
         Outcome o = outcome(cases, product, t);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.4f | %s | %d | %d | %s | %s | %s | %s |%n", model,
+        out.printf(Locale.ROOT, "| %s | %s | %.4f | %s | %d | %d | %s | %s | %s | %s |%n", model,
             shipped.isPresent() ? String.format(Locale.ROOT, "%.4f", t) : "none", now, set, o.present(),
             o.substituted(), pct(o.precision()), pct(o.coverage()), frac(o.wrongRemoved(), o.removed()),
             frac(wrongOf(cases, product, t, "gibberish"), countOf(cases, "gibberish")));
@@ -540,17 +537,17 @@ public final class VerbCalibration {
   }
 
   /** The product's rule at fixed thresholds: what a caller choosing its own threshold would get. */
-  private static void curve(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
+  private void curve(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
     Rule product = RULES.get(0);
-    System.out.printf(Locale.ROOT, "%nThe product's rule (%s) at other thresholds:%n%n", product.id());
-    System.out.println("| model | threshold | dev precision | dev coverage | verbs precision | verbs coverage |"
+    out.printf(Locale.ROOT, "%nThe product's rule (%s) at other thresholds:%n%n", product.id());
+    out.println("| model | threshold | dev precision | dev coverage | verbs precision | verbs coverage |"
         + " verbs wrong (removed / unrelated / gibberish) |");
-    System.out.println("|---|---|---|---|---|---|---|");
+    out.println("|---|---|---|---|---|---|---|");
     for (String model : dev.keySet()) {
       for (double t = 0.5; t < 0.951; t += 0.05) {
         Outcome d = outcome(dev.get(model), product, t);
         Outcome v = outcome(held.get(model), product, t);
-        System.out.printf(Locale.ROOT, "| %s | %.2f | %s | %s | %s | %s | %d / %d / %d |%n", model, t,
+        out.printf(Locale.ROOT, "| %s | %.2f | %s | %s | %s | %s | %d / %d / %d |%n", model, t,
             pct(d.precision()), pct(d.coverage()), pct(v.precision()), pct(v.coverage()), v.wrongRemoved(),
             wrongOf(held.get(model), product, t, "unrelated"), wrongOf(held.get(model), product, t, "gibberish"));
       }
@@ -577,7 +574,8 @@ public final class VerbCalibration {
     return a + "/" + b;
   }
 
-  private static void progress(String format, Object... args) {
-    System.err.printf(Locale.ROOT, "verb-calibration: " + format + "%n", args);
+  private void progress(String format, Object... args) {
+    err.printf(Locale.ROOT, "verb-calibration: " + format + "%n", args);
+    err.flush();
   }
 }

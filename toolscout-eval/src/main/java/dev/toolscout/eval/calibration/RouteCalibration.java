@@ -1,9 +1,7 @@
-package dev.toolscout.bench.routing;
+package dev.toolscout.eval.calibration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.engine.catalog.CatalogFiles;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
@@ -16,6 +14,7 @@ import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.routing.RouteThresholds;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -43,7 +43,7 @@ import java.util.function.Predicate;
  *   <li><b>Out of catalog</b>: the first {@value #OUT_PER_SET} queries of each of the other four sets, routed against
  *       this catalog (one dataset's queries against another's catalog; a few are in fact answerable there: label
  *       noise, counted against the router), and {@value #GIBBERISH} strings of no meaning.
- *   <li><b>Memory</b> (this module's {@value #ROUTE_SET}, hand-written): 40 facts stored as memories over the demo
+ *   <li><b>Memory</b> (this module's resource {@value #ROUTE_SET}, hand-written): 40 facts stored as memories over the demo
  *       catalog, each asked back in other words twice (right: that fact); 40 personal or general questions whose
  *       answer was never stored, 100 tool requests of ToolLens and the gibberish (any memory is wrong).
  *   <li><b>No-parameter requests</b>: exact requests for the demo catalog's tools that need no parameters (the same
@@ -58,10 +58,10 @@ import java.util.function.Predicate;
  * whose words match a tool, which only adds to what stays. Printed rounded down to two decimals, as shipped in
  * {@link RouteThresholds}, and evaluated as shipped.
  *
- * <p>Usage: {@code scripts/bench-java.sh dev.toolscout.bench.routing.RouteCalibration <datasets-root> [--models
- * id,id] [--work DIR]} (defaults: all-minilm-l6-v2-q and bge-small-en-v1.5-q; work folder {@code
- * ~/.toolscout/route-calibration}). The message and the stored texts are embedded as documents, so {@code
- * bge-small-en-v1.5-q-instruct} routes exactly as {@code bge-small-en-v1.5-q} and ships its thresholds.
+ * <p>Usage: {@code toolscout calibrate routes <datasets-root> [--models id,id] [--work DIR]} (defaults: {@link
+ * #MODELS}; work folder {@code ~/.toolscout/route-calibration}). The message and the stored texts are embedded as
+ * documents, so {@code bge-small-en-v1.5-q-instruct} routes exactly as {@code bge-small-en-v1.5-q} and ships its
+ * thresholds. Not thread-safe: one run at a time.
  */
 public final class RouteCalibration {
   static final int PER_SET = 200;
@@ -71,7 +71,9 @@ public final class RouteCalibration {
   static final double HINT_PRECISION = 0.90;
   static final double FILTER_RECALL = 0.98;
   static final int MIN_PREDICTIONS = 5;
-  static final String ROUTE_SET = "dev/toolscout/bench/routing/route-set.json";
+  static final String ROUTE_SET = "dev/toolscout/eval/calibration/route-set.json";
+  /** The models calibrated when none is named. */
+  public static final List<String> MODELS = List.of("all-minilm-l6-v2-q", "bge-small-en-v1.5-q");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   record DevSet(String label, String dir, String qrels) {}
@@ -108,36 +110,43 @@ public final class RouteCalibration {
     }
   }
 
-  public static void main(String[] args) throws IOException {
-    if (args.length < 1) {
-      System.err.println("usage: RouteCalibration <datasets-root> [--models id,id,...] [--work DIR]");
-      System.exit(2);
-    }
-    Path root = Path.of(args[0]);
-    List<String> models = List.of("all-minilm-l6-v2-q", "bge-small-en-v1.5-q");
-    Path work = Path.of(System.getProperty("user.home"), ".toolscout", "route-calibration");
-    for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--models") && i + 1 < args.length) {
-        models = List.of(args[++i].split(","));
-      } else if (args[i].equals("--work") && i + 1 < args.length) {
-        work = Path.of(args[++i]);
-      } else {
-        throw new IllegalArgumentException("unknown argument: " + args[i]);
-      }
-    }
+  private final CalibrationEngine.Opener engines;
+  private final List<ToolSpec> demo;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  /**
+   * @param engines opens the product on a data directory (the composition root's engine)
+   * @param demo the demo catalog the memory set is stored over
+   * @param out where the Markdown report goes
+   * @param err where progress goes
+   */
+  public RouteCalibration(CalibrationEngine.Opener engines, List<ToolSpec> demo, PrintWriter out, PrintWriter err) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    this.demo = List.copyOf(demo);
+    this.out = Objects.requireNonNull(out, "out");
+    this.err = Objects.requireNonNull(err, "err");
+  }
+
+  /**
+   * Routes every labelled case of the development sets under {@code root} and of the route set, per model, and
+   * prints the report; the engines' data directories go under {@code work}.
+   */
+  public void run(Path root, List<String> models, Path work) throws IOException {
     JsonNode set = JSON.readTree(resource(ROUTE_SET));
-    System.out.println("# Route calibration\n");
+    out.println("# Route calibration\n");
     for (String model : models) {
       List<Case> cases = new ArrayList<>();
       cases.addAll(toolCases(root, model, work));
       cases.addAll(memoryCases(root, model, work, set));
       report(model, cases);
     }
+    out.flush();
   }
 
   // ---- the cases ----
 
-  private static List<Case> toolCases(Path root, String model, Path work) {
+  private List<Case> toolCases(Path root, String model, Path work) {
     Map<String, NormalizedDataset> data = new LinkedHashMap<>();
     Map<String, List<ScoredQuery>> queries = new LinkedHashMap<>();
     for (DevSet s : SETS) {
@@ -158,7 +167,7 @@ public final class RouteCalibration {
       });
       Path dir = work.resolve(s.dir().replace('/', '_')).resolve(model);
       progress("%s: %s, %d tools, data in %s", model, s.label(), specs.size(), dir);
-      try (Engine e = Engine.open(Engine.Options.of(dir).withTools(specs).withModel(model).withModelPreload())) {
+      try (CalibrationEngine e = engines.open(dir, specs, model)) {
         int n = 0;
         for (ScoredQuery q : queries.get(s.label())) {
           if (n++ == PER_SET) {
@@ -189,12 +198,11 @@ public final class RouteCalibration {
     return out;
   }
 
-  private static List<Case> memoryCases(Path root, String model, Path work, JsonNode set) throws IOException {
+  private List<Case> memoryCases(Path root, String model, Path work, JsonNode set) throws IOException {
     Path dir = work.resolve("memory").resolve(model);
     progress("%s: memory set over the demo catalog, data in %s", model, dir);
     List<Case> out = new ArrayList<>();
-    try (Engine e = Engine.open(Engine.Options.of(dir).withTools(CatalogFiles.demo()).withModel(model)
-        .withModelPreload())) {
+    try (CalibrationEngine e = engines.open(dir, demo, model)) {
       Principal p = Principal.ANONYMOUS;
       // start from no memories: a rerun stores the same facts again
       for (Memory m : e.memories().recent(p, null, Integer.MAX_VALUE)) {
@@ -211,7 +219,7 @@ public final class RouteCalibration {
       }
       NormalizedDataset lens = NormalizedDataset.read(root.resolve("toollens/normalized"));
       List<ScoredQuery> lq = lens.scoredQueries("qrels.test.tsv");
-      for (ScoredQuery q : lq.subList(lq.size() - 100, lq.size())) {
+      for (ScoredQuery q : lq.subList(Math.max(0, lq.size() - 100), lq.size())) {
         out.add(route(e, "memory: tool request", q.text(), false, Set.of(), false, null));
       }
       for (String g : gibberish(GIBBERISH)) {
@@ -227,7 +235,7 @@ public final class RouteCalibration {
     return out;
   }
 
-  private static Case route(Engine e, String source, String text, boolean inCatalog, Set<String> gold,
+  private static Case route(CalibrationEngine e, String source, String text, boolean inCatalog, Set<String> gold,
       boolean noParam, String rightMemory) {
     // no thresholds matter here: the evidence (the nearest of each kind, with cosines) is what is calibrated
     RouteDecision d = e.router().route(e.router().embed(text), text, Principal.ANONYMOUS, 10);
@@ -403,39 +411,39 @@ public final class RouteCalibration {
 
   // ---- the report ----
 
-  private static void report(String model, List<Case> cases) {
+  private void report(String model, List<Case> cases) {
     RouteThresholds fitted = fit(model, cases);
     RouteThresholds shipped = RouteThresholds.forModel(model).orElse(RouteThresholds.disabled(model));
-    System.out.printf(Locale.ROOT, "## %s%n%n%d cases: %d in catalog, %d out of catalog or gibberish, %d memory "
+    out.printf(Locale.ROOT, "## %s%n%n%d cases: %d in catalog, %d out of catalog or gibberish, %d memory "
             + "questions with a stored answer, %d no-parameter requests.%n%n", model, cases.size(),
         count(cases, Case::inCatalog), count(cases, c -> !c.inCatalog() && c.rightMemory() == null),
         count(cases, c -> c.rightMemory() != null), count(cases, Case::noParameterGold));
-    System.out.println("| route | fitted | decided | precision | recall | shipped | decided | precision | recall |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    out.println("| route | fitted | decided | precision | recall | shipped | decided | precision | recall |");
+    out.println("|---|---|---|---|---|---|---|---|---|");
     for (String r : List.of("DIRECT_MEMORY", "SKILL_EXECUTE", "SKILL_HINT", "TOOL_FILTER", "LLM_REQUIRED")) {
       Pr f = measure(cases, fitted, r);
       Pr pr = measure(cases, shipped, r);
-      System.out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %d | %s | %s |%n", r, th(fitted, r),
+      out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %d | %s | %s |%n", r, th(fitted, r),
           f.decided(), pct(f.precision()), pct(f.recall()), th(shipped, r), pr.decided(), pct(pr.precision()),
           pct(pr.recall()));
     }
-    System.out.println();
-    System.out.println("Routes per source at the shipped thresholds:");
-    System.out.println();
-    System.out.println("| source | cases | DIRECT_MEMORY | SKILL_EXECUTE | SKILL_HINT | TOOL_FILTER | LLM_REQUIRED |");
-    System.out.println("|---|---|---|---|---|---|---|");
+    out.println();
+    out.println("Routes per source at the shipped thresholds:");
+    out.println();
+    out.println("| source | cases | DIRECT_MEMORY | SKILL_EXECUTE | SKILL_HINT | TOOL_FILTER | LLM_REQUIRED |");
+    out.println("|---|---|---|---|---|---|---|");
     Map<String, Map<String, Integer>> by = new LinkedHashMap<>();
     for (Case c : cases) {
       by.computeIfAbsent(c.source(), k -> new HashMap<>()).merge(routeOf(c, shipped), 1, Integer::sum);
     }
     by.forEach((src, m) -> {
       int n = m.values().stream().mapToInt(Integer::intValue).sum();
-      System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d |%n", src, n,
+      out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d |%n", src, n,
           m.getOrDefault("DIRECT_MEMORY", 0), m.getOrDefault("SKILL_EXECUTE", 0), m.getOrDefault("SKILL_HINT", 0),
           m.getOrDefault("TOOL_FILTER", 0), m.getOrDefault("LLM_REQUIRED", 0));
     });
-    System.out.println();
-    System.out.flush();
+    out.println();
+    out.flush();
   }
 
   private static String th(RouteThresholds t, String route) {
@@ -469,7 +477,8 @@ public final class RouteCalibration {
     }
   }
 
-  private static void progress(String format, Object... args) {
-    System.err.printf(Locale.ROOT, format + "%n", args);
+  private void progress(String format, Object... args) {
+    err.printf(Locale.ROOT, format + "%n", args);
+    err.flush();
   }
 }
