@@ -3,7 +3,8 @@
 # dev.toolscout.bench.eval.QueryAdapterTrainer) on that module's class path, with a JDK 21+ found as ./toolscout
 # finds it and the launcher's JVM flags.
 # Usage: scripts/bench-java.sh MAIN_CLASS [ARGS...]
-# Builds toolscout-bench and what it depends on (no tests) first.
+# Builds toolscout-bench and what it depends on (no tests) first. The product's benchmarks (bench, bench-gateway, ...)
+# have their runner: scripts/bench.sh.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 1 ] || { echo "usage: scripts/bench-java.sh MAIN_CLASS [ARGS...]" >&2; exit 2; }
