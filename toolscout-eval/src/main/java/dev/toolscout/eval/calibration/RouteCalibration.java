@@ -43,9 +43,10 @@ import java.util.function.Predicate;
  *   <li><b>Out of catalog</b>: the first {@value #OUT_PER_SET} queries of each of the other four sets, routed against
  *       this catalog (one dataset's queries against another's catalog; a few are in fact answerable there: label
  *       noise, counted against the router), and {@value #GIBBERISH} strings of no meaning.
- *   <li><b>Memory</b> (this module's resource {@value #ROUTE_SET}, hand-written): 40 facts stored as memories over the demo
- *       catalog, each asked back in other words twice (right: that fact); 40 personal or general questions whose
- *       answer was never stored, 100 tool requests of ToolLens and the gibberish (any memory is wrong).
+ *   <li><b>Memory</b> (this module's resource {@value #ROUTE_SET}, hand-written): 40 facts stored as memories over
+ *       the demo catalog, each asked back in other words twice (right: that fact); 40 personal or general questions
+ *       whose answer was never stored, the last 100 tool requests of ToolLens (all of them when it has fewer) and
+ *       the gibberish (any memory is wrong).
  *   <li><b>No-parameter requests</b>: exact requests for the demo catalog's tools that need no parameters (the same
  *       file), plus every in-catalog query above whose single gold tool has no required parameter.
  * </ul>
