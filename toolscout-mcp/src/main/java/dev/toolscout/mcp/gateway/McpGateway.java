@@ -18,7 +18,6 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.ToolRenderer;
@@ -62,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each request runs as a principal: over HTTP the one its API key maps to (see {@link GatewayAuth}),
  * over stdio the one the gateway was started for. Access control and {@code AiAccess} apply to listing,
  * finding and calling alike; a tool the principal may not see is never listed, and calling it gives the
- * same JSON-RPC error, byte for byte, as calling a missing one ({@link #notFound}). Access is checked before
- * the arguments and before any approval.
+ * same JSON-RPC error, byte for byte, as calling a missing one ({@link #notFound}). Every {@code tools/call}
+ * goes through the call gate the agent loop uses too ({@link ToolCalls#call}): access before the role, the
+ * arguments and any approval.
  *
  * <p>Each caller also has a {@link Role}: a reader is offered and runs only tools that read. A tool that needs
  * approval ({@code ai_access: propose}) is held, by default, as a request in the approval queue that someone
