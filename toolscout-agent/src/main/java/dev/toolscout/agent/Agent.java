@@ -32,6 +32,7 @@ import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
@@ -582,89 +583,84 @@ public final class Agent {
     if (!resumed) {
       events.accept(new AgentEvent.ToolCall(name, origin));
     }
-    // access first, before the arguments are looked at: denied, missing and BLOCKED read alike
-    boolean meta = scout.isMetaTool(name);
-    Optional<ToolSpec> spec = meta ? Optional.empty() : resolve(p, name);
-    if (!meta && spec.isEmpty()) {
-      return recorded(st, record.put("outcome", "not_found"), "Tool not found: " + name, true);
-    }
-    // the bound the gateway and the HTTP API put on a call's arguments, checked before they are parsed
-    String tooLarge = InputLimits.argumentsTooLarge(name, req.arguments());
-    if (tooLarge != null) {
-      return recorded(st, record.put("outcome", "error"), tooLarge, true);
-    }
-    ObjectNode args;
-    try {
-      JsonNode a = req.arguments() == null || req.arguments().isBlank() ? F.objectNode()
-          : JSON.readTree(req.arguments());
-      if (!a.isObject()) {
-        return recorded(st, record.put("outcome", "error"), name + ": the arguments must be a JSON object, got: "
-            + cut(req.arguments(), 200), true);
+    ToolCalls.Outcome<ToolResult> outcome = ToolCalls.call(
+        new ToolCalls.Request(p, null, st.requester, st.conversationId, name, req.arguments(), null),
+        (who, tool) -> target(st, who, tool), ToolCalls.queue(approvals, Approvals.Channel.AGENT, st.id));
+    return switch (outcome) {
+      case ToolCalls.Outcome.NotFound<ToolResult> nf -> recorded(st, record.put("outcome", "not_found"), nf.message(),
+          true);
+      case ToolCalls.Outcome.InvalidArguments<ToolResult> ia -> recorded(st, record.put("outcome", "error"),
+          ia.message(), true);
+      case ToolCalls.Outcome.Refused<ToolResult> rf -> recorded(st, record.put("outcome", "error"), rf.message(),
+          true);
+      case ToolCalls.Outcome.Failed<ToolResult> f -> {
+        LOG.info("tool {} did not run in run {}: {}", name, st.id, f.message());
+        yield recorded(st, record.put("outcome", "error"), f.message(), true);
       }
-      args = (ObjectNode) a;
-    } catch (IOException e) {
-      return recorded(st, record.put("outcome", "error"), name + ": the arguments are not JSON: "
-          + cut(req.arguments(), 200), true);
-    }
-    if (meta) {
-      ToolCallResult r = scout.callMetaTool(p, st.conversationId, name, args);
-      if (r.isError()) {
-        return recorded(st, record.put("outcome", "error"), r.error(), true);
-      }
-      if (DiscoveryTools.FIND.equals(name)) {
-        int n = 0;
-        for (JsonNode t : r.output().path("tools")) {
-          st.discovered.add(t.path("name").asText());
-          n++;
+      case ToolCalls.Outcome.Held<ToolResult> h -> {
+        String id = h.approval().id();
+        if (h.filed()) {
+          LOG.warn("approval request {}: {} asks to run {} (agent run {}); decide with `toolscout approvals "
+              + "approve {}` or `deny {}`", id, st.requester, name, st.id, id, id);
         }
-        record.put("found", n);
+        approval(st, id, name, "pending");
+        st.pendingApproval = id;
+        st.pendingTool = name;
+        yield null;
       }
-      return recorded(st, record.put("outcome", "ok"), text(r.output()), false);
-    }
-    ToolSpec tool = spec.get();
-    if (tool.aiAccess() == AiAccess.PROPOSE) {
-      Approvals.Outcome a = approvals.request(Approvals.Channel.AGENT, st.id, st.requester, name, args);
-      String id = a.request().id();
-      switch (a) {
-        case Approvals.Outcome.Held h -> {
-          if (h.filed()) {
-            LOG.warn("approval request {}: {} asks to run {} (agent run {}); decide with `toolscout approvals "
-                + "approve {}` or `deny {}`", id, st.requester, name, st.id, id, id);
+      case ToolCalls.Outcome.Denied<ToolResult> d -> {
+        approval(st, d.approval().id(), name, "denied");
+        yield recorded(st, record.put("outcome", "denied").put("approval", d.approval().id()), d.message(), true);
+      }
+      case ToolCalls.Outcome.Ran<ToolResult> ran -> {
+        if (ran.approval() != null) {
+          approval(st, ran.approval().id(), name, "approved");
+          record.put("approval", ran.approval().id());
+        }
+        ToolResult r = ran.result();
+        if (r.isError()) {
+          yield recorded(st, record.put("outcome", "error"), r.error(), true);
+        }
+        if (DiscoveryTools.FIND.equals(name)) {
+          int n = 0;
+          for (JsonNode t : r.output().path("tools")) {
+            st.discovered.add(t.path("name").asText());
+            n++;
           }
-          approval(st, id, name, "pending");
-          st.pendingApproval = id;
-          st.pendingTool = name;
-          return null;
+          record.put("found", n);
         }
-        case Approvals.Outcome.Denied d -> {
-          approval(st, id, name, "denied");
-          return recorded(st, record.put("outcome", "denied").put("approval", id), name + " was not run: approval "
-              + "request " + id + " for this call was denied by " + d.request().decidedBy() + ".", true);
-        }
-        case Approvals.Outcome.Run r -> {
-          approval(st, id, name, "approved");
-          record.put("approval", id);
-        }
+        yield recorded(st, record.put("outcome", "ok"), text(r.output()), false);
       }
+    };
+  }
+
+  /**
+   * The agent's side of the call gate: the tool {@code p} may call by {@code name} and what runs it. ToolScout's
+   * own tools run through {@link ToolScout#callMetaTool} (a memory tool's access goes by the catalog's definition
+   * when it holds one, as for listing); the others through the executor of their source or kind.
+   */
+  private Optional<ToolCalls.Target<ToolResult>> target(RunState st, Principal p, String name) {
+    if (!scout.isMetaTool(name)) {
+      return resolve(p, name).map(spec -> {
+        ToolExecutor e = executor(spec);
+        return new ToolCalls.Target<>(spec, e == null ? null
+            : (tool, args, approved) -> e.execute(new ToolInvocation(tool, (ObjectNode) args, p, st.conversationId)));
+      });
     }
-    ToolExecutor executor = executor(tool);
-    if (executor == null) {
-      return recorded(st, record.put("outcome", "error"), name + " is not executable here: no executor runs tools of "
-          + "source '" + tool.name().source() + "' (" + tool.sourceKind().name().toLowerCase(java.util.Locale.ROOT)
-          + ") in this ToolScout", true);
+    ToolCalls.Executor<ToolResult> meta = (tool, args, approved) -> {
+      ToolCallResult r = scout.callMetaTool(p, st.conversationId, name, (JsonNode) args);
+      return r.isError() ? ToolResult.error(r.error()) : ToolResult.of(r.output());
+    };
+    ToolSpec own = dev.toolscout.memory.MemoryTools.spec(name).orElse(null);
+    if (own == null) {
+      // discovery and skills__activate: any principal may call them (they answer within what it may see)
+      ToolSpec spec = dev.toolscout.skills.SkillTools.ACTIVATE.equals(name) ? dev.toolscout.skills.SkillTools.SPEC
+          : DiscoveryTools.SPECS.stream().filter(t -> t.fullName().equals(name)).findFirst().orElseThrow();
+      return Optional.of(new ToolCalls.Target<>(spec, meta));
     }
-    ToolResult r;
-    try {
-      r = executor.execute(new ToolInvocation(tool, args, p, st.conversationId));
-    } catch (RuntimeException e) {
-      LOG.info("tool {} failed in run {}: {}", name, st.id, e.toString());
-      r = ToolResult.error(name + " failed: " + (e.getMessage() == null ? e.getClass().getSimpleName()
-          : e.getMessage()));
-    }
-    if (r.isError()) {
-      return recorded(st, record.put("outcome", "error"), r.error(), true);
-    }
-    return recorded(st, record.put("outcome", "ok"), text(r.output()), false);
+    ToolSpec described = engine.catalog().get(name).map(dev.toolscout.catalog.CatalogEntry::spec).orElse(own);
+    return engine.access().allows(p, described)
+        ? Optional.of(new ToolCalls.Target<>(described, own, null, meta)) : Optional.empty();
   }
 
   private static Outcome recorded(RunState st, ObjectNode record, String text, boolean error) {

@@ -6,7 +6,7 @@ import dev.toolscout.model.ToolSpec;
 import java.util.Objects;
 
 /**
- * One call of a tool as the model made it, after the agent loop's checks.
+ * One call of a tool as the model made it, after the call gate's checks ({@link ToolCalls#call}).
  *
  * @param tool the called tool's definition (its {@link ToolSpec#originalName()} is the name to call upstream)
  * @param arguments the model's arguments, a JSON object (empty when the model gave none)

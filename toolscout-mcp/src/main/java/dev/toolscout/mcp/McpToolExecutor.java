@@ -17,8 +17,8 @@ import java.util.Optional;
 /**
  * Runs the agent loop's calls of upstream MCP tools, and of the actions {@code mcp__list_servers} and {@code
  * mcp__call_tool}, through the same path as the gateway ({@link McpActions}): the upstream manager's timeouts,
- * size caps and secret scrubbing apply. The loop has checked access and, for a {@code PROPOSE} tool, the
- * approval before; {@code mcp__call_tool} is never run as approved, so a {@code PROPOSE} tool cannot be reached
+ * size caps and secret scrubbing apply. The call gate ({@code ToolCalls.call}) has checked access and, for a
+ * {@code PROPOSE} tool, the approval before; {@code mcp__call_tool} is never run as approved, so a {@code PROPOSE} tool cannot be reached
  * through it without its own approval: the model is told to call the tool by its own name, which the loop holds
  * for approval. {@code mcp__register_server} is not offered to the loop ({@link
  * #ACTIONS}): servers are registered by people ({@code toolscout mcp add}, {@code POST /v1/servers}).

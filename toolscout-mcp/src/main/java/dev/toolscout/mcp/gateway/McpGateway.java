@@ -13,11 +13,11 @@ import dev.toolscout.conversation.Conversations;
 import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.ToolRenderer;
@@ -42,6 +42,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -60,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each request runs as a principal: over HTTP the one its API key maps to (see {@link GatewayAuth}),
  * over stdio the one the gateway was started for. Access control and {@code AiAccess} apply to listing,
  * finding and calling alike; a tool the principal may not see is never listed, and calling it gives the
- * same JSON-RPC error, byte for byte, as calling a missing one ({@link #notFound}). Access is checked before
- * the arguments and before any approval.
+ * same JSON-RPC error, byte for byte, as calling a missing one ({@link #notFound}). Every {@code tools/call}
+ * goes through the call gate the agent loop uses too ({@link ToolCalls#call}): access before the role, the
+ * arguments and any approval.
  *
  * <p>Each caller also has a {@link Role}: a reader is offered and runs only tools that read. A tool that needs
  * approval ({@code ai_access: propose}) is held, by default, as a request in the approval queue that someone
@@ -504,7 +506,7 @@ public final class McpGateway implements AutoCloseable {
 
   /** A reader runs only tools that read and need no approval. */
   private static boolean roleMayRun(Caller c, ToolSpec spec) {
-    return c.role() != Role.READER || spec.sideEffect() == SideEffect.READ && spec.aiAccess() == AiAccess.EXECUTE;
+    return ToolCalls.roleMayRun(c.role(), spec);
   }
 
   private boolean visible(Principal p, ToolSpec spec) {
@@ -533,54 +535,166 @@ public final class McpGateway implements AutoCloseable {
     return t == null ? null : ToolInputValidator.validate(t, args, true, validator);
   }
 
+  /** {@code tools/call} of one of the gateway's own tools: through the call gate, as every call. */
   private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
     Caller c = caller(exchange.transportContext());
+    return answer(c, gated(exchange, c, req.name(), req.arguments(), (p, name) -> baseTarget(exchange, c, name)));
+  }
+
+  /**
+   * Runs a call through {@link ToolCalls#call}, the gate the agent loop uses too: access (a denied or BLOCKED tool
+   * reads as a missing one), the role, the arguments (the schema), the approval as {@link #approval} says, then
+   * the tool.
+   */
+  private ToolCalls.Outcome<McpSchema.CallToolResult> gated(McpSyncServerExchange exchange, Caller c, String name,
+      Object args, ToolCalls.Tools<McpSchema.CallToolResult> tools) {
+    try {
+      return ToolCalls.call(new ToolCalls.Request(c.principal(), c.role(), c.id(), null, name, null,
+          args == null ? Map.of() : args), tools, approvalStep(exchange));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new ToolCalls.Outcome.Failed<>(name + " was not run: the request was cancelled");
+    }
+  }
+
+  /** A call's outcome on the wire: a missing tool is the SDK's own unknown-tool error ({@link #notFound}). */
+  private static McpSchema.CallToolResult answer(Caller c, ToolCalls.Outcome<McpSchema.CallToolResult> outcome) {
+    return switch (outcome) {
+      case ToolCalls.Outcome.Ran<McpSchema.CallToolResult> r -> {
+        if (r.approval() != null) {
+          LOG.info("{} runs for {} under approval request {} (approved by {})", r.tool().fullName(), c.id(),
+              r.approval().id(), r.approval().decidedBy());
+        }
+        yield r.result();
+      }
+      case ToolCalls.Outcome.NotFound<McpSchema.CallToolResult> nf -> throw notFound(nf.tool());
+      case ToolCalls.Outcome.InvalidArguments<McpSchema.CallToolResult> ia -> McpActions.error(ia.message());
+      case ToolCalls.Outcome.Refused<McpSchema.CallToolResult> rf -> McpActions.error(rf.message());
+      case ToolCalls.Outcome.Failed<McpSchema.CallToolResult> f -> McpActions.error(f.message());
+      case ToolCalls.Outcome.Held<McpSchema.CallToolResult> h -> {
+        String id = h.approval().id();
+        if (h.filed()) {
+          // WARN, the CLI's default level: the operator watching the gateway learns there is something to decide
+          LOG.warn("approval request {}: {} asks to run {}; decide with `toolscout approvals approve {}` or `deny {}`",
+              id, c.id(), h.tool().fullName(), id, id);
+        }
+        yield McpActions.error(h.tool().fullName() + " needs approval and was not run. Approval request " + id
+            + " (requested by " + c.id() + ") is pending: someone else entitled to approve must approve it (the "
+            + "gateway's operator runs `toolscout approvals approve " + id + "`). Once it is approved, make this same "
+            + "call again, with the same arguments, and it runs once.");
+      }
+      case ToolCalls.Outcome.Denied<McpSchema.CallToolResult> d -> McpActions.error(d.message());
+    };
+  }
+
+  /**
+   * The gateway's side of the call gate for its own tools: the one {@code c} may see by {@code name} and what runs
+   * it. Access goes by the catalog's definition where it holds one (as listing does); the role and the approval
+   * by the definition that runs (a memory tool's built-in one, the reached tool's for {@code mcp__call_tool}).
+   */
+  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> baseTarget(
+      McpSyncServerExchange exchange, Caller c, String name) {
     Principal p = c.principal();
-    String name = req.name();
-    Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
     if (SkillTools.ACTIVATE.equals(name)) {
-      return activate(exchange, c, args);
+      // offered to a principal that may see a skill the gateway can serve
+      if (skills.activateTool(p).isEmpty() || !access.allows(p, SkillTools.SPEC)) {
+        return Optional.empty();
+      }
+      return Optional.of(new ToolCalls.Target<>(SkillTools.SPEC, SkillTools.SPEC, schema(name),
+          (t, args, approved) -> activate(exchange, p, args)));
     }
     if (memory != null && MemoryTools.isMemoryTool(name)) {
-      return remember(exchange, c, name, args);
-    }
-    // access first, before the arguments, the role or the approval are looked at
-    ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
-    if (own != null && (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own))) {
-      throw notFound(name);
-    }
-    McpSchema.CallToolResult invalid = checkArguments(name, args);
-    if (invalid != null) {
-      return invalid;
+      ToolSpec own = memorySpec(name);
+      if (!access.allows(p, own)) {
+        return Optional.empty();
+      }
+      // the role and approval go by the built-in definition, which is what runs (a catalog's entry of the same
+      // name, such as the demo's, is a description); the policy's rules go by the catalog's, as for listing
+      return Optional.of(new ToolCalls.Target<>(own, MemoryTools.spec(name).orElseThrow(), schema(name),
+          (t, args, approved) -> remember(exchange, p, name, args)));
     }
     if (McpActions.isAction(name)) {
-      ToolSpec effective = own;
+      ToolSpec own = actions.spec(name);
+      if (!access.allows(p, own)) {
+        return Optional.empty();
+      }
       if (McpActions.CALL.equals(name)) {
         // the tool it calls through is the one that needs a role and an approval, not the call-through itself
-        ToolSpec target = actions.target(args).filter(t -> visible(p, t)).orElse(null);
-        Object params = args.get("params");
-        if (target == null || params != null && !(params instanceof Map)) {
-          return actions.call(p, name, args, false); // its own "not found" or argument error
-        }
-        Gate g = gate(exchange, c, target, params == null ? Map.of() : params);
-        return g.answer() != null ? g.answer() : working(exchange, () -> actions.call(p, name, args, g.approved()));
+        return Optional.of(new ToolCalls.Target<>(own, own, schema(name),
+            (t, args, approved) -> callThrough(exchange, c, map(args))));
       }
-      if (McpActions.REGISTER.equals(name)) {
-        Object endpoint = args.get("endpoint");
-        Object server = args.get("name");
-        if (!(endpoint instanceof String e) || e.isBlank() || !(server instanceof String n) || n.isBlank()) {
-          return actions.call(p, name, args, false); // its argument error; nothing is queued
-        }
-        if (McpActions.isCommandLine(e) && c.remote() && !allowRemoteStdio && roleMayRun(c, effective)) {
-          return McpActions.error(McpActions.REGISTER + " refused: the endpoint is a command line, which would "
-              + "start '" + e.strip().split("\\s+")[0] + "' on the gateway's host, and this gateway does not let "
-              + "remote clients register commands. Register an http(s) URL instead, or ask the gateway's operator "
-              + "to add the server (`toolscout mcp add NAME -- COMMAND`).");
-        }
-      }
-      Gate g = gate(exchange, c, effective, args);
-      return g.answer() != null ? g.answer() : working(exchange, () -> actions.call(p, name, args, g.approved()));
+      ToolCalls.ArgumentCheck check = McpActions.REGISTER.equals(name) ? register(c, schema(name)) : schema(name);
+      return Optional.of(new ToolCalls.Target<>(own, own, check,
+          (t, args, approved) -> working(exchange, () -> actions.call(p, name, map(args), approved))));
     }
+    ToolSpec own = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+    if (own != null && !access.allows(p, own)) {
+      return Optional.empty();
+    }
+    ToolSpec builtIn = DiscoverySpecs.ALL.stream().filter(s -> s.fullName().equals(name)).findFirst().orElseThrow();
+    return Optional.of(new ToolCalls.Target<>(own != null ? own : builtIn, builtIn, schema(name),
+        (t, args, approved) -> discover(exchange, p, name, args)));
+  }
+
+  /** The gateway's side of the call gate for an upstream tool: as the catalog holds it now. */
+  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> upstreamTarget(
+      McpSyncServerExchange exchange, Principal p, String name) {
+    ToolSpec now = catalog.get(name).map(CatalogEntry::spec).orElse(null);
+    if (now == null || !runnable(now) || !access.allows(p, now)) {
+      return Optional.empty();
+    }
+    return Optional.of(new ToolCalls.Target<>(now, now, schema(name),
+        (t, args, approved) -> working(exchange, () -> actions.callUpstream(p, now, map(args), approved))));
+  }
+
+  /** The schema check of a call's arguments, once access has been checked (the SDK would check them first). */
+  private ToolCalls.ArgumentCheck schema(String name) {
+    return args -> {
+      McpSchema.CallToolResult invalid = checkArguments(name, map(args));
+      return invalid == null ? null : text(invalid);
+    };
+  }
+
+  /**
+   * {@code mcp__register_server}'s checks after the schema's: a blank name or endpoint is its own argument error,
+   * and a command line from a remote caller is refused unless the operator allowed it.
+   */
+  private ToolCalls.ArgumentCheck register(Caller c, ToolCalls.ArgumentCheck schema) {
+    return a -> {
+      String problem = schema.problem(a);
+      if (problem != null) {
+        return problem;
+      }
+      Map<String, Object> args = map(a);
+      Object endpoint = args.get("endpoint");
+      Object server = args.get("name");
+      if (!(endpoint instanceof String e) || e.isBlank() || !(server instanceof String n) || n.isBlank()) {
+        return text(actions.call(c.principal(), McpActions.REGISTER, args, false)); // nothing is queued
+      }
+      if (McpActions.isCommandLine(e) && c.remote() && !allowRemoteStdio) {
+        return McpActions.REGISTER + " refused: the endpoint is a command line, which would start '"
+            + e.strip().split("\\s+")[0] + "' on the gateway's host, and this gateway does not let remote clients "
+            + "register commands. Register an http(s) URL instead, or ask the gateway's operator to add the server "
+            + "(`toolscout mcp add NAME -- COMMAND`).";
+      }
+      return null;
+    };
+  }
+
+  /** {@code mcp__call_tool}: the tool it reaches goes through the gate in its turn (role, approval). */
+  private McpSchema.CallToolResult callThrough(McpSyncServerExchange exchange, Caller c, Map<String, Object> args) {
+    Principal p = c.principal();
+    ToolSpec target = actions.target(args).filter(t -> visible(p, t)).orElse(null);
+    Object params = args.get("params");
+    if (target == null || params != null && !(params instanceof Map)) {
+      return actions.call(p, McpActions.CALL, args, false); // its own "not found" or argument error
+    }
+    return answer(c, gated(exchange, c, target.fullName(), params == null ? Map.of() : params,
+        (who, name) -> Optional.of(new ToolCalls.Target<>(target,
+            (t, a, approved) -> working(exchange, () -> actions.call(p, McpActions.CALL, args, approved))))));
+  }
+
+  private McpSchema.CallToolResult discover(McpSyncServerExchange exchange, Principal p, String name, Object args) {
     DiscoveryResult r = discovery.call(p, name, JSON.valueToTree(args));
     return switch (r) {
       case DiscoveryResult.Error e -> McpActions.error(e.message());
@@ -594,22 +708,10 @@ public final class McpGateway implements AutoCloseable {
   }
 
   /**
-   * {@code skills__activate}: access first (a principal that may see no skill the gateway serves gets the
-   * unknown-tool error), then the arguments; the activation is recorded in the session's conversation, and the
+   * {@code skills__activate}, past the gate: the activation is recorded in the session's conversation, and the
    * client is told its tool list changed.
    */
-  private McpSchema.CallToolResult activate(McpSyncServerExchange exchange, Caller c, Map<String, Object> args) {
-    Principal p = c.principal();
-    if (skills.activateTool(p).isEmpty() || !access.allows(p, SkillTools.SPEC)) {
-      throw notFound(SkillTools.ACTIVATE);
-    }
-    McpSchema.CallToolResult invalid = checkArguments(SkillTools.ACTIVATE, args);
-    if (invalid != null) {
-      return invalid;
-    }
-    if (!roleMayRun(c, SkillTools.SPEC)) {
-      return gate(exchange, c, SkillTools.SPEC, args).answer();
-    }
+  private McpSchema.CallToolResult activate(McpSyncServerExchange exchange, Principal p, Object args) {
     String bad = badConversation(exchange.transportContext());
     if (bad != null) {
       return McpActions.error(bad);
@@ -624,27 +726,8 @@ public final class McpGateway implements AutoCloseable {
     };
   }
 
-  /**
-   * A memory tool: access first (a denied memory tool reads as a missing one), then the arguments, then the role
-   * (a reader searches and recalls, never stores or forgets); the memory's own scopes are checked by the tool.
-   */
-  private McpSchema.CallToolResult remember(McpSyncServerExchange exchange, Caller c, String name,
-      Map<String, Object> args) {
-    Principal p = c.principal();
-    ToolSpec own = memorySpec(name);
-    if (own.aiAccess() == AiAccess.BLOCKED || !access.allows(p, own)) {
-      throw notFound(name);
-    }
-    McpSchema.CallToolResult invalid = checkArguments(name, args);
-    if (invalid != null) {
-      return invalid;
-    }
-    // the role and approval go by the built-in definition, which is what runs (a catalog's entry of the same name,
-    // such as the demo's, is a description); the policy's rules went by the catalog's above, as for listing
-    Gate g = gate(exchange, c, MemoryTools.spec(name).orElseThrow(), args);
-    if (g.answer() != null) {
-      return g.answer();
-    }
+  /** A memory tool, past the gate; the memory's own scopes are checked by the tool. */
+  private McpSchema.CallToolResult remember(McpSyncServerExchange exchange, Principal p, String name, Object args) {
     String bad = badConversation(exchange.transportContext());
     if (bad != null) {
       return McpActions.error(bad);
@@ -653,6 +736,16 @@ public final class McpGateway implements AutoCloseable {
       case MemoryTools.Result.Ok ok -> McpActions.ok(ok.output());
       case MemoryTools.Result.Error e -> McpActions.error(e.message());
     };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object args) {
+    return args instanceof Map<?, ?> m ? (Map<String, Object>) m : JSON.convertValue(args, Map.class);
+  }
+
+  /** The text of a one-text tool result (the SDK's argument check's, an action's error). */
+  private static String text(McpSchema.CallToolResult r) {
+    return r.content().isEmpty() || !(r.content().get(0) instanceof McpSchema.TextContent t) ? "" : t.text();
   }
 
   /** Records the found tools in the session's conversation and tells the client when its list grew. */
@@ -690,18 +783,7 @@ public final class McpGateway implements AutoCloseable {
   private McpServerFeatures.SyncToolSpecification upstreamSpec(ToolSpec s) {
     BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> handler = (ex, req) -> {
       Caller c = caller(ex.transportContext());
-      ToolSpec now = catalog.get(req.name()).map(CatalogEntry::spec).orElse(null);
-      if (now == null || !runnable(now) || !access.allows(c.principal(), now)) {
-        throw notFound(req.name());
-      }
-      Map<String, Object> args = req.arguments() == null ? Map.of() : req.arguments();
-      McpSchema.CallToolResult invalid = checkArguments(req.name(), args);
-      if (invalid != null) {
-        return invalid;
-      }
-      Gate g = gate(ex, c, now, args);
-      return g.answer() != null ? g.answer()
-          : working(ex, () -> actions.callUpstream(c.principal(), now, args, g.approved()));
+      return answer(c, gated(ex, c, req.name(), req.arguments(), (p, name) -> upstreamTarget(ex, p, name)));
     };
     McpSchema.Tool t = wire(s);
     wireTools.put(t.name(), t);
@@ -740,59 +822,18 @@ public final class McpGateway implements AutoCloseable {
     }
   }
 
-  /**
-   * Whether a call the caller may see runs, and with what approval: {@code answer} is the tool result to give
-   * instead when it does not run (the role forbids it, or it is held or denied); else {@code approved} says
-   * whether a PROPOSE call was approved.
-   */
-  private record Gate(boolean approved, McpSchema.CallToolResult answer) {}
-
-  private static final Gate RUN = new Gate(false, null);
-
-  /** The role, then (for a PROPOSE tool) the approval, as {@link #approval} says. */
-  private Gate gate(McpSyncServerExchange exchange, Caller c, ToolSpec spec, Object args) {
-    if (!roleMayRun(c, spec)) {
-      return new Gate(false, McpActions.error(spec.fullName() + " was not run: an API key with the role reader "
-          + "may run only tools that read and need no approval, and this one "
-          + (spec.aiAccess() == AiAccess.PROPOSE ? "needs approval" : "has side effect "
-              + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT))
-          + ". Ask the gateway's operator for a key with the role user."));
-    }
-    if (spec.aiAccess() != AiAccess.PROPOSE) {
-      return RUN;
-    }
-    return switch (approval) {
-      case NEVER -> RUN; // McpActions answers that it needs an approval
-      case CLIENT -> new Gate(true, null);
-      case ELICIT -> new Gate(elicit(exchange, spec, args), null);
-      case QUEUE -> queued(c, spec, args);
-    };
-  }
-
-  private Gate queued(Caller c, ToolSpec spec, Object args) {
-    Approvals q = queue;
-    if (q == null) {
-      return RUN; // no queue to hold it in: it does not run, and McpActions says so
-    }
-    Approvals.Outcome outcome = q.request(Approvals.Channel.GATEWAY, null, c.id(), spec.fullName(), args);
-    if (outcome instanceof Approvals.Outcome.Held h && h.filed()) {
-      // WARN, the CLI's default level: the operator watching the gateway learns there is something to decide
-      LOG.warn("approval request {}: {} asks to run {}; decide with `toolscout approvals approve {}` or `deny {}`",
-          h.request().id(), c.id(), spec.fullName(), h.request().id(), h.request().id());
-    }
-    return switch (outcome) {
-      case Approvals.Outcome.Run r -> {
-        LOG.info("{} runs for {} under approval request {} (approved by {})", spec.fullName(), c.id(),
-            r.request().id(), r.request().decidedBy());
-        yield new Gate(true, null);
-      }
-      case Approvals.Outcome.Held h -> new Gate(false, McpActions.error(spec.fullName() + " needs approval and was "
-          + "not run. Approval request " + h.request().id() + " (requested by " + c.id() + ") is pending: someone "
-          + "else entitled to approve must approve it (the gateway's operator runs `toolscout approvals approve "
-          + h.request().id() + "`). Once it is approved, make this same call again, with the same arguments, and "
-          + "it runs once."));
-      case Approvals.Outcome.Denied d -> new Gate(false, McpActions.error(spec.fullName() + " was not run: approval "
-          + "request " + d.request().id() + " for this call was denied by " + d.request().decidedBy() + "."));
+  /** How a PROPOSE call is approved, as {@link #approval} says. */
+  private ToolCalls.ApprovalStep approvalStep(McpSyncServerExchange exchange) {
+    return (request, spec, args) -> {
+      Approvals q = queue;
+      return switch (approval) {
+        case NEVER -> new ToolCalls.Decision.Proceed(false, null); // McpActions answers that it needs an approval
+        case CLIENT -> new ToolCalls.Decision.Proceed(true, null);
+        case ELICIT -> new ToolCalls.Decision.Proceed(elicit(exchange, spec, args), null);
+        // no queue to hold it in: it does not run, and McpActions says so
+        case QUEUE -> q == null ? new ToolCalls.Decision.Proceed(false, null)
+            : ToolCalls.queue(q, Approvals.Channel.GATEWAY, null).decide(request, spec, args);
+      };
     };
   }
 
