@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  *       {@code access_key}, {@code private_key}, {@code jwt}, {@code session}, {@code sid}, ...).
  *   <li>{@link #USERINFO}: the user-info of a URL of any scheme, anywhere in a text ({@code
  *       postgres://u:pw@db/x}, {@code --db=mysql://root:pw@h}).
- *   <li>{@link #passwordFlags}: the short flags that take a password in tools known to take one that way
+ *   <li>{@link #passwordFlag}: the short flags that take a password in tools known to take one that way
  *       ({@code mysql -pPW}, {@code mysql -p PW}, {@code sshpass -p PW}, {@code redis-cli -a PW}).
  *   <li>{@link #looksLikeKey}: a value that looks like a key by itself (a known token prefix, long hex, a long
  *       mix of upper case, lower case and digits).
