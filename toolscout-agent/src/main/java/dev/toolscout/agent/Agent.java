@@ -18,10 +18,7 @@ import dev.langchain4j.model.output.TokenUsage;
 import dev.toolscout.agent.internal.RunState;
 import dev.toolscout.agent.internal.SchemaElements;
 import dev.toolscout.approval.Approvals;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
-import dev.toolscout.catalog.StateStore.StoredRun;
-import dev.toolscout.catalog.StateStore.StoredUsage;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.RenderFormat;
@@ -30,8 +27,6 @@ import dev.toolscout.engine.SelectResult;
 import dev.toolscout.routing.Route;
 import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
@@ -41,6 +36,10 @@ import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.runs.RunStore;
+import dev.toolscout.runs.RunStore.StoredRun;
+import dev.toolscout.runs.UsageStore;
+import dev.toolscout.runs.UsageStore.StoredUsage;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -100,9 +99,9 @@ public final class Agent {
 
   static final String RUNNING = "running";
 
-  private final LocalToolScout scout;
-  private final Engine engine;
-  private final StateStore store;
+  private final ToolScout scout;
+  private final RunStore store;
+  private final UsageStore usageStore;
   private final Approvals approvals;
   private final ChatProvider provider;
   private final Map<String, ToolExecutor> bySource;
@@ -115,9 +114,9 @@ public final class Agent {
 
   private Agent(Builder b) {
     this.scout = b.scout;
-    this.engine = b.scout.engine();
-    this.store = engine.store();
-    this.approvals = engine.approvals();
+    this.store = b.scout.runs();
+    this.usageStore = b.scout.usage();
+    this.approvals = b.scout.approvals();
     this.provider = b.provider;
     this.bySource = Map.copyOf(b.bySource);
     this.byKind = new EnumMap<>(b.byKind);
@@ -130,9 +129,9 @@ public final class Agent {
   }
 
   /**
-   * A builder over {@code scout} (made by {@link ToolScout#builder()}, not read-only) and {@code provider}.
+   * A builder over {@code scout} (not read-only) and {@code provider}.
    *
-   * @throws IllegalArgumentException for another implementation of {@link ToolScout}, or a read-only one
+   * @throws IllegalArgumentException for a null or a read-only {@link ToolScout}
    */
   public static Builder builder(ToolScout scout, ChatProvider provider) {
     return new Builder(scout, provider);
@@ -289,11 +288,11 @@ public final class Agent {
 
   /** The usage records made since {@code since}, oldest first, at most {@code limit} (1-100000). */
   public List<UsageRecord> usage(Instant since, int limit) {
-    return usage(store, since, limit);
+    return usage(usageStore, since, limit);
   }
 
   /** The usage records in {@code store} (a read-only one too), as {@link #usage(Instant, int)}. */
-  public static List<UsageRecord> usage(StateStore store, Instant since, int limit) {
+  public static List<UsageRecord> usage(UsageStore store, Instant since, int limit) {
     if (limit < 1 || limit > 100_000) {
       throw new IllegalArgumentException("limit must be between 1 and 100000, got: " + limit);
     }
@@ -529,7 +528,7 @@ public final class Agent {
     }
     ToolSpec extra = extraTools.get(name);
     Optional<ToolSpec> spec = extra != null
-        ? Optional.of(extra).filter(s -> engine.access().allows(p, s))
+        ? Optional.of(extra).filter(s -> scout.allows(p, s))
         : scout.describe(p, name);
     return spec.filter(s -> s.aiAccess() != AiAccess.BLOCKED);
   }
@@ -658,9 +657,7 @@ public final class Agent {
           : DiscoveryTools.SPECS.stream().filter(t -> t.fullName().equals(name)).findFirst().orElseThrow();
       return Optional.of(new ToolCalls.Target<>(spec, meta));
     }
-    ToolSpec described = engine.catalog().get(name).map(dev.toolscout.catalog.CatalogEntry::spec).orElse(own);
-    return engine.access().allows(p, described)
-        ? Optional.of(new ToolCalls.Target<>(described, own, null, meta)) : Optional.empty();
+    return scout.visibleTool(p, own).map(described -> new ToolCalls.Target<>(described, own, null, meta));
   }
 
   private static Outcome recorded(RunState st, ObjectNode record, String text, boolean error) {
@@ -742,7 +739,7 @@ public final class Agent {
   }
 
   private void store(UsageRecord u, RunState st) {
-    store.saveUsage(new StoredUsage(u.id(), u.at(), RunState.principalKey(st.principal), st.conversationId,
+    usageStore.saveUsage(new StoredUsage(u.id(), u.at(), RunState.principalKey(st.principal), st.conversationId,
         u.json().toString()));
     for (Consumer<UsageRecord> l : listeners) {
       try {
@@ -802,7 +799,7 @@ public final class Agent {
 
   /** Builds an {@link Agent}. Not thread-safe. */
   public static final class Builder {
-    private final LocalToolScout scout;
+    private final ToolScout scout;
     private final ChatProvider provider;
     private final Map<String, ToolExecutor> bySource = new HashMap<>();
     private final Map<SourceKind, ToolExecutor> byKind = new EnumMap<>(SourceKind.class);
@@ -812,15 +809,14 @@ public final class Agent {
     private Consumer<UsageRecord> listener;
 
     private Builder(ToolScout scout, ChatProvider provider) {
-      if (!(scout instanceof LocalToolScout l)) {
-        throw new IllegalArgumentException("the agent runs over a ToolScout made by ToolScout.builder(), got: "
-            + (scout == null ? "null" : scout.getClass().getName()));
+      if (scout == null) {
+        throw new IllegalArgumentException("the agent runs over a ToolScout made by ToolScout.builder(), got: null");
       }
-      if (l.engine().readOnly()) {
+      if (scout.readOnly()) {
         throw new IllegalArgumentException("the agent writes runs, conversations and usage records: open the "
             + "ToolScout without readOnly(true)");
       }
-      this.scout = l;
+      this.scout = scout;
       this.provider = Objects.requireNonNull(provider, "provider");
     }
 

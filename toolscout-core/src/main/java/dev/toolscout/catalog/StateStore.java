@@ -1,6 +1,8 @@
 package dev.toolscout.catalog;
 
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.runs.RunStore;
+import dev.toolscout.runs.UsageStore;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
@@ -18,7 +20,7 @@ import java.util.Optional;
  * <p>Vectors are keyed by the hash of the text that was embedded and the model id, so an unchanged tool is
  * never embedded twice and a vector from another model is never used.
  */
-public interface StateStore extends AutoCloseable {
+public interface StateStore extends RunStore, UsageStore, AutoCloseable {
   /** Every stored tool, in name order, and the catalog version they are at (0 for an empty store). */
   StoredCatalog loadCatalog();
 
@@ -220,35 +222,7 @@ public interface StateStore extends AutoCloseable {
   /** How many conversations are stored, of every principal. */
   int conversationCount();
 
-  // --- the agent loop (toolscout-agent): its runs, so a paused one resumes after a restart, and usage records ---
-
-  /** Stores {@code run}, replacing the one with the same id (upsert), durable on return. */
-  void saveRun(StoredRun run);
-
-  /** The run with this id (exact match), if one is stored. */
-  Optional<StoredRun> loadRun(String id);
-
-  /** Every stored run in {@code status}, oldest first (by creation time, then id). */
-  List<StoredRun> loadRunsByStatus(String status);
-
-  /** The runs of one conversation of one principal, oldest first (by creation time, then id). */
-  List<StoredRun> loadRuns(String principal, String conversationId);
-
-  /**
-   * Removes one run, durable on return.
-   *
-   * @return true when it was stored
-   */
-  boolean deleteRun(String id);
-
-  /**
-   * Stores a usage record, replacing the one with the same id (a paused request's record is replaced when it
-   * resumes), durable on return.
-   */
-  void saveUsage(StoredUsage usage);
-
-  /** The usage records made at or after {@code since}, oldest first (by time, then id), at most {@code limit}. */
-  List<StoredUsage> loadUsage(Instant since, int limit);
+  // --- the agent loop (toolscout-agent): its runs and usage records are RunStore's and UsageStore's ---
 
   // --- memories (docs/MEMORY.md) ---
 
@@ -416,66 +390,6 @@ public interface StateStore extends AutoCloseable {
       disclosedTools = List.copyOf(disclosedTools == null ? List.of() : disclosedTools);
       createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
       lastUsedAt = lastUsedAt.truncatedTo(ChronoUnit.MILLIS);
-    }
-  }
-
-  /**
-   * One request of the agent loop as stored: a finished one is the conversation's history for its next request;
-   * a paused one ({@code awaiting_approval}) holds what the loop needs to resume, also after a restart.
-   *
-   * @param id the run's unique id
-   * @param principal the key of the principal it runs for (opaque here, as for conversations)
-   * @param conversationId the conversation it belongs to
-   * @param status {@code running}, {@code awaiting_approval}, {@code done} or {@code failed} (the agent owns
-   *     the values)
-   * @param approvalId the approval request a paused run waits for, or {@code null}
-   * @param stateJson the loop's state, opaque to the store (the agent owns its format)
-   * @param createdAt when it started (kept to the millisecond)
-   * @param updatedAt when it was last saved (kept to the millisecond)
-   */
-  record StoredRun(
-      String id, String principal, String conversationId, String status, String approvalId, String stateJson,
-      Instant createdAt, Instant updatedAt) {
-    public StoredRun {
-      for (String[] f : new String[][] {{"id", id}, {"principal", principal}, {"conversationId", conversationId},
-          {"status", status}}) {
-        if (f[1] == null || f[1].isBlank()) {
-          throw new IllegalArgumentException("stored run '" + id + "': " + f[0] + " must not be blank, got: '"
-              + f[1] + "'");
-        }
-      }
-      if (stateJson == null || createdAt == null || updatedAt == null) {
-        throw new IllegalArgumentException("stored run '" + id + "': stateJson, createdAt and updatedAt are "
-            + "required, got: " + (stateJson == null ? null : "(json)") + ", " + createdAt + ", " + updatedAt);
-      }
-      createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
-      updatedAt = updatedAt.truncatedTo(ChronoUnit.MILLIS);
-    }
-
-    /** Leaves the state out: it holds the conversation's messages. */
-    @Override
-    public String toString() {
-      return "StoredRun[id=" + id + ", conversationId=" + conversationId + ", status=" + status + ", approvalId="
-          + approvalId + "]";
-    }
-  }
-
-  /**
-   * One usage record of the agent loop.
-   *
-   * @param id the record's unique id (the run's)
-   * @param at when the request finished or paused (kept to the millisecond)
-   * @param principal the principal's key (opaque here)
-   * @param conversationId the conversation
-   * @param json the record, opaque to the store (the agent owns its format, docs/AGENT.md)
-   */
-  record StoredUsage(String id, Instant at, String principal, String conversationId, String json) {
-    public StoredUsage {
-      if (id == null || id.isBlank() || at == null || principal == null || conversationId == null || json == null) {
-        throw new IllegalArgumentException("a usage record needs an id, a time, a principal, a conversation and "
-            + "its JSON, got: '" + id + "', " + at + ", " + principal + ", " + conversationId);
-      }
-      at = at.truncatedTo(ChronoUnit.MILLIS);
     }
   }
 

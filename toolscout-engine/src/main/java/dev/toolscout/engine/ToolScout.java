@@ -3,6 +3,7 @@ package dev.toolscout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.PolicyCheck;
+import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.skills.Skill;
@@ -11,6 +12,8 @@ import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.routing.RouteDecision;
+import dev.toolscout.runs.RunStore;
+import dev.toolscout.runs.UsageStore;
 import dev.toolscout.selection.SelectorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -228,6 +231,43 @@ public interface ToolScout extends AutoCloseable {
    * @throws IllegalArgumentException when {@code tool} is not one of ToolScout's own tools
    */
   ToolCallResult callMetaTool(Principal principal, String conversationId, String tool, JsonNode arguments);
+
+  // --- the narrow services the agent loop, the HTTP API and the CLI need besides the above ---
+
+  /** Whether this instance was opened {@link Builder#readOnly read-only} (it then writes nothing). */
+  boolean readOnly();
+
+  /**
+   * The approval queue in the data directory's store: the calls held for a person's decision; what {@code
+   * toolscout approvals} and {@code /v1/approvals} read and decide.
+   */
+  Approvals approvals();
+
+  /** The agent loop's stored runs (finished ones are a conversation's history, paused ones resume). */
+  RunStore runs();
+
+  /** The agent loop's stored usage records (what {@code GET /v1/usage} reports). */
+  UsageStore usage();
+
+  /**
+   * Whether the access policy in force lets {@code principal} see and call {@code tool}, judged by the
+   * definition given, whether or not the catalog holds it (an MCP gateway's actions are not in the catalog).
+   *
+   * @param principal {@code null} for the anonymous one
+   */
+  boolean allows(Principal principal, ToolSpec tool);
+
+  /**
+   * {@code tool} as the catalog defines it (its stored definition of that name when it holds one, else {@code
+   * tool} itself), if {@code principal} may see that definition: empty for a denied one. For ToolScout's own tools
+   * a catalog may or may not hold (the memory tools), judged as {@link #callMetaTool} judges them.
+   *
+   * @param principal {@code null} for the anonymous one
+   */
+  Optional<ToolSpec> visibleTool(Principal principal, ToolSpec tool);
+
+  /** The stored configurations of imported OpenAPI documents, and the import's write. */
+  OpenApiSources openApiSources();
 
   /** Closes the data directory. Waits for embedding in progress; idempotent. */
   @Override

@@ -1,11 +1,7 @@
 package dev.toolscout.agent.openapi;
 
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.catalog.StateStore.StoredServer;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.model.SourceKind;
-import dev.toolscout.model.ToolNaming;
-import java.util.List;
+import dev.toolscout.engine.ToolScout;
 import java.util.Optional;
 
 /**
@@ -22,8 +18,8 @@ public final class OpenApiImport {
    *
    * @throws IllegalArgumentException when the stored JSON cannot be read
    */
-  public static Optional<OpenApiSource> stored(Engine engine, String source) {
-    return engine.store().loadOpenApiSource(source).map(OpenApiSourceJson::read);
+  public static Optional<OpenApiSource> stored(ToolScout scout, String source) {
+    return scout.openApiSources().configuration(source).map(OpenApiSourceJson::read);
   }
 
   /**
@@ -32,23 +28,8 @@ public final class OpenApiImport {
    * @throws IllegalArgumentException when the source name is taken by an MCP server or by tools of another kind;
    *     nothing is written
    */
-  public static Catalog.Change apply(Engine engine, OpenApiImporter.Imported imported) {
-    String source = imported.source().name();
-    for (StoredServer s : engine.store().loadServers()) {
-      if (ToolNaming.serverPrefix(s.name()).equals(source)) {
-        throw new IllegalArgumentException("source '" + source + "' is the tool prefix of the MCP server '" + s.name()
-            + "'; pick another source name; nothing was changed");
-      }
-    }
-    List<String> others = engine.sourceToolsOfAnotherKind(source, SourceKind.OPENAPI);
-    if (!others.isEmpty()) {
-      throw new IllegalArgumentException("source '" + source + "' already holds " + others.size() + " tool(s) that "
-          + "are not from an OpenAPI document (" + String.join(", ", others.subList(0, Math.min(3, others.size())))
-          + "); pick another source name; nothing was changed");
-    }
-    // the configuration first: a tool in the catalog always finds how it is called (a crash in between leaves the
-    // new configuration with the old tools, whose operations it still holds unless the document dropped them)
-    engine.store().saveOpenApiSource(source, OpenApiSourceJson.write(imported.source()));
-    return engine.replaceSourceTools(source, SourceKind.OPENAPI, imported.tools());
+  public static Catalog.Change apply(ToolScout scout, OpenApiImporter.Imported imported) {
+    return scout.openApiSources().put(imported.source().name(), OpenApiSourceJson.write(imported.source()),
+        imported.tools());
   }
 }

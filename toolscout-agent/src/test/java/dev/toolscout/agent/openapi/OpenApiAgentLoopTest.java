@@ -46,7 +46,7 @@ class OpenApiAgentLoopTest {
     scout = ToolScout.builder().dataDir(tmp.resolve("data")).build(); // the demo catalog's 71 tools
     Engine engine = ((LocalToolScout) scout).engine();
     OpenApiAuth bearer = new OpenApiAuth(OpenApiAuth.Type.BEARER, null, null, "PETSTORE_TOKEN", null);
-    OpenApiImport.apply(engine,
+    OpenApiImport.apply(scout,
         OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore", petstore.baseUrl(), bearer));
     ProviderConfig c = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
         "sk-test-secret-key", null, 2, 1024, true);

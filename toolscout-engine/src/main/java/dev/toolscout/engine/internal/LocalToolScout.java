@@ -29,12 +29,12 @@ import dev.toolscout.engine.Subscription;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.MemoryService;
+import dev.toolscout.engine.OpenApiSources;
+import dev.toolscout.approval.Approvals;
+import dev.toolscout.runs.RunStore;
+import dev.toolscout.runs.UsageStore;
 import dev.toolscout.engine.Verbs;
-import dev.toolscout.memory.Memory;
-import dev.toolscout.memory.MemoryIndex;
-import dev.toolscout.memory.MemoryScope;
 import dev.toolscout.memory.MemoryTools;
-import dev.toolscout.memory.MemoryType;
 import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.routing.RouteJson;
@@ -81,12 +81,14 @@ public final class LocalToolScout implements ToolScout {
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Verbs verbs = new LocalVerbs();
-  private final MemoryService memory = new LocalMemory();
+  private final MemoryService memory = new LocalMemory(this);
+  private final OpenApiSources openApiSources;
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
   private LocalToolScout(Engine engine) {
     this.engine = engine;
+    this.openApiSources = new LocalOpenApiSources(engine);
     engine.events().subscribe(this::deliver);
   }
 
@@ -100,14 +102,14 @@ public final class LocalToolScout implements ToolScout {
     return engine;
   }
 
-  private void open() {
+  void open() {
     if (closed.get()) {
       throw new IllegalStateException("this ToolScout is closed (data directory " + engine.dataDir() + ")");
     }
   }
 
   /** Open and not read-only, or a clear error naming what was refused. */
-  private void writable(String what) {
+  void writable(String what) {
     open();
     if (engine.readOnly()) {
       throw new IllegalStateException("cannot " + what + ": this ToolScout opened data directory "
@@ -115,7 +117,7 @@ public final class LocalToolScout implements ToolScout {
     }
   }
 
-  private static Principal who(Principal p) {
+  static Principal who(Principal p) {
     return p == null ? Principal.ANONYMOUS : p;
   }
 
@@ -681,58 +683,6 @@ public final class LocalToolScout implements ToolScout {
     return memory;
   }
 
-  /** {@link MemoryService} over the engine's memories; writes refused when read-only. */
-  private final class LocalMemory implements MemoryService {
-    @Override
-    public Memory store(Principal principal, MemoryScope scope, MemoryType type, String content,
-        String conversationId) {
-      writable("store a memory");
-      if (conversationId != null) {
-        dev.toolscout.conversation.Conversations.checkId(conversationId);
-      }
-      return engine.memories().store(who(principal), java.util.Objects.requireNonNull(scope, "scope"),
-          java.util.Objects.requireNonNull(type, "type"), content, conversationId);
-    }
-
-    @Override
-    public Optional<Memory> correct(Principal principal, String id, String content, MemoryType type) {
-      writable("correct a memory");
-      return engine.memories().correct(who(principal), id, content, type);
-    }
-
-    @Override
-    public Optional<Memory> get(Principal principal, String id) {
-      open();
-      return engine.memories().get(who(principal), id);
-    }
-
-    @Override
-    public List<MemoryIndex.Hit> search(Principal principal, String query, MemoryType type, int limit) {
-      open();
-      checkLimit(limit);
-      return engine.memories().search(who(principal), query, type, limit);
-    }
-
-    @Override
-    public List<Memory> recent(Principal principal, MemoryType type, int limit) {
-      open();
-      checkLimit(limit);
-      return engine.memories().recent(who(principal), type, limit);
-    }
-
-    @Override
-    public boolean forget(Principal principal, String id) {
-      writable("forget a memory");
-      return engine.memories().forget(who(principal), id);
-    }
-
-    private static void checkLimit(int limit) {
-      if (limit < 1 || limit > MemoryTools.MAX_LIMIT) {
-        throw new IllegalArgumentException("limit must be between 1 and " + MemoryTools.MAX_LIMIT + ", got: " + limit);
-      }
-    }
-  }
-
   @Override
   public Verbs verbs() {
     open();
@@ -811,6 +761,42 @@ public final class LocalToolScout implements ToolScout {
       open();
       return engine.verbs();
     }
+  }
+
+  @Override
+  public boolean readOnly() {
+    return engine.readOnly();
+  }
+
+  @Override
+  public Approvals approvals() {
+    return engine.approvals();
+  }
+
+  @Override
+  public RunStore runs() {
+    return engine.store();
+  }
+
+  @Override
+  public UsageStore usage() {
+    return engine.store();
+  }
+
+  @Override
+  public boolean allows(Principal principal, ToolSpec tool) {
+    return engine.access().allows(who(principal), tool);
+  }
+
+  @Override
+  public Optional<ToolSpec> visibleTool(Principal principal, ToolSpec tool) {
+    ToolSpec described = engine.catalog().get(tool.fullName()).map(CatalogEntry::spec).orElse(tool);
+    return engine.access().allows(who(principal), described) ? Optional.of(described) : Optional.empty();
+  }
+
+  @Override
+  public OpenApiSources openApiSources() {
+    return openApiSources;
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.catalog.CatalogFiles;
 import dev.toolscout.skills.Skill;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.mcp.secret.SecretBox;
@@ -142,15 +143,14 @@ final class IndexCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter out = spec.commandLine().getOut();
     try (LocalToolScout scout = EngineOptions.open(engine.options(), err)) {
-      Engine e = scout.engine();
-      OpenApiAuth credential = credential(e);
+      OpenApiAuth credential = credential(scout);
       OpenApiImporter.Imported imported = OpenApiImporter.read(openapi, source, baseUrl, credential);
       for (String w : imported.warnings()) {
         err.println("toolscout index: warning: " + w);
       }
       err.flush();
       long start = System.nanoTime();
-      Catalog.Change c = OpenApiImport.apply(e, imported);
+      Catalog.Change c = OpenApiImport.apply(scout, imported);
       OpenApiSource s = imported.source();
       long leftOut = imported.warnings().stream().filter(w -> w.contains(": left out: ")).count();
       out.printf(Locale.ROOT,
@@ -166,9 +166,9 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** The credential {@code --auth} and its secret option give, or the stored one when {@code --auth} is absent. */
-  private OpenApiAuth credential(Engine e) {
+  private OpenApiAuth credential(ToolScout scout) {
     if (auth == null) {
-      return OpenApiImport.stored(e, source).map(OpenApiSource::auth).orElse(null);
+      return OpenApiImport.stored(scout, source).map(OpenApiSource::auth).orElse(null);
     }
     if (auth.equals("none")) {
       if (secretEnv != null || sealSecretEnv != null) {
@@ -187,7 +187,7 @@ final class IndexCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--seal-secret-env " + sealSecretEnv + ": the environment variable is not "
             + "set or is blank");
       }
-      sealed = SecretBox.open(e.dataDir(), cli.env).seal(value);
+      sealed = SecretBox.open(engine.resolveDataDir(), cli.env).seal(value);
     }
     int colon = auth.indexOf(':');
     String type = colon < 0 ? auth : auth.substring(0, colon);

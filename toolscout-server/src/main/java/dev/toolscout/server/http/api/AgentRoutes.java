@@ -13,7 +13,6 @@ import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
 import dev.toolscout.catalog.StateStore.StoredApproval;
 import dev.toolscout.conversation.Conversations;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Role;
 import dev.toolscout.server.ApprovalJson;
@@ -113,10 +112,7 @@ final class AgentRoutes implements RouteGroup {
   }
 
   private static Approvals queue(Call c) {
-    if (c.backend().scout() instanceof LocalToolScout l) {
-      return l.engine().approvals();
-    }
-    throw new IllegalStateException("the approval queue needs the local engine");
+    return c.backend().scout().approvals();
   }
 
   private Reply message(Call c) {
@@ -212,7 +208,7 @@ final class AgentRoutes implements RouteGroup {
           + "2026-11-26T00:00:00Z, got: '" + Fields.shown(since) + "'");
     }
     int limit = c.queryInt("limit", 1, 100_000, 100_000);
-    List<UsageRecord> records = Agent.usage(((LocalToolScout) c.backend().scout()).engine().store(), from, limit);
+    List<UsageRecord> records = Agent.usage(c.backend().scout().usage(), from, limit);
     ObjectNode out = UsageReport.summary(records);
     out.put("since", from.toString());
     if ("true".equals(c.query("records"))) {
@@ -255,7 +251,7 @@ final class AgentRoutes implements RouteGroup {
    * refreshes every few seconds: the cost stays bounded).
    */
   private static Map<String, ObjectNode> runsOf(Call c, List<StoredApproval> approvals) {
-    if (approvals.isEmpty() || !(c.backend().scout() instanceof LocalToolScout l)) {
+    if (approvals.isEmpty()) {
       return Map.of();
     }
     Instant horizon = Instant.now().minus(RUN_LOOKBACK);
@@ -272,7 +268,7 @@ final class AgentRoutes implements RouteGroup {
     // a record is saved when its run pauses, after the approval was filed; a second of slack for clocks
     Instant since = from == null ? null : from.minusSeconds(1);
     while (since != null && out.size() < wanted.size() && read < MAX_RUN_RECORDS) {
-      List<UsageRecord> page = Agent.usage(l.engine().store(), since, RUN_RECORDS_PAGE);
+      List<UsageRecord> page = Agent.usage(c.backend().scout().usage(), since, RUN_RECORDS_PAGE);
       read += page.size();
       for (UsageRecord r : page) {
         for (JsonNode ap : r.json().path("approvals")) {
