@@ -11,6 +11,7 @@ import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.openapi.OpenApiSources;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.runs.RunStore;
 import dev.toolscout.runs.UsageStore;

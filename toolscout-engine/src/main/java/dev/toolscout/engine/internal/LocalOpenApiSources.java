@@ -2,7 +2,7 @@ package dev.toolscout.engine.internal;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.StateStore.StoredServer;
-import dev.toolscout.engine.OpenApiSources;
+import dev.toolscout.openapi.OpenApiSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolNaming;
 import dev.toolscout.model.ToolSpec;

@@ -29,12 +29,12 @@ import dev.toolscout.engine.Subscription;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.MemoryService;
-import dev.toolscout.engine.OpenApiSources;
-import dev.toolscout.approval.Approvals;
-import dev.toolscout.runs.RunStore;
-import dev.toolscout.runs.UsageStore;
 import dev.toolscout.engine.Verbs;
+import dev.toolscout.memory.Memory;
+import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.memory.MemoryScope;
 import dev.toolscout.memory.MemoryTools;
+import dev.toolscout.memory.MemoryType;
 import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.routing.RouteJson;
@@ -63,7 +63,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,22 +72,18 @@ import org.slf4j.LoggerFactory;
  * ToolScout#builder()}. The server reaches the engine behind it through {@link #engine()} for what the API
  * does not cover (the MCP gateway).
  */
-public final class LocalToolScout implements ToolScout {
+public final class LocalToolScout extends EngineServices implements ToolScout {
   private static final Logger LOG = LoggerFactory.getLogger(LocalToolScout.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-  private final Engine engine;
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
-  private final AtomicBoolean closed = new AtomicBoolean();
   private final Verbs verbs = new LocalVerbs();
-  private final MemoryService memory = new LocalMemory(this);
-  private final OpenApiSources openApiSources;
+  private final MemoryService memory = new LocalMemory();
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
   private LocalToolScout(Engine engine) {
-    this.engine = engine;
-    this.openApiSources = new LocalOpenApiSources(engine);
+    super(engine);
     engine.events().subscribe(this::deliver);
   }
 
@@ -100,25 +95,6 @@ public final class LocalToolScout implements ToolScout {
   /** The engine behind this instance (for the server's MCP gateway; not API). */
   public Engine engine() {
     return engine;
-  }
-
-  void open() {
-    if (closed.get()) {
-      throw new IllegalStateException("this ToolScout is closed (data directory " + engine.dataDir() + ")");
-    }
-  }
-
-  /** Open and not read-only, or a clear error naming what was refused. */
-  void writable(String what) {
-    open();
-    if (engine.readOnly()) {
-      throw new IllegalStateException("cannot " + what + ": this ToolScout opened data directory "
-          + engine.dataDir() + " with readOnly(true), and writes nothing there");
-    }
-  }
-
-  static Principal who(Principal p) {
-    return p == null ? Principal.ANONYMOUS : p;
   }
 
   @Override
@@ -683,6 +659,58 @@ public final class LocalToolScout implements ToolScout {
     return memory;
   }
 
+  /** {@link MemoryService} over the engine's memories; writes refused when read-only. */
+  private final class LocalMemory implements MemoryService {
+    @Override
+    public Memory store(Principal principal, MemoryScope scope, MemoryType type, String content,
+        String conversationId) {
+      writable("store a memory");
+      if (conversationId != null) {
+        dev.toolscout.conversation.Conversations.checkId(conversationId);
+      }
+      return engine.memories().store(who(principal), java.util.Objects.requireNonNull(scope, "scope"),
+          java.util.Objects.requireNonNull(type, "type"), content, conversationId);
+    }
+
+    @Override
+    public Optional<Memory> correct(Principal principal, String id, String content, MemoryType type) {
+      writable("correct a memory");
+      return engine.memories().correct(who(principal), id, content, type);
+    }
+
+    @Override
+    public Optional<Memory> get(Principal principal, String id) {
+      open();
+      return engine.memories().get(who(principal), id);
+    }
+
+    @Override
+    public List<MemoryIndex.Hit> search(Principal principal, String query, MemoryType type, int limit) {
+      open();
+      checkLimit(limit);
+      return engine.memories().search(who(principal), query, type, limit);
+    }
+
+    @Override
+    public List<Memory> recent(Principal principal, MemoryType type, int limit) {
+      open();
+      checkLimit(limit);
+      return engine.memories().recent(who(principal), type, limit);
+    }
+
+    @Override
+    public boolean forget(Principal principal, String id) {
+      writable("forget a memory");
+      return engine.memories().forget(who(principal), id);
+    }
+
+    private static void checkLimit(int limit) {
+      if (limit < 1 || limit > MemoryTools.MAX_LIMIT) {
+        throw new IllegalArgumentException("limit must be between 1 and " + MemoryTools.MAX_LIMIT + ", got: " + limit);
+      }
+    }
+  }
+
   @Override
   public Verbs verbs() {
     open();
@@ -761,42 +789,6 @@ public final class LocalToolScout implements ToolScout {
       open();
       return engine.verbs();
     }
-  }
-
-  @Override
-  public boolean readOnly() {
-    return engine.readOnly();
-  }
-
-  @Override
-  public Approvals approvals() {
-    return engine.approvals();
-  }
-
-  @Override
-  public RunStore runs() {
-    return engine.store();
-  }
-
-  @Override
-  public UsageStore usage() {
-    return engine.store();
-  }
-
-  @Override
-  public boolean allows(Principal principal, ToolSpec tool) {
-    return engine.access().allows(who(principal), tool);
-  }
-
-  @Override
-  public Optional<ToolSpec> visibleTool(Principal principal, ToolSpec tool) {
-    ToolSpec described = engine.catalog().get(tool.fullName()).map(CatalogEntry::spec).orElse(tool);
-    return engine.access().allows(who(principal), described) ? Optional.of(described) : Optional.empty();
-  }
-
-  @Override
-  public OpenApiSources openApiSources() {
-    return openApiSources;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.toolscout.engine;
+package dev.toolscout.openapi;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.model.ToolSpec;
@@ -21,7 +21,7 @@ public interface OpenApiSources {
    *
    * @throws IllegalArgumentException when the source name is the tool prefix of an MCP server or holds tools of
    *     another kind; nothing is written
-   * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
+   * @throws IllegalStateException when the store was opened read-only
    */
   Catalog.Change put(String source, String configurationJson, List<ToolSpec> tools);
 }
