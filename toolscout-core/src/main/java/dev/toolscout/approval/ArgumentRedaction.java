@@ -29,7 +29,6 @@ public final class ArgumentRedaction {
   private static final Pattern QUERY_PARAM = Pattern.compile("([?&;])([^=&#\\s]+)=([^&#\\s]*)");
   private static final Pattern FLAG = Pattern.compile("(?<![\\w-])(--?)([A-Za-z0-9_-]+)(=|\\s+)([^\\s\"']+)");
   private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer|basic)\\s+([A-Za-z0-9._~+/=-]+)");
-  private static final Pattern MASKED = Pattern.compile("\\[redacted [^\\]]*]");
 
   private ArgumentRedaction() {}
 
@@ -92,7 +91,7 @@ public final class ArgumentRedaction {
   }
 
   private static boolean masked(String value) {
-    return MASKED.matcher(value).lookingAt() || value.startsWith("[redacted");
+    return value.startsWith("[redacted");
   }
 
   private static JsonNode tree(Object arguments) {

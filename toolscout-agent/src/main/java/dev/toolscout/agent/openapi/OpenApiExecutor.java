@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.toolscout.agent.Bulkhead;
 import dev.toolscout.agent.openapi.OpenApiOperation.In;
 import dev.toolscout.agent.openapi.OpenApiOperation.Param;
 import dev.toolscout.catalog.StateStore;
@@ -124,8 +125,8 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
   private final Settings settings;
   private final HttpClient client;
   /** Calls in progress per source (by the tool-name prefix), and over all sources. */
-  private final Map<String, dev.toolscout.agent.Bulkhead> perSource = new ConcurrentHashMap<>();
-  private final dev.toolscout.agent.Bulkhead allSources;
+  private final Map<String, Bulkhead> perSource = new ConcurrentHashMap<>();
+  private final Bulkhead allSources;
 
   /**
    * @param sources the imported source of a name (the part of a tool's name before {@code __}), read at each
@@ -143,7 +144,7 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
         .connectTimeout(settings.connectTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    this.allSources = new dev.toolscout.agent.Bulkhead("the imported HTTP APIs", "maxTotalCalls",
+    this.allSources = new Bulkhead("the imported HTTP APIs", "maxTotalCalls",
         settings.maxTotalCalls(), settings.maxCallWait());
   }
 
@@ -173,6 +174,7 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
   }
 
   @Override
+  @SuppressWarnings("try") // the bulkheads' slots are held for the request's span, not used in it
   public ToolResult execute(ToolInvocation call) throws InterruptedException {
     String tool = call.tool().fullName();
     OpenApiSource source = sources.apply(call.tool().name().source()).orElse(null);
@@ -198,16 +200,12 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
     }
     List<String> secrets = secrets(source.auth(), secret);
     String prefix = call.tool().name().source();
-    dev.toolscout.agent.Bulkhead mine = perSource.computeIfAbsent(prefix, p -> new dev.toolscout.agent.Bulkhead(
+    Bulkhead mine = perSource.computeIfAbsent(prefix, p -> new Bulkhead(
         "the imported HTTP API '" + p + "'", "maxConcurrentCalls", settings.maxConcurrentCalls(),
         settings.maxCallWait()));
     HttpResponse<Body> response;
     // a slot of the source's and of the shared bulkhead, so one slow API holds a known number of calls
-    dev.toolscout.agent.Bulkhead.Slot one = null;
-    dev.toolscout.agent.Bulkhead.Slot all = null;
-    try {
-      one = mine.enter();
-      all = allSources.enter();
+    try (Bulkhead.Slot one = mine.enter(); Bulkhead.Slot all = allSources.enter()) {
       CompletableFuture<HttpResponse<Body>> f =
           client.sendAsync(request, info -> new CappedBody(settings.maxResponseBytes()));
       try {
@@ -222,15 +220,8 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
       } catch (ExecutionException e) {
         return ToolResult.error(scrub(failure(shown, source, e.getCause()), secrets));
       }
-    } catch (dev.toolscout.agent.Bulkhead.Full e) {
+    } catch (Bulkhead.Full e) {
       return ToolResult.error(shown + " was not sent: " + e.getMessage());
-    } finally {
-      if (all != null) {
-        all.close();
-      }
-      if (one != null) {
-        one.close();
-      }
     }
     int status = response.statusCode();
     Body body = response.body();

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,6 +81,21 @@ class RebindingSecurityTest {
     }
     // not one session was started by a refused initialize
     assertThat(keyless.gateway.openSessions()).isEqualTo(sessions);
+  }
+
+  @Test
+  void the_refusal_docs_security_md_shows_is_the_one_the_server_answers() throws Exception {
+    String doc = Files.readString(Path.of("../docs/SECURITY.md"));
+    int start = doc.indexOf("`Host must be ");
+    assertThat(start).as("docs/SECURITY.md shows a Host refusal").isNotNegative();
+    String shown = doc.substring(start + 1, doc.indexOf('`', start + 1)).replaceAll("\\s+", " ");
+    int port = keyless.http.address().getPort();
+    Probe select = KEYLESS_PROBES.get(1);
+
+    Answer a = send(port, select, "127.0.0.1.nip.io:" + port, null, null);
+
+    assertThat(JSON.readTree(a.body()).path("detail").asText())
+        .isEqualTo(shown.replace("127.0.0.1.nip.io:8765", "127.0.0.1.nip.io:" + port));
   }
 
   @Test
