@@ -8,7 +8,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.cli.StdioCommands;
+import dev.toolscout.server.StdioCommands;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
