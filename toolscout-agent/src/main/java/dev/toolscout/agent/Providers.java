@@ -6,7 +6,6 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
-import dev.toolscout.agent.internal.LangChain4jProvider;
 
 /**
  * The shipped providers: Anthropic's Messages API and OpenAI's Chat Completions API (and any server that speaks

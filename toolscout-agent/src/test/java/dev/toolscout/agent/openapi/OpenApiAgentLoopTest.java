@@ -50,7 +50,7 @@ class OpenApiAgentLoopTest {
         OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore", petstore.baseUrl(), bearer));
     ProviderConfig c = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
         "sk-test-secret-key", null, 2, 1024, true);
-    OpenApiExecutor http = OpenApiExecutor.fromStore(engine.store(), sealed -> {
+    OpenApiExecutor http = OpenApiExecutor.fromStore(engine.store(), sealedValue -> {
       throw new IllegalStateException("nothing is sealed here");
     }, Map.of("PETSTORE_TOKEN", PetstoreServer.TOKEN), OpenApiExecutor.Settings.DEFAULTS);
     agent = Agent.builder(scout, Providers.of(c)).executor(SourceKind.OPENAPI, http).limits(AgentLimits.DEFAULTS)

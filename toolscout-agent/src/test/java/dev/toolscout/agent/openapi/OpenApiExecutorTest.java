@@ -45,7 +45,7 @@ class OpenApiExecutorTest {
 
   private OpenApiExecutor executor(OpenApiSource s, Map<String, String> env, OpenApiExecutor.Settings settings) {
     return new OpenApiExecutor(name -> name.equals(s.name()) ? Optional.of(s) : Optional.empty(),
-        sealed -> {
+        sealedValue -> {
           throw new IllegalStateException("nothing is sealed here");
         }, env, settings);
   }
@@ -190,7 +190,7 @@ class OpenApiExecutorTest {
     OpenApiAuth basic = new OpenApiAuth(OpenApiAuth.Type.BASIC, null, "alice", null, "enc:v1:sealed");
     try (OpenApiExecutor e = executor(source.withAuth(key), Map.of("KEY", "k-123456"), OpenApiExecutor.Settings.DEFAULTS);
         OpenApiExecutor b = new OpenApiExecutor(n -> Optional.of(source.withAuth(basic)),
-            sealed -> sealed.equals("enc:v1:sealed") ? "pw-123456" : null, Map.of(),
+            sealedValue -> sealedValue.equals("enc:v1:sealed") ? "pw-123456" : null, Map.of(),
             OpenApiExecutor.Settings.DEFAULTS)) {
       call(e, "petstore__listPets", "{}");
       assertThat(petstore.seen.getLast().header("X-API-Key")).isEqualTo("k-123456");

@@ -116,7 +116,7 @@ class OpenApiPathAndEchoTest {
   }
 
   private OpenApiExecutor executor(OpenApiSource s, String secret) {
-    return new OpenApiExecutor(n -> n.equals(s.name()) ? Optional.of(s) : Optional.empty(), sealed -> secret,
+    return new OpenApiExecutor(n -> n.equals(s.name()) ? Optional.of(s) : Optional.empty(), sealedValue -> secret,
         Map.of("TOKEN", secret), OpenApiExecutor.Settings.DEFAULTS);
   }
 

@@ -4,6 +4,7 @@ import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.AgentEvent;
 import dev.toolscout.agent.AgentResult;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.server.AgentJson;
 import dev.toolscout.server.AgentRuntime;
 import dev.toolscout.server.McpRuntime;
 import java.io.BufferedReader;

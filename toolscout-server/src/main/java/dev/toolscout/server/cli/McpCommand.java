@@ -8,6 +8,7 @@ import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.server.McpRuntime;
+import dev.toolscout.server.StdioCommands;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,6 +4,7 @@ import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.server.McpRuntime;
+import dev.toolscout.server.StdioCommands;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -17,8 +17,9 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp}, the approval queue for
- * admin keys at {@code /approvals}, both behind the API-key filter, and every other path through the HTTP API
+ * The embedded Jetty that serves the MCP gateway over Streamable HTTP at {@code /mcp} behind the API-key filter,
+ * the retired approval queue at {@code /approvals} (410 to a known key: see {@link RetiredApprovalsServlet}), and
+ * every other path through the HTTP API
  * ({@link HttpApi}: {@code /v1/...}, {@code /healthz}, {@code /readyz}, {@code /metrics}, {@code /openapi.json},
  * {@code /}). Binds to 127.0.0.1 unless another host is given, and only to a loopback address without API keys.
  * In front of every path, {@link RebindingGuard} refuses a {@code Host} or {@code Origin} that is not this
@@ -28,7 +29,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class GatewayHttpServer implements AutoCloseable {
   public static final String ENDPOINT = "/mcp";
-  /** The approval queue for admin keys (see {@link ApprovalsServlet}). */
+  /** The retired approval queue: 410 Gone, naming /v1/approvals (see {@link RetiredApprovalsServlet}). */
   public static final String APPROVALS = "/approvals";
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
@@ -133,9 +134,9 @@ public final class GatewayHttpServer implements AutoCloseable {
     sessions.setAsyncSupported(true);
     context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
     if (gateway.approvalQueue() != null) {
-      // checks the key itself, so that every answer of it, a 401 included, is problem+json as the HTTP API's
-      context.addServlet(new ServletHolder("approvals", new ApprovalsServlet(gateway.approvalQueue(), auth)),
-          APPROVALS + "/*");
+      // where the gateway's approval queue was served: retired, it names /v1/approvals (a 401 still comes first).
+      // It checks the key itself, so that every answer of it, a 401 included, is problem+json as the HTTP API's
+      context.addServlet(new ServletHolder("approvals", new RetiredApprovalsServlet(auth)), APPROVALS + "/*");
     }
   }
 

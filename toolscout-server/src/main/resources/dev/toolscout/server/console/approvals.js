@@ -15,7 +15,7 @@ export async function render(main, ctx) {
       + '`toolscout approvals`). Your key\'s role is ' + ctx.me.role + '.'));
     return;
   }
-  const queue = await approvalQueue();
+  const queue = QUEUE;
   const pending = h('section', { 'aria-labelledby': 'pending-title' });
   const decided = h('section', { 'aria-labelledby': 'decided-title' });
   main.append(pending, decided);
@@ -87,25 +87,13 @@ function callerId(ctx) {
 }
 
 /**
- * The approval queue's routes: the API's (GET /v1/approvals, POST /v1/approvals/{id}), whose decision also resumes
- * the agent loop's runs waiting for it, where the server has them; else the gateway's (GET /approvals,
- * POST /approvals/{id}/approve|deny), which decide the MCP gateway's held calls.
+ * The approval queue's routes (GET /v1/approvals, POST /v1/approvals/{id}): a decision also resumes the agent
+ * loop's runs waiting for it. (The gateway's /approvals is retired: it answers 410 naming these.)
  */
-async function approvalQueue() {
-  try {
-    await get('/v1/approvals');
-    return {
-      list: () => get('/v1/approvals?all=true'),
-      decide: (id, action) => post(`/v1/approvals/${encodeURIComponent(id)}`, { decision: action }),
-    };
-  } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
-    return {
-      list: () => get('/approvals?all=true'),
-      decide: (id, action) => post(`/approvals/${encodeURIComponent(id)}/${action}`),
-    };
-  }
-}
+const QUEUE = {
+  list: () => get('/v1/approvals?all=true'),
+  decide: (id, action) => post(`/v1/approvals/${encodeURIComponent(id)}`, { decision: action }),
+};
 
 function decide(queue, a, action, own, refresh) {
   const label = action === 'approve' ? 'Approve' : 'Deny';

@@ -22,9 +22,6 @@ import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 30 item 2, as an attacker tried it: an approval is for exactly the call that was asked. Over the real
  * gateway (Streamable HTTP, the official TypeScript SDK client {@code gateway-client.mjs}), the real
- * {@code /approvals} and {@code /v1} routes with API keys, the agent loop on recorded Anthropic fixtures
+ * {@code /v1} routes (the approval queue is {@code /v1/approvals}) with API keys, the agent loop on recorded Anthropic fixtures
  * ({@link FakeProvider}) and the real {@code memory} MCP server as {@code kg}, whose {@code delete_entities} is
  * a destructive tool that needs approval. Before the fix an approval matched the arguments after redaction: it
  * ran the call with another token, it ran an agent-loop call, and two different calls shared one request.
@@ -136,12 +133,9 @@ class ApprovalScopeEndToEndTest {
     return JSON.writeValueAsString(Map.of("entityNames", List.of(entity), "token", token));
   }
 
-  /** The gateway's own approvals route ({@code /approvals}), as {@code key}. */
-  static HttpResponse<String> gatewayApprovals(String method, String path, String key) throws Exception {
-    var b = HttpRequest.newBuilder(URI.create(http.url().replace("/mcp", "/approvals" + path)))
-        .header("Authorization", "Bearer " + key);
-    b = method.equals("POST") ? b.POST(HttpRequest.BodyPublishers.noBody()) : b.GET();
-    return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+  /** {@code POST /v1/approvals/{id}} with {@code decision} (approve or deny), as {@code key}. */
+  static HttpResponse<String> decide(String id, String decision, String key) {
+    return client.as(key).post("/v1/approvals/" + id, "{\"decision\": \"" + decision + "\"}");
   }
 
   static JsonNode listed(String id) throws Exception {
@@ -158,7 +152,7 @@ class ApprovalScopeEndToEndTest {
   void an_approval_for_one_token_never_runs_the_call_with_another() throws Exception {
     createEntity("Sessions");
     String alices = heldId(mcpCall(ALICE, "kg__delete_entities", deleteWithToken("Sessions", "session-of-alice")));
-    HttpResponse<String> approved = gatewayApprovals("POST", "/" + alices + "/approve", ROOT);
+    HttpResponse<String> approved = decide(alices, "approve", ROOT);
     assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
 
     JsonNode other = mcpCall(ALICE, "kg__delete_entities", deleteWithToken("Sessions", "ALL-SESSIONS"));
@@ -175,7 +169,7 @@ class ApprovalScopeEndToEndTest {
     String first = heldId(mcpCall(ALICE, "kg__delete_entities", deleteWithToken("Twice", "tok-first-0000000001")));
     String second = heldId(mcpCall(ALICE, "kg__delete_entities", deleteWithToken("Twice", "tok-second-000000002")));
 
-    HttpResponse<String> shown = gatewayApprovals("GET", "", ROOT);
+    HttpResponse<String> shown = client.as(ROOT).get("/v1/approvals");
     JsonNode a = listed(first);
     JsonNode b = listed(second);
 
@@ -202,7 +196,7 @@ class ApprovalScopeEndToEndTest {
     createEntity("Crossing");
     String args = deleteWithToken("Crossing", "session-of-alice");
     String onGateway = heldId(mcpCall(ALICE, "kg__delete_entities", args));
-    assertThat(gatewayApprovals("POST", "/" + onGateway + "/approve", ROOT).statusCode()).isEqualTo(200);
+    assertThat(decide(onGateway, "approve", ROOT).statusCode()).isEqualTo(200);
 
     fake.toolCall("anthropic", "kg__delete_entities", args).text("anthropic", "Deleted.");
     HttpResponse<String> r = client.post("/v1/conversations/cross-channel/messages",
@@ -227,10 +221,10 @@ class ApprovalScopeEndToEndTest {
     String alices = heldId(mcpCall(ALICE, "kg__delete_entities", "{\"entityNames\": [\"Withdrawn\"]}"));
     String roots = heldId(mcpCall(ROOT, "kg__delete_entities", "{\"entityNames\": [\"Withdrawn\"]}"));
 
-    HttpResponse<String> own = gatewayApprovals("POST", "/" + alices + "/deny", ALICE);
-    HttpResponse<String> others = gatewayApprovals("POST", "/" + roots + "/deny", ALICE);
-    HttpResponse<String> missing = gatewayApprovals("POST", "/ap-0000000000/deny", ALICE);
-    HttpResponse<String> approveOwn = gatewayApprovals("POST", "/" + alices + "/approve", ALICE);
+    HttpResponse<String> own = decide(alices, "deny", ALICE);
+    HttpResponse<String> others = decide(roots, "deny", ALICE);
+    HttpResponse<String> missing = decide("ap-0000000000", "deny", ALICE);
+    HttpResponse<String> approveOwn = decide(alices, "approve", ALICE);
 
     assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
     assertThat(JSON.readTree(own.body()).path("status").asText()).isEqualTo("denied");

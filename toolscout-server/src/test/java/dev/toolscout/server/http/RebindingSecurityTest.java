@@ -63,7 +63,9 @@ class RebindingSecurityTest {
       new Probe("POST", "/v1/select", "{\"message\": \"send an email\"}", 200),
       new Probe("GET", "/metrics", null, 200),
       // without keys nobody is an admin: the queue's own refusal, past the Host and Origin checks
-      new Probe("GET", "/approvals", null, 403),
+      new Probe("GET", "/v1/approvals", null, 403),
+      // retired: it names /v1/approvals, past the same checks
+      new Probe("GET", "/approvals", null, 410),
       new Probe("GET", "/", null, 200));
 
   @Test
@@ -148,7 +150,8 @@ class RebindingSecurityTest {
         new Probe("POST", "/mcp", INITIALIZE, 200),
         new Probe("POST", "/v1/select", "{\"message\": \"send an email\"}", 200),
         new Probe("GET", "/metrics", null, 200),
-        new Probe("GET", "/approvals", null, 200),
+        new Probe("GET", "/v1/approvals", null, 200),
+        new Probe("GET", "/approvals", null, 410),
         new Probe("GET", "/", null, 200));
     for (Probe p : probes) {
       for (String host : List.of("127.0.0.1:" + port, "10.1.2.3:" + port, "tools.example.test:" + port,

@@ -18,6 +18,8 @@ import dev.toolscout.model.Role;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.server.http.api.ApiBackend;
+import dev.toolscout.server.http.api.HttpApi;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -68,7 +70,10 @@ class ApprovalsEndToEndTest {
     engine = McpRuntime.open(Engine.Options.of(dataDir));
     engine.start(ServersFile.load(servers), Duration.ofSeconds(30));
     GatewayAuth auth = GatewayAuth.load(keys);
-    gateway = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0);
+    // with the HTTP API open: its /v1/approvals is the approval queue over HTTP
+    HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
+    gateway = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
+    api.open(new ApiBackend(engine.scout(), engine.registry()));
     stdioAllowed = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS).allowRemoteStdio(true), auth,
         "127.0.0.1", 0);
   }
@@ -256,12 +261,17 @@ class ApprovalsEndToEndTest {
     assertThat(engine.engine().approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
   }
 
-  static java.net.http.HttpResponse<String> http(String method, String path, String key) throws Exception {
+  /** A request to the HTTP API with {@code key}; a POST sends {@code json}. */
+  static java.net.http.HttpResponse<String> http(String method, String path, String key, String json)
+      throws Exception {
     var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.url().replace("/mcp", path)))
         .header("Authorization", "Bearer " + key);
-    b = method.equals("POST") ? b.POST(java.net.http.HttpRequest.BodyPublishers.noBody()) : b.GET();
+    b = method.equals("POST") ? b.header("Content-Type", "application/json")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(json)) : b.GET();
     return java.net.http.HttpClient.newHttpClient().send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
+
+  static final String APPROVE = "{\"decision\": \"approve\"}";
 
   @Test
   void an_admin_key_decides_other_callers_requests_over_http_but_never_its_own() throws Exception {
@@ -271,20 +281,28 @@ class ApprovalsEndToEndTest {
     String alices = requestId(call(gateway, ALICE, "delete entities", "kg__delete_entities", delete));
     String roots = requestId(call(gateway, ROOT, "delete entities", "kg__delete_entities", delete));
 
-    var listed = http("GET", "/approvals", ROOT);
-    var byUser = http("POST", "/approvals/" + alices + "/approve", ALICE);
-    var own = http("POST", "/approvals/" + roots + "/approve", ROOT);
-    var unknown = http("POST", "/approvals/ap-0000000000/approve", ROOT);
-    var approved = http("POST", "/approvals/" + alices + "/approve", ROOT);
-    var twice = http("POST", "/approvals/" + alices + "/approve", ROOT);
+    var listed = http("GET", "/v1/approvals", ROOT, null);
+    var listedByUser = http("GET", "/v1/approvals", ALICE, null);
+    var byUser = http("POST", "/v1/approvals/" + alices, ALICE, APPROVE);
+    var own = http("POST", "/v1/approvals/" + roots, ROOT, APPROVE);
+    var unknown = http("POST", "/v1/approvals/ap-0000000000", ROOT, APPROVE);
+    var approved = http("POST", "/v1/approvals/" + alices, ROOT, APPROVE);
+    var twice = http("POST", "/v1/approvals/" + alices, ROOT, APPROVE);
 
     assertThat(listed.statusCode()).isEqualTo(200);
     assertThat(JSON.readTree(listed.body()).path("approvals").findValuesAsText("id")).contains(alices, roots);
+    assertThat(listedByUser.statusCode()).isEqualTo(403);
+    assertThat(listedByUser.body()).contains("role admin").contains("this caller's role is user");
     assertThat(byUser.statusCode()).isEqualTo(403);
     assertThat(byUser.body()).contains("role admin").contains("this caller's role is user");
-    assertThat(own.statusCode()).isEqualTo(403);
+    // refused as the HTTP API documents it: 409, "not pending, or an admin's own request"
+    assertThat(own.statusCode()).isEqualTo(409);
     assertThat(own.body()).contains("was made by 'key:root', who cannot approve it");
     assertThat(unknown.statusCode()).isEqualTo(404);
+    for (var refused : List.of(listedByUser, byUser, own, unknown, twice)) {
+      assertThat(refused.headers().firstValue("Content-Type")).as(refused.body())
+          .hasValue("application/problem+json");
+    }
     assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
     assertThat(JSON.readTree(approved.body()).path("decided_by").asText()).isEqualTo("key:root");
     assertThat(twice.statusCode()).isEqualTo(409);

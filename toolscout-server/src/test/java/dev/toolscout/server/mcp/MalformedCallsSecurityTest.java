@@ -195,25 +195,24 @@ class MalformedCallsSecurityTest {
 
   @Test
   void every_error_of_the_approvals_endpoint_is_problem_json() throws Exception {
+    // the approval queue is the HTTP API's /v1/approvals (the gateway's /approvals is retired, below); approving
+    // with a user key, which needs the open engine, is in ApprovalsEndToEndTest
     String base = "http://127.0.0.1:" + g.http.address().getPort();
-    SecurityGateway.Raw approvals = new SecurityGateway.Raw(URI.create(base + "/approvals"), KEY, null);
-    SecurityGateway.Raw noKey = new SecurityGateway.Raw(URI.create(base + "/approvals"), null, null);
-    SecurityGateway.Raw badKey = new SecurityGateway.Raw(URI.create(base + "/approvals"), "not-a-key-0123456789",
-        null);
-    SecurityGateway.Raw decide = new SecurityGateway.Raw(URI.create(base + "/approvals/ap-0000000000/approve"), KEY,
+    SecurityGateway.Raw approvals = new SecurityGateway.Raw(URI.create(base + "/v1/approvals"), KEY, null);
+    SecurityGateway.Raw noKey = new SecurityGateway.Raw(URI.create(base + "/v1/approvals"), null, null);
+    SecurityGateway.Raw badKey = new SecurityGateway.Raw(URI.create(base + "/v1/approvals"), "not-a-key-0123456789",
         null);
 
     HttpResponse<String> notAdmin = approvals.send(approvals.builder().GET());
     HttpResponse<String> without = noKey.send(noKey.builder().GET());
     HttpResponse<String> unknown = badKey.send(badKey.builder().GET());
-    HttpResponse<String> post = decide.send(decide.builder().POST(HttpRequest.BodyPublishers.noBody()));
     HttpResponse<String> put = approvals.send(approvals.builder().PUT(HttpRequest.BodyPublishers.noBody()));
 
-    for (HttpResponse<String> r : List.of(notAdmin, without, unknown, post, put)) {
+    for (HttpResponse<String> r : List.of(notAdmin, without, unknown, put)) {
       assertClean(r.body());
       assertThat(r.headers().firstValue("Content-Type")).as(r.body()).hasValue("application/problem+json");
       assertThat(JSON.readTree(r.body()).path("status").asInt()).isEqualTo(r.statusCode());
-      assertThat(JSON.readTree(r.body()).path("instance").asText()).startsWith("/approvals");
+      assertThat(JSON.readTree(r.body()).path("instance").asText()).startsWith("/v1/approvals");
     }
     assertThat(notAdmin.statusCode()).isEqualTo(403);
     assertThat(JSON.readTree(notAdmin.body()).path("type").asText()).isEqualTo("urn:toolscout:problem:forbidden");
@@ -225,10 +224,50 @@ class MalformedCallsSecurityTest {
         + "Authorization: Bearer <key> or X-API-Key: <key>");
     assertThat(unknown.statusCode()).isEqualTo(401);
     assertThat(JSON.readTree(unknown.body()).path("detail").asText()).isEqualTo("unknown API key");
-    assertThat(post.statusCode()).isEqualTo(403);
-    // a user key may deny (withdraw) its own requests, so its key is let past the role check to the method's
     assertThat(put.statusCode()).isEqualTo(405);
-    assertThat(put.headers().firstValue("Allow")).hasValue("GET, POST");
+    assertThat(put.headers().firstValue("Allow")).hasValue("GET");
+  }
+
+  @Test
+  void the_retired_approvals_path_answers_410_naming_its_replacement_and_401_before_that() throws Exception {
+    String base = "http://127.0.0.1:" + g.http.address().getPort();
+    SecurityGateway.Raw noKey = new SecurityGateway.Raw(URI.create(base + "/approvals"), null, null);
+    SecurityGateway.Raw badKey = new SecurityGateway.Raw(URI.create(base + "/approvals/ap-0000000000/approve"),
+        "not-a-key-0123456789", null);
+    HttpResponse<String> without = noKey.send(noKey.builder().GET());
+    HttpResponse<String> unknown = badKey.send(badKey.builder().POST(HttpRequest.BodyPublishers.noBody()));
+    List<HttpResponse<String>> gone = new java.util.ArrayList<>();
+    for (String path : List.of("/approvals", "/approvals?all=true", "/approvals/ap-0000000000/approve",
+        "/approvals/ap-0000000000/deny", "/approvals/anything/else")) {
+      SecurityGateway.Raw r = new SecurityGateway.Raw(URI.create(base + path), KEY, null);
+      gone.add(r.send(r.builder().GET()));
+      gone.add(r.send(r.builder().POST(HttpRequest.BodyPublishers.noBody())));
+      gone.add(r.send(r.builder().PUT(HttpRequest.BodyPublishers.noBody())));
+    }
+
+    List<HttpResponse<String>> all = new java.util.ArrayList<>(gone);
+    all.addAll(List.of(without, unknown));
+    for (HttpResponse<String> r : all) {
+      assertClean(r.body());
+      assertThat(r.headers().firstValue("Content-Type")).as(r.body()).hasValue("application/problem+json");
+      assertThat(JSON.readTree(r.body()).path("status").asInt()).isEqualTo(r.statusCode());
+      assertThat(JSON.readTree(r.body()).path("instance").asText()).startsWith("/approvals");
+    }
+    assertThat(without.statusCode()).isEqualTo(401);
+    assertThat(without.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    assertThat(JSON.readTree(without.body()).path("detail").asText()).isEqualTo("an API key is required: send "
+        + "Authorization: Bearer <key> or X-API-Key: <key>");
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    assertThat(JSON.readTree(unknown.body()).path("detail").asText()).isEqualTo("unknown API key");
+    for (HttpResponse<String> r : gone) {
+      JsonNode p = JSON.readTree(r.body());
+      assertThat(r.statusCode()).as(r.request().method() + " " + r.uri()).isEqualTo(410);
+      assertThat(p.path("type").asText()).isEqualTo("urn:toolscout:problem:gone");
+      assertThat(p.path("detail").asText()).contains("/approvals is retired").contains("GET /v1/approvals")
+          .contains("POST /v1/approvals/{id} with {\"decision\": \"approve\"} or {\"decision\": \"deny\"}");
+      assertThat(p.path("replacement").toString()).isEqualTo("[\"GET /v1/approvals\",\"POST /v1/approvals/{id}\"]");
+      assertThat(r.headers().firstValue("Link")).hasValue("</v1/approvals>; rel=\"successor-version\"");
+    }
   }
 
   /** Sends bytes no HTTP client library would, and reads the whole answer. */

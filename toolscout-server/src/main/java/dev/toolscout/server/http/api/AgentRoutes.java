@@ -15,8 +15,8 @@ import dev.toolscout.catalog.StateStore.StoredApproval;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Role;
+import dev.toolscout.server.AgentJson;
 import dev.toolscout.server.ApprovalJson;
-import dev.toolscout.server.cli.AgentJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -48,11 +48,11 @@ final class AgentRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     JsonNode id = OpenApi.schema("{\"type\": \"string\", \"pattern\": \"^[A-Za-z0-9._:-]{1,128}$\"}");
     JsonNode runId = OpenApi.schema("{\"type\": \"string\", \"maxLength\": 64}");
     return List.of(
-        Route.post("/v1/conversations/{id}/messages", "sendMessage").tag("agent")
+        Endpoint.post("/v1/conversations/{id}/messages", "sendMessage").tag("agent")
             .summary("Run a user message through the agent loop: select tools, call the LLM, run its tool calls")
             .description("Answers when the run ends: done, awaiting_approval (a PROPOSE tool waits for an "
                 + "approver other than the caller; POST /v1/approvals/{id} decides it and the run goes on), or "
@@ -66,13 +66,13 @@ final class AgentRoutes implements RouteGroup {
             .problem(429, "The principal's runs in progress (--max-runs-per-principal) or the server's (--max-runs) "
                 + "are at their limit; Retry-After says when to try again, the members limit and value name the limit")
             .handle(this::message),
-        Route.get("/v1/runs/{id}", "getRun").tag("agent")
+        Endpoint.get("/v1/runs/{id}", "getRun").tag("agent")
             .summary("One of the caller's agent runs, as it stands (a paused one goes on once its approval is decided)")
             .pathParam("id", "The run id", runId)
             .response(200, "The run", "AgentRun")
             .problem(404, "No such run of the caller's")
             .handle(this::run),
-        Route.get("/v1/usage", "getUsage").tag("agent").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/usage", "getUsage").tag("agent").access(Endpoint.Access.ADMIN)
             .summary("The agent loop's success metrics over its usage records")
             .query("since", "An ISO-8601 instant; default 7 days ago",
                 OpenApi.schema("{\"type\": \"string\", \"maxLength\": 64}"))
@@ -81,13 +81,13 @@ final class AgentRoutes implements RouteGroup {
             .query("records", "true: every record too", OpenApi.schema("{\"type\": \"string\", \"enum\": [\"true\", \"false\"]}"))
             .response(200, "The metrics", "Usage")
             .handle(this::usage),
-        Route.get("/v1/approvals", "listApprovals").tag("agent").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/approvals", "listApprovals").tag("agent").access(Endpoint.Access.ADMIN)
             .summary("The approval requests: pending ones, or all with ?all=true")
             .query("all", "true: decided, used and expired ones too",
                 OpenApi.schema("{\"type\": \"string\", \"enum\": [\"true\", \"false\"]}"))
             .response(200, "The requests, oldest first", "ApprovalList")
             .handle(this::approvals),
-        Route.post("/v1/approvals/{id}", "decideApproval").tag("agent").access(Route.Access.READ)
+        Endpoint.post("/v1/approvals/{id}", "decideApproval").tag("agent").access(Endpoint.Access.READ)
             .summary("Approve or deny a pending request (admin; never approve one's own), or withdraw one's own")
             .description("An admin approves or denies any request but never approves its own; any caller may deny "
                 + "(withdraw) its own request, and to a caller who is not an admin another's request answers 404 "

@@ -74,6 +74,16 @@ public final class ApiProblem extends RuntimeException {
   }
 
   /**
+   * 410 {@code gone}: a path that was retired. {@code replacement} names what serves it now ({@code "GET
+   * /v1/approvals"}), as the document's member {@code replacement}.
+   */
+  public static ApiProblem gone(String detail, java.util.List<String> replacement) {
+    ObjectNode x = JsonNodeFactory.instance.objectNode();
+    replacement.forEach(x.putArray("replacement")::add);
+    return new ApiProblem(410, "gone", "Gone", detail, x, Map.of());
+  }
+
+  /**
    * The same problem naming the input it refuses: {@code input} (a field, parameter or header), {@code rule} and
    * {@code value} (the bad value, cut to {@value #SHOWN} characters).
    */

@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves every path of the HTTP server but {@code /mcp} and {@code /approvals}: finds the {@link Route}, checks
+ * Serves every path of the HTTP server but {@code /mcp} and {@code /approvals}: finds the {@link Endpoint}, checks
  * what every route shares, in this order, and calls its handler:
  *
  * <ol>
@@ -178,7 +178,7 @@ final class ApiServlet extends HttpServlet {
   }
 
   private Reply call(Match m, HttpServletRequest req) throws IOException {
-    Route r = m.route();
+    Endpoint r = m.route();
     Caller caller = authorize(r, req);
     ApiBackend backend = null;
     if (r.needsEngine()) {
@@ -191,7 +191,7 @@ final class ApiServlet extends HttpServlet {
     Map<String, List<String>> query = query(req.getQueryString());
     for (String name : query.keySet()) {
       if (r.params().stream().noneMatch(p -> p.in().equals("query") && p.name().equals(name))) {
-        List<String> known = r.params().stream().filter(p -> p.in().equals("query")).map(Route.Param::name).toList();
+        List<String> known = r.params().stream().filter(p -> p.in().equals("query")).map(Endpoint.Param::name).toList();
         throw ApiProblem.invalid(name, known.isEmpty() ? "no query parameters" : "one of " + String.join(", ", known),
             name, "unknown query parameter '" + Fields.shown(name) + "' for " + r.method() + " " + r.path()
                 + (known.isEmpty() ? " (it takes none)" : " (allowed: " + String.join(", ", known) + ")"));
@@ -202,12 +202,12 @@ final class ApiServlet extends HttpServlet {
   }
 
   /** The caller, once its key and role allow the route; a public route takes any caller, or none. */
-  private Caller authorize(Route r, HttpServletRequest req) {
+  private Caller authorize(Endpoint r, HttpServletRequest req) {
     Caller c = api.auth().caller(GatewayAuth.presentedKey(req));
     // without keys the server answers only loopback callers naming this machine, the local user who can read the
     // data directory anyway: the metrics tell them nothing new, and a local Prometheus needs no key to scrape
-    boolean open = r.access() == Route.Access.PUBLIC
-        || r.access() == Route.Access.METRICS && (api.options().metricsPublic() || !api.auth().requiresKey());
+    boolean open = r.access() == Endpoint.Access.PUBLIC
+        || r.access() == Endpoint.Access.METRICS && (api.options().metricsPublic() || !api.auth().requiresKey());
     if (open) {
       return c;
     }
@@ -217,7 +217,7 @@ final class ApiServlet extends HttpServlet {
           : "an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>")
           .withHeader("WWW-Authenticate", "Bearer");
     }
-    if ((r.access() == Route.Access.ADMIN || r.access() == Route.Access.METRICS) && c.role() != Role.ADMIN) {
+    if ((r.access() == Endpoint.Access.ADMIN || r.access() == Endpoint.Access.METRICS) && c.role() != Role.ADMIN) {
       throw ApiProblem.of(403, "forbidden", "Forbidden", r.method() + " " + r.path() + " needs an API key with the "
           + "role admin; this caller's role is " + c.role().id()
           + (api.auth().requiresKey() ? "" : " (the server runs without API keys, so nobody is an admin over HTTP: "
@@ -230,7 +230,7 @@ final class ApiServlet extends HttpServlet {
   private Match match(String method, String rawPath) {
     List<String> segments = segments(rawPath);
     TreeSet<String> allowed = new TreeSet<>();
-    for (Route r : api.routes()) {
+    for (Endpoint r : api.routes()) {
       Map<String, String> params = bind(r.segments(), segments);
       if (params == null) {
         continue;
@@ -247,7 +247,7 @@ final class ApiServlet extends HttpServlet {
         + String.join(", ", allowed) + ", not " + Fields.shown(method)).withHeader("Allow", String.join(", ", allowed));
   }
 
-  private record Match(Route route, Map<String, String> params) {}
+  private record Match(Endpoint route, Map<String, String> params) {}
 
   /** The path's decoded segments; a segment that cannot be decoded matches no route. */
   private static List<String> segments(String raw) {

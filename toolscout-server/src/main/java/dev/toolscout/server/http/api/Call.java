@@ -34,7 +34,7 @@ public final class Call {
   /** The deepest nesting of a request body: a tool's parameter schema needs a few levels, never hundreds. */
   static final int MAX_DEPTH = 64;
 
-  private final Route route;
+  private final Endpoint route;
   private final Map<String, String> pathParams;
   private final Map<String, List<String>> query;
   private final Caller caller;
@@ -43,12 +43,12 @@ public final class Call {
 
   private final String accept;
 
-  Call(Route route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
+  Call(Endpoint route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
       ApiBackend backend) {
     this(route, pathParams, query, caller, body, backend, null);
   }
 
-  Call(Route route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
+  Call(Endpoint route, Map<String, String> pathParams, Map<String, List<String>> query, Caller caller, byte[] body,
       ApiBackend backend, String accept) {
     this.accept = accept;
     this.route = route;
@@ -64,7 +64,7 @@ public final class Call {
     return accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("text/event-stream");
   }
 
-  /** Who calls; null on a {@link Route.Access#PUBLIC} route called without a key. */
+  /** Who calls; null on a {@link Endpoint.Access#PUBLIC} endpoint called without a key. */
   public Caller caller() {
     return caller;
   }

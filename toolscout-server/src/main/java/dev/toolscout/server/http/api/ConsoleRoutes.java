@@ -76,17 +76,17 @@ final class ConsoleRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     JsonNode text = OpenApi.schema("{\"type\": \"string\"}");
     JsonNode name = OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 256}");
     return List.of(
-        Route.get("/", "console").tag("console").access(Route.Access.PUBLIC).withoutEngine()
+        Endpoint.get("/", "console").tag("console").access(Endpoint.Access.PUBLIC).withoutEngine()
             .summary("The web console (docs/CONSOLE.md)")
             .description("An HTML page that loads its scripts from /console; it holds no data: each page asks /v1 "
                 + "with the key the person signs in with.")
             .response(200, "The console's page", "text/html", text)
             .handle(c -> new Reply(200, "text/html; charset=utf-8", page)),
-        Route.get("/console/{asset}", "consoleAsset").tag("console").access(Route.Access.PUBLIC).withoutEngine()
+        Endpoint.get("/console/{asset}", "consoleAsset").tag("console").access(Endpoint.Access.PUBLIC).withoutEngine()
             .summary("A file of the web console: a script, the style sheet or the icon")
             .pathParam("asset", "The file's name, e.g. app.js", text)
             .response(200, "The file", "text/javascript", text)
@@ -94,11 +94,11 @@ final class ConsoleRoutes implements RouteGroup {
             .response(200, "The file", "image/svg+xml", text)
             .problem(404, "No such file")
             .handle(this::asset),
-        Route.get("/v1/whoami", "whoami").tag("console").withoutEngine()
+        Endpoint.get("/v1/whoami", "whoami").tag("console").withoutEngine()
             .summary("The caller: its principal and role, and whether this server needs keys")
             .response(200, "The caller", "WhoAmI")
             .handle(this::whoami),
-        Route.get("/v1/catalog", "catalog").tag("console")
+        Endpoint.get("/v1/catalog", "catalog").tag("console")
             .summary("The tools and skills a principal may see, filtered, with their source, access and status")
             .description("Without q, every tool by name; with q, the matches of tool_discovery__find (at most 50) "
                 + "best first. Filters: kind, source, category, access, side_effect. An admin may give user, "
@@ -120,13 +120,13 @@ final class ConsoleRoutes implements RouteGroup {
             .response(200, "One page of the catalog and the facets of all of it", "CatalogPage")
             .problem(403, "user, group or space given by a caller that is not an admin")
             .handle(this::catalog),
-        Route.get("/v1/tools/{name}/access", "toolAccess").tag("console").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/tools/{name}/access", "toolAccess").tag("console").access(Endpoint.Access.ADMIN)
             .summary("Who can see this tool: each principal the API keys name, and whether the policy lets it see it")
             .pathParam("name", "The tool's name", name)
             .response(200, "The tool and each known principal", "ToolAccess")
             .problem(404, "No such tool, or not one the admin may see")
             .handle(this::toolAccess),
-        Route.get("/v1/usage/requests", "usageRequests").tag("console").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/usage/requests", "usageRequests").tag("console").access(Endpoint.Access.ADMIN)
             .summary("The agent loop's usage records: each request with its selection, the tools called, tokens and "
                 + "latency")
             .description("Oldest first. Admin only: the records hold every principal's messages. The console draws "
@@ -137,7 +137,7 @@ final class ConsoleRoutes implements RouteGroup {
             .response(200, "The usage records", "UsageRequests")
             .problem(404, "This server keeps no usage records")
             .handle(this::usage),
-        Route.get("/v1/principals", "principals").tag("console").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/principals", "principals").tag("console").access(Endpoint.Access.ADMIN)
             .summary("The principals the API keys name, and how many tools each may see")
             .response(200, "The known principals", "PrincipalList")
             .handle(this::principals));

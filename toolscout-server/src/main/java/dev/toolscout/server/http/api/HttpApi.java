@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@code /readyz} answers 503 until a first selection after {@link #open} has run (the embedding model loaded,
  * the index searched). Thread-safe.
  *
- * <p>To add a route, add it to a group's {@link RouteGroup#routes()} with its OpenAPI entry (see {@link Route});
+ * <p>To add a route, add it to a group's {@link RouteGroup#routes()} with its OpenAPI entry (see {@link Endpoint});
  * to add a group, add it to {@link #groups}.
  */
 public final class HttpApi {
@@ -58,7 +58,7 @@ public final class HttpApi {
   private final GatewayAuth auth;
   private final Options options;
   private final ApiMetrics metrics = new ApiMetrics();
-  private final List<Route> routes;
+  private final List<Endpoint> routes;
   private final byte[] openapi;
   private volatile ApiBackend backend;
   private volatile boolean ready;
@@ -67,11 +67,11 @@ public final class HttpApi {
   public HttpApi(GatewayAuth auth, Options options) {
     this.auth = Objects.requireNonNull(auth, "auth");
     this.options = Objects.requireNonNull(options, "options");
-    List<Route> all = new ArrayList<>();
+    List<Endpoint> all = new ArrayList<>();
     Map<String, JsonNode> schemas = new HashMap<>();
     Set<String> seen = new HashSet<>();
     for (RouteGroup g : groups()) {
-      for (Route r : g.routes()) {
+      for (Endpoint r : g.routes()) {
         if (!seen.add(r.method() + " " + r.path()) || !seen.add(r.operationId())) {
           throw new IllegalStateException("route declared twice: " + r.method() + " " + r.path());
         }
@@ -177,7 +177,7 @@ public final class HttpApi {
     return backend;
   }
 
-  List<Route> routes() {
+  List<Endpoint> routes() {
     return routes;
   }
 

@@ -35,10 +35,10 @@ final class MemoryRoutes implements RouteGroup {
   private static final List<String> SCOPES = List.of("user", "group", "space");
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     JsonNode id = OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64}");
     return List.of(
-        Route.post("/v1/route", "route").tag("routing")
+        Endpoint.post("/v1/route", "route").tag("routing")
             .summary("The route a message takes before any LLM is called")
             .description("DIRECT_MEMORY, SKILL_EXECUTE, SKILL_HINT, TOOL_FILTER or LLM_REQUIRED, with the cosine "
                 + "similarities it was decided on and the model's calibrated thresholds (docs/ROUTING.md). Only "
@@ -46,7 +46,7 @@ final class MemoryRoutes implements RouteGroup {
             .request("RouteRequest")
             .response(200, "The route and its evidence", "RouteDecision")
             .handle(this::route),
-        Route.get("/v1/memories", "listMemories").tag("memory")
+        Endpoint.get("/v1/memories", "listMemories").tag("memory")
             .summary("The caller's readable memories: the nearest to a query, or the most recent")
             .query("query", "Search by meaning (memory__search); without it, the most recently changed",
                 OpenApi.schema("{\"type\": \"string\", \"maxLength\": 4000}"))
@@ -56,27 +56,27 @@ final class MemoryRoutes implements RouteGroup {
                 + "\"maximum\": 50}"))
             .response(200, "Memories, best or newest first", "MemoryList")
             .handle(this::list),
-        Route.post("/v1/memories", "storeMemory").tag("memory")
+        Endpoint.post("/v1/memories", "storeMemory").tag("memory")
             .summary("Store a memory in one of the caller's own scopes (memory__store)")
             .request("MemoryRequest")
             .response(201, "Stored; durable in the store", "Memory")
             .problem(409, "A scope the caller has none of (group, space), or a full scope or store")
             .handle(this::store),
-        Route.get("/v1/memories/{id}", "getMemory").tag("memory")
+        Endpoint.get("/v1/memories/{id}", "getMemory").tag("memory")
             .summary("One memory the caller may read (memory__recall)")
             .description("A memory of another user, group or space gets the same 404 as one that does not exist.")
             .pathParam("id", "The memory's id", id)
             .response(200, "The memory", "Memory")
             .problem(404, "No such memory, or not one the caller may read")
             .handle(this::get),
-        Route.put("/v1/memories/{id}", "correctMemory").tag("memory")
+        Endpoint.put("/v1/memories/{id}", "correctMemory").tag("memory")
             .summary("Correct a memory (memory.corrected): new content, and a new type when given")
             .pathParam("id", "The memory's id", id)
             .request("MemoryCorrection")
             .response(200, "Corrected; durable in the store", "Memory")
             .problem(404, "No such memory, or not one the caller may read")
             .handle(this::correct),
-        Route.delete("/v1/memories/{id}", "forgetMemory").tag("memory")
+        Endpoint.delete("/v1/memories/{id}", "forgetMemory").tag("memory")
             .summary("Forget a memory for good: its text and vectors leave the store and the index (memory__forget)")
             .pathParam("id", "The memory's id", id)
             .response(200, "Forgotten; durable in the store", "Removed")

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The OpenAPI 3.1 document of the HTTP API, built from the routes (see {@link Route}): one operation per route,
+ * The OpenAPI 3.1 document of the HTTP API, built from the routes (see {@link Endpoint}): one operation per route,
  * its parameters, request body and declared answers, plus the problems every route of its kind can answer,
  * shared as {@code components/responses}. Component schemas come from the {@link RouteGroup}s; the problem
  * document is {@value #PROBLEM}. Built once; immutable.
@@ -40,7 +40,7 @@ public final class OpenApi {
     return F.objectNode().put("$ref", "#/components/schemas/" + component);
   }
 
-  static ObjectNode document(List<Route> routes, Map<String, JsonNode> schemas, String version) {
+  static ObjectNode document(List<Endpoint> routes, Map<String, JsonNode> schemas, String version) {
     ObjectNode doc = F.objectNode();
     doc.put("openapi", "3.1.0");
     ObjectNode info = doc.putObject("info");
@@ -54,9 +54,9 @@ public final class OpenApi {
     doc.putArray("security").addObject().putArray("bearer");
     ((ArrayNode) doc.get("security")).addObject().putArray("apiKey");
     ObjectNode paths = doc.putObject("paths");
-    List<Route> sorted = new ArrayList<>(routes);
-    sorted.sort(Comparator.comparing(Route::path));
-    for (Route r : sorted) {
+    List<Endpoint> sorted = new ArrayList<>(routes);
+    sorted.sort(Comparator.comparing(Endpoint::path));
+    for (Endpoint r : sorted) {
       ObjectNode item = paths.has(r.path()) ? (ObjectNode) paths.get(r.path()) : paths.putObject(r.path());
       item.set(r.method().toLowerCase(Locale.ROOT), operation(r));
     }
@@ -90,7 +90,7 @@ public final class OpenApi {
     STANDARD.put("NotReady", new Standard(503, "The engine is still opening; Retry-After says when to retry"));
   }
 
-  private static ObjectNode operation(Route r) {
+  private static ObjectNode operation(Endpoint r) {
     ObjectNode op = F.objectNode();
     op.put("operationId", r.operationId());
     op.putArray("tags").add(r.tag());
@@ -102,12 +102,12 @@ public final class OpenApi {
       case METRICS -> "An API key with the role admin, or none when the server runs with --metrics-public or without API keys.";
     };
     op.put("description", (r.description() == null ? "" : r.description() + "\n\n") + access);
-    if (r.access() == Route.Access.PUBLIC) {
+    if (r.access() == Endpoint.Access.PUBLIC) {
       op.putArray("security");
     }
     if (!r.params().isEmpty()) {
       ArrayNode params = op.putArray("parameters");
-      for (Route.Param p : r.params()) {
+      for (Endpoint.Param p : r.params()) {
         ObjectNode n = params.addObject();
         n.put("name", p.name());
         n.put("in", p.in());
@@ -123,7 +123,7 @@ public final class OpenApi {
     }
     ObjectNode responses = op.putObject("responses");
     Map<Integer, ObjectNode> byStatus = new TreeMap<>();
-    r.responses().values().stream().sorted(java.util.Comparator.comparing(Route.Response::contentType,
+    r.responses().values().stream().sorted(java.util.Comparator.comparing(Endpoint.Response::contentType,
         java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))).forEach(x -> {
           ObjectNode n = response(x);
           ObjectNode before = byStatus.putIfAbsent(x.status(), n);
@@ -134,7 +134,7 @@ public final class OpenApi {
             content.setAll((ObjectNode) n.get("content"));
           }
         });
-    boolean authorized = r.access() != Route.Access.PUBLIC;
+    boolean authorized = r.access() != Endpoint.Access.PUBLIC;
     addStandard(byStatus, "BadRequest", r.requestSchema() != null || !r.params().isEmpty());
     addStandard(byStatus, "Unauthorized", authorized);
     // 403 also answers a foreign Host or Origin header, on every path, so every route declares it
@@ -154,7 +154,7 @@ public final class OpenApi {
     }
   }
 
-  private static ObjectNode response(Route.Response x) {
+  private static ObjectNode response(Endpoint.Response x) {
     ObjectNode n = F.objectNode();
     n.put("description", x.description());
     if (x.schema() != null) {

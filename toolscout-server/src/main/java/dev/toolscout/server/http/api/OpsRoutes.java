@@ -18,13 +18,13 @@ final class OpsRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     return List.of(
-        Route.get("/healthz", "health").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+        Endpoint.get("/healthz", "health").tag("operations").access(Endpoint.Access.PUBLIC).withoutEngine()
             .summary("Liveness: the process answers")
             .response(200, "Alive", "Health")
             .handle(c -> Reply.json(JsonNodeFactory.instance.objectNode().put("status", "alive"))),
-        Route.get("/readyz", "ready").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+        Endpoint.get("/readyz", "ready").tag("operations").access(Endpoint.Access.PUBLIC).withoutEngine()
             .summary("Readiness: the embedding model and the search index are open, the store reachable")
             .description("503 while the engine opens (which includes catching the search index up with the store) and "
                 + "until a first selection has run, and while a replica cannot reach its shared (PostgreSQL) store: "
@@ -58,7 +58,7 @@ final class OpsRoutes implements RouteGroup {
               }
               return Reply.json(body);
             }),
-        Route.get("/metrics", "metrics").tag("operations").access(Route.Access.METRICS).withoutEngine()
+        Endpoint.get("/metrics", "metrics").tag("operations").access(Endpoint.Access.METRICS).withoutEngine()
             .summary("Metrics in the Prometheus text format")
             .description("Request counts and latency histograms per route, the selection latency histogram, the "
                 + "catalog's size, upstream MCP servers by state, and the JVM's. Admin only by default: the "
@@ -66,7 +66,7 @@ final class OpsRoutes implements RouteGroup {
             .response(200, "Prometheus text format 0.0.4", "text/plain",
                 OpenApi.schema("{\"type\": \"string\"}"))
             .handle(c -> Reply.text(ApiMetrics.CONTENT_TYPE, api.metrics().scrape())),
-        Route.get("/openapi.json", "openapi").tag("operations").access(Route.Access.PUBLIC).withoutEngine()
+        Endpoint.get("/openapi.json", "openapi").tag("operations").access(Endpoint.Access.PUBLIC).withoutEngine()
             .summary("This API's OpenAPI 3.1 document")
             .response(200, "The document", "application/json",
                 OpenApi.schema("{\"type\": \"object\", \"required\": [\"openapi\", \"info\", \"paths\"]}"))

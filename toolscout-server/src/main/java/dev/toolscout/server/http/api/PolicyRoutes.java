@@ -31,13 +31,13 @@ final class PolicyRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     return List.of(
-        Route.get("/v1/policy", "getPolicy").tag("policy").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/policy", "getPolicy").tag("policy").access(Endpoint.Access.ADMIN)
             .summary("The access policy in force")
             .response(200, "The policy, as docs/ACCESS_POLICY.md writes it", "Policy")
             .handle(c -> Reply.json(AccessPolicyJson.toJson(c.backend().scout().policy()))),
-        Route.put("/v1/policy", "putPolicy").tag("policy").access(Route.Access.ADMIN)
+        Endpoint.put("/v1/policy", "putPolicy").tag("policy").access(Endpoint.Access.ADMIN)
             .summary("Check and store the access policy")
             .description("Refused when a rule matches nothing known (the problem names the rule, the field and the "
                 + "value, and the closest known value), unless allow_unmatched=true; and when the body names no "

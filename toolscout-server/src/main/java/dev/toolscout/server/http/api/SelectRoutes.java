@@ -27,8 +27,8 @@ final class SelectRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
-    return List.of(Route.post("/v1/select", "select").tag("selection")
+  public List<Endpoint> routes() {
+    return List.of(Endpoint.post("/v1/select", "select").tag("selection")
         .summary("Select the tools an LLM should see for a message")
         .description("The fields of `toolscout select --format json` (format json, the default), or the rendered "
             + "form for Anthropic's Messages API, OpenAI's Chat API or an MCP tools/list result. Only tools the "

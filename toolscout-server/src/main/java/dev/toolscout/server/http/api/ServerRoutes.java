@@ -8,7 +8,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.cli.StdioCommands;
+import dev.toolscout.server.StdioCommands;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -37,14 +37,14 @@ final class ServerRoutes implements RouteGroup {
   }
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     return List.of(
-        Route.get("/v1/servers", "listServers").tag("servers").access(Route.Access.ADMIN)
+        Endpoint.get("/v1/servers", "listServers").tag("servers").access(Endpoint.Access.ADMIN)
             .summary("The upstream MCP servers and their status (toolscout mcp list)")
             .response(200, "Every server; never a secret", "ServerList")
             .problem(404, "This server manages no upstream MCP servers")
             .handle(this::list),
-        Route.post("/v1/servers", "addServer").tag("servers").access(Route.Access.ADMIN)
+        Endpoint.post("/v1/servers", "addServer").tag("servers").access(Endpoint.Access.ADMIN)
             .summary("Register an upstream MCP server (toolscout mcp add)")
             .description("Connects it first and stores it only once it answered (ready or degraded), unless "
                 + "allow_offline. A command line runs on this host: refused unless serve --allow-remote-stdio.")
@@ -55,13 +55,13 @@ final class ServerRoutes implements RouteGroup {
             .problem(409, "The name's tool prefix is reserved or taken")
             .problem(502, "The server did not answer; nothing was stored")
             .handle(this::add),
-        Route.delete("/v1/servers/{name}", "removeServer").tag("servers").access(Route.Access.ADMIN)
+        Endpoint.delete("/v1/servers/{name}", "removeServer").tag("servers").access(Endpoint.Access.ADMIN)
             .summary("Remove an upstream MCP server and its tools (toolscout mcp remove)")
             .pathParam("name", "The server's name", OpenApi.schema("{\"type\": \"string\", \"minLength\": 1}"))
             .response(204, "Removed", null, null)
             .problem(404, "No server of that name is registered")
             .handle(this::remove),
-        Route.post("/v1/servers/{name}/disable", "disableServer").tag("servers").access(Route.Access.ADMIN)
+        Endpoint.post("/v1/servers/{name}/disable", "disableServer").tag("servers").access(Endpoint.Access.ADMIN)
             .summary("Disable an upstream MCP server: disconnect it and take its tools out of the catalog")
             .description("The flag is stored: the server stays disabled across restarts until it is enabled. "
                 + "Idempotent.")
@@ -69,7 +69,7 @@ final class ServerRoutes implements RouteGroup {
             .response(200, "Disabled", "Server")
             .problem(404, "No server of that name is registered")
             .handle(this::disable),
-        Route.post("/v1/servers/{name}/enable", "enableServer").tag("servers").access(Route.Access.ADMIN)
+        Endpoint.post("/v1/servers/{name}/enable", "enableServer").tag("servers").access(Endpoint.Access.ADMIN)
             .summary("Enable a disabled upstream MCP server: connect it again")
             .description("Waits for the first connect attempt (at most the server's timeout and 5 s). A server "
                 + "that is not disabled is left as it is.")

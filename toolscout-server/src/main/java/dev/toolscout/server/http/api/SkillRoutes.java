@@ -27,22 +27,22 @@ final class SkillRoutes implements RouteGroup {
       Set.of("name", "description", "documentation", "tools", "allowed-tools", "resources");
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     JsonNode name = OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64}");
     JsonNode id = OpenApi.schema("{\"type\": \"string\", \"pattern\": \"^[A-Za-z0-9._:-]{1,128}$\"}");
     return List.of(
-        Route.get("/v1/skills", "listSkills").tag("skills")
+        Endpoint.get("/v1/skills", "listSkills").tag("skills")
             .summary("The skills the caller may see, with their tools the caller may see")
             .response(200, "Every visible skill, by name", "SkillList")
             .handle(this::list),
-        Route.get("/v1/skills/{name}", "getSkill").tag("skills")
+        Endpoint.get("/v1/skills/{name}", "getSkill").tag("skills")
             .summary("One skill, as the caller may read it")
             .description("A skill whose tools the caller may not see gets the same 404 as one that does not exist.")
             .pathParam("name", "The skill's name", name)
             .response(200, "The skill", "Skill")
             .problem(404, "No such skill, or not one the caller may see")
             .handle(this::get),
-        Route.put("/v1/skills/{name}", "putSkill").tag("skills").access(Route.Access.ADMIN)
+        Endpoint.put("/v1/skills/{name}", "putSkill").tag("skills").access(Endpoint.Access.ADMIN)
             .summary("Add or replace one skill")
             .description("The body is a skill (name, description, documentation, tools); its name may be left out "
                 + "and must equal the path's when given. The Agent Skills rules apply: the name 1-64 characters of "
@@ -52,26 +52,26 @@ final class SkillRoutes implements RouteGroup {
             .response(200, "Replaced (or unchanged)", "Skill")
             .response(201, "Added", "Skill")
             .handle(this::put),
-        Route.delete("/v1/skills/{name}", "deleteSkill").tag("skills").access(Route.Access.ADMIN)
+        Endpoint.delete("/v1/skills/{name}", "deleteSkill").tag("skills").access(Endpoint.Access.ADMIN)
             .summary("Remove one skill")
             .pathParam("name", "The skill's name", name)
             .response(200, "Removed; durable in the store", "Removed")
             .problem(404, "No such skill")
             .handle(this::delete),
-        Route.get("/v1/conversations/{id}", "getConversation").tag("skills")
+        Endpoint.get("/v1/conversations/{id}", "getConversation").tag("skills")
             .summary("One of the caller's conversations: its active skills and the tools discovery disclosed")
             .description("Another principal's conversation, an expired one and a missing one get the same 404.")
             .pathParam("id", "The conversation id", id)
             .response(200, "The conversation", "Conversation")
             .problem(404, "No such conversation of the caller's")
             .handle(this::getConversation),
-        Route.delete("/v1/conversations/{id}", "forgetConversation").tag("skills")
+        Endpoint.delete("/v1/conversations/{id}", "forgetConversation").tag("skills")
             .summary("Forget one of the caller's conversations")
             .pathParam("id", "The conversation id", id)
             .response(200, "Forgotten; durable in the store", "Removed")
             .problem(404, "No such conversation of the caller's")
             .handle(this::forget),
-        Route.post("/v1/conversations/{id}/skills", "activateSkill").tag("skills")
+        Endpoint.post("/v1/conversations/{id}/skills", "activateSkill").tag("skills")
             .summary("Activate a skill in a conversation (what skills__activate does when the model calls it)")
             .description("The answer is what the model gets back: the skill's documentation and its tools. From "
                 + "then on every /v1/select with this conversation_id carries the skill's tools.")

@@ -45,15 +45,15 @@ final class ToolRoutes implements RouteGroup {
   static final int MAX_BATCH = 1000;
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     JsonNode name = OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 256}");
     return List.of(
-        Route.post("/v1/tools/search", "searchTools")
+        Endpoint.post("/v1/tools/search", "searchTools")
             .summary("Search the tools the caller may see (tool_discovery__find)")
             .request("SearchRequest")
             .response(200, "Matches, best first", "SearchResult")
             .handle(this::search),
-        Route.get("/v1/tools", "listTools")
+        Endpoint.get("/v1/tools", "listTools")
             .summary("List the tools the caller may see, by name, a page at a time (tool_discovery__list_all)")
             .query("category", "Only this category (case-insensitive)", name)
             .query("offset", "Where the page starts (default 0)", OpenApi.schema("{\"type\": \"integer\", \"minimum\": 0}"))
@@ -61,14 +61,14 @@ final class ToolRoutes implements RouteGroup {
                 OpenApi.schema("{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}"))
             .response(200, "One page", "ToolPage")
             .handle(this::list),
-        Route.get("/v1/tools/{name}", "describeTool")
+        Endpoint.get("/v1/tools/{name}", "describeTool")
             .summary("One tool's definition (tool_discovery__describe), in the catalog format")
             .description("A tool the caller may not see gets the same 404 as one that does not exist.")
             .pathParam("name", "The tool's name, e.g. gmail__send_email", name)
             .response(200, "The tool, as docs/CATALOG_FORMAT.md writes it", "Tool")
             .problem(404, "No such tool, or not one the caller may see")
             .handle(this::describe),
-        Route.put("/v1/tools/{name}", "putTool").access(Route.Access.ADMIN)
+        Endpoint.put("/v1/tools/{name}", "putTool").access(Endpoint.Access.ADMIN)
             .summary("Add or replace one tool")
             .description("The body is a tool in the catalog format (docs/CATALOG_FORMAT.md); its name may be left "
                 + "out, and must equal the path's when given. Answered once the tool is durable in the store.")
@@ -78,7 +78,7 @@ final class ToolRoutes implements RouteGroup {
             .response(201, "Added", "ToolWritten")
             .problem(409, "The name belongs to an upstream MCP server's tools")
             .handle(this::put),
-        Route.post("/v1/tools:batch", "batchTools").access(Route.Access.ADMIN)
+        Endpoint.post("/v1/tools:batch", "batchTools").access(Endpoint.Access.ADMIN)
             .summary("Add, replace and remove tools in one request")
             .description("Checked as a whole before anything is written: a bad tool or a name that is not in the "
                 + "catalog changes nothing. Then the removals and the upserts are written, each durable before the "
@@ -88,7 +88,7 @@ final class ToolRoutes implements RouteGroup {
             .problem(404, "A tool to delete is not in the catalog; nothing was changed")
             .problem(409, "A name belongs to an upstream MCP server's tools; nothing was changed")
             .handle(this::batch),
-        Route.delete("/v1/tools/{name}", "deleteTool").access(Route.Access.ADMIN)
+        Endpoint.delete("/v1/tools/{name}", "deleteTool").access(Endpoint.Access.ADMIN)
             .summary("Remove one tool")
             .pathParam("name", "The tool's name", name)
             .response(200, "Removed; durable in the store", "CatalogChange")

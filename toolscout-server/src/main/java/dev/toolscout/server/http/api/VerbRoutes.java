@@ -30,9 +30,9 @@ final class VerbRoutes implements RouteGroup {
   private static final Set<String> RESOLVE_FIELDS = Set.of("verb", "description", "inputs");
 
   @Override
-  public List<Route> routes() {
+  public List<Endpoint> routes() {
     return List.of(
-        Route.post("/v1/verbs/register", "registerVerbs").tag("verbs").access(Route.Access.ADMIN)
+        Endpoint.post("/v1/verbs/register", "registerVerbs").tag("verbs").access(Endpoint.Access.ADMIN)
             .summary("Add or replace verbs")
             .description("The body is a verb manifest, an array of them or {\"verbs\": [...]} (at most 500), checked "
                 + "as a whole: a bad manifest registers nothing. Answered once the verbs are durable in the store.")
@@ -40,11 +40,11 @@ final class VerbRoutes implements RouteGroup {
             .response(200, "Replaced (or unchanged)", "VerbsRegistered")
             .response(201, "At least one verb added", "VerbsRegistered")
             .handle(this::register),
-        Route.get("/v1/verbs", "listVerbs").tag("verbs")
+        Endpoint.get("/v1/verbs", "listVerbs").tag("verbs")
             .summary("The verbs the caller may see, by name, as manifests")
             .response(200, "The verbs", "VerbList")
             .handle(this::list),
-        Route.post("/v1/verbs/discover", "discoverVerbs").tag("verbs")
+        Endpoint.post("/v1/verbs/discover", "discoverVerbs").tag("verbs")
             .summary("The verbs and tools that best match a description, each with its confidence")
             .description("Best first by the hybrid search's fused score; each candidate's confidence is the cosine "
                 + "similarity of its embedding to the description's, the absolute score a substitution's threshold "
@@ -52,14 +52,14 @@ final class VerbRoutes implements RouteGroup {
             .request("VerbDiscoverRequest")
             .response(200, "The candidates", "VerbDiscovery")
             .handle(this::discover),
-        Route.post("/v1/verbs/resolve", "resolveVerb").tag("verbs")
+        Endpoint.post("/v1/verbs/resolve", "resolveVerb").tag("verbs")
             .summary("Whether an existing verb or tool can stand in for an unknown verb")
             .description("A substitution when the best candidate's confidence reaches the embedding model's "
                 + "calibrated threshold, else no match with the nearest candidates (seed 002's NovelVerbHandler).")
             .request("VerbResolveRequest")
             .response(200, "The resolution", "VerbResolution")
             .handle(this::resolve),
-        Route.delete("/v1/verbs/{verb}", "deleteVerb").tag("verbs").access(Route.Access.ADMIN)
+        Endpoint.delete("/v1/verbs/{verb}", "deleteVerb").tag("verbs").access(Endpoint.Access.ADMIN)
             .summary("Remove one verb")
             .pathParam("verb", "The verb, e.g. SEARCH_WEB",
                 OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 256}"))

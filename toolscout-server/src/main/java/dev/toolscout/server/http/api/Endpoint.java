@@ -9,12 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One route of the HTTP API and its OpenAPI operation, declared together so that the handler and the document
- * cannot drift apart: {@link OpenApi} builds {@code /openapi.json} from the routes, and the test suite checks
+ * One route of the HTTP API (a method and a path template) and its OpenAPI operation, declared together so that the
+ * handler and the document cannot drift apart (named apart from {@link dev.toolscout.routing.Route}, the route a
+ * message takes): {@link OpenApi} builds {@code /openapi.json} from the routes, and the test suite checks
  * every response against it. Adding a route is one builder chain in a {@link RouteGroup}:
  *
  * <pre>{@code
- * Route.post("/v1/select", "select").summary("Select the tools for a message")
+ * Endpoint.post("/v1/select", "select").summary("Select the tools for a message")
  *     .request("SelectRequest").response(200, "The selection", "SelectResult")
  *     .handle(this::select)
  * }</pre>
@@ -26,7 +27,7 @@ import java.util.Objects;
  *
  * @param path a template: literal segments and {@code {name}} segments, e.g. {@code /v1/tools/{name}}
  */
-public record Route(String method, String path, Access access, boolean needsEngine, String operationId,
+public record Endpoint(String method, String path, Access access, boolean needsEngine, String operationId,
     String tag, String summary, String description, String requestSchema, List<Param> params,
     Map<Integer, Response> responses, Handler handler) {
 
@@ -67,7 +68,7 @@ public record Route(String method, String path, Access access, boolean needsEngi
     }
   }
 
-  public Route {
+  public Endpoint {
     Objects.requireNonNull(handler, "handler");
     params = List.copyOf(params);
     responses = Map.copyOf(responses);
@@ -194,8 +195,8 @@ public record Route(String method, String path, Access access, boolean needsEngi
       return this;
     }
 
-    public Route handle(Handler h) {
-      return new Route(method, path, access, needsEngine, operationId, tag, summary, description, requestSchema,
+    public Endpoint handle(Handler h) {
+      return new Endpoint(method, path, access, needsEngine, operationId, tag, summary, description, requestSchema,
           params, responses, h);
     }
   }

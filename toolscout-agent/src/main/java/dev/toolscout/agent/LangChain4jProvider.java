@@ -1,4 +1,4 @@
-package dev.toolscout.agent.internal;
+package dev.toolscout.agent;
 
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.RetriableException;
@@ -7,10 +7,6 @@ import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-import dev.toolscout.agent.Bulkhead;
-import dev.toolscout.agent.ChatProvider;
-import dev.toolscout.agent.ProviderConfig;
-import dev.toolscout.agent.ProviderException;
 import java.net.http.HttpTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * (not the waits between attempts): when every slot stays taken for the bulkhead's wait, the call fails as
  * retriable, naming the limit. Thread-safe.
  */
-public final class LangChain4jProvider implements ChatProvider {
+final class LangChain4jProvider implements ChatProvider {
   private static final Logger LOG = LoggerFactory.getLogger(LangChain4jProvider.class);
   private static final long FIRST_BACKOFF_MS = 250;
 
@@ -38,12 +34,7 @@ public final class LangChain4jProvider implements ChatProvider {
   private final StreamingChatModel streaming;
   private final Bulkhead bulkhead;
 
-  /** With the default bulkhead ({@link Bulkhead#provider}). */
-  public LangChain4jProvider(String name, ProviderConfig config, ChatModel model, StreamingChatModel streaming) {
-    this(name, config, model, streaming, Bulkhead.provider(name));
-  }
-
-  public LangChain4jProvider(String name, ProviderConfig config, ChatModel model, StreamingChatModel streaming,
+  LangChain4jProvider(String name, ProviderConfig config, ChatModel model, StreamingChatModel streaming,
       Bulkhead bulkhead) {
     this.name = name;
     this.config = config;

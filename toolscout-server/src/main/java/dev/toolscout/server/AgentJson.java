@@ -1,4 +1,4 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.server;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package dev.toolscout.server.cli;
+package dev.toolscout.server;
 
 import dev.toolscout.mcp.upstream.ServerConfig;
 import java.io.File;
