@@ -10,7 +10,6 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
-import dev.toolscout.embedding.MessageVectors;
 import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.catalog.SkillFolders;
 import dev.toolscout.skills.Skill;
@@ -50,6 +49,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.ToolRenderer;
+import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import java.io.IOException;
@@ -103,30 +103,13 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     Principal p = who(request.principal());
     int k = request.k() != null ? request.k() : engine.selector().config().defaultK();
     if (request.conversationId() == null) {
-      MessageVectors[] embedded = new MessageVectors[1];
-      boolean[] words = new boolean[1];
+      RequestContext ctx = engine.selector().context(request.message(), p, null, true);
       Selection s = engine.selector().select(
-          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), v -> embedded[0] = v,
-          w -> words[0] = w);
-      RouteDecision route = route(request.message(), p, k, embedded[0], words[0]);
-      return result(routed(s, route), p).withRoute(route);
+          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), ctx);
+      RouteDecision route = engine.router().route(ctx, k);
+      return result(routed(s, route), ctx).withRoute(route);
     }
     return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
-  }
-
-  /**
-   * The message's route. The selection's model call also gave the message's document vector ({@code embedded},
-   * when it embedded the whole message), which the router then reuses: one model call per message serves both.
-   * Otherwise (nothing visible to rank, or a message cut for embedding) the router embeds the message itself.
-   * Likewise the selection's lexical search of the whole message: when it found a tool ({@code wordsMatch}), a
-   * word of the message matches a visible tool, and the router does not search again (it did in 58 of 231 JFR
-   * samples of select on toollens).
-   */
-  private RouteDecision route(String message, Principal p, int k, MessageVectors embedded, boolean wordsMatch) {
-    if (embedded != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS) {
-      return engine.router().route(embedded.document(), message, p, k, wordsMatch);
-    }
-    return engine.router().route(message, p, k);
   }
 
   /**
@@ -138,13 +121,8 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     if (route.route() != Route.LLM_REQUIRED || route.sendWhole()) {
       return s;
     }
-    List<Selection.SelectedTool> kept = new ArrayList<>();
-    for (Selection.SelectedTool t : s.selected()) {
-      if (t.core() || t.reason().startsWith("offered for this conversation")
-          || t.reason().startsWith("tool of active skill")) {
-        kept.add(t);
-      }
-    }
+    List<Selection.SelectedTool> kept =
+        s.selected().stream().filter(t -> t.core() || t.origin().forConversation()).toList();
     int dropped = s.selected().size() - kept.size();
     return new Selection(kept, s.coreIncluded(), s.excludedCount() + dropped, s.visibleCount(),
         "Nothing in the catalog matches this request closely: " + route.reason() + ". Only the core tools are "
@@ -169,19 +147,14 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     SelectResult.SkillSuggestion suggestion = null;
     Optional<ToolSpec> activate = skills.activateTool(p, active);
     activate.ifPresent(offered::add);
-    MessageVectors[] embedded = new MessageVectors[1];
-    boolean[] words = new boolean[1];
+    RequestContext ctx = engine.selector().context(message, p, c, true);
     Selection selection = engine.selector().select(
-        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered), v -> embedded[0] = v,
-        w -> words[0] = w);
-    RouteDecision route = route(message, p, routeK, embedded[0], words[0]);
+        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered), ctx);
+    RouteDecision route = engine.router().route(ctx, routeK);
     if (activate.isPresent()) {
       // skills are ranked only when one may be activated, by the selection's query vector of the message (the
       // model is called again only when the selection embedded nothing, or a cut message)
-      boolean whole = embedded[0] != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS;
-      float[] query = whole ? embedded[0].queries().get(0) : null;
-      for (SkillTools.Ranked r : skills.rank(p, message, () -> query != null ? query
-          : engine.model().embedQuery(message))) {
+      for (SkillTools.Ranked r : skills.rank(p, message, ctx::queryVector)) {
         if (r.match().clear() && !active.contains(r.skill().name())) {
           suggestion = new SelectResult.SkillSuggestion(r.skill().name(),
               skills.readable(p, r.skill()).description(), why(r.match()));
@@ -190,7 +163,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
       }
     }
     Selection s = routed(selection, route);
-    SelectResult plain = result(s, p);
+    SelectResult plain = result(s, ctx);
     return new SelectResult(plain.selected(), plain.coreIncluded(), plain.excludedCount(), plain.visibleCount(),
         plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion).withRoute(route);
   }
@@ -211,10 +184,13 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
         + "; nearest in meaning";
   }
 
-  /** A selection as the API's result, with its token counts and only visible dependencies named. */
-  private SelectResult result(Selection s, Principal p) {
-    Catalog.Snapshot snap = engine.catalog().snapshot();
-    AllowedSet allowed = engine.access().allowed(snap, p);
+  /**
+   * A selection as the API's result, with its token counts and only visible dependencies named, in the request's
+   * catalog snapshot and allowed set.
+   */
+  private SelectResult result(Selection s, RequestContext ctx) {
+    Catalog.Snapshot snap = ctx.snapshot();
+    AllowedSet allowed = ctx.allowed();
     long all = allowedTokens(snap, allowed);
     long selected = 0;
     for (Selection.SelectedTool t : s.selected()) {
@@ -229,7 +205,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     List<SelectResult.SelectedTool> tools = new ArrayList<>(s.selected().size());
     for (Selection.SelectedTool t : s.selected()) {
       tools.add(new SelectResult.SelectedTool(
-          t.name(), t.score(), t.reason(), t.core(), visibleDependencies(t.spec(), snap, allowed)));
+          t.name(), t.score(), t.reason(), t.core(), visibleDependencies(t.spec(), snap, allowed), t.origin()));
     }
     return new SelectResult(tools, s.coreIncluded(), s.excludedCount(), s.visibleCount(), s.reason(),
         s.discoverySuggested(), SelectResult.Tokens.of(selected, all));
@@ -352,7 +328,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
   private static Selection selection(SelectResult r) {
     List<Selection.SelectedTool> tools = new ArrayList<>(r.selected().size());
     for (SelectResult.SelectedTool t : r.selected()) {
-      tools.add(new Selection.SelectedTool(t.spec(), t.score(), t.reason(), t.core()));
+      tools.add(new Selection.SelectedTool(t.spec(), t.score(), t.reason(), t.core(), t.origin()));
     }
     return new Selection(tools, r.coreIncluded(), r.excludedCount(), r.visibleCount(), r.reason(),
         r.discoverySuggested());
