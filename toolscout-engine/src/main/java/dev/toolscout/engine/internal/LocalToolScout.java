@@ -11,13 +11,13 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.engine.ToolCallResult;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.engine.catalog.SkillFolders;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillEvent;
 import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.discovery.DiscoveryResult;
-import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.NoSuchToolException;
@@ -79,6 +79,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
   private final Verbs verbs = new LocalVerbs();
   private final MemoryService memory = new LocalMemory();
+  private final OwnTools ownTools = new OwnTools(engine, this);
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
@@ -572,8 +573,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
 
   @Override
   public boolean isMetaTool(String tool) {
-    return SkillTools.ACTIVATE.equals(tool) || MemoryTools.isMemoryTool(tool)
-        || DiscoveryTools.SPECS.stream().anyMatch(t -> t.fullName().equals(tool));
+    return OwnTools.builtIn(tool).isPresent();
   }
 
   @Override
@@ -584,43 +584,15 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
           ? tool.substring(0, 100) + "..." : tool) + "' is not one of ToolScout's own tools (" + SkillTools.ACTIVATE
           + ", " + String.join(", ", Engine.ENGINE_TOOLS.stream().map(ToolSpec::fullName).toList()) + ")");
     }
-    Principal p = who(principal);
-    if (conversationId != null) {
-      dev.toolscout.conversation.Conversations.checkId(conversationId);
-    }
-    if (MemoryTools.isMemoryTool(tool)) {
-      // access first: a memory tool the policy denies reads as a missing one
-      ToolSpec spec = engine.catalog().get(tool).map(CatalogEntry::spec)
-          .orElse(MemoryTools.spec(tool).orElseThrow());
-      if (spec.aiAccess() == AiAccess.BLOCKED || !engine.access().allows(p, spec)) {
-        return new ToolCallResult(null, "Tool not found: " + tool);
-      }
-      if (spec.sideEffect() != dev.toolscout.model.SideEffect.READ) {
-        writable("run " + tool);
-      }
-      return switch (engine.memoryTools().call(p, conversationId, tool, arguments)) {
-        case MemoryTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
-        case MemoryTools.Result.Error e -> new ToolCallResult(null, e.message());
-      };
-    }
-    if (SkillTools.ACTIVATE.equals(tool)) {
-      writable("activate a skill in a conversation");
-      return switch (engine.skillTools().activate(p, conversationId, arguments)) {
-        case SkillTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
-        case SkillTools.Result.Error e -> new ToolCallResult(null, e.message());
-      };
-    }
-    return switch (engine.discovery().call(p, tool, arguments)) {
-      case DiscoveryResult.Ok ok -> {
-        if (conversationId != null && DiscoveryTools.FIND.equals(tool) && !engine.readOnly()) {
-          List<String> found = new ArrayList<>();
-          ok.output().path("tools").forEach(t -> found.add(t.path("name").asText()));
-          engine.conversations().disclose(p, conversationId, found);
-        }
-        yield new ToolCallResult(ok.output(), null);
-      }
-      case DiscoveryResult.Error e -> new ToolCallResult(null, e.message());
-    };
+    // through the call gate, as the agent loop and the HTTP API call them: access first (denied == missing)
+    return ownTools.call(who(principal), conversationId, tool, arguments);
+  }
+
+  @Override
+  public Optional<ToolCalls.Target<ToolCallResult>> ownTool(Principal principal, String conversationId,
+      String tool) {
+    open();
+    return ownTools.target(who(principal), conversationId, tool);
   }
 
   @Override
