@@ -145,7 +145,8 @@ public final class RequestContext {
   /**
    * Whether the ranking's lexical search of the whole message found a rankable tool (a visible one), so a word of
    * the message is known to match a visible tool; {@code false} says nothing (no search, none found, or a cut
-   * message, whose search was not of the whole).
+   * message, whose search was not of the whole). The router then does not search again: it did in 58 of 231 JFR
+   * samples of select on toollens.
    */
   public boolean wordsKnownToMatch() {
     return wordsMatch != null && wordsMatch && whole();
@@ -153,7 +154,8 @@ public final class RequestContext {
 
   /**
    * The whole message's document vector (the router's, compared like for like with stored documents): the
-   * ranking's when its model call embedded the whole message, else embedded now (once).
+   * ranking's when its model call embedded the whole message, so one model call per message serves both; else
+   * (nothing visible to rank, a lexical-only ranking, a message cut for the search) embedded now, once.
    */
   public float[] documentVector() {
     if (rankedDocument != null && whole()) {
