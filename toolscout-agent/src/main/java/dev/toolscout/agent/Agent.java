@@ -635,8 +635,8 @@ public final class Agent {
 
   /**
    * The agent's side of the call gate: the tool {@code p} may call by {@code name} and what runs it. ToolScout's
-   * own tools run through {@link ToolScout#callMetaTool} (a memory tool's access goes by the catalog's definition
-   * when it holds one, as for listing); the others through the executor of their source or kind.
+   * own tools as {@link ToolScout#ownTool} gives them (a memory tool's access goes by the catalog's definition when
+   * it holds one, as for listing); the others through the executor of their source or kind.
    */
   private Optional<ToolCalls.Target<ToolResult>> target(RunState st, Principal p, String name) {
     if (!scout.isMetaTool(name)) {
@@ -646,18 +646,10 @@ public final class Agent {
             : (tool, args, approved) -> e.execute(new ToolInvocation(tool, (ObjectNode) args, p, st.conversationId)));
       });
     }
-    ToolCalls.Executor<ToolResult> meta = (tool, args, approved) -> {
-      ToolCallResult r = scout.callMetaTool(p, st.conversationId, name, (JsonNode) args);
+    return scout.ownTool(p, st.conversationId, name).map(own -> own.withExecutor((tool, args, approved) -> {
+      ToolCallResult r = own.executor().run(tool, args, approved);
       return r.isError() ? ToolResult.error(r.error()) : ToolResult.of(r.output());
-    };
-    ToolSpec own = dev.toolscout.memory.MemoryTools.spec(name).orElse(null);
-    if (own == null) {
-      // discovery and skills__activate: any principal may call them (they answer within what it may see)
-      ToolSpec spec = dev.toolscout.skills.SkillTools.ACTIVATE.equals(name) ? dev.toolscout.skills.SkillTools.SPEC
-          : DiscoveryTools.SPECS.stream().filter(t -> t.fullName().equals(name)).findFirst().orElseThrow();
-      return Optional.of(new ToolCalls.Target<>(spec, meta));
-    }
-    return scout.visibleTool(p, own).map(described -> new ToolCalls.Target<>(described, own, null, meta));
+    }));
   }
 
   private static Outcome recorded(RunState st, ObjectNode record, String text, boolean error) {

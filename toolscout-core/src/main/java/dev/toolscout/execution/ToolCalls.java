@@ -19,8 +19,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The one gate every tool call passes, whoever makes it (the agent loop, the MCP gateway): {@link #call} checks
- * the call in a fixed order and either runs it or says why not, as an {@link Outcome}.
+ * The one gate every tool call passes, whoever makes it (the agent loop, the MCP gateway, the HTTP API's memory
+ * routes, the Java API's {@code callMetaTool}): {@link #call} checks the call in a fixed order and either runs it or
+ * says why not, as an {@link Outcome}.
  *
  * <ol>
  *   <li><b>access</b>: a tool the principal may not see and a missing one are {@link Outcome.NotFound}, the same
@@ -86,6 +87,14 @@ public final class ToolCalls {
     public Target(ToolSpec spec, Executor<R> executor) {
       this(spec, spec, null, executor);
     }
+
+    /**
+     * This tool, found and governed as it is, run by {@code executor} instead: for an edge that answers in its own
+     * type, or does over its own API what the tool does (the HTTP API's memory routes).
+     */
+    public <S> Target<S> withExecutor(Executor<S> executor) {
+      return new Target<>(spec, governs, check, executor);
+    }
   }
 
   /** How a channel finds the tool a call names. */
@@ -132,6 +141,18 @@ public final class ToolCalls {
     record Denied(StoredApproval request) implements Decision {}
   }
 
+  /**
+   * The approval step of a channel whose tools never need an approval (ToolScout's own tools, each governed by its
+   * built-in definition, none of which is {@code PROPOSE}): asking it is a bug, thrown as an {@link
+   * IllegalStateException} naming the tool.
+   */
+  public static ApprovalStep noApprovals() {
+    return (request, tool, arguments) -> {
+      throw new IllegalStateException(tool.fullName() + " asks for an approval, and this channel runs only tools "
+          + "that never need one");
+    };
+  }
+
   /** The approval queue as an {@link ApprovalStep}: requests filed in {@code channel} within {@code scope}. */
   public static ApprovalStep queue(Approvals approvals, Approvals.Channel channel, String scope) {
     Objects.requireNonNull(approvals, "approvals");
@@ -173,8 +194,17 @@ public final class ToolCalls {
       }
     }
 
-    /** Nothing here runs it, or its executor failed. */
-    record Failed<R>(String message) implements Outcome<R> {}
+    /**
+     * Nothing here runs it, or its executor failed.
+     *
+     * @param cause what the executor threw, for an edge whose own API throws it (a Java API, the HTTP API's
+     *     problems); {@code null} when nothing ran
+     */
+    record Failed<R>(String message, RuntimeException cause) implements Outcome<R> {
+      public Failed(String message) {
+        this(message, null);
+      }
+    }
   }
 
   /**
@@ -256,7 +286,7 @@ public final class ToolCalls {
       return new Outcome.Ran<>(tool, target.executor().run(tool, arguments, approved), approvedBy);
     } catch (RuntimeException e) {
       return new Outcome.Failed<>(name + " failed: " + (e.getMessage() == null ? e.getClass().getSimpleName()
-          : e.getMessage()));
+          : e.getMessage()), e);
     }
   }
 

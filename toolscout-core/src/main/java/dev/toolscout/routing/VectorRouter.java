@@ -10,12 +10,12 @@ import dev.toolscout.index.Hit;
 import dev.toolscout.index.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
-import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.routing.RouteDecision.Evidence;
 import dev.toolscout.routing.RouteDecision.Kind;
+import dev.toolscout.selection.RequestContext;
 import dev.toolscout.skills.SkillTools;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,11 +71,6 @@ public final class VectorRouter {
     return thresholds;
   }
 
-  /** The message's vector as the router compares it: embedded as a document. */
-  public float[] embed(String message) {
-    return model.embedDocuments(List.of(message.strip())).get(0);
-  }
-
   /**
    * Routes {@code message} for {@code principal}.
    *
@@ -84,28 +79,24 @@ public final class VectorRouter {
    * @throws IllegalArgumentException for a blank or too long message
    */
   public RouteDecision route(String message, Principal principal, int k) {
-    if (message == null || message.isBlank()) {
-      throw new IllegalArgumentException("message must not be blank, got: '" + (message == null ? "null" : message)
-          + "'");
-    }
-    String tooLong = InputLimits.messageTooLong("message", message);
-    if (tooLong != null) {
-      throw new IllegalArgumentException(tooLong);
-    }
-    return route(embed(message), message, principal == null ? Principal.ANONYMOUS : principal, k);
-  }
-
-  /** As {@link #route(String, Principal, int)} with the message's vector already embedded by {@link #embed}. */
-  public RouteDecision route(float[] vector, String message, Principal p, int k) {
-    return route(vector, message, p, k, false);
+    return route(RequestContext.of(message, principal == null ? Principal.ANONYMOUS : principal, null, catalog,
+        access, model, true), k);
   }
 
   /**
-   * As {@link #route(float[], String, Principal, int)}, told that a lexical search of {@code message} inside a part
-   * of {@code p}'s visible tools already found one (the selection's own search), so a word of the message matches
-   * a visible tool without searching again; {@code false} says nothing, and the router searches itself.
+   * Routes the message of {@code ctx}, within its catalog snapshot and allowed set: with the message's document
+   * vector the selection's model call embedded, when it embedded the whole message (else embedded here), and
+   * without searching its words again when the selection's search of the whole message found a tool ({@link
+   * RequestContext#wordsKnownToMatch}).
+   *
+   * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
+   *     nothing clears a threshold
    */
-  public RouteDecision route(float[] vector, String message, Principal p, int k, boolean wordsKnownToMatch) {
+  public RouteDecision route(RequestContext ctx, int k) {
+    String message = ctx.message();
+    Principal p = ctx.principal();
+    boolean wordsKnownToMatch = ctx.wordsKnownToMatch();
+    float[] vector = ctx.documentVector();
     List<Evidence> evidence = new ArrayList<>();
     // memories
     List<MemoryIndex.Hit> mem = memories == null ? List.of() : memories.search(p, vector, null, EVIDENCE_PER_KIND);
@@ -113,8 +104,8 @@ public final class VectorRouter {
       evidence.add(new Evidence(Kind.MEMORY, h.memory().id(), round(h.cosine()), false, h.memory().content()));
     }
     // tools, inside the allowed set; a skill's own tools are reached through the skill
-    Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = access.allowed(snap, p);
+    Catalog.Snapshot snap = ctx.snapshot();
+    AllowedSet allowed = ctx.allowed();
     List<Evidence> tools = new ArrayList<>();
     if (!allowed.isEmpty()) {
       for (Hit h : index.dense(vector, allowed, EVIDENCE_PER_KIND + 5)) {

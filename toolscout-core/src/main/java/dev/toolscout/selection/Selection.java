@@ -40,8 +40,20 @@ public record Selection(
    * @param reason why it is here, e.g. {@code "core tool"} or {@code "matches 'meeting'; similar in meaning
    *     (0.71)"}
    * @param core whether it is one of the pinned core tools
+   * @param origin how it came into the selection (what the steps after selection go by; never the reason text)
    */
-  public record SelectedTool(ToolSpec spec, double score, String reason, boolean core) {
+  public record SelectedTool(ToolSpec spec, double score, String reason, boolean core, Origin origin) {
+    public SelectedTool {
+      java.util.Objects.requireNonNull(spec, "spec");
+      java.util.Objects.requireNonNull(reason, "reason");
+      java.util.Objects.requireNonNull(origin, "origin");
+    }
+
+    /** This tool with {@code reason} in place of its own. */
+    public SelectedTool withReason(String reason) {
+      return new SelectedTool(spec, score, reason, core, origin);
+    }
+
     public String name() {
       return spec.fullName();
     }

@@ -109,13 +109,7 @@ public final class Selector {
       List<ToolSpec> offered) {
     public Request {
       Objects.requireNonNull(principal, "principal");
-      if (message == null || message.isBlank()) {
-        throw new IllegalArgumentException("message must not be blank, got: '" + message + "'");
-      }
-      String tooLong = InputLimits.messageTooLong("message", message);
-      if (tooLong != null) {
-        throw new IllegalArgumentException(tooLong);
-      }
+      RequestContext.checkMessage(message);
       if (k != null) {
         SelectorConfig.checkK(k);
       }
@@ -136,85 +130,58 @@ public final class Selector {
     }
   }
 
-  public Selection select(Request req) {
-    String message = truncate(req.message());
-    return select(req, message, model::embedQueries);
-  }
-
   /**
-   * As {@link #select(Request)}, handing {@code vectors} the message's vectors from the selection's own model call
-   * ({@link EmbeddingModel#embedMessage}: its query vectors and its document vector, which the router compares),
-   * so routing the message costs no model call of its own. {@code vectors} is not called when the ranking embeds
-   * nothing (no visible tool, or a lexical-only fusion); the caller embeds the message itself then. The vectors
-   * are of the message as embedded: stripped, and cut to {@link #MAX_MESSAGE_CHARS}.
-   */
-  public Selection select(Request req, java.util.function.Consumer<MessageVectors> vectors) {
-    return select(req, vectors, null);
-  }
-
-  /**
-   * As {@link #select(Request, java.util.function.Consumer)}, also handing {@code wordsMatch} whether the ranking's
-   * own lexical search of the whole message (as embedded: stripped and cut) found a rankable tool, so the router
-   * need not repeat that search. Not called when the ranking searched no words (nothing rankable, or a dense-only
-   * fusion): the caller searches itself then. A rankable tool is a visible one that is not a skill's own tool, so
-   * {@code false} does not mean no visible tool matches.
+   * A request's context over this selector's catalog, access control and model ({@link RequestContext#of}): the
+   * snapshot and the principal's allowed set taken now, the message's vectors embedded once, when first needed.
    *
-   * @param wordsMatch called at most once, or {@code null}
+   * @param conversation the conversation the request belongs to, or {@code null}
+   * @param routed whether a route is decided for the message too (the selection's model call then also embeds the
+   *     message as a document, for the router)
    */
-  public Selection select(Request req, java.util.function.Consumer<MessageVectors> vectors,
-      java.util.function.Consumer<Boolean> wordsMatch) {
-    Objects.requireNonNull(vectors, "vectors");
-    String message = truncate(req.message());
-    return select(req, message, (m, clauses) -> {
-      MessageVectors v = model.embedMessage(m, clauses);
-      vectors.accept(v);
-      return v.queries();
-    }, wordsMatch);
+  public RequestContext context(String message, Principal principal,
+      dev.toolscout.conversation.Conversation conversation, boolean routed) {
+    return RequestContext.of(message, principal, conversation, catalog, access, model, routed);
+  }
+
+  public Selection select(Request req) {
+    return select(req, context(req.message(), req.principal(), null, false));
   }
 
   /**
-   * Selection with the message's vector computed elsewhere (the router embeds a message once for all indexers);
-   * its clauses, if any are ranked, are embedded here, each alone.
+   * Selection within {@code ctx}: its catalog snapshot and allowed set, the message's vectors embedded into it (so
+   * the router and the cost step after it reuse them), and whether the ranking's lexical search of the message
+   * found a rankable tool recorded in it ({@link RequestContext#wordsKnownToMatch}). The vectors are of the
+   * message as searched: stripped, and cut to {@link #MAX_MESSAGE_CHARS}.
+   *
+   * @throws IllegalArgumentException when {@code req} and {@code ctx} are of different messages or principals
    */
-  public Selection select(Request req, String message, float[] vector) {
-    return select(req, message, (m, clauses) -> {
-      List<float[]> out = new ArrayList<>(clauses.size() + 1);
-      out.add(vector);
-      clauses.forEach(c -> out.add(model.embedQuery(c)));
-      return out;
-    });
-  }
-
-  private Selection select(
-      Request req, String message, java.util.function.BiFunction<String, List<String>, List<float[]>> vectors) {
-    return select(req, message, vectors, null);
-  }
-
-  private Selection select(
-      Request req, String message, java.util.function.BiFunction<String, List<String>, List<float[]>> vectors,
-      java.util.function.Consumer<Boolean> wordsMatch) {
-    Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = access.allowed(snap, req.principal());
+  public Selection select(Request req, RequestContext ctx) {
+    if (!req.principal().equals(ctx.principal())) {
+      throw new IllegalArgumentException("a selection request must be of its context's principal ("
+          + ctx.principal() + "), got: " + req.principal());
+    }
+    if (!req.message().equals(ctx.message())) {
+      throw new IllegalArgumentException("a selection request must be of its context's message, got another one ("
+          + req.message().length() + " characters, the context's " + ctx.message().length() + ")");
+    }
+    String message = ctx.searched();
+    Catalog.Snapshot snap = ctx.snapshot();
+    AllowedSet allowed = ctx.allowed();
     int k = req.k() == null ? config.defaultK() : req.k();
     int visible = allowed.cardinality();
 
     // a skill's own tools (kind skill) are offered only through the skill: pinned when it is active, never ranked
     java.util.BitSet skillKind = snap.skillKindOrds();
     AllowedSet rankable = allowed.without(skillKind);
-    // the message's query vector, kept for what was learned from use
-    float[][] queryVector = new float[1][];
-    java.util.function.BiFunction<String, List<String>, List<float[]>> keeping = (m, clauses) -> {
-      List<float[]> v = vectors.apply(m, clauses);
-      queryVector[0] = v.isEmpty() ? null : v.get(0);
-      return v;
-    };
     List<Ranked> ranked =
-        ranker.rank(message, keeping, rankable,
+        ranker.rank(message, ctx::rankingVectors, rankable,
             config.fusion().withDepth(Math.max(config.fusion().depth(), 3 * k)), ord -> snap.byOrd(ord).name(),
-            wordsMatch == null ? null : hits -> wordsMatch.accept(!hits.isEmpty()));
+            hits -> ctx.wordsMatched(!hits.isEmpty()));
+    // the message's query vector, kept for what was learned from use and the engine tools' places
+    float[] queryVector = ctx.rankedQuery();
     Map<Integer, Double> usedFor = Map.of();
-    if (learned != null && !learned.isEmpty() && queryVector[0] != null) {
-      usedFor = learnedSimilarity(queryVector[0], snap, rankable);
+    if (learned != null && !learned.isEmpty() && queryVector != null) {
+      usedFor = learnedSimilarity(queryVector, snap, rankable);
       ranked = blendLearned(ranked, usedFor, ord -> snap.byOrd(ord).name());
     }
     Map<Integer, Ranked> rankOf = new HashMap<>();
@@ -243,7 +210,7 @@ public final class Selector {
       // ranked among the catalog's tools by meaning, so a message about remembering ranks the memory tools
       // before other core tools; with nothing left out, the discovery tools are pointless, and another engine
       // tool (memory) is offered only when it is nearer the message than every catalog tool
-      Ranked r = rankEngineTool(engineOrd, own, queryVector[0], ranked);
+      Ranked r = rankEngineTool(engineOrd, own, queryVector, ranked);
       boolean discovery = own.name().source().equals(DISCOVERY_SOURCE);
       if (leftOut || !discovery && r != null && r.denseRank() == 1) {
         CatalogEntry entry = new CatalogEntry(engineOrd--, own, "");
@@ -267,14 +234,12 @@ public final class Selector {
     // the discovery tool first, then the engine's tools for this request, then the active skills' tools
     int coreFrom = 0;
     if (coreSlots > 0 && leftOut && core.get(0).name().equals(SelectorConfig.DISCOVERY_FIND)) {
-      chosen.put(core.get(0).ord(), selected(core.get(0), rankOf.get(core.get(0).ord()), true, words));
+      chosen.put(core.get(0).ord(), selected(core.get(0), rankOf.get(core.get(0).ord()), true, words, Origin.CORE));
       coreFrom = 1;
     }
-    java.util.Set<String> offeredNames = new java.util.HashSet<>();
     for (ToolSpec t : req.offered()) {
       if (chosen.size() < k && snap.get(t.fullName()) == null && access.allows(req.principal(), t)) {
-        chosen.put(engineOrd--, new SelectedTool(t, 0, "offered for this conversation", false));
-        offeredNames.add(t.fullName());
+        chosen.put(engineOrd--, new SelectedTool(t, 0, "offered for this conversation", false, Origin.OFFERED));
         visible++;
       }
     }
@@ -282,7 +247,7 @@ public final class Selector {
     pinned.tools().forEach(t -> chosen.put(snap.get(t.name()).ord(), t));
     for (int i = coreFrom; i < coreSlots && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
-      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
+      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words, Origin.CORE));
     }
     // the ranked tools fill the rest; a chosen tool's dependencies join behind it (see fill)
     Map<String, String> parentOf = new HashMap<>();
@@ -292,14 +257,12 @@ public final class Selector {
     // nothing more matched: the remaining core tools are the most generally useful
     for (int i = coreSlots; i < core.size() && chosen.size() < k; i++) {
       CatalogEntry e = core.get(i);
-      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words));
+      chosen.putIfAbsent(e.ord(), selected(e, rankOf.get(e.ord()), true, words, Origin.CORE));
     }
 
     List<SelectedTool> list = new ArrayList<>(chosen.values());
-    java.util.Set<String> pinnedNames = new java.util.HashSet<>();
-    pinned.tools().forEach(t -> pinnedNames.add(t.name()));
     if (req.tokenBudget() != null) {
-      list = withoutDroppedParents(fitBudget(list, req.tokenBudget(), offeredNames, pinnedNames), parentOf);
+      list = withoutDroppedParents(fitBudget(list, req.tokenBudget()), parentOf);
     }
     // best first; ties (scores are rounded) keep the order they were chosen in, which is deterministic (ties by
     // name in the ranking) and keeps a dependency behind the tool that needs it
@@ -307,8 +270,8 @@ public final class Selector {
     List<String> coreIncluded = list.stream().filter(SelectedTool::core).map(SelectedTool::name).toList();
     int excluded = visible - list.size();
     boolean findGiven = list.stream().anyMatch(t -> t.name().equals(SelectorConfig.DISCOVERY_FIND));
-    int skillKept = (int) list.stream().filter(t -> pinnedNames.contains(t.name())).count();
-    int otherKept = (int) list.stream().filter(t -> offeredNames.contains(t.name())).count();
+    int skillKept = (int) list.stream().filter(t -> t.origin() == Origin.SKILL).count();
+    int otherKept = (int) list.stream().filter(t -> t.origin() == Origin.OFFERED).count();
     String reason = explain(list, coreIncluded, excluded, visible, findGiven, skillKept + otherKept);
     if (pinned.wanted() > 0) {
       reason += skillKept == pinned.wanted()
@@ -347,7 +310,7 @@ public final class Selector {
       String why = Reasons.of(e.spec(), r, false, words);
       out.add(new SelectedTool(e.spec(), round(score(r)), "tool of active skill '" + skillTools.get(e.name()) + "'"
           + (ranked ? " (ranked by the message: " + room + " of the skills' " + wanted.size() + " tools fit)" : "")
-          + (r == null ? "" : "; " + why), false));
+          + (r == null ? "" : "; " + why), false, Origin.SKILL));
     }
     return new Pinned(out, wanted.size());
   }
@@ -389,18 +352,18 @@ public final class Selector {
       boolean core = coreSet.contains(e.name());
       SelectedTool t;
       if (c.neededBy() == null) {
-        t = selected(e, c.ranked(), core, words);
+        t = selected(e, c.ranked(), core, words, Origin.RANKED);
         Double used = usedFor.get(e.ord());
         if (used != null && used > LEARNED_FLOOR) {
           String usedBefore = String.format(java.util.Locale.ROOT, "used before for a similar message (%.2f)", used);
-          t = new SelectedTool(t.spec(), t.score(), t.reason().endsWith(Reasons.NO_MATCH)
+          t = t.withReason(t.reason().endsWith(Reasons.NO_MATCH)
               ? t.reason().substring(0, t.reason().length() - Reasons.NO_MATCH.length()) + usedBefore
-              : t.reason() + "; " + usedBefore, t.core());
+              : t.reason() + "; " + usedBefore);
         }
       } else {
         String reason = (c.usedWith() ? "often used with " : "needed by ") + c.neededBy();
         t = new SelectedTool(e.spec(), round(1 / (1 + Math.exp(-c.place()))),
-            core ? "core tool; " + reason : reason, core);
+            core ? "core tool; " + reason : reason, core, c.usedWith() ? Origin.USED_WITH : Origin.DEPENDENCY);
         parentOf.put(e.name(), c.neededBy());
       }
       chosen.put(e.ord(), t);
@@ -511,10 +474,8 @@ public final class Selector {
     for (SelectedTool t : kept) {
       String parent = parentOf.get(t.name());
       if (parent != null && !names.contains(parent)) {
-        String reason = (t.core() ? "core tool; " : "")
-            + (t.reason().contains("often used with ") ? "often used with" : "needed by")
-            + " a tool the token budget left out";
-        out.add(new SelectedTool(t.spec(), t.score(), reason, t.core()));
+        out.add(t.withReason((t.core() ? "core tool; " : "")
+            + (t.origin() == Origin.USED_WITH ? "often used with" : "needed by") + " a tool the token budget left out"));
       } else {
         out.add(t);
       }
@@ -524,14 +485,13 @@ public final class Selector {
 
   /**
    * Drops the lowest-scored tools until the definitions fit the budget. Keep-priority: the discovery tool, the
-   * engine's tools for this request ({@code offered}), the active skills' tools ({@code pinned}) by score, then
-   * the rest by score.
+   * engine's tools for this request ({@link Origin#OFFERED}), the active skills' tools ({@link Origin#SKILL}) by
+   * score, then the rest by score.
    */
-  private List<SelectedTool> fitBudget(
-      List<SelectedTool> list, int budget, java.util.Set<String> offered, java.util.Set<String> pinned) {
+  private List<SelectedTool> fitBudget(List<SelectedTool> list, int budget) {
     List<SelectedTool> order = new ArrayList<>(list);
     order.sort(Comparator.comparingInt((SelectedTool t) -> t.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0
-            : offered.contains(t.name()) ? 1 : pinned.contains(t.name()) ? 2 : 3)
+            : t.origin() == Origin.OFFERED ? 1 : t.origin() == Origin.SKILL ? 2 : 3)
         .thenComparingDouble(t -> -t.score())
         .thenComparing(SelectedTool::name));
     List<SelectedTool> kept = new ArrayList<>();
@@ -608,8 +568,9 @@ public final class Selector {
     return r == null ? 0 : r.score();
   }
 
-  private static SelectedTool selected(CatalogEntry e, Ranked r, boolean core, List<String> queryWords) {
-    return new SelectedTool(e.spec(), round(score(r)), Reasons.of(e.spec(), r, core, queryWords), core);
+  private static SelectedTool selected(
+      CatalogEntry e, Ranked r, boolean core, List<String> queryWords, Origin origin) {
+    return new SelectedTool(e.spec(), round(score(r)), Reasons.of(e.spec(), r, core, queryWords), core, origin);
   }
 
   private static double round(double v) {
@@ -639,10 +600,5 @@ public final class Selector {
       }
     }
     return b.toString();
-  }
-
-  private static String truncate(String message) {
-    String m = message.strip();
-    return m.length() > MAX_MESSAGE_CHARS ? m.substring(0, MAX_MESSAGE_CHARS) : m;
   }
 }

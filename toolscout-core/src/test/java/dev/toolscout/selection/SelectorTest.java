@@ -383,4 +383,71 @@ class SelectorTest {
     assertThat(s.visibleCount()).isEqualTo(Fixture.assistantCatalog().size() + 1);
     assertThat(s.excludedCount()).isEqualTo(Fixture.assistantCatalog().size() - 1);
   }
+
+  @Test
+  void each_selected_tool_carries_how_it_came_in_as_a_value_beside_its_reason() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    dev.toolscout.model.ToolSpec activate = dev.toolscout.model.ToolSpec.builder("skills__activate",
+        "Activate a skill.").build();
+
+    Selection s = f.selector.select(new Selector.Request("create a calendar event for the meeting",
+        Principal.ANONYMOUS, 10, null, Map.of("misc__tool_7", "widgets"), List.of(activate)));
+
+    Map<String, SelectedTool> byName = new java.util.HashMap<>();
+    s.selected().forEach(t -> byName.put(t.name(), t));
+    assertThat(byName.get("tool_discovery__find").origin()).isEqualTo(Origin.CORE);
+    assertThat(byName.get("skills__activate").origin()).isEqualTo(Origin.OFFERED);
+    assertThat(byName.get("skills__activate").reason()).isEqualTo("offered for this conversation");
+    assertThat(byName.get("misc__tool_7").origin()).isEqualTo(Origin.SKILL);
+    assertThat(byName.get("misc__tool_7").reason()).startsWith("tool of active skill 'widgets'");
+    assertThat(byName.get("calendar__create_event").origin()).isEqualTo(Origin.RANKED);
+    // a pinned core tool is CORE; a core tool the message ranked is RANKED and still core
+    assertThat(s.selected()).filteredOn(SelectedTool::core)
+        .allSatisfy(t -> assertThat(t.origin()).isIn(Origin.CORE, Origin.RANKED));
+    assertThat(s.selected()).filteredOn(t -> t.origin().forConversation()).extracting(SelectedTool::name)
+        .containsExactlyInAnyOrder("skills__activate", "misc__tool_7");
+  }
+
+  @Test
+  void a_dependency_is_of_origin_dependency_and_keeps_it_when_the_budget_drops_the_tool_that_needed_it() {
+    // BM25 alone: auth__login shares no word with the message, so it comes in only as a dependency
+    Fixture f = new Fixture(SelectorConfig.DEFAULT.withCoreTools(List.of())
+        .withFusion(Fusion.DEFAULT.withMethod(Fusion.Method.LEXICAL)));
+    String longer = " It takes the file's name, its folder, its sharing settings and a note for the people it is "
+        + "shared with, and answers with the file's link and its size.";
+    f.catalog.sync(List.of(
+        dev.toolscout.model.ToolSpec.builder("files__upload", "Upload a file to the shared drive." + longer)
+            .dependsOn(List.of("auth__login")).build(),
+        Fixture.tool("files__download", "Download a file from the shared drive." + longer),
+        Fixture.tool("auth__login", "Log in."),
+        Fixture.tool("weather__forecast", "Weather forecast for a city.")));
+    Selection s = select(f, "upload a file to the drive", 3);
+    SelectedTool login = s.selected().stream().filter(t -> t.name().equals("auth__login")).findFirst().orElseThrow();
+    assertThat(login.reason()).isEqualTo("needed by files__upload");
+    assertThat(login.origin()).isEqualTo(Origin.DEPENDENCY);
+    assertThat(login.origin().neededByAnother()).isTrue();
+
+    // a budget that fits the dependency but not the tool that needs it: the reason no longer names that tool
+    int loginCost = f.tokens.definitionTokens(f.catalog.get("auth__login").orElseThrow().spec());
+    Selection tight = f.selector.select(new Selector.Request("upload a file to the drive", Principal.ANONYMOUS, 3,
+        loginCost));
+    assertThat(tight.selected()).extracting(SelectedTool::name).containsExactly("auth__login");
+    assertThat(tight.selected().get(0).origin()).isEqualTo(Origin.DEPENDENCY);
+    assertThat(tight.selected().get(0).reason()).isEqualTo("needed by a tool the token budget left out");
+  }
+
+  @Test
+  void a_selection_request_of_another_principal_or_message_than_its_context_is_refused() {
+    Fixture f = new Fixture();
+    f.catalog.sync(Fixture.assistantCatalog());
+    RequestContext ctx = f.selector.context("send an email", Principal.ANONYMOUS, null, false);
+    Principal ann = new Principal("ann", null, null);
+    assertThatThrownBy(() -> f.selector.select(new Selector.Request("send an email", ann, null, null), ctx))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("context's principal");
+    assertThatThrownBy(() -> f.selector.select(Selector.Request.of("send a letter", Principal.ANONYMOUS), ctx))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a selection request must be of its context's message, got another one (13 characters, the "
+            + "context's 13)");
+  }
 }

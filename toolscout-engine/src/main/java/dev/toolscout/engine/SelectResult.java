@@ -3,6 +3,7 @@ package dev.toolscout.engine;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
+import dev.toolscout.selection.Origin;
 import java.util.List;
 import java.util.Objects;
 
@@ -84,11 +85,14 @@ public record SelectResult(
    *     (0.71)"}
    * @param core whether it is one of the pinned core tools
    * @param spec the tool's definition; its {@code dependsOn} names only tools the principal may see
+   * @param origin how it came into the selection (core, offered, skill, ranked, dependency): a value to go by,
+   *     where {@code reason} is text for people
    */
-  public record SelectedTool(String name, double score, String reason, boolean core, ToolSpec spec) {
+  public record SelectedTool(String name, double score, String reason, boolean core, ToolSpec spec, Origin origin) {
     public SelectedTool {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(origin, "origin");
     }
   }
 

@@ -6,6 +6,7 @@ import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.engine.internal.LocalToolScout;
@@ -222,8 +223,8 @@ public interface ToolScout extends AutoCloseable {
    * Runs one of ToolScout's own tools that a model called: {@code tool_discovery__find}, {@code
    * tool_discovery__list_all}, {@code tool_discovery__describe}, {@code skills__activate}, or a memory tool ({@code
    * memory__store}, {@code memory__search}, {@code memory__recall}, {@code memory__forget}; a stored memory keeps
-   * the conversation id). Access control
-   * comes first, as for every answer. {@code skills__activate} records the activation in the conversation, so
+   * the conversation id). The call goes through the call gate ({@link ToolCalls#call}, with {@link #ownTool}):
+   * access control comes first, as for every answer. {@code skills__activate} records the activation in the conversation, so
    * the conversation's next selections carry the skill's tools; {@code find} records the tools it disclosed.
    *
    * @param conversationId the conversation the call belongs to ({@code skills__activate} needs one), or {@code
@@ -232,6 +233,21 @@ public interface ToolScout extends AutoCloseable {
    * @throws IllegalArgumentException when {@code tool} is not one of ToolScout's own tools
    */
   ToolCallResult callMetaTool(Principal principal, String conversationId, String tool, JsonNode arguments);
+
+  /**
+   * One of ToolScout's own tools (those {@link #callMetaTool} runs) as a target of the call gate, {@link
+   * ToolCalls#call}, for an edge that calls it with its own request, role and approval step (the agent loop), or
+   * does over its own API what the tool does (the HTTP API's memory routes, with {@link
+   * ToolCalls.Target#withExecutor}). Empty for another name, and for a memory tool the policy denies {@code
+   * principal}, alike. A memory tool's access goes by the catalog's definition when it holds one ({@link
+   * #visibleTool}), its role and approval by the built-in one, which is what runs. The executor runs the tool
+   * without checking access again: the gate did.
+   *
+   * @param principal {@code null} for the anonymous one
+   * @param conversationId the conversation the call belongs to, or {@code null}
+   * @throws IllegalArgumentException for a conversation id that is not 1-128 characters of {@code [A-Za-z0-9._:-]}
+   */
+  Optional<ToolCalls.Target<ToolCallResult>> ownTool(Principal principal, String conversationId, String tool);
 
   // --- the narrow services the agent loop, the HTTP API and the CLI need besides the above ---
 

@@ -10,15 +10,14 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
-import dev.toolscout.embedding.MessageVectors;
 import dev.toolscout.engine.ToolCallResult;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.engine.catalog.SkillFolders;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillEvent;
 import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.discovery.DiscoveryResult;
-import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.NoSuchToolException;
@@ -50,6 +49,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.ToolRenderer;
+import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import java.io.IOException;
@@ -79,6 +79,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
   private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
   private final Verbs verbs = new LocalVerbs();
   private final MemoryService memory = new LocalMemory();
+  private final OwnTools ownTools = new OwnTools(engine, this);
   /** Writes through this API one at a time, so remove's all-or-none check holds until its write. */
   private final Object writes = new Object();
 
@@ -103,30 +104,13 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     Principal p = who(request.principal());
     int k = request.k() != null ? request.k() : engine.selector().config().defaultK();
     if (request.conversationId() == null) {
-      MessageVectors[] embedded = new MessageVectors[1];
-      boolean[] words = new boolean[1];
+      RequestContext ctx = engine.selector().context(request.message(), p, null, true);
       Selection s = engine.selector().select(
-          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), v -> embedded[0] = v,
-          w -> words[0] = w);
-      RouteDecision route = route(request.message(), p, k, embedded[0], words[0]);
-      return result(routed(s, route), p).withRoute(route);
+          new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), ctx);
+      RouteDecision route = engine.router().route(ctx, k);
+      return result(routed(s, route), ctx).withRoute(route);
     }
     return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
-  }
-
-  /**
-   * The message's route. The selection's model call also gave the message's document vector ({@code embedded},
-   * when it embedded the whole message), which the router then reuses: one model call per message serves both.
-   * Otherwise (nothing visible to rank, or a message cut for embedding) the router embeds the message itself.
-   * Likewise the selection's lexical search of the whole message: when it found a tool ({@code wordsMatch}), a
-   * word of the message matches a visible tool, and the router does not search again (it did in 58 of 231 JFR
-   * samples of select on toollens).
-   */
-  private RouteDecision route(String message, Principal p, int k, MessageVectors embedded, boolean wordsMatch) {
-    if (embedded != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS) {
-      return engine.router().route(embedded.document(), message, p, k, wordsMatch);
-    }
-    return engine.router().route(message, p, k);
   }
 
   /**
@@ -138,13 +122,8 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     if (route.route() != Route.LLM_REQUIRED || route.sendWhole()) {
       return s;
     }
-    List<Selection.SelectedTool> kept = new ArrayList<>();
-    for (Selection.SelectedTool t : s.selected()) {
-      if (t.core() || t.reason().startsWith("offered for this conversation")
-          || t.reason().startsWith("tool of active skill")) {
-        kept.add(t);
-      }
-    }
+    List<Selection.SelectedTool> kept =
+        s.selected().stream().filter(t -> t.core() || t.origin().forConversation()).toList();
     int dropped = s.selected().size() - kept.size();
     return new Selection(kept, s.coreIncluded(), s.excludedCount() + dropped, s.visibleCount(),
         "Nothing in the catalog matches this request closely: " + route.reason() + ". Only the core tools are "
@@ -169,19 +148,14 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     SelectResult.SkillSuggestion suggestion = null;
     Optional<ToolSpec> activate = skills.activateTool(p, active);
     activate.ifPresent(offered::add);
-    MessageVectors[] embedded = new MessageVectors[1];
-    boolean[] words = new boolean[1];
+    RequestContext ctx = engine.selector().context(message, p, c, true);
     Selection selection = engine.selector().select(
-        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered), v -> embedded[0] = v,
-        w -> words[0] = w);
-    RouteDecision route = route(message, p, routeK, embedded[0], words[0]);
+        new Selector.Request(message, p, k, budget, skills.activeTools(p, c), offered), ctx);
+    RouteDecision route = engine.router().route(ctx, routeK);
     if (activate.isPresent()) {
       // skills are ranked only when one may be activated, by the selection's query vector of the message (the
       // model is called again only when the selection embedded nothing, or a cut message)
-      boolean whole = embedded[0] != null && message.strip().length() <= Selector.MAX_MESSAGE_CHARS;
-      float[] query = whole ? embedded[0].queries().get(0) : null;
-      for (SkillTools.Ranked r : skills.rank(p, message, () -> query != null ? query
-          : engine.model().embedQuery(message))) {
+      for (SkillTools.Ranked r : skills.rank(p, message, ctx::queryVector)) {
         if (r.match().clear() && !active.contains(r.skill().name())) {
           suggestion = new SelectResult.SkillSuggestion(r.skill().name(),
               skills.readable(p, r.skill()).description(), why(r.match()));
@@ -190,7 +164,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
       }
     }
     Selection s = routed(selection, route);
-    SelectResult plain = result(s, p);
+    SelectResult plain = result(s, ctx);
     return new SelectResult(plain.selected(), plain.coreIncluded(), plain.excludedCount(), plain.visibleCount(),
         plain.reason(), plain.discoverySuggested(), plain.tokens(), active, suggestion).withRoute(route);
   }
@@ -211,10 +185,13 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
         + "; nearest in meaning";
   }
 
-  /** A selection as the API's result, with its token counts and only visible dependencies named. */
-  private SelectResult result(Selection s, Principal p) {
-    Catalog.Snapshot snap = engine.catalog().snapshot();
-    AllowedSet allowed = engine.access().allowed(snap, p);
+  /**
+   * A selection as the API's result, with its token counts and only visible dependencies named, in the request's
+   * catalog snapshot and allowed set.
+   */
+  private SelectResult result(Selection s, RequestContext ctx) {
+    Catalog.Snapshot snap = ctx.snapshot();
+    AllowedSet allowed = ctx.allowed();
     long all = allowedTokens(snap, allowed);
     long selected = 0;
     for (Selection.SelectedTool t : s.selected()) {
@@ -229,7 +206,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
     List<SelectResult.SelectedTool> tools = new ArrayList<>(s.selected().size());
     for (Selection.SelectedTool t : s.selected()) {
       tools.add(new SelectResult.SelectedTool(
-          t.name(), t.score(), t.reason(), t.core(), visibleDependencies(t.spec(), snap, allowed)));
+          t.name(), t.score(), t.reason(), t.core(), visibleDependencies(t.spec(), snap, allowed), t.origin()));
     }
     return new SelectResult(tools, s.coreIncluded(), s.excludedCount(), s.visibleCount(), s.reason(),
         s.discoverySuggested(), SelectResult.Tokens.of(selected, all));
@@ -352,7 +329,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
   private static Selection selection(SelectResult r) {
     List<Selection.SelectedTool> tools = new ArrayList<>(r.selected().size());
     for (SelectResult.SelectedTool t : r.selected()) {
-      tools.add(new Selection.SelectedTool(t.spec(), t.score(), t.reason(), t.core()));
+      tools.add(new Selection.SelectedTool(t.spec(), t.score(), t.reason(), t.core(), t.origin()));
     }
     return new Selection(tools, r.coreIncluded(), r.excludedCount(), r.visibleCount(), r.reason(),
         r.discoverySuggested());
@@ -596,8 +573,7 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
 
   @Override
   public boolean isMetaTool(String tool) {
-    return SkillTools.ACTIVATE.equals(tool) || MemoryTools.isMemoryTool(tool)
-        || DiscoveryTools.SPECS.stream().anyMatch(t -> t.fullName().equals(tool));
+    return OwnTools.builtIn(tool).isPresent();
   }
 
   @Override
@@ -608,43 +584,15 @@ public final class LocalToolScout extends EngineServices implements ToolScout {
           ? tool.substring(0, 100) + "..." : tool) + "' is not one of ToolScout's own tools (" + SkillTools.ACTIVATE
           + ", " + String.join(", ", Engine.ENGINE_TOOLS.stream().map(ToolSpec::fullName).toList()) + ")");
     }
-    Principal p = who(principal);
-    if (conversationId != null) {
-      dev.toolscout.conversation.Conversations.checkId(conversationId);
-    }
-    if (MemoryTools.isMemoryTool(tool)) {
-      // access first: a memory tool the policy denies reads as a missing one
-      ToolSpec spec = engine.catalog().get(tool).map(CatalogEntry::spec)
-          .orElse(MemoryTools.spec(tool).orElseThrow());
-      if (spec.aiAccess() == AiAccess.BLOCKED || !engine.access().allows(p, spec)) {
-        return new ToolCallResult(null, "Tool not found: " + tool);
-      }
-      if (spec.sideEffect() != dev.toolscout.model.SideEffect.READ) {
-        writable("run " + tool);
-      }
-      return switch (engine.memoryTools().call(p, conversationId, tool, arguments)) {
-        case MemoryTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
-        case MemoryTools.Result.Error e -> new ToolCallResult(null, e.message());
-      };
-    }
-    if (SkillTools.ACTIVATE.equals(tool)) {
-      writable("activate a skill in a conversation");
-      return switch (engine.skillTools().activate(p, conversationId, arguments)) {
-        case SkillTools.Result.Ok ok -> new ToolCallResult(ok.output(), null);
-        case SkillTools.Result.Error e -> new ToolCallResult(null, e.message());
-      };
-    }
-    return switch (engine.discovery().call(p, tool, arguments)) {
-      case DiscoveryResult.Ok ok -> {
-        if (conversationId != null && DiscoveryTools.FIND.equals(tool) && !engine.readOnly()) {
-          List<String> found = new ArrayList<>();
-          ok.output().path("tools").forEach(t -> found.add(t.path("name").asText()));
-          engine.conversations().disclose(p, conversationId, found);
-        }
-        yield new ToolCallResult(ok.output(), null);
-      }
-      case DiscoveryResult.Error e -> new ToolCallResult(null, e.message());
-    };
+    // through the call gate, as the agent loop and the HTTP API call them: access first (denied == missing)
+    return ownTools.call(who(principal), conversationId, tool, arguments);
+  }
+
+  @Override
+  public Optional<ToolCalls.Target<ToolCallResult>> ownTool(Principal principal, String conversationId,
+      String tool) {
+    open();
+    return ownTools.target(who(principal), conversationId, tool);
   }
 
   @Override

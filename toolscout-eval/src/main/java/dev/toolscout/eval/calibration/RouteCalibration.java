@@ -239,7 +239,7 @@ public final class RouteCalibration {
   private static Case route(CalibrationEngine e, String source, String text, boolean inCatalog, Set<String> gold,
       boolean noParam, String rightMemory) {
     // no thresholds matter here: the evidence (the nearest of each kind, with cosines) is what is calibrated
-    RouteDecision d = e.router().route(e.router().embed(text), text, Principal.ANONYMOUS, 10);
+    RouteDecision d = e.router().route(text, Principal.ANONYMOUS, 10);
     String memory = null;
     double memoryCosine = Double.NEGATIVE_INFINITY;
     String tool = null;

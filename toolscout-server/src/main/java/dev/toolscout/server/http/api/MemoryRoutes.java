@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.MemoryService;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.Memory;
 import dev.toolscout.memory.MemoryIndex;
@@ -14,19 +15,20 @@ import dev.toolscout.memory.MemoryScope;
 import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.memory.MemoryType;
 import dev.toolscout.model.InputLimits;
-import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.routing.RouteJson;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code POST /v1/route} and long-term memory, {@code /v1/memories} (docs/ROUTING.md, docs/MEMORY.md). Memory calls
- * run as the caller's principal under the same rules as the memory tools: the access policy's rules on {@code
- * memory__store}, {@code memory__search}, {@code memory__recall} and {@code memory__forget} first (a denied one
- * answers 404 like a missing memory), then the memory's scope; a key with the role reader reads but never writes.
+ * run as the caller's principal through the call gate the memory tools go through ({@link ToolCalls#call}): the
+ * access policy's rules on {@code memory__store}, {@code memory__search}, {@code memory__recall} and {@code
+ * memory__forget} first (a denied one answers 404 like a missing memory), then the role (a key with the role reader
+ * reads but never writes), then the memory's scope.
  */
 final class MemoryRoutes implements RouteGroup {
   private static final Set<String> STORE_FIELDS = Set.of("content", "type", "scope", "conversation_id");
@@ -90,88 +92,115 @@ final class MemoryRoutes implements RouteGroup {
     return Reply.json(RouteJson.toJson(c.backend().scout().route(c.principal(), message)));
   }
 
-  /** The memory service, once the caller may use {@code tool}; else the 404 a missing memory gets. */
-  private static MemoryService allowed(Call c, String tool, String id) {
+  /**
+   * Answers the call as the memory tool {@code tool} would be run, through the call gate ({@link ToolCalls#call})
+   * the agent loop and the MCP gateway use: access first (a denied or {@code BLOCKED} tool answers the 404 a
+   * missing memory gets, or without an {@code id} the one a missing tool gets), then the role (a key with the role
+   * reader reads but never writes: 403), and only then {@code work}, which reads the request's input and answers;
+   * a principal denied the tool learns nothing from how its input is checked. What {@code work} throws (a problem,
+   * a bad input) is the answer.
+   */
+  private static Reply gated(Call c, String tool, String id, Function<MemoryService, Reply> work) {
     ToolScout scout = c.backend().scout();
-    // a BLOCKED memory tool is refused as the gateway and the agent loop refuse it: like a missing one
-    if (scout.describe(c.principal(), tool).filter(t -> t.aiAccess() != AiAccess.BLOCKED).isEmpty()) {
-      throw id == null ? ApiProblem.notFound("Tool not found: " + tool) : notFound(id);
+    Role role = c.caller() == null ? null : c.caller().role();
+    ToolCalls.Outcome<Reply> outcome;
+    try {
+      outcome = ToolCalls.call(new ToolCalls.Request(c.principal(), role, null, null, tool, null, null),
+          (who, name) -> scout.ownTool(who, null, name)
+              .map(own -> own.<Reply>withExecutor((spec, args, approved) -> work.apply(scout.memory()))),
+          ToolCalls.noApprovals());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + tool, e);
     }
-    boolean write = tool.equals(MemoryTools.STORE) || tool.equals(MemoryTools.FORGET);
-    if (write && c.caller() != null && c.caller().role() == Role.READER) {
-      throw ApiProblem.of(403, "forbidden", "Forbidden", tool + " needs an API key with the role user or admin; "
-          + "this key's role is reader");
-    }
-    return scout.memory();
+    return switch (outcome) {
+      case ToolCalls.Outcome.Ran<Reply> ran -> ran.result();
+      case ToolCalls.Outcome.NotFound<Reply> nf -> throw id == null ? ApiProblem.notFound(nf.message()) : notFound(id);
+      case ToolCalls.Outcome.Refused<Reply> rf -> throw ApiProblem.of(403, "forbidden", "Forbidden", tool
+          + " needs an API key with the role user or admin; this key's role is reader");
+      case ToolCalls.Outcome.Failed<Reply> f -> throw f.cause() != null ? f.cause()
+          : new IllegalStateException(f.message());
+      // no arguments reach the gate (the input is read by work), and no memory tool needs an approval
+      case ToolCalls.Outcome.InvalidArguments<Reply> ia -> throw new IllegalStateException(ia.message());
+      case ToolCalls.Outcome.Held<Reply> h -> throw new IllegalStateException(tool + " was held for approval");
+      case ToolCalls.Outcome.Denied<Reply> d -> throw new IllegalStateException(d.message());
+    };
   }
 
   private Reply list(Call c) {
     String query = c.query("query");
     boolean search = query != null && !query.isBlank();
-    // access first: a principal denied the tool learns nothing from how its input is checked
-    MemoryService memory = allowed(c, search ? MemoryTools.SEARCH : MemoryTools.RECALL, null);
-    String type = c.query("type");
-    if (type != null && !TYPES.contains(type)) {
-      throw ApiProblem.invalid("type", "one of " + String.join(", ", TYPES), type, "type must be one of "
-          + String.join(", ", TYPES) + ", got: '" + Fields.shown(type) + "'");
-    }
-    int limit = c.queryInt("limit", 1, MemoryTools.MAX_LIMIT, 10);
-    MemoryType t = type == null ? null : MemoryType.of("type", type);
-    Principal p = c.principal();
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
-    ArrayNode list = out.putArray("memories");
-    if (search) {
-      if (query.length() > Memories.MAX_CONTENT_CHARS) {
-        throw ApiProblem.invalid("query", "at most " + Memories.MAX_CONTENT_CHARS + " characters", Fields.shown(query),
-            "query must be at most " + Memories.MAX_CONTENT_CHARS + " characters, got: " + query.length());
+    // listing the most recent memories is REST no tool does; it goes by memory__recall's rules, as it reads
+    return gated(c, search ? MemoryTools.SEARCH : MemoryTools.RECALL, null, memory -> {
+      String type = c.query("type");
+      if (type != null && !TYPES.contains(type)) {
+        throw ApiProblem.invalid("type", "one of " + String.join(", ", TYPES), type, "type must be one of "
+            + String.join(", ", TYPES) + ", got: '" + Fields.shown(type) + "'");
       }
-      out.put("score", "cosine");
-      for (MemoryIndex.Hit h : memory.search(p, query, t, limit)) {
-        list.add(MemoryJson.toJson(h.memory()).put("cosine", Math.round(h.cosine() * 10_000) / 10_000.0));
+      int limit = c.queryInt("limit", 1, MemoryTools.MAX_LIMIT, 10);
+      MemoryType t = type == null ? null : MemoryType.of("type", type);
+      Principal p = c.principal();
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      ArrayNode list = out.putArray("memories");
+      if (search) {
+        if (query.length() > Memories.MAX_CONTENT_CHARS) {
+          throw ApiProblem.invalid("query", "at most " + Memories.MAX_CONTENT_CHARS + " characters",
+              Fields.shown(query), "query must be at most " + Memories.MAX_CONTENT_CHARS + " characters, got: "
+                  + query.length());
+        }
+        out.put("score", "cosine");
+        for (MemoryIndex.Hit h : memory.search(p, query, t, limit)) {
+          list.add(MemoryJson.toJson(h.memory()).put("cosine", Math.round(h.cosine() * 10_000) / 10_000.0));
+        }
+      } else {
+        memory.recent(p, t, limit).forEach(m -> list.add(MemoryJson.toJson(m)));
       }
-    } else {
-      memory.recent(p, t, limit).forEach(m -> list.add(MemoryJson.toJson(m)));
-    }
-    return Reply.json(out);
+      return Reply.json(out);
+    });
   }
 
   private Reply store(Call c) {
-    MemoryService m = allowed(c, MemoryTools.STORE, null);
-    Fields f = Fields.of(c.json(), "", STORE_FIELDS);
-    String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
-    MemoryType type = MemoryType.of("type", f.oneOf("type", TYPES, "fact"));
-    MemoryScope scope = MemoryScope.of("scope", f.oneOf("scope", SCOPES, "user"));
-    String conversation = f.text("conversation_id", false, 128);
-    try {
-      return Reply.json(201, MemoryJson.toJson(m.store(c.principal(), scope, type, content, conversation)));
-    } catch (IllegalArgumentException e) {
-      throw ApiProblem.conflict(e.getMessage());
-    }
+    return gated(c, MemoryTools.STORE, null, m -> {
+      Fields f = Fields.of(c.json(), "", STORE_FIELDS);
+      String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
+      MemoryType type = MemoryType.of("type", f.oneOf("type", TYPES, "fact"));
+      MemoryScope scope = MemoryScope.of("scope", f.oneOf("scope", SCOPES, "user"));
+      String conversation = f.text("conversation_id", false, 128);
+      try {
+        return Reply.json(201, MemoryJson.toJson(m.store(c.principal(), scope, type, content, conversation)));
+      } catch (IllegalArgumentException e) {
+        throw ApiProblem.conflict(e.getMessage());
+      }
+    });
   }
 
   private Reply get(Call c) {
     String id = c.path("id");
-    Memory m = allowed(c, MemoryTools.RECALL, id).get(c.principal(), id).orElseThrow(() -> notFound(id));
-    return Reply.json(MemoryJson.toJson(m));
+    return gated(c, MemoryTools.RECALL, id,
+        m -> Reply.json(MemoryJson.toJson(m.get(c.principal(), id).orElseThrow(() -> notFound(id)))));
   }
 
+  /** A correction is what memory__store does with a memory_id. */
   private Reply correct(Call c) {
     String id = c.path("id");
-    MemoryService s = allowed(c, MemoryTools.STORE, id);
-    Fields f = Fields.of(c.json(), "", CORRECT_FIELDS);
-    String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
-    String type = f.oneOf("type", TYPES, null);
-    Memory m = s.correct(c.principal(), id, content, type == null ? null : MemoryType.of("type", type))
-        .orElseThrow(() -> notFound(id));
-    return Reply.json(MemoryJson.toJson(m));
+    return gated(c, MemoryTools.STORE, id, s -> {
+      Fields f = Fields.of(c.json(), "", CORRECT_FIELDS);
+      String content = f.text("content", true, Memories.MAX_CONTENT_CHARS);
+      String type = f.oneOf("type", TYPES, null);
+      Memory m = s.correct(c.principal(), id, content, type == null ? null : MemoryType.of("type", type))
+          .orElseThrow(() -> notFound(id));
+      return Reply.json(MemoryJson.toJson(m));
+    });
   }
 
   private Reply forget(Call c) {
     String id = c.path("id");
-    if (!allowed(c, MemoryTools.FORGET, id).forget(c.principal(), id)) {
-      throw notFound(id);
-    }
-    return Reply.json(JsonNodeFactory.instance.objectNode().put("removed", id));
+    return gated(c, MemoryTools.FORGET, id, m -> {
+      if (!m.forget(c.principal(), id)) {
+        throw notFound(id);
+      }
+      return Reply.json(JsonNodeFactory.instance.objectNode().put("removed", id));
+    });
   }
 
   private static ApiProblem notFound(String id) {
