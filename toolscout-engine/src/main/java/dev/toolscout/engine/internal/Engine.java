@@ -627,20 +627,7 @@ public final class Engine implements AutoCloseable {
 
   /** Reads an access policy file (JSON, or YAML by extension); errors name the file. */
   public static AccessPolicy readPolicy(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException(file + ": policy file not found");
-    }
-    String n = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-    ObjectMapper mapper = n.endsWith(".yaml") || n.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
-        : new ObjectMapper();
-    JsonNode root;
-    try {
-      root = mapper.readTree(file.toFile());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException(file + ": malformed policy at line " + e.getLocation().getLineNr()
-          + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
-    }
-    return AccessPolicyJson.fromJson(root, file.toString());
+    return dev.toolscout.engine.catalog.PolicyFiles.read(file);
   }
 
   /** The policy stored in the data directory, if one was saved. */

@@ -13,6 +13,8 @@ import dev.toolscout.conversation.Conversations;
 import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
+import dev.toolscout.engine.GatewayParts;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
@@ -243,23 +245,29 @@ public final class McpGateway implements AutoCloseable {
   }
 
   /**
-   * @param discovery the discovery tools (scoped here to the tools the gateway can run)
-   * @param skills the skills (scoped likewise: a skill none of whose tools the gateway can run is not offered)
-   * @param coreTools tool names pinned into every session's list when they are upstream tools the
-   *     principal may see
+   * A gateway over {@code scout}'s catalog, access policy, discovery, skill and memory tools, approval queue and
+   * core tools ({@link ToolScout#gatewayParts}), which it shares with every other user of {@code scout}: a tool an
+   * upstream server lists is written to {@code scout}'s catalog and ranked by its next selection. Discovery and
+   * skills are scoped here to the tools the gateway can run (a skill none of whose tools it can run is not offered);
+   * the selector's core tools are pinned into every session's list when they are upstream tools the principal may
+   * see. The gateway does not own {@code scout} (closing it is the caller's).
+   *
    * @param localPrincipal who a stdio client is, and an HTTP client when no API keys are configured
    */
-  public McpGateway(
-      Catalog catalog, EventBus events, AccessControl access, DiscoveryTools discovery, SkillTools skills,
-      McpActions actions, List<String> coreTools, Principal localPrincipal) {
-    this.catalog = catalog;
-    this.access = access;
-    this.discovery = discovery.withSkills(skills).scoped(this::runnable);
+  public McpGateway(ToolScout scout, McpActions actions, Principal localPrincipal) {
+    GatewayParts parts = scout.gatewayParts();
+    SkillTools skills = parts.skillTools();
+    this.catalog = parts.catalog();
+    this.access = parts.access();
+    this.discovery = parts.discovery().withSkills(skills).scoped(this::runnable);
     this.skills = skills.scoped(this::runnable);
     this.conversations = skills.conversations();
     this.actions = actions;
-    this.coreTools = new LinkedHashSet<>(coreTools);
+    this.coreTools = new LinkedHashSet<>(parts.coreTools());
     this.localPrincipal = localPrincipal;
+    this.queue = scout.approvals();
+    this.memory = parts.memoryTools();
+    EventBus events = parts.events();
     events.subscribe(this::onCatalogEvents);
   }
 
