@@ -7,8 +7,6 @@ import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.skills.Skill;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.openapi.OpenApiSources;

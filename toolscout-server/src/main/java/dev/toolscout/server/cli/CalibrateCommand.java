@@ -3,7 +3,7 @@ package dev.toolscout.server.cli;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.RankingParts;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.eval.calibration.CalibrationEngine;
 import dev.toolscout.eval.calibration.RouteCalibration;
 import dev.toolscout.eval.calibration.VerbCalibration;

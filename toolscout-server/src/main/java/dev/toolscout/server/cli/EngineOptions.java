@@ -3,7 +3,7 @@ package dev.toolscout.server.cli;
 import dev.toolscout.engine.DataDirectoryInUseException;
 import dev.toolscout.engine.Maintenance;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.model.Hashing;
 import java.io.IOException;
 import java.io.PrintWriter;

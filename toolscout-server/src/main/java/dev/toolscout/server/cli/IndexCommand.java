@@ -7,7 +7,7 @@ import dev.toolscout.agent.openapi.OpenApiSource;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.Maintenance;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.secret.SecretBox;

@@ -5,7 +5,7 @@ import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.catalog.PolicyFiles;
+import dev.toolscout.engine.files.PolicyFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

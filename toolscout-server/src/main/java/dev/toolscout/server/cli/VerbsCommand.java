@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.Verbs;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.VerbJson;
 import dev.toolscout.verbs.VerbManifest;

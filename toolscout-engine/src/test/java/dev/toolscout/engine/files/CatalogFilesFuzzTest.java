@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +51,7 @@ class CatalogFilesFuzzTest {
         "CatalogFilesFuzzTest seed: " + seed + " (replay with -Dtests.seed=" + seed + ")");
     Random random = new Random(seed);
     // Renamed keys make the loader warn often; the warnings are tested in CatalogFilesTest.
-    Logger log = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+    Logger log = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
     Level level = log.getLevel();
     log.setLevel(Level.ERROR);
     try {

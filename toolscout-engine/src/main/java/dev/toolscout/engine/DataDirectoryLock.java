@@ -1,6 +1,5 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
-import dev.toolscout.engine.DataDirectoryInUseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

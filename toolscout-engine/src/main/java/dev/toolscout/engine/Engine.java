@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,9 +26,7 @@ import dev.toolscout.verbs.VerbManifest;
 import dev.toolscout.verbs.VerbResolver;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.engine.DataDirectoryInUseException;
-import dev.toolscout.engine.NoSuchToolException;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.events.ToolIndexer;
 import dev.toolscout.index.ToolIndex;
@@ -69,7 +67,7 @@ import java.util.function.Predicate;
  * <p>A read-only engine ({@link Options#readOnly}) takes no lock and writes nothing, so it can read a directory
  * that another process holds: see {@link ReadOnlyOpening}.
  */
-public final class Engine implements AutoCloseable {
+final class Engine implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Engine.class);
   /** Null for a read-only engine. */
   private final DataDirectoryLock lock;
@@ -627,7 +625,7 @@ public final class Engine implements AutoCloseable {
 
   /** Reads an access policy file (JSON, or YAML by extension); errors name the file. */
   public static AccessPolicy readPolicy(Path file) throws IOException {
-    return dev.toolscout.engine.catalog.PolicyFiles.read(file);
+    return dev.toolscout.engine.files.PolicyFiles.read(file);
   }
 
   /** The policy stored in the data directory, if one was saved. */

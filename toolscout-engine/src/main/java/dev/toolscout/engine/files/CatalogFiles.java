@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -46,7 +46,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * <p>Strict on meaning, lenient on spelling: every broken rule is a {@link CatalogFileException}
  * naming the file, the position, the tool, the field and the problem; a key this format does not
  * know inside a tool, action or source is skipped with a warning on the {@code
- * dev.toolscout.engine.catalog} logger. Unknown top-level keys are an error, since they usually
+ * dev.toolscout.engine.files} logger. Unknown top-level keys are an error, since they usually
  * mean tools the author expected to load.
  *
  * <p>Stateless and thread-safe.
@@ -58,7 +58,7 @@ public final class CatalogFiles {
   /** The classpath resource {@link #demo()} reads. */
   public static final String DEMO_RESOURCE = "/dev/toolscout/engine/catalog/demo-catalog.json";
 
-  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.files");
 
   private static final List<String> TOP_LEVEL_KEYS = List.of("tools", "sources", "skills");
   private static final Set<String> TOOL_KEYS =

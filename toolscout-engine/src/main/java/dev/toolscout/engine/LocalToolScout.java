@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -11,25 +11,13 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.embedding.MessageVectors;
-import dev.toolscout.engine.ToolCallResult;
-import dev.toolscout.engine.catalog.SkillFolders;
+import dev.toolscout.engine.files.SkillFolders;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillEvent;
 import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
-import dev.toolscout.engine.CatalogChange;
-import dev.toolscout.engine.FindResult;
-import dev.toolscout.engine.NoSuchToolException;
-import dev.toolscout.engine.RenderFormat;
-import dev.toolscout.engine.SelectRequest;
-import dev.toolscout.engine.SelectResult;
-import dev.toolscout.engine.Subscription;
-import dev.toolscout.engine.ToolPage;
-import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.MemoryService;
-import dev.toolscout.engine.Verbs;
 import dev.toolscout.memory.Memory;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryScope;
@@ -68,11 +56,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ToolScout} over one {@link Engine}, in this process. Not API: build one with {@link
- * ToolScout#builder()}. The server reaches the engine behind it through {@link #engine()} for what the API
- * does not cover (the MCP gateway).
+ * {@link ToolScout} over one {@link Engine}, in this process. Package-private: {@link ToolScout#builder()} opens
+ * one, and what the product needs besides selection is in its narrow services ({@link ToolScout#maintenance()},
+ * {@link ToolScout#gatewayParts()}, {@link ToolScout#rankingParts()}).
  */
-public final class LocalToolScout extends EngineServices implements ToolScout {
+final class LocalToolScout extends EngineServices implements ToolScout {
   private static final Logger LOG = LoggerFactory.getLogger(LocalToolScout.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

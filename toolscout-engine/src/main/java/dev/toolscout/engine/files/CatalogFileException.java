@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import java.util.Locale;
 

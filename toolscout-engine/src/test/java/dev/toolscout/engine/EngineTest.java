@@ -1,9 +1,8 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.engine.DataDirectoryInUseException;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;
@@ -153,7 +152,7 @@ class EngineTest {
     try (Engine e = Engine.open(Engine.Options.of(dir).withCatalogs(List.of(file)))) {
       assertThat(e.catalog().size()).isEqualTo(demo + 1);
       assertThat(e.toolsBesidesCatalogFiles()).isEqualTo(demo);
-      e.replaceCatalogTools(dev.toolscout.engine.catalog.CatalogFiles.load(file));
+      e.replaceCatalogTools(dev.toolscout.engine.files.CatalogFiles.load(file));
       assertThat(e.catalog().size()).isEqualTo(1);
     }
   }

@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
@@ -7,10 +7,6 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.engine.CatalogChange;
-import dev.toolscout.engine.GatewayParts;
-import dev.toolscout.engine.Maintenance;
-import dev.toolscout.engine.RankingParts;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.index.ToolIndex;
 import dev.toolscout.indexing.Indexer;

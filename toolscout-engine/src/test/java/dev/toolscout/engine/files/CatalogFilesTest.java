@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -285,7 +285,7 @@ class CatalogFilesTest {
             {"tools": [{"name": "web__search", "description": "Searches the web.",
                         "annotations": {"readOnlyHint": true}, "title": "Web search"}]}
             """);
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);
@@ -368,7 +368,7 @@ class CatalogFilesTest {
         {"tools": [{"name": "web__search", "description": "Searches the web.", "examples": ["find cafes"],
                     "outputSchema": [{"name": "results", "type": "list"}]}]}
         """);
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);

@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;

@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.model.ToolSpec;

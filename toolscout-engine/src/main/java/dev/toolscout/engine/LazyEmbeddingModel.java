@@ -1,4 +1,4 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.MessageVectors;

@@ -1,11 +1,9 @@
-package dev.toolscout.engine.internal;
+package dev.toolscout.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.engine.SelectRequest;
-import dev.toolscout.engine.SelectResult;
 import dev.toolscout.model.Principal;
 import dev.toolscout.render.TokenCounter;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

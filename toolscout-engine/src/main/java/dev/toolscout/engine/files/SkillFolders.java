@@ -1,4 +1,4 @@
-package dev.toolscout.engine.catalog;
+package dev.toolscout.engine.files;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>The format's rules are checked, each failure an {@link InvalidSkillException} naming the {@code SKILL.md},
  * the field, the rule and the value: the name 1-64 characters of {@code [a-z0-9-]} with no leading, trailing or
  * double hyphen, and equal to the folder's name; the description 1-1024 characters. Front matter keys the
- * format does not define are skipped with a warning on the {@code dev.toolscout.engine.catalog} logger.
+ * format does not define are skipped with a warning on the {@code dev.toolscout.engine.files} logger.
  *
  * <p>Stateless and thread-safe.
  */
@@ -42,7 +42,7 @@ public final class SkillFolders {
   /** The most skill folders one directory of skills is read for. */
   public static final int MAX_FOLDERS = 1_000;
 
-  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.catalog");
+  private static final Logger LOG = LoggerFactory.getLogger("dev.toolscout.engine.files");
   private static final List<String> RESOURCE_DIRS = List.of("scripts", "references", "assets");
   private static final Set<String> KNOWN_KEYS =
       Set.of("name", "description", "allowed-tools", "license", "compatibility", "metadata");
