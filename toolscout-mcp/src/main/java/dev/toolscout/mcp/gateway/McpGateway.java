@@ -151,11 +151,11 @@ public final class McpGateway implements AutoCloseable {
   private volatile Function<String, Boolean> notifier;
   private volatile boolean stdio;
   private volatile Approval approval = Approval.QUEUE;
-  private volatile Approvals queue;
+  private final Approvals queue;
   private volatile boolean allowRemoteStdio;
   private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
   private volatile HttpSessions httpSessions;
-  private volatile MemoryTools memory;
+  private final MemoryTools memory;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -208,29 +208,13 @@ public final class McpGateway implements AutoCloseable {
     return s == null ? 0 : s.open();
   }
 
-  /**
-   * Serves the built-in memory tools ({@code memory__store}, {@code memory__search}, {@code memory__recall},
-   * {@code memory__forget}) over these memories (before serving): each session's principal reads and writes its
-   * own scopes, and a stored memory keeps the session's conversation id.
-   */
-  public McpGateway memory(MemoryTools tools) {
-    this.memory = tools;
-    return this;
-  }
-
   /** Sets how PROPOSE tools are approved (before serving). */
   public McpGateway approval(Approval mode) {
     this.approval = mode;
     return this;
   }
 
-  /** The approval queue that {@link Approval#QUEUE} files requests in; without one, PROPOSE calls never run. */
-  public McpGateway approvals(Approvals q) {
-    this.queue = q;
-    return this;
-  }
-
-  /** The approval queue, or null when none was set. */
+  /** The approval queue {@link Approval#QUEUE} files requests in: the {@link ToolScout}'s. */
   public Approvals approvalQueue() {
     return queue;
   }
