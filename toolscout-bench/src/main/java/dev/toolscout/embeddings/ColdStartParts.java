@@ -95,9 +95,11 @@ public final class ColdStartParts {
     } else {
       try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(Path.of(args[1])).build()) {
         lap("the open without the model");
-        e.rankingParts().selector().select(Selector.Request.of("Schedule a meeting with the team", Principal.ANONYMOUS));
+        e.rankingParts().selector().select(Selector.Request.of("Schedule a meeting with the team",
+            Principal.ANONYMOUS));
         lap("first selection (loads the model)");
-        e.rankingParts().selector().select(Selector.Request.of("Book a table for two at the Italian place", Principal.ANONYMOUS));
+        e.rankingParts().selector().select(Selector.Request.of("Book a table for two at the Italian place",
+            Principal.ANONYMOUS));
         lap("second selection");
       }
     }

@@ -28,7 +28,8 @@ class DataDirectoryLockProcessTest {
   void a_second_process_with_another_model_cannot_write_the_store_while_serve_runs() throws Exception {
     Path data = dir.resolve("data");
     long version;
-    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(data).build()) { // embeds the demo once, so serve starts at once
+    // embeds the demo once, so serve starts at once
+    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(data).build()) {
       version = e.maintenance().catalogVersion();
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -63,7 +64,8 @@ class DataDirectoryLockProcessTest {
       assertThat(started).as("serve did not start").contains("MCP gateway listening on");
 
       String holder = "pid " + serve.pid();
-      assertThatThrownBy(() -> ToolScout.builder().preloadModel(false).dataDir(data).model("bge-small-en-v1.5-q").build())
+      assertThatThrownBy(() -> ToolScout.builder().preloadModel(false).dataDir(data).model("bge-small-en-v1.5-q")
+          .build())
           .isInstanceOf(DataDirectoryInUseException.class)
           .hasMessageStartingWith("data directory " + data + " is in use by another process (" + holder + ", since ")
           .hasMessageEndingWith("; give this one its own --data-dir, or stop the other one");

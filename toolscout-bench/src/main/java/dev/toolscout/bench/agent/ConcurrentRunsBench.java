@@ -73,7 +73,7 @@ public final class ConcurrentRunsBench {
     llm.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     llm.createContext("/", ex -> slowAnswer(ex, turnMs, waiting));
     llm.start();
-    try (McpRuntime rt = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(dir.resolve("data")).preloadModel(true))) {
+    try (McpRuntime rt = McpRuntime.open(ToolScout.builder().dataDir(dir.resolve("data")))) {
       ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5",
           "http://127.0.0.1:" + llm.getAddress().getPort() + "/v1", "sk-ant-bench", Duration.ofMinutes(2), 0, 1024,
           false);

@@ -38,7 +38,8 @@ public final class BenchProbe {
       System.out.printf(Locale.ROOT,
           "{\"process_start_to_first_select_ms\":%d,\"open_ms\":%.1f,\"first_select_ms\":%.1f,\"selected\":%d,\"tools\":%d,\"reembedded\":%d,"
               + "\"rss_kb\":%d,\"heap_used_kb\":%d}%n",
-          sinceStart, (t1 - t0) / 1e6, (t2 - t1) / 1e6, s.selected().size(), scout.size(), scout.maintenance().embeddedCount(), rssKb(),
+          sinceStart, (t1 - t0) / 1e6, (t2 - t1) / 1e6, s.selected().size(), scout.size(),
+          scout.maintenance().embeddedCount(), rssKb(),
           (rt.totalMemory() - rt.freeMemory()) / 1024);
     }
   }

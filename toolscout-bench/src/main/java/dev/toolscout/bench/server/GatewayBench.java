@@ -237,7 +237,8 @@ public final class GatewayBench {
 
       if (o.http()) {
         // (b) an in-process gateway over Streamable HTTP, with its own copy of the upstream
-        McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(o.workDir().resolve("gateway-http")).tools(List.of()));
+        McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false)
+            .dataDir(o.workDir().resolve("gateway-http")).tools(List.of()));
         open.add(e);
         startUpstream(e);
         McpGateway gateway = e.gateway(Principal.ANONYMOUS);

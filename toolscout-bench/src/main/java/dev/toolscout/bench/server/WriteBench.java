@@ -75,7 +75,7 @@ public final class WriteBench {
       bulk.add(ToolSpec.builder("bulk__" + t.name().action(), t.description()).parameters(t.parameters())
           .category(t.category()).build());
     }
-    ToolScout.Builder eo = ToolScout.builder().preloadModel(false).dataDir(o.workDir().resolve("data")).preloadModel(true);
+    ToolScout.Builder eo = ToolScout.builder().dataDir(o.workDir().resolve("data"));
     if (o.store() != null) {
       eo.store(o.store());
     }

@@ -288,7 +288,8 @@ class CliTest {
 
   /** Every tool stored, blocked ones too (list shows only those the principal may see). */
   private int stored() throws Exception {
-    try (dev.toolscout.engine.ToolScout e = dev.toolscout.engine.ToolScout.builder().preloadModel(false).dataDir(dir).build()) {
+    try (dev.toolscout.engine.ToolScout e = dev.toolscout.engine.ToolScout.builder().preloadModel(false).dataDir(dir)
+        .build()) {
       return e.size();
     }
   }

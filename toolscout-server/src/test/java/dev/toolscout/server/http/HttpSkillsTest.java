@@ -39,8 +39,10 @@ class HttpSkillsTest {
   @Test
   void the_seed_demo_over_v1_select_keeps_the_activated_skill_across_a_restart() throws Exception {
     Path data = tmp.resolve("data");
-    ToolScout.builder().preloadModel(false).dataDir(data).build().close(); // the demo catalog, then the seed's tools and skill
-    ToolScout.builder().preloadModel(false).dataDir(data).catalogFiles(List.of(DEMO_FILE.toAbsolutePath())).build().close();
+    // the demo catalog, then the seed's tools and skill
+    ToolScout.builder().preloadModel(false).dataDir(data).build().close();
+    ToolScout.builder().preloadModel(false).dataDir(data).catalogFiles(List.of(DEMO_FILE.toAbsolutePath())).build()
+        .close();
 
     try (ApiServer s = ApiServer.withKeys(data, HttpApi.Options.DEFAULT)) {
       s.awaitReady();

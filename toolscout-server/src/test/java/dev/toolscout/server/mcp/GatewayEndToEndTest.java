@@ -72,7 +72,8 @@ class GatewayEndToEndTest {
     Path policy = tmp.resolve("policy.json");
     Files.writeString(policy, """
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
-    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("http-data")).policyFile(policy));
+    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("http-data"))
+        .policyFile(policy));
     engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
     // one user, no keys: the single-user modes, where the user's own client asks and answers (docs/SECURITY.md)
     gateway = engine.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.ELICIT).allowRemoteStdio(true);

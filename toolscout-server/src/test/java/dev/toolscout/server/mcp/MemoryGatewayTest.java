@@ -136,7 +136,8 @@ class MemoryGatewayTest {
       assertThat(result(forget.get(1)).path("memories")).extracting(m -> m.path("id").asText())
           .doesNotContain(privateId);
       assertThat(result(forget.get(2)).asText()).isEqualTo("Memory not found: " + privateId);
-      assertThat(r.runtime().scout().maintenance().store().loadMemories()).extracting(m -> m.id()).containsExactly(spaceId);
+      assertThat(r.runtime().scout().maintenance().store().loadMemories()).extracting(m -> m.id())
+          .containsExactly(spaceId);
     }
     try (Stream<Path> files = Files.list(tmp.resolve("data"))) {
       for (Path f : files.filter(p -> p.getFileName().toString().startsWith("state.db")).toList()) {

@@ -145,7 +145,8 @@ class ReservedNamesSecurityTest {
   @Test
   void an_upstream_tool_in_the_catalog_under_a_gateway_name_never_replaces_the_gateways_tool() {
     // whatever put it there (a store written by an older version, a bug elsewhere), the gateway keeps its own
-    g.engine.scout().gatewayParts().catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list").sourceKind(SourceKind.MCP)
+    g.engine.scout().gatewayParts().catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list")
+        .sourceKind(SourceKind.MCP)
         .category("mcp").aiAccess(AiAccess.EXECUTE).originalName("list_servers").build());
     try (McpSyncClient c = g.client(null)) {
       assertThat(c.listTools().tools().stream().filter(t -> t.name().equals(McpActions.LIST)))

@@ -44,7 +44,8 @@ class UpstreamFairnessTest {
         ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
         BOB, new GatewayAuth.Key(new Principal("bob", null, null), Role.USER)));
     List<CompletableFuture<HttpResponse<String>>> alices = new ArrayList<>();
-    try (McpRuntime engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")).tools(List.of()))) {
+    try (McpRuntime engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data"))
+        .tools(List.of()))) {
       engine.start(List.of(), Duration.ZERO);
       UpstreamManager manager = engine.registry().manager();
       manager.register(ServerConfig.stdio("hang", "node",
