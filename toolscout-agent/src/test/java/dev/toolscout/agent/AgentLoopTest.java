@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
@@ -255,7 +254,7 @@ class AgentLoopTest {
       assertThat(paused.tool()).isEqualTo("files__delete_file");
       assertThat(calls).isEmpty();
       // the requester cannot approve it
-      Approvals q = ((LocalToolScout) s).engine().approvals();
+      Approvals q = s.approvals();
       assertThatThrownBy(() -> q.decide(paused.approvalId(), true, new Approvals.Approver("key:alice", Role.ADMIN)))
           .hasMessageContaining("cannot approve it");
       // a new message waits for the decision
@@ -265,7 +264,7 @@ class AgentLoopTest {
     }
     fake.text("anthropic", "Deleted /tmp/old.txt.");
     try (ToolScout s = open(dir)) {
-      ((LocalToolScout) s).engine().approvals().decide(paused.approvalId(), true,
+      s.approvals().decide(paused.approvalId(), true,
           new Approvals.Approver("key:root", Role.ADMIN));
       List<AgentResult> resumed = agent(s, ProviderConfig.Kind.ANTHROPIC, true, AgentLimits.DEFAULTS)
           .resumeDecided();

@@ -6,7 +6,7 @@ import ai.onnxruntime.OrtSession;
 import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.selection.Selector;
 import java.io.ByteArrayInputStream;
@@ -93,11 +93,13 @@ public final class ColdStartParts {
       lap("second inference");
       first.close();
     } else {
-      try (Engine e = Engine.open(Engine.Options.of(Path.of(args[1])))) {
+      try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(Path.of(args[1])).build()) {
         lap("the open without the model");
-        e.selector().select(Selector.Request.of("Schedule a meeting with the team", Principal.ANONYMOUS));
+        e.rankingParts().selector().select(Selector.Request.of("Schedule a meeting with the team",
+            Principal.ANONYMOUS));
         lap("first selection (loads the model)");
-        e.selector().select(Selector.Request.of("Book a table for two at the Italian place", Principal.ANONYMOUS));
+        e.rankingParts().selector().select(Selector.Request.of("Book a table for two at the Italian place",
+            Principal.ANONYMOUS));
         lap("second selection");
       }
     }

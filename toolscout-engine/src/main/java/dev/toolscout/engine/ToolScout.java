@@ -8,8 +8,6 @@ import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.skills.Skill;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.openapi.OpenApiSources;
@@ -20,6 +18,7 @@ import dev.toolscout.selection.SelectorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -286,6 +285,18 @@ public interface ToolScout extends AutoCloseable {
   /** The stored configurations of imported OpenAPI documents, and the import's write. */
   OpenApiSources openApiSources();
 
+  /**
+   * The data directory's upkeep: the search index (rebuild, compact, status), the store and its changes across
+   * replicas, the catalog writes that are not a client's (replace the catalog, drop a source).
+   */
+  Maintenance maintenance();
+
+  /** The parts an MCP gateway or an upstream server registry serves the catalog with (catalog, access, own tools). */
+  GatewayParts gatewayParts();
+
+  /** The parts selection is made of, for what measures or tunes it (evaluation, calibration, learning, benchmarks). */
+  RankingParts rankingParts();
+
   /** Closes the data directory. Waits for embedding in progress; idempotent. */
   @Override
   void close();
@@ -307,6 +318,8 @@ public interface ToolScout extends AutoCloseable {
     private boolean preloadModel = true;
     private IntConsumer progress;
     private boolean readOnly;
+    private String store;
+    private Duration indexResync;
 
     Builder() {}
 
@@ -417,6 +430,26 @@ public interface ToolScout extends AutoCloseable {
     }
 
     /**
+     * A PostgreSQL store shared by several replicas ({@code postgresql://[user[:password]@]host[:port]/database
+     * [?schema=name]}, {@code docs/DEPLOYMENT.md}) instead of the data directory's own SQLite file (the default,
+     * also for {@code null}); the data directory then holds only this replica's search index and its lock. Not with
+     * {@link #readOnly}.
+     */
+    public Builder store(String address) {
+      this.store = address;
+      return this;
+    }
+
+    /**
+     * How often the search index catches up from the store besides the change events (default an hour; at least
+     * 1 s).
+     */
+    public Builder indexResync(Duration period) {
+      this.indexResync = Objects.requireNonNull(period, "indexResync");
+      return this;
+    }
+
+    /**
      * Opens the data directory: reads the inputs, takes the directory's lock, opens the store and the index
      * (rebuilding the index from the store when it is missing or damaged), and applies the catalog files.
      *
@@ -444,7 +477,7 @@ public interface ToolScout extends AutoCloseable {
         config = new SelectorConfig(config.coreTools(), config.coreShare(), config.fusion(), k, config.dependencies());
       }
       Engine.Options o = new Engine.Options(dataDir, catalogFiles, tools, policyFile, model, config, progress,
-          preloadModel).withPolicyOverride(policy);
+          preloadModel).withPolicyOverride(policy).withStore(store).withIndexResync(indexResync);
       if (readOnly) {
         o = o.withReadOnly();
       }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessRule;
-import dev.toolscout.engine.catalog.CatalogFileException;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFileException;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;

@@ -68,9 +68,9 @@ public final class AgentRuntime {
     List<ToolSpec> actions = McpActions.specs().stream()
         .filter(s -> McpToolExecutor.ACTIONS.contains(s.fullName())).toList();
     // imported HTTP APIs (index --openapi): their stored base URL and sealed credential
-    SecretBox secrets = SecretBox.open(runtime.engine().dataDir(), System.getenv());
-    OpenApiExecutor http = OpenApiExecutor.fromStore(runtime.engine().store(), secrets::unseal, System.getenv(),
-        OpenApiExecutor.Settings.DEFAULTS);
+    SecretBox secrets = SecretBox.open(runtime.scout().maintenance().dataDir(), System.getenv());
+    OpenApiExecutor http = OpenApiExecutor.fromStore(runtime.scout().maintenance().store(), secrets::unseal,
+        System.getenv(), OpenApiExecutor.Settings.DEFAULTS);
     return Agent.builder(runtime.scout(), provider).executor(SourceKind.MCP, mcp).tools(actions, mcp)
         .executor(SourceKind.OPENAPI, http).limits(limits).build();
   }

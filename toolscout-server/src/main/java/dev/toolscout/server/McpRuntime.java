@@ -1,8 +1,8 @@
 package dev.toolscout.server;
 
+import dev.toolscout.engine.GatewayParts;
+import dev.toolscout.engine.Maintenance;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -24,31 +24,24 @@ import java.util.Objects;
  * connection may be indexing its tools into the engine), then closes the instance. Thread-safe.
  */
 public final class McpRuntime implements AutoCloseable {
-  private final LocalToolScout scout;
-  private final Engine engine;
+  private final ToolScout scout;
   private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
   private ServerRegistry registry;
   private McpActions actions;
 
   /** Takes ownership of {@code scout}: closing this closes it. */
-  public McpRuntime(LocalToolScout scout) {
+  public McpRuntime(ToolScout scout) {
     this.scout = Objects.requireNonNull(scout, "scout");
-    this.engine = scout.engine();
   }
 
-  /** Opens a data directory and takes it over. */
-  public static McpRuntime open(Engine.Options options) throws java.io.IOException {
-    return new McpRuntime(LocalToolScout.open(options));
+  /** Opens a data directory as {@code builder} says and takes it over. */
+  public static McpRuntime open(ToolScout.Builder builder) {
+    return new McpRuntime(builder.build());
   }
 
   /** The library's API over the same data directory (what the CLI's catalog commands and the HTTP API use). */
   public ToolScout scout() {
     return scout;
-  }
-
-  /** The engine behind {@link #scout()}, for what the API does not cover (the gateway's parts, benchmarks). */
-  public Engine engine() {
-    return engine;
   }
 
   /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #start}. */
@@ -69,13 +62,15 @@ public final class McpRuntime implements AutoCloseable {
     if (registry != null) {
       return List.of();
     }
-    SecretBox secrets = SecretBox.open(engine.dataDir(), System.getenv());
-    registry = new ServerRegistry(engine.store(), secrets, new UpstreamManager(engine.catalog(), upstreamLimits));
-    actions = new McpActions(registry, engine.catalog(), engine.access(), ServerConfig.DEFAULT_TIMEOUT);
+    Maintenance m = scout.maintenance();
+    GatewayParts parts = scout.gatewayParts();
+    SecretBox secrets = SecretBox.open(m.dataDir(), System.getenv());
+    registry = new ServerRegistry(m.store(), secrets, new UpstreamManager(parts.catalog(), upstreamLimits));
+    actions = new McpActions(registry, parts.catalog(), parts.access(), ServerConfig.DEFAULT_TIMEOUT);
     // replicas sharing a store: one writes a server's tool list, and each connects the servers another registers
-    registry.manager().syncGate(engine::onceAcrossReplicas);
+    registry.manager().syncGate(m::onceAcrossReplicas);
     ServerRegistry r = registry;
-    engine.onStoreChanges(areas -> {
+    m.onStoreChanges(areas -> {
       if (areas.contains(dev.toolscout.store.PostgresStateStore.Area.SERVERS)) {
         r.reconcile();
       }
@@ -102,9 +97,7 @@ public final class McpRuntime implements AutoCloseable {
    * selector's core tools, for {@code principal} when the transport names no other.
    */
   public McpGateway gateway(Principal principal) {
-    return new McpGateway(engine.catalog(), engine.events(), engine.access(), engine.discovery(), engine.skillTools(),
-        actions(),
-        engine.selector().config().coreTools(), principal).approvals(engine.approvals()).memory(engine.memoryTools());
+    return new McpGateway(scout, actions(), principal);
   }
 
   @Override

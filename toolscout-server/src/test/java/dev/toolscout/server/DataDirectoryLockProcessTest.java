@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.engine.DataDirectoryInUseException;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -28,8 +28,9 @@ class DataDirectoryLockProcessTest {
   void a_second_process_with_another_model_cannot_write_the_store_while_serve_runs() throws Exception {
     Path data = dir.resolve("data");
     long version;
-    try (Engine e = Engine.open(Engine.Options.of(data))) { // embeds the demo once, so serve starts at once
-      version = e.catalog().version();
+    // embeds the demo once, so serve starts at once
+    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(data).build()) {
+      version = e.maintenance().catalogVersion();
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process serve = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
@@ -63,7 +64,8 @@ class DataDirectoryLockProcessTest {
       assertThat(started).as("serve did not start").contains("MCP gateway listening on");
 
       String holder = "pid " + serve.pid();
-      assertThatThrownBy(() -> Engine.open(Engine.Options.of(data).withModel("bge-small-en-v1.5-q")))
+      assertThatThrownBy(() -> ToolScout.builder().preloadModel(false).dataDir(data).model("bge-small-en-v1.5-q")
+          .build())
           .isInstanceOf(DataDirectoryInUseException.class)
           .hasMessageStartingWith("data directory " + data + " is in use by another process (" + holder + ", since ")
           .hasMessageEndingWith("; give this one its own --data-dir, or stop the other one");
@@ -82,9 +84,9 @@ class DataDirectoryLockProcessTest {
       serve.waitFor(60, TimeUnit.SECONDS);
       serve.destroyForcibly();
     }
-    try (Engine e = Engine.open(Engine.Options.of(data))) {
-      assertThat(e.catalog().version()).isEqualTo(version);
-      assertThat(e.catalog().get("weather__forecast")).isEmpty();
+    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(data).build()) {
+      assertThat(e.maintenance().catalogVersion()).isEqualTo(version);
+      assertThat(e.gatewayParts().catalog().get("weather__forecast")).isEmpty();
     }
   }
 

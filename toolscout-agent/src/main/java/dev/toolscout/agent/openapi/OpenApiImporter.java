@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.agent.openapi.OpenApiOperation.In;
 import dev.toolscout.agent.openapi.OpenApiOperation.Param;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.SideEffect;

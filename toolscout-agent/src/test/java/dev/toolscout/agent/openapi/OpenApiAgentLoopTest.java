@@ -11,8 +11,6 @@ import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import java.nio.file.Path;
@@ -44,13 +42,12 @@ class OpenApiAgentLoopTest {
     petstore = new PetstoreServer();
     fake = new FakeProvider();
     scout = ToolScout.builder().dataDir(tmp.resolve("data")).build(); // the demo catalog's 71 tools
-    Engine engine = ((LocalToolScout) scout).engine();
     OpenApiAuth bearer = new OpenApiAuth(OpenApiAuth.Type.BEARER, null, null, "PETSTORE_TOKEN", null);
     OpenApiImport.apply(scout,
         OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore", petstore.baseUrl(), bearer));
     ProviderConfig c = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
         "sk-test-secret-key", null, 2, 1024, true);
-    OpenApiExecutor http = OpenApiExecutor.fromStore(engine.store(), sealedValue -> {
+    OpenApiExecutor http = OpenApiExecutor.fromStore(scout.maintenance().store(), sealedValue -> {
       throw new IllegalStateException("nothing is sealed here");
     }, Map.of("PETSTORE_TOKEN", PetstoreServer.TOKEN), OpenApiExecutor.Settings.DEFAULTS);
     agent = Agent.builder(scout, Providers.of(c)).executor(SourceKind.OPENAPI, http).limits(AgentLimits.DEFAULTS)

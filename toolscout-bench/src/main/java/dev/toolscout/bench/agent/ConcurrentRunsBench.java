@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
@@ -73,7 +73,7 @@ public final class ConcurrentRunsBench {
     llm.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     llm.createContext("/", ex -> slowAnswer(ex, turnMs, waiting));
     llm.start();
-    try (McpRuntime rt = McpRuntime.open(Engine.Options.of(dir.resolve("data")).withModelPreload())) {
+    try (McpRuntime rt = McpRuntime.open(ToolScout.builder().dataDir(dir.resolve("data")))) {
       ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5",
           "http://127.0.0.1:" + llm.getAddress().getPort() + "/v1", "sk-ant-bench", Duration.ofMinutes(2), 0, 1024,
           false);

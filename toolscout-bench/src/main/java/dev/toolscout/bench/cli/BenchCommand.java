@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.bench.eval.MessageBench;
 import dev.toolscout.bench.server.SelectBench;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.engine.RankingParts;
 import dev.toolscout.engine.SelectRequest;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.eval.EvalRunner;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -124,11 +124,11 @@ final class BenchCommand implements Callable<Integer> {
     EvalRunner.Plan plan = runner.plan();
     MessageBench.Result r;
     // the select variant is the product's whole selection as a caller makes it: ToolScout.select, route included
-    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools())
-        .withModel(plan.modelId()).withSelector(plan.selector()))) {
-      Engine e = scout.engine();
+    try (ToolScout scout = ToolScout.builder().preloadModel(false).dataDir(plan.dataDir()).tools(plan.tools())
+        .model(plan.modelId()).selector(plan.selector()).build()) {
+      RankingParts e = scout.rankingParts();
       // the index as a running engine keeps it once idle (a fresh directory is written in batches)
-      e.compactIndex();
+      scout.maintenance().compactIndex();
       r = new MessageBench(mo, err).run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(),
           e.tokens()), e.model(), m -> scout.select(SelectRequest.of(m)));
     }

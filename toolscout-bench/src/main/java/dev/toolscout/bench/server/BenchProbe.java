@@ -2,8 +2,7 @@ package dev.toolscout.bench.server;
 
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -24,8 +23,7 @@ public final class BenchProbe {
     Path dir = Path.of(args[0]);
     int queries = Integer.parseInt(args[1]);
     long t0 = System.nanoTime();
-    try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir).withModelPreload())) {
-      Engine e = scout.engine();
+    try (ToolScout scout = ToolScout.builder().dataDir(dir).preloadModel(true).build()) {
       long t1 = System.nanoTime();
       SelectResult s = scout.select(SelectRequest.of("Schedule a meeting with the team"));
       long t2 = System.nanoTime();
@@ -40,7 +38,8 @@ public final class BenchProbe {
       System.out.printf(Locale.ROOT,
           "{\"process_start_to_first_select_ms\":%d,\"open_ms\":%.1f,\"first_select_ms\":%.1f,\"selected\":%d,\"tools\":%d,\"reembedded\":%d,"
               + "\"rss_kb\":%d,\"heap_used_kb\":%d}%n",
-          sinceStart, (t1 - t0) / 1e6, (t2 - t1) / 1e6, s.selected().size(), e.catalog().size(), e.embeddedCount(), rssKb(),
+          sinceStart, (t1 - t0) / 1e6, (t2 - t1) / 1e6, s.selected().size(), scout.size(),
+          scout.maintenance().embeddedCount(), rssKb(),
           (rt.totalMemory() - rt.freeMemory()) / 1024);
     }
   }

@@ -2,6 +2,7 @@ package dev.toolscout.bench.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.eval.Metrics;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.gateway.GatewayAuth;
@@ -10,7 +11,6 @@ import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.model.ToolNaming;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
@@ -237,7 +237,8 @@ public final class GatewayBench {
 
       if (o.http()) {
         // (b) an in-process gateway over Streamable HTTP, with its own copy of the upstream
-        McpRuntime e = McpRuntime.open(Engine.Options.of(o.workDir().resolve("gateway-http")).withTools(List.of()));
+        McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false)
+            .dataDir(o.workDir().resolve("gateway-http")).tools(List.of()));
         open.add(e);
         startUpstream(e);
         McpGateway gateway = e.gateway(Principal.ANONYMOUS);

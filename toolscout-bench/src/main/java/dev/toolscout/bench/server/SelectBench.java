@@ -2,13 +2,13 @@ package dev.toolscout.bench.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.eval.Metrics;
 import dev.toolscout.index.ToolText;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selector;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -120,12 +120,12 @@ public final class SelectBench {
     real = Math.min(real, o.embedLimit());
     Path realDir = dir(real);
     double throughput;
-    try (Engine e = Engine.open(Engine.Options.of(realDir).withTools(List.of()))) {
+    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(realDir).tools(List.of()).build()) {
       long t0 = System.nanoTime();
-      e.index(all.subList(0, real));
+      e.upsert(all.subList(0, real));
       throughput = real / ((System.nanoTime() - t0) / 1e9);
       // as a running engine leaves it once idle, and `index` before it exits: what the starts below open
-      e.compactIndex();
+      e.maintenance().compactIndex();
       log.printf(Locale.ROOT, "indexed %,d tools (embedded for real) at %.0f tools/s%n", real, throughput);
       log.flush();
     }
@@ -137,15 +137,15 @@ public final class SelectBench {
       Path d = size == real ? realDir : dir(size);
       if (size != real) {
         seedVectors(d, all.subList(0, size), realVectors, all.subList(0, real));
-        try (Engine e = Engine.open(Engine.Options.of(d).withTools(List.of()))) {
+        try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(d).tools(List.of()).build()) {
           long t0 = System.nanoTime();
-          e.index(all.subList(0, size));
-          e.compactIndex();
+          e.upsert(all.subList(0, size));
+          e.maintenance().compactIndex();
           log.printf(Locale.ROOT, "built %,d tools in %.1f s (%d embedded)%n", size,
-              (System.nanoTime() - t0) / 1e9, e.embeddedCount());
+              (System.nanoTime() - t0) / 1e9, e.maintenance().embeddedCount());
         }
       }
-      try (Engine e = Engine.open(Engine.Options.of(d))) {
+      try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(d).build()) {
         results.add(latency(e, size, queries));
       }
     }
@@ -166,8 +166,8 @@ public final class SelectBench {
         coldSize, coldS, cold.path("open_ms").asDouble(), cold.path("first_select_ms").asDouble(),
         cold.path("reembedded").asLong(), firstS, serverS);
     Path empty = o.workDir().resolve("empty");
-    try (Engine e = Engine.open(Engine.Options.of(empty).withTools(List.of()))) {
-      e.index(all.subList(0, 1));
+    try (ToolScout e = ToolScout.builder().preloadModel(false).dataDir(empty).tools(List.of()).build()) {
+      e.upsert(all.subList(0, 1));
     }
     JsonNode base = probe(empty, 20, List.of());
     JsonNode big = probe(max == real ? realDir : dir(max), 20, List.of());
@@ -185,14 +185,14 @@ public final class SelectBench {
     return o.workDir().resolve("tools-" + size);
   }
 
-  private SizeResult latency(Engine e, int size, List<String> queries) {
+  private SizeResult latency(ToolScout e, int size, List<String> queries) {
     Principal p = Principal.ANONYMOUS;
     for (String q : queries.subList(0, o.warmup())) {
-      e.model().embedQuery(q);
-      e.selector().select(Selector.Request.of(q, p));
+      e.rankingParts().model().embedQuery(q);
+      e.rankingParts().selector().select(Selector.Request.of(q, p));
     }
     for (int i = 0; i + 1 < o.warmup(); i += 2) {
-      e.selector().select(Selector.Request.of(twoSteps(queries.get(i), queries.get(i + 1)), p));
+      e.rankingParts().selector().select(Selector.Request.of(twoSteps(queries.get(i), queries.get(i + 1)), p));
     }
     List<String> measured = queries.subList(o.warmup(), queries.size());
     double[] sel = new double[measured.size()];
@@ -204,11 +204,11 @@ public final class SelectBench {
       String q = measured.get(i);
       String two = twoSteps(q, measured.get((i + 1) % measured.size()));
       long t0 = System.nanoTime();
-      e.model().embedQuery(q);
+      e.rankingParts().model().embedQuery(q);
       long t1 = System.nanoTime();
-      e.selector().select(Selector.Request.of(q, p));
+      e.rankingParts().selector().select(Selector.Request.of(q, p));
       long t2 = System.nanoTime();
-      e.selector().select(Selector.Request.of(two, p));
+      e.rankingParts().selector().select(Selector.Request.of(two, p));
       long t3 = System.nanoTime();
       emb[i] = (t1 - t0) / 1e6;
       sel[i] = (t2 - t1) / 1e6;

@@ -2,7 +2,7 @@ package dev.toolscout.bench.server;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import java.io.PrintWriter;
@@ -75,12 +75,12 @@ public final class WriteBench {
       bulk.add(ToolSpec.builder("bulk__" + t.name().action(), t.description()).parameters(t.parameters())
           .category(t.category()).build());
     }
-    Engine.Options eo = Engine.Options.of(o.workDir().resolve("data")).withModelPreload();
+    ToolScout.Builder eo = ToolScout.builder().dataDir(o.workDir().resolve("data"));
     if (o.store() != null) {
-      eo = eo.withStore(o.store());
+      eo.store(o.store());
     }
-    try (Engine e = Engine.open(eo)) {
-      e.model().embedQuery("warm up the model");
+    try (ToolScout e = eo.build()) {
+      e.rankingParts().model().embedQuery("warm up the model");
       List<Double> baseD = new ArrayList<>();
       List<Double> baseS = new ArrayList<>();
       int next = 0;
@@ -91,7 +91,7 @@ public final class WriteBench {
       }
       progress.printf(Locale.ROOT, "bench-writes: baseline of %d small writes done; writing %,d tools of one source%n",
           o.baseline(), o.bulkTools());
-      long embeddedBefore = e.embeddedCount();
+      long embeddedBefore = e.maintenance().embeddedCount();
       // the small writes start arriving first, so one waiting on the large change's first store write is measured
       AtomicBoolean stop = new AtomicBoolean();
       List<Double> durD = Collections.synchronizedList(new ArrayList<>());
@@ -123,11 +123,11 @@ public final class WriteBench {
       Thread.sleep(300);
       long t0 = System.nanoTime();
       Predicate<CatalogEntry> bulkSource = c -> c.spec().name().source().equals("bulk");
-      Catalog.Change big = e.catalog().sync(bulk, bulkSource);
+      Catalog.Change big = e.rankingParts().catalog().sync(bulk, bulkSource);
       double bulkDurable = ms(t0);
       double bulkIndexed = Double.NaN;
       if (o.until() == Until.searchable) {
-        e.indexed(big);
+        e.rankingParts().catalog().awaitSearchable(big);
         bulkIndexed = ms(t0);
       }
       stop.set(true);
@@ -140,13 +140,13 @@ public final class WriteBench {
       }
       progress.printf(Locale.ROOT, "bench-writes: %,d tools %s after %.1f s; %d small writes meanwhile%n",
           o.bulkTools(), o.until(), (o.until() == Until.durable ? bulkDurable : bulkIndexed) / 1000, durD.size());
-      return new Result(o.bulkTools(), bulkDurable, bulkIndexed, e.embeddedCount() - embeddedBefore,
+      return new Result(o.bulkTools(), bulkDurable, bulkIndexed, e.maintenance().embeddedCount() - embeddedBefore,
           Stats.of(baseD), Stats.of(baseS), Stats.of(durD), Stats.of(durS));
     }
   }
 
   /** One small write, as a server registration: a new source's tools; {durable ms, searchable ms}. */
-  private double[] small(Engine e, int n) {
+  private double[] small(ToolScout e, int n) {
     List<ToolSpec> tools = new ArrayList<>();
     for (int i = 0; i < o.smallTools(); i++) {
       tools.add(ToolSpec.builder("server" + n + "__action" + i,
@@ -154,9 +154,9 @@ public final class WriteBench {
           .sourceKind(SourceKind.MCP).build());
     }
     long t0 = System.nanoTime();
-    Catalog.Change c = e.catalog().sync(tools, x -> x.spec().name().source().equals("server" + n));
+    Catalog.Change c = e.rankingParts().catalog().sync(tools, x -> x.spec().name().source().equals("server" + n));
     double durable = ms(t0);
-    e.indexed(c);
+    e.rankingParts().catalog().awaitSearchable(c);
     return new double[] {durable, ms(t0)};
   }
 

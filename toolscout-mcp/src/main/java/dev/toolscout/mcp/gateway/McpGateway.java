@@ -13,6 +13,8 @@ import dev.toolscout.conversation.Conversations;
 import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
+import dev.toolscout.engine.GatewayParts;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.model.AiAccess;
@@ -149,11 +151,11 @@ public final class McpGateway implements AutoCloseable {
   private volatile Function<String, Boolean> notifier;
   private volatile boolean stdio;
   private volatile Approval approval = Approval.QUEUE;
-  private volatile Approvals queue;
+  private final Approvals queue;
   private volatile boolean allowRemoteStdio;
   private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
   private volatile HttpSessions httpSessions;
-  private volatile MemoryTools memory;
+  private final MemoryTools memory;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -206,29 +208,13 @@ public final class McpGateway implements AutoCloseable {
     return s == null ? 0 : s.open();
   }
 
-  /**
-   * Serves the built-in memory tools ({@code memory__store}, {@code memory__search}, {@code memory__recall},
-   * {@code memory__forget}) over these memories (before serving): each session's principal reads and writes its
-   * own scopes, and a stored memory keeps the session's conversation id.
-   */
-  public McpGateway memory(MemoryTools tools) {
-    this.memory = tools;
-    return this;
-  }
-
   /** Sets how PROPOSE tools are approved (before serving). */
   public McpGateway approval(Approval mode) {
     this.approval = mode;
     return this;
   }
 
-  /** The approval queue that {@link Approval#QUEUE} files requests in; without one, PROPOSE calls never run. */
-  public McpGateway approvals(Approvals q) {
-    this.queue = q;
-    return this;
-  }
-
-  /** The approval queue, or null when none was set. */
+  /** The approval queue {@link Approval#QUEUE} files requests in: the {@link ToolScout}'s. */
   public Approvals approvalQueue() {
     return queue;
   }
@@ -243,23 +229,29 @@ public final class McpGateway implements AutoCloseable {
   }
 
   /**
-   * @param discovery the discovery tools (scoped here to the tools the gateway can run)
-   * @param skills the skills (scoped likewise: a skill none of whose tools the gateway can run is not offered)
-   * @param coreTools tool names pinned into every session's list when they are upstream tools the
-   *     principal may see
+   * A gateway over {@code scout}'s catalog, access policy, discovery, skill and memory tools, approval queue and
+   * core tools ({@link ToolScout#gatewayParts}), which it shares with every other user of {@code scout}: a tool an
+   * upstream server lists is written to {@code scout}'s catalog and ranked by its next selection. Discovery and
+   * skills are scoped here to the tools the gateway can run (a skill none of whose tools it can run is not offered);
+   * the selector's core tools are pinned into every session's list when they are upstream tools the principal may
+   * see. The gateway does not own {@code scout} (closing it is the caller's).
+   *
    * @param localPrincipal who a stdio client is, and an HTTP client when no API keys are configured
    */
-  public McpGateway(
-      Catalog catalog, EventBus events, AccessControl access, DiscoveryTools discovery, SkillTools skills,
-      McpActions actions, List<String> coreTools, Principal localPrincipal) {
-    this.catalog = catalog;
-    this.access = access;
-    this.discovery = discovery.withSkills(skills).scoped(this::runnable);
+  public McpGateway(ToolScout scout, McpActions actions, Principal localPrincipal) {
+    GatewayParts parts = scout.gatewayParts();
+    SkillTools skills = parts.skillTools();
+    this.catalog = parts.catalog();
+    this.access = parts.access();
+    this.discovery = parts.discovery().withSkills(skills).scoped(this::runnable);
     this.skills = skills.scoped(this::runnable);
     this.conversations = skills.conversations();
     this.actions = actions;
-    this.coreTools = new LinkedHashSet<>(coreTools);
+    this.coreTools = new LinkedHashSet<>(parts.coreTools());
     this.localPrincipal = localPrincipal;
+    this.queue = scout.approvals();
+    this.memory = parts.memoryTools();
+    EventBus events = parts.events();
     events.subscribe(this::onCatalogEvents);
   }
 

@@ -1,8 +1,9 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.engine.catalog.CatalogFiles;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.RankingParts;
+import dev.toolscout.engine.ToolScout;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.eval.calibration.CalibrationEngine;
 import dev.toolscout.eval.calibration.RouteCalibration;
 import dev.toolscout.eval.calibration.VerbCalibration;
@@ -29,9 +30,10 @@ import picocli.CommandLine.Spec;
 final class CalibrateCommand {
   /** The product's engine on a data directory, its model loaded, as the calibrations route and rank through it. */
   static CalibrationEngine open(Path dataDir, List<ToolSpec> tools, String modelId) throws IOException {
-    Engine e = Engine.open(Engine.Options.of(dataDir).withTools(tools).withModel(modelId).withModelPreload());
+    ToolScout scout = ToolScout.builder().dataDir(dataDir).tools(tools).model(modelId).preloadModel(true).build();
+    RankingParts e = scout.rankingParts();
     return new CalibrationEngine(e.catalog(), e.index(), e.model(), e.access(), e.selector().config().fusion(),
-        e.router(), e.memories(), e);
+        e.router(), e.memories(), scout);
   }
 
   static Path defaultWork(String folder) {

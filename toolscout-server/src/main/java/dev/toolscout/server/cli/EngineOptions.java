@@ -1,13 +1,14 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.engine.DataDirectoryInUseException;
-import dev.toolscout.engine.catalog.CatalogFiles;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.Maintenance;
+import dev.toolscout.engine.ToolScout;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.model.Hashing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -43,9 +44,54 @@ final class EngineOptions {
       + "Default: $TOOLSCOUT_STORE, else none.")
   String store;
 
-  Engine.Options options() {
-    return new Engine.Options(resolveDataDir(), absolute(catalogs), null, policy, model, null, null, false)
-        .withStore(resolveStore());
+  /** How these options open the data directory: the model loaded lazily unless a command asks otherwise. */
+  Opening options() {
+    return new Opening(resolveDataDir(), absolute(catalogs), policy, model, resolveStore(), false, null, null);
+  }
+
+  /**
+   * What a command opens the data directory with: these options, refined by the command (the model preloaded,
+   * progress shown, without --policy). A value, so a command can ask for the same opening read-only.
+   */
+  record Opening(Path dataDir, List<Path> catalogs, Path policyFile, String model, String store,
+      boolean preloadModel, java.util.function.IntConsumer progress, Duration indexResync) {
+    Opening withModelPreload() {
+      return new Opening(dataDir, catalogs, policyFile, model, store, true, progress, indexResync);
+    }
+
+    Opening withProgress(java.util.function.IntConsumer p) {
+      return new Opening(dataDir, catalogs, policyFile, model, store, preloadModel, p, indexResync);
+    }
+
+    Opening withIndexResync(Duration period) {
+      return new Opening(dataDir, catalogs, policyFile, model, store, preloadModel, progress, period);
+    }
+
+    /** Without --policy (the stored policy applies). */
+    Opening withoutPolicy() {
+      return new Opening(dataDir, catalogs, null, model, store, preloadModel, progress, indexResync);
+    }
+
+    /** A builder for this opening (each call a new one). */
+    ToolScout.Builder builder() {
+      ToolScout.Builder b = ToolScout.builder().dataDir(dataDir).preloadModel(preloadModel).store(store);
+      if (catalogs != null) {
+        b.catalogFiles(catalogs);
+      }
+      if (policyFile != null) {
+        b.policyFile(policyFile);
+      }
+      if (model != null) {
+        b.model(model);
+      }
+      if (progress != null) {
+        b.progress(progress);
+      }
+      if (indexResync != null) {
+        b.indexResync(indexResync);
+      }
+      return b;
+    }
   }
 
   /** --store, else $TOOLSCOUT_STORE, else null (the data directory's own store); checked here, naming the option. */
@@ -71,9 +117,9 @@ final class EngineOptions {
    * Opens the data directory and says on {@code err} when it holds tools besides the --catalog files' (they
    * are kept, and ranked with them), so mixing catalogs in one directory is never a surprise.
    */
-  static LocalToolScout open(Engine.Options o, PrintWriter err) throws IOException {
-    LocalToolScout scout = LocalToolScout.open(o);
-    Engine e = scout.engine();
+  static ToolScout open(Opening o, PrintWriter err) throws IOException {
+    ToolScout scout = o.builder().build();
+    Maintenance e = scout.maintenance();
     int others = e.toolsBesidesCatalogFiles();
     if (others > 0) {
       err.println("toolscout: data directory " + e.dataDir() + " also holds " + others + " tool"
@@ -93,7 +139,7 @@ final class EngineOptions {
    *     find's --servers, whose tools join the catalog), or null; with one, a directory in use is an error
    *     naming it. --catalog files are accepted read-only when the directory holds all their tools as they are.
    */
-  static LocalToolScout openForReading(Engine.Options o, PrintWriter err, String writingOption) throws IOException {
+  static ToolScout openForReading(Opening o, PrintWriter err, String writingOption) throws IOException {
     try {
       return open(o, err);
     } catch (DataDirectoryInUseException inUse) {
@@ -102,11 +148,11 @@ final class EngineOptions {
             + ", which is in use by " + inUse.holder() + "; without " + writingOption + " this command reads "
             + "the directory as it is (read-only)", inUse);
       }
-      LocalToolScout scout = LocalToolScout.open(o.withCatalogs(null).withReadOnly());
+      ToolScout scout = new Opening(o.dataDir(), null, o.policyFile(), o.model(), o.store(), o.preloadModel(),
+          o.progress(), o.indexResync()).builder().readOnly(true).build();
       if (o.catalogs() != null) {
         // checked here rather than by the engine, so the error names the option
-        List<String> absent = Engine.notStoredAsGiven(scout.engine().catalog().snapshot(),
-            CatalogFiles.loadAll(o.catalogs()));
+        List<String> absent = scout.maintenance().notStoredAsGiven(CatalogFiles.loadAll(o.catalogs()));
         if (!absent.isEmpty()) {
           scout.close();
           throw new IllegalArgumentException("--catalog: " + absent.size() + " of the files' tools are not in data "

@@ -2,8 +2,9 @@ package dev.toolscout.server.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.engine.RankingParts;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.eval.EvalRunner;
-import dev.toolscout.engine.internal.Engine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -98,10 +99,11 @@ final class EvalCommand implements Callable<Integer> {
     EvalRunner.Plan plan = runner.plan();
     EvalRunner.Result r;
     // the product's engine, opened here (the composition root) as the plan says and handed to the runner
-    try (Engine e = Engine.open(Engine.Options.of(plan.dataDir()).withTools(plan.tools()).withModel(plan.modelId())
-        .withSelector(plan.selector()))) {
+    try (ToolScout scout = ToolScout.builder().dataDir(plan.dataDir()).tools(plan.tools()).model(plan.modelId())
+        .selector(plan.selector()).preloadModel(false).build()) {
       // the index as a running engine keeps it once idle (a fresh directory is written in batches)
-      e.compactIndex();
+      scout.maintenance().compactIndex();
+      RankingParts e = scout.rankingParts();
       r = runner.run(plan, new EvalRunner.Product(e.catalog(), e.selector(), e.index(), e.access(), e.tokens(),
           e.learned()));
     }

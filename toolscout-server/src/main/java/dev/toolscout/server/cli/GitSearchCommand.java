@@ -1,10 +1,9 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.git.GitIndexer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -39,9 +38,9 @@ final class GitSearchCommand implements Callable<Integer> {
     if (limit < 1 || limit > 50) {
       throw new IllegalArgumentException("--limit must be between 1 and 50, got: " + limit);
     }
-    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      Engine e = scout.engine();
-      try (GitIndexer git = GitIndexer.open(repo, e.store(), e.model(), GitIndexer.Limits.DEFAULT)) {
+    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (GitIndexer git = GitIndexer.open(repo, scout.maintenance().store(), scout.rankingParts().model(),
+          GitIndexer.Limits.DEFAULT)) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.put("repository", git.repository().toString());
         out.put("head", git.indexedHead());

@@ -6,11 +6,10 @@ import dev.toolscout.agent.openapi.OpenApiImporter;
 import dev.toolscout.agent.openapi.OpenApiSource;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.engine.CatalogChange;
-import dev.toolscout.engine.catalog.CatalogFiles;
+import dev.toolscout.engine.Maintenance;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.model.ToolSpec;
 import java.io.PrintWriter;
@@ -100,11 +99,11 @@ final class IndexCommand implements Callable<Integer> {
     }
     ProgressBar bar = new ProgressBar(err, tools.size());
     long start = System.nanoTime();
-    try (LocalToolScout scout = EngineOptions.open(engine.options().withProgress(bar::update), err)) {
+    try (ToolScout scout = EngineOptions.open(engine.options().withProgress(bar::update), err)) {
       // how many were embedded, and --replace (drop every other stored tool), are the engine's, not the API's
-      Engine e = scout.engine();
+      Maintenance e = scout.maintenance();
       long before = e.embeddedCount();
-      CatalogChange c = replace ? change(e.replaceCatalogTools(tools)) : scout.upsert(tools);
+      CatalogChange c = replace ? e.replaceCatalogTools(tools) : scout.upsert(tools);
       skills.forEach(scout::putSkill);
       // the next start, often a one-shot `select`, searches the index as a running server keeps it
       e.compactIndex();
@@ -142,7 +141,7 @@ final class IndexCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter out = spec.commandLine().getOut();
-    try (LocalToolScout scout = EngineOptions.open(engine.options(), err)) {
+    try (ToolScout scout = EngineOptions.open(engine.options(), err)) {
       OpenApiAuth credential = credential(scout);
       OpenApiImporter.Imported imported = OpenApiImporter.read(openapi, source, baseUrl, credential);
       for (String w : imported.warnings()) {
@@ -205,9 +204,5 @@ final class IndexCommand implements Callable<Integer> {
     }
     return new OpenApiAuth(t, t == OpenApiAuth.Type.HEADER ? arg : null, t == OpenApiAuth.Type.BASIC ? arg : null,
         secretEnv, sealed);
-  }
-
-  private static CatalogChange change(Catalog.Change c) {
-    return new CatalogChange(c.version(), c.added(), c.updated(), c.removed());
   }
 }

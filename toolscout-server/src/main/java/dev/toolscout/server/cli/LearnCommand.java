@@ -1,9 +1,9 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.learning.LearnedPair;
 import dev.toolscout.learning.UsageMemory;
 import java.io.IOException;
@@ -53,8 +53,8 @@ final class LearnCommand implements Callable<Integer> {
     // read and check the whole file before the data directory is touched: a bad line stores nothing
     List<LearnedPair> read = pairs == null ? List.of() : read(pairs);
     PrintWriter out = spec.commandLine().getOut();
-    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      UsageMemory memory = scout.engine().learned();
+    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      UsageMemory memory = scout.rankingParts().learned();
       if (reset) {
         int n = memory.reset();
         out.printf(Locale.ROOT, "Forgot %d learned pair%s.%n", n, n == 1 ? "" : "s");
@@ -78,7 +78,7 @@ final class LearnCommand implements Callable<Integer> {
           }
         }
       } else {
-        UsageMemory.Learned l = memory.learn(read, scout.engine().catalog().snapshot());
+        UsageMemory.Learned l = memory.learn(read, scout.rankingParts().catalog().snapshot());
         out.printf(Locale.ROOT, "Learned %d (message, tool) pair%s from %d message%s; %d distinct messages learned.%n",
             l.stored(), l.stored() == 1 ? "" : "s", l.pairs(), l.pairs() == 1 ? "" : "s", memory.messages());
         if (!l.unknownTools().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.mcp.McpActions;
@@ -75,7 +76,7 @@ final class McpCommand implements Callable<Integer> {
         return n;
       }
     };
-    try (McpRuntime e = McpRuntime.open(engine.options().withModelPreload())) {
+    try (McpRuntime e = McpRuntime.open(engine.options().withModelPreload().builder())) {
       servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
       try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
         if (conversation != null) {
@@ -105,7 +106,7 @@ final class McpCommand implements Callable<Integer> {
       }
       var declared = servers.declared();
       PrintWriter out = spec.commandLine().getOut();
-      try (McpRuntime e = McpRuntime.open(engine.options())) {
+      try (McpRuntime e = McpRuntime.open(engine.options().builder())) {
         servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_ABOUT_SERVERS);
         ServerRegistry registry = e.registry();
         List<ServerStatus> all = registry.servers();
@@ -221,7 +222,7 @@ final class McpCommand implements Callable<Integer> {
         throw new IllegalArgumentException("server '" + name + "': " + problem + "; nothing was stored");
       }
       PrintWriter out = spec.commandLine().getOut();
-      try (McpRuntime e = McpRuntime.open(engine.options())) {
+      try (McpRuntime e = McpRuntime.open(engine.options().builder())) {
         e.start(List.of(), Duration.ZERO); // the new server gets its own wait below
         Duration wait = c.timeout().plusSeconds(5);
         ServerStatus s = e.registry().add(c, wait, allowOffline);
@@ -253,7 +254,7 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (McpRuntime e = McpRuntime.open(engine.options())) {
+      try (McpRuntime e = McpRuntime.open(engine.options().builder())) {
         e.start(List.of(), Duration.ZERO);
         if (!e.registry().remove(name)) {
           throw new IllegalArgumentException("no MCP server named '" + name + "' is registered");
@@ -302,7 +303,7 @@ final class McpCommand implements Callable<Integer> {
   private static int setDisabled(EngineOptions engine, ServersOptions servers, CommandSpec spec, String name,
       boolean disable) throws Exception {
     var declared = servers.declared();
-    try (McpRuntime e = McpRuntime.open(engine.options())) {
+    try (McpRuntime e = McpRuntime.open(engine.options().builder())) {
       e.start(declared, Duration.ZERO);
       var done = disable ? e.registry().disable(name) : e.registry().enable(name, Duration.ZERO);
       if (done.isEmpty()) {

@@ -1,8 +1,8 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.memory.Memory;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryJson;
@@ -61,7 +61,7 @@ final class MemoryCommand {
       MemoryType t = MemoryType.of("--type", type);
       MemoryScope s = MemoryScope.of("--scope", scope);
       String content = MessageArgument.resolve(text, System.in, "TEXT");
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         Memory m = scout.memory().store(who.principal(), s, t, content, conversation);
         return Results.print(spec, (ObjectNode) Json.MAPPER.createObjectNode().set("stored", MemoryJson.toJson(m)));
       }
@@ -88,7 +88,7 @@ final class MemoryCommand {
     @Override
     public Integer call() throws Exception {
       MemoryType t = type == null ? null : MemoryType.of("--type", type);
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
           spec.commandLine().getErr(), null)) {
         return Results.print(spec, hits(scout.memory().search(who.principal(), query, t, limit)));
       }
@@ -106,7 +106,7 @@ final class MemoryCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
+      try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
         Memory m = scout.memory().get(who.principal(), id)
             .orElseThrow(() -> new IllegalArgumentException("Memory not found: " + id));
         return Results.print(spec, (ObjectNode) Json.MAPPER.createObjectNode().set("memory", MemoryJson.toJson(m)));
@@ -131,7 +131,7 @@ final class MemoryCommand {
     @Override
     public Integer call() throws Exception {
       MemoryType t = type == null ? null : MemoryType.of("--type", type);
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
+      try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
         ObjectNode out = Json.MAPPER.createObjectNode();
         ArrayNode list = out.putArray("memories");
         scout.memory().recent(who.principal(), t, limit).forEach(m -> list.add(MemoryJson.toJson(m)));
@@ -152,7 +152,7 @@ final class MemoryCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         List<String> missing = ids.stream().filter(i -> scout.memory().get(who.principal(), i).isEmpty()).toList();
         if (!missing.isEmpty()) {
           throw new IllegalArgumentException("Memory not found: " + String.join(", ", missing)

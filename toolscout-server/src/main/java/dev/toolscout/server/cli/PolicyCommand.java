@@ -5,8 +5,7 @@ import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.files.PolicyFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -112,8 +111,8 @@ final class PolicyCommand implements Callable<Integer> {
         engine.policy = file;
       }
       // read here rather than given to the engine, which would log each unmatched rule a second time
-      AccessPolicy fromFile = engine.policy == null ? null : Engine.readPolicy(engine.policy);
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withPolicy(null), err, null)) {
+      AccessPolicy fromFile = engine.policy == null ? null : PolicyFiles.read(engine.policy);
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withoutPolicy(), err, null)) {
         AccessPolicy policy;
         String where;
         if (fromFile != null) {
@@ -121,7 +120,7 @@ final class PolicyCommand implements Callable<Integer> {
           where = engine.policy.toString();
         } else {
           // whether one is stored at all is the engine's to say: the API's policy() is allow-all then
-          Optional<AccessPolicy> stored = scout.engine().storedPolicy();
+          Optional<AccessPolicy> stored = scout.maintenance().storedPolicy();
           if (stored.isEmpty()) {
             out.println("No policy is stored in " + engine.resolveDataDir() + ": every tool that is not blocked "
                 + "is visible to everyone. Check a file with --policy FILE.");
@@ -170,9 +169,9 @@ final class PolicyCommand implements Callable<Integer> {
       if (engine.policy != null) {
         throw new IllegalArgumentException("give the policy to store once, as FILE, not also as --policy");
       }
-      AccessPolicy policy = Engine.readPolicy(file);
+      AccessPolicy policy = PolicyFiles.read(file);
       PrintWriter err = spec.commandLine().getErr();
-      try (ToolScout scout = LocalToolScout.open(engine.options())) {
+      try (ToolScout scout = engine.options().builder().build()) {
         List<PolicyCheck.Unmatched> unmatched = principals.unmatched(scout, policy);
         report(err, file.toString(), unmatched);
         if (!unmatched.isEmpty() && !allowUnmatched) {
@@ -200,7 +199,7 @@ final class PolicyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       // the stored policy, whatever --policy says: without an override, the API's policy is the stored one
-      try (ToolScout scout = EngineOptions.openForReading(engine.options().withPolicy(null),
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withoutPolicy(),
           spec.commandLine().getErr(), null)) {
         AccessPolicy p = scout.policy();
         spec.commandLine().getOut().println(Json.pretty(AccessPolicyJson.toJson(p)));

@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.Maintenance;
+import dev.toolscout.engine.ToolScout;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -21,15 +21,12 @@ final class ReindexCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      Engine e = scout.engine();
-      long before = e.embeddedCount();
+    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
       long t0 = System.nanoTime();
-      e.indexer().reindex();
+      Maintenance.Reindexed r = scout.maintenance().reindex();
       PrintWriter out = spec.commandLine().getOut();
       out.printf(Locale.ROOT, "Rebuilt the search index from the store: %d tools at catalog version %d, %d embedded, "
-          + "in %.1f s.%n", e.index().size(), e.index().committedVersion(), e.embeddedCount() - before,
-          (System.nanoTime() - t0) / 1e9);
+          + "in %.1f s.%n", r.tools(), r.version(), r.embedded(), (System.nanoTime() - t0) / 1e9);
       out.flush();
     }
     return 0;

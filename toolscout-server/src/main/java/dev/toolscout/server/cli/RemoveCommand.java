@@ -1,6 +1,6 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -34,15 +34,15 @@ final class RemoveCommand implements Callable<Integer> {
           + (byName ? "not both" : "got neither") + ", e.g. `toolscout remove weather__forecast` or "
           + "`toolscout remove --source weather`");
     }
-    try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
       // by source is the engine's (not in the API): the names of one source, checked against MCP servers
-      int removed = byName ? scout.remove(names).removed() : scout.engine().removeSource(source).removed();
+      int removed = byName ? scout.remove(names).removed() : scout.maintenance().removeSource(source).removed();
       // an imported API's configuration (its credential too) goes with its last tools
-      boolean api = !byName && scout.engine().store().deleteOpenApiSource(source);
+      boolean api = !byName && scout.maintenance().store().deleteOpenApiSource(source);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(Locale.ROOT, "Removed %d tool%s%s. Catalog now holds %d tools (version %d).%n", removed,
           removed == 1 ? "" : "s", api ? " and the stored configuration of the imported API '" + source + "'" : "",
-          scout.size(), scout.engine().catalog().version());
+          scout.size(), scout.maintenance().catalogVersion());
       out.flush();
     }
     return 0;

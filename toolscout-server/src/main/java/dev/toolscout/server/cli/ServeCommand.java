@@ -147,8 +147,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     try (McpRuntime e = new McpRuntime(EngineOptions.open(engine.options().withModelPreload().withIndexResync(resync),
             spec.commandLine().getErr()));
-        GitIndexer git = gitRepo == null ? null : GitIndexer.open(gitRepo, e.engine().store(),
-            e.engine().model(), GitIndexer.Limits.DEFAULT).start()) {
+        GitIndexer git = gitRepo == null ? null : GitIndexer.open(gitRepo, e.scout().maintenance().store(),
+            e.scout().rankingParts().model(), GitIndexer.Limits.DEFAULT).start()) {
       if (git != null) {
         api.addIndexer(git);
       }

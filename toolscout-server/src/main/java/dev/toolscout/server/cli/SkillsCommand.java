@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.ToolCallResult;
-import dev.toolscout.engine.internal.LocalToolScout;
 import dev.toolscout.skills.Skill;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ final class SkillsCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         List<Skill> added = scout.addSkills(dir);
         PrintWriter out = spec.commandLine().getOut();
         for (Skill s : added) {
@@ -57,7 +57,7 @@ final class SkillsCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         List<Skill> skills = scout.skills(who.principal());
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "%d skill%s%n", skills.size(), skills.size() == 1 ? "" : "s");
@@ -81,11 +81,12 @@ final class SkillsCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-        List<String> missing = names.stream().filter(n -> scout.engine().skills().get(n).isEmpty()).toList();
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+        java.util.Set<String> stored = scout.maintenance().skillNames();
+        List<String> missing = names.stream().filter(n -> !stored.contains(n)).toList();
         if (!missing.isEmpty()) {
           throw new IllegalArgumentException("no skill named " + String.join(", ", missing.stream()
-              .map(n -> "'" + n + "'").toList()) + " in " + scout.engine().dataDir() + "; nothing was removed");
+              .map(n -> "'" + n + "'").toList()) + " in " + scout.maintenance().dataDir() + "; nothing was removed");
         }
         names.forEach(scout::removeSkill);
         spec.commandLine().getOut().printf(Locale.ROOT, "Removed %d skill%s.%n", names.size(),
@@ -112,7 +113,7 @@ final class SkillsCommand {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         ToolCallResult r = scout.callMetaTool(who.principal(), conversation, "skills__activate",
             Json.MAPPER.createObjectNode().put("skill_name", name));
         if (r.isError()) {

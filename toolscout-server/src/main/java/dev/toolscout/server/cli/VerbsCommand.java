@@ -1,11 +1,11 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.CatalogChange;
 import dev.toolscout.engine.Verbs;
-import dev.toolscout.engine.catalog.CatalogFiles;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.VerbJson;
 import dev.toolscout.verbs.VerbManifest;
@@ -55,7 +55,7 @@ final class VerbsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       List<VerbManifest> manifests = CatalogFiles.readVerbs(files);
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         CatalogChange c = scout.verbs().register(manifests);
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "Registered %d verb%s from %d file(s): %d added, %d updated, %d unchanged. "
@@ -77,7 +77,7 @@ final class VerbsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
+      try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
         List<VerbManifest> verbs = scout.verbs().list(who.principal());
         ObjectNode out = Json.MAPPER.createObjectNode();
         out.put("count", verbs.size());
@@ -107,7 +107,7 @@ final class VerbsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       int n = checkLimit(limit);
       String description = MessageArgument.resolve(text, stdin(spec), "TEXT");
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
           spec.commandLine().getErr(), null)) {
         Verbs verbs = scout.verbs();
         return Results.print(spec, VerbJson.discovery(description, verbs.resolver().modelId(),
@@ -137,7 +137,7 @@ final class VerbsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       NovelVerb novel = new NovelVerb(verb, description, inputs);
-      try (LocalToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
+      try (ToolScout scout = EngineOptions.openForReading(engine.options().withModelPreload(),
           spec.commandLine().getErr(), null)) {
         return Results.print(spec, VerbJson.resolution(scout.verbs().resolve(who.principal(), novel)));
       }
@@ -155,11 +155,11 @@ final class VerbsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (LocalToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
         int removed = scout.verbs().remove(verbs).removed();
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "Removed %d verb%s. Catalog now holds %d tools (version %d).%n", removed,
-            removed == 1 ? "" : "s", scout.size(), scout.engine().catalog().version());
+            removed == 1 ? "" : "s", scout.size(), scout.maintenance().catalogVersion());
         out.flush();
       }
       return 0;

@@ -3,6 +3,7 @@ package dev.toolscout.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolscout.engine.ToolScout;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -287,8 +288,9 @@ class CliTest {
 
   /** Every tool stored, blocked ones too (list shows only those the principal may see). */
   private int stored() throws Exception {
-    try (dev.toolscout.engine.internal.Engine e = dev.toolscout.engine.internal.Engine.open(dev.toolscout.engine.internal.Engine.Options.of(dir))) {
-      return e.catalog().size();
+    try (dev.toolscout.engine.ToolScout e = dev.toolscout.engine.ToolScout.builder().preloadModel(false).dataDir(dir)
+        .build()) {
+      return e.size();
     }
   }
 

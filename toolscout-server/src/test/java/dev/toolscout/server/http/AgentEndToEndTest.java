@@ -10,8 +10,7 @@ import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
 import dev.toolscout.engine.SelectRequest;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
@@ -84,7 +83,7 @@ class AgentEndToEndTest {
     final Agent agent;
 
     Server() throws Exception {
-      rt = McpRuntime.open(Engine.Options.of(dataDir).withPolicy(policy).withModelPreload());
+      rt = McpRuntime.open(ToolScout.builder().dataDir(dataDir).policyFile(policy));
       rt.start(ServersFile.load(serversFile), Duration.ofSeconds(60));
       ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
           "sk-ant-test", null, 2, 1024, true);
@@ -105,8 +104,8 @@ class AgentEndToEndTest {
           new OpenApiContract(new String(api.openApiDocument(), java.nio.charset.StandardCharsets.UTF_8)));
     }
 
-    LocalToolScout scout() {
-      return (LocalToolScout) rt.scout();
+    ToolScout scout() {
+      return rt.scout();
     }
 
     @Override

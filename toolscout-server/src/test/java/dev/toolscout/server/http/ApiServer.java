@@ -1,7 +1,6 @@
 package dev.toolscout.server.http;
 
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
@@ -30,7 +29,7 @@ final class ApiServer implements AutoCloseable {
       USER, new GatewayAuth.Key(new Principal("ulf", "staff", null), Role.USER),
       ADMIN, new GatewayAuth.Key(new Principal("ada", "staff", null), Role.ADMIN));
 
-  final LocalToolScout scout;
+  final ToolScout scout;
   final McpRuntime mcp;
   final McpGateway gateway;
   final HttpApi api;
@@ -45,8 +44,8 @@ final class ApiServer implements AutoCloseable {
   private ApiServer(Path dataDir, GatewayAuth auth, HttpApi.Options options, List<String> allowedHosts,
       List<String> allowedOrigins) throws Exception {
     // as serve does: the MCP runtime owns the library's instance, the API is served over it
-    mcp = new McpRuntime(LocalToolScout.open(Engine.Options.of(dataDir).withModelPreload()));
-    scout = (LocalToolScout) mcp.scout();
+    mcp = new McpRuntime(ToolScout.builder().dataDir(dataDir).preloadModel(true).build());
+    scout = mcp.scout();
     mcp.start(List.of(), Duration.ZERO);
     gateway = mcp.gateway(Principal.ANONYMOUS);
     api = new HttpApi(auth, options);

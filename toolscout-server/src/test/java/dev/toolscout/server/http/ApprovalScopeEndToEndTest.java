@@ -9,7 +9,7 @@ import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.config.ServersFile;
@@ -70,7 +70,7 @@ class ApprovalScopeEndToEndTest {
             tmp.resolve("kg.jsonl")));
     dataDir = tmp.resolve("data");
     fake = new FakeProvider();
-    rt = McpRuntime.open(Engine.Options.of(dataDir));
+    rt = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(dataDir));
     rt.start(ServersFile.load(servers), Duration.ofSeconds(60));
     ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5", fake.baseUrl(),
         "sk-ant-test", null, 2, 1024, true);
@@ -160,7 +160,7 @@ class ApprovalScopeEndToEndTest {
     assertThat(text(other)).contains("needs approval and was not run");
     assertThat(heldId(other)).isNotEqualTo(alices);
     assertThat(graph()).contains("Sessions");
-    assertThat(rt.engine().approvals().get(alices).status()).isEqualTo(ApprovalStatus.APPROVED);
+    assertThat(rt.scout().approvals().get(alices).status()).isEqualTo(ApprovalStatus.APPROVED);
   }
 
   @Test
@@ -209,7 +209,7 @@ class ApprovalScopeEndToEndTest {
     assertThat(listed(inLoop).path("channel").asText()).isEqualTo("agent");
     assertThat(listed(inLoop).path("scope").asText()).isEqualTo(run.path("run_id").asText());
     assertThat(graph()).contains("Crossing");
-    assertThat(rt.engine().approvals().get(onGateway).status()).isEqualTo(ApprovalStatus.APPROVED);
+    assertThat(rt.scout().approvals().get(onGateway).status()).isEqualTo(ApprovalStatus.APPROVED);
     // withdrawn by its requester, a user key, so the conversation can go on
     HttpResponse<String> withdrawn = client.post("/v1/approvals/" + inLoop, "{\"decision\": \"deny\"}");
     assertThat(withdrawn.statusCode()).as(withdrawn.body()).isEqualTo(200);
@@ -234,7 +234,7 @@ class ApprovalScopeEndToEndTest {
     assertThat(JSON.readTree(others.body()).path("detail").asText())
         .isEqualTo(JSON.readTree(missing.body()).path("detail").asText().replace("ap-0000000000", roots));
     assertThat(approveOwn.statusCode()).isEqualTo(403);
-    assertThat(rt.engine().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
+    assertThat(rt.scout().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
   }
 
   @Test

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
@@ -51,7 +51,7 @@ class ConcurrentRunsTest {
         ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
         BOB, new GatewayAuth.Key(new Principal("bob", null, null), Role.USER));
     try (HeldProvider model = new HeldProvider();
-        McpRuntime rt = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withModelPreload())) {
+        McpRuntime rt = McpRuntime.open(ToolScout.builder().dataDir(tmp.resolve("data")))) {
       ProviderConfig config = new ProviderConfig(ProviderConfig.Kind.ANTHROPIC, "claude-sonnet-4-5",
           model.baseUrl(), "sk-ant-test", Duration.ofMinutes(5), 0, 1024, false);
       Agent agent = Agent.builder(rt.scout(), Providers.of(config, RUNS + 20)).build();

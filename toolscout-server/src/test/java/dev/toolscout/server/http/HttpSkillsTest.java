@@ -3,8 +3,7 @@ package dev.toolscout.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolscout.engine.internal.Engine;
-import dev.toolscout.engine.internal.LocalToolScout;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.http.api.HttpApi;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -40,8 +39,10 @@ class HttpSkillsTest {
   @Test
   void the_seed_demo_over_v1_select_keeps_the_activated_skill_across_a_restart() throws Exception {
     Path data = tmp.resolve("data");
-    LocalToolScout.open(Engine.Options.of(data)).close(); // the demo catalog, then the seed's tools and skill
-    LocalToolScout.open(Engine.Options.of(data).withCatalogs(List.of(DEMO_FILE.toAbsolutePath()))).close();
+    // the demo catalog, then the seed's tools and skill
+    ToolScout.builder().preloadModel(false).dataDir(data).build().close();
+    ToolScout.builder().preloadModel(false).dataDir(data).catalogFiles(List.of(DEMO_FILE.toAbsolutePath())).build()
+        .close();
 
     try (ApiServer s = ApiServer.withKeys(data, HttpApi.Options.DEFAULT)) {
       s.awaitReady();

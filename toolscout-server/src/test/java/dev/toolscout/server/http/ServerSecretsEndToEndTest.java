@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
@@ -58,7 +58,7 @@ class ServerSecretsEndToEndTest {
     GatewayAuth auth = GatewayAuth.withRoles(Map.of(
         ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
         ROOT, new GatewayAuth.Key(new Principal("root", null, null), Role.ADMIN)));
-    try (McpRuntime rt = McpRuntime.open(Engine.Options.of(data))) {
+    try (McpRuntime rt = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
       rt.start(List.of(), Duration.ofSeconds(30));
       HttpApi api = new HttpApi(auth, new HttpApi.Options(false, true));
       try (GatewayHttpServer http = GatewayHttpServer.start(rt.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0,

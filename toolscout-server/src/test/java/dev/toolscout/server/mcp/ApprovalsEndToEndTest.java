@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.approval.Approvals.Approver;
 import dev.toolscout.catalog.StateStore.ApprovalStatus;
@@ -15,7 +16,6 @@ import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
@@ -67,7 +67,7 @@ class ApprovalsEndToEndTest {
           {"key": "%s", "user": "rita", "role": "Reader"}
         ]}""".formatted(ALICE, ROOT, RITA));
     dataDir = tmp.resolve("data");
-    engine = McpRuntime.open(Engine.Options.of(dataDir));
+    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(dataDir));
     engine.start(ServersFile.load(servers), Duration.ofSeconds(30));
     GatewayAuth auth = GatewayAuth.load(keys);
     // with the HTTP API open: its /v1/approvals is the approval queue over HTTP
@@ -139,7 +139,7 @@ class ApprovalsEndToEndTest {
   void a_key_holder_cannot_run_a_command_on_the_host_through_register_server() throws Exception {
     Path pwned = tmp.resolve("pwned");
     String args = registerArgs("pwn", "touch " + pwned);
-    int approvalsBefore = engine.engine().approvals().list().size();
+    int approvalsBefore = engine.scout().approvals().list().size();
 
     for (String key : List.of(ALICE, ROOT)) {
       JsonNode r = call(gateway, key, "install an MCP server", "mcp__register_server", args, true);
@@ -153,7 +153,7 @@ class ApprovalsEndToEndTest {
     assertThat(pwned).doesNotExist();
     assertThat(engine.registry().manager().status("pwn")).isEmpty();
     assertThat(ServersStored.names(dataDir)).doesNotContain("pwn");
-    assertThat(engine.engine().approvals().list()).hasSize(approvalsBefore); // refused outright: nothing to approve
+    assertThat(engine.scout().approvals().list()).hasSize(approvalsBefore); // refused outright: nothing to approve
   }
 
   @Test
@@ -187,9 +187,9 @@ class ApprovalsEndToEndTest {
 
     JsonNode runs = call(stdioAllowed, ALICE, "install an MCP server", "mcp__register_server", args);
     assertThat(text(runs.path("callResult"))).contains("\"status\":\"ready\"").contains("approved_notes");
-    assertThat(engine.engine().catalog().get("approved_notes__read_graph")).isPresent();
-    assertThat(engine.engine().approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
-    assertThat(engine.engine().approvals().get(id).decidedBy()).isEqualTo("cli:ops");
+    assertThat(engine.scout().gatewayParts().catalog().get("approved_notes__read_graph")).isPresent();
+    assertThat(engine.scout().approvals().get(id).status()).isEqualTo(ApprovalStatus.USED);
+    assertThat(engine.scout().approvals().get(id).decidedBy()).isEqualTo("cli:ops");
 
     JsonNode once = call(stdioAllowed, ALICE, "install an MCP server", "mcp__register_server", args);
     assertThat(requestId(once)).isNotEqualTo(id);
@@ -206,18 +206,18 @@ class ApprovalsEndToEndTest {
     String id = requestId(held);
     assertThat(held.path("elicitations")).as("the client that asks is never the one asked").isEmpty();
 
-    assertThatThrownBy(() -> engine.engine().approvals().decide(id, true, new Approver("key:root", Role.ADMIN)))
+    assertThatThrownBy(() -> engine.scout().approvals().decide(id, true, new Approver("key:root", Role.ADMIN)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("was made by 'key:root', who cannot approve it");
     // to a user key another's request is as good as missing
-    assertThatThrownBy(() -> engine.engine().approvals().decide(id, true, new Approver("key:alice", Role.USER)))
+    assertThatThrownBy(() -> engine.scout().approvals().decide(id, true, new Approver("key:alice", Role.USER)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no approval request has the id '" + id + "'");
     JsonNode still = call(gateway, ROOT, "delete entities from the graph", "kg__delete_entities", delete);
     assertThat(requestId(still)).isEqualTo(id);
     JsonNode graph = call(gateway, ROOT, "read the knowledge graph", "kg__read_graph", "{}");
     assertThat(text(graph.path("callResult"))).contains("Keep");
-    assertThat(engine.engine().approvals().get(id).status()).isEqualTo(ApprovalStatus.PENDING);
+    assertThat(engine.scout().approvals().get(id).status()).isEqualTo(ApprovalStatus.PENDING);
   }
 
   @Test
@@ -258,7 +258,7 @@ class ApprovalsEndToEndTest {
     JsonNode register = call(gateway, RITA, "install a server", "mcp__register_server",
         registerArgs("x", "https://example.com/mcp"));
     assertThat(text(register.path("callResult"))).contains("role reader").contains("needs approval");
-    assertThat(engine.engine().approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
+    assertThat(engine.scout().approvals().list()).noneMatch(a -> a.requester().equals("key:rita"));
   }
 
   /** A request to the HTTP API with {@code key}; a POST sends {@code json}. */
@@ -308,7 +308,7 @@ class ApprovalsEndToEndTest {
     assertThat(twice.statusCode()).isEqualTo(409);
     assertThat(text(call(gateway, ALICE, "delete entities", "kg__delete_entities", delete).path("callResult")))
         .containsIgnoringCase("deleted");
-    assertThat(engine.engine().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
+    assertThat(engine.scout().approvals().get(roots).status()).isEqualTo(ApprovalStatus.PENDING);
   }
 
   @Test

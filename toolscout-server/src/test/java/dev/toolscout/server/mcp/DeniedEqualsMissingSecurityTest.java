@@ -33,8 +33,9 @@ class DeniedEqualsMissingSecurityTest {
     g = SecurityGateway.start(dir, "{\"everything\": " + SecurityGateway.everything() + "}",
         "{\"rules\": [{\"effect\": \"deny\", \"tool\": \"" + DENIED + "\", \"user\": \"bob\"}]}",
         Map.of(ALICE, new Principal("alice", null, null), BOB, new Principal("bob", null, null)));
-    assertThat(g.engine.engine().catalog().get(DENIED)).as("the reference server's get-sum tool").isPresent();
-    assertThat(g.engine.engine().catalog().get(MISSING)).isEmpty();
+    assertThat(g.engine.scout().gatewayParts().catalog().get(DENIED)).as("the reference server's get-sum tool")
+        .isPresent();
+    assertThat(g.engine.scout().gatewayParts().catalog().get(MISSING)).isEmpty();
   }
 
   @AfterAll

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -13,7 +14,6 @@ import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -57,7 +57,7 @@ class GatewayAbuseTest {
   static void open() throws Exception {
     assertThat(PEERS.resolve("node_modules/@modelcontextprotocol/sdk"))
         .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
-    engine = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withTools(List.of()));
+    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")).tools(List.of()));
     engine.start(List.of(), Duration.ZERO);
   }
 

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.io.IOException;
 import java.net.URI;
@@ -72,7 +72,8 @@ class GatewayEndToEndTest {
     Path policy = tmp.resolve("policy.json");
     Files.writeString(policy, """
         {"rules": [{"effect": "deny", "tool": "everything__get-sum", "user": "bob"}]}""");
-    engine = McpRuntime.open(Engine.Options.of(tmp.resolve("http-data")).withPolicy(policy));
+    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("http-data"))
+        .policyFile(policy));
     engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
     // one user, no keys: the single-user modes, where the user's own client asks and answers (docs/SECURITY.md)
     gateway = engine.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.ELICIT).allowRemoteStdio(true);
@@ -225,7 +226,7 @@ class GatewayEndToEndTest {
     JsonNode approved = client(List.of("--http", http.url(), "--elicit", "accept"), "--query",
         "install an MCP server", "--call", "mcp__register_server", "--args", args);
     assertThat(text(approved.path("callResult"))).contains("\"status\":\"ready\"").contains("notes_graph");
-    assertThat(engine.engine().catalog().get("notes_graph__read_graph")).isPresent();
+    assertThat(engine.scout().gatewayParts().catalog().get("notes_graph__read_graph")).isPresent();
 
     JsonNode listed = client(List.of("--http", http.url()), "--query", "which MCP servers are there", "--call",
         "mcp__list_servers");

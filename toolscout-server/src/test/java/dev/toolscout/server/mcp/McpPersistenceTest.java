@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.cli.ToolScoutCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -63,11 +63,11 @@ class McpPersistenceTest {
   @Test
   void a_registration_survives_a_restart_with_its_secrets_sealed_and_never_printed() throws Exception {
     Path data = dir.resolve("data");
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
       e.start(List.of(), Duration.ofSeconds(5));
       ServerStatus s = e.registry().add(memory(), Duration.ofSeconds(30));
       assertThat(s.state()).isEqualTo(ServerStatus.State.READY);
-      assertThat(e.engine().catalog().get("knowledge_graph__read_graph")).isPresent();
+      assertThat(e.scout().gatewayParts().catalog().get("knowledge_graph__read_graph")).isPresent();
     }
 
     String atRest = everyFileUnder(data);
@@ -89,7 +89,7 @@ class McpPersistenceTest {
     assertThat(servers.get(0).get("tools").asInt()).isPositive();
     assertThat(list[1] + list[2]).doesNotContain(TOKEN).doesNotContain(API_KEY);
 
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
       e.start(List.of(), Duration.ofSeconds(30));
       assertThat(e.registry().manager().status("Knowledge Graph").orElseThrow().state())
           .isEqualTo(ServerStatus.State.READY);
@@ -99,29 +99,29 @@ class McpPersistenceTest {
     String[] removed = run("mcp", "remove", "Knowledge Graph", "--data-dir", data.toString());
     assertThat(removed[0]).as(removed[2]).isEqualTo("0");
     assertThat(storedServers(data)).isEmpty();
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
-      assertThat(e.engine().catalog().snapshot().hasSource("knowledge_graph")).isFalse();
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
+      assertThat(e.scout().gatewayParts().catalog().snapshot().hasSource("knowledge_graph")).isFalse();
     }
   }
 
   @Test
   void removing_an_unknown_server_never_loads_the_embedding_model() throws Exception {
     Path data = dir.resolve("data");
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
-      assertThat(e.engine().embeddedCount()).isPositive(); // the demo catalog, embedded once
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
+      assertThat(e.scout().maintenance().embeddedCount()).isPositive(); // the demo catalog, embedded once
     }
     // what mcp remove does, on the engine it opens
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
       e.start(List.of(), Duration.ZERO);
       assertThat(e.registry().remove("no-such-server")).isFalse();
-      assertThat(e.engine().modelLoaded()).isFalse();
+      assertThat(e.scout().maintenance().modelLoaded()).isFalse();
     }
   }
 
   @Test
   void a_wrong_secret_key_reports_the_server_and_keeps_it_stored() throws Exception {
     Path data = dir.resolve("data");
-    try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+    try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
       e.start(List.of(), Duration.ofSeconds(5));
       e.registry().add(memory(), Duration.ofSeconds(30));
     }

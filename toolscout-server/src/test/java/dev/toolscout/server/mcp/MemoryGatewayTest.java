@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
@@ -48,7 +48,7 @@ class MemoryGatewayTest {
   }
 
   private Running start() throws Exception {
-    McpRuntime runtime = McpRuntime.open(Engine.Options.of(tmp.resolve("data")));
+    McpRuntime runtime = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")));
     runtime.start(List.of(), java.time.Duration.ofSeconds(10));
     McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
     return new Running(runtime, gateway, GatewayHttpServer.start(gateway, GatewayAuth.of(Map.of(
@@ -136,7 +136,8 @@ class MemoryGatewayTest {
       assertThat(result(forget.get(1)).path("memories")).extracting(m -> m.path("id").asText())
           .doesNotContain(privateId);
       assertThat(result(forget.get(2)).asText()).isEqualTo("Memory not found: " + privateId);
-      assertThat(r.runtime().engine().store().loadMemories()).extracting(m -> m.id()).containsExactly(spaceId);
+      assertThat(r.runtime().scout().maintenance().store().loadMemories()).extracting(m -> m.id())
+          .containsExactly(spaceId);
     }
     try (Stream<Path> files = Files.list(tmp.resolve("data"))) {
       for (Path f : files.filter(p -> p.getFileName().toString().startsWith("state.db")).toList()) {

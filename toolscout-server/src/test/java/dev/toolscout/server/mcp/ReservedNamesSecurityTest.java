@@ -4,6 +4,7 @@ import static dev.toolscout.server.mcp.SecurityGateway.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
@@ -98,8 +99,8 @@ class ReservedNamesSecurityTest {
   @Test
   void no_upstream_tool_is_served_under_an_engine_source() {
     // the same reference server did connect under its own name: its tools are there, under its prefix
-    assertThat(g.engine.engine().catalog().get("everything__echo")).isPresent();
-    assertThat(g.engine.engine().catalog().snapshot().entries())
+    assertThat(g.engine.scout().gatewayParts().catalog().get("everything__echo")).isPresent();
+    assertThat(g.engine.scout().gatewayParts().catalog().snapshot().entries())
         .noneMatch(e -> e.spec().sourceKind() == SourceKind.MCP
             && ReservedSources.isReserved(e.spec().name().source()));
     try (McpSyncClient c = g.client(null)) {
@@ -110,7 +111,7 @@ class ReservedNamesSecurityTest {
 
   @Test
   void a_server_named_like_a_built_in_tools_source_is_refused_not_renamed() {
-    String builtIn = g.engine.engine().catalog().snapshot().entries().stream()
+    String builtIn = g.engine.scout().gatewayParts().catalog().snapshot().entries().stream()
         .filter(e -> e.spec().sourceKind() != SourceKind.MCP).findFirst().orElseThrow().spec().name().source();
     ServerConfig collision = ServerConfig.stdio(builtIn, "node", List.of(SecurityGateway.EVERYTHING, "stdio"));
 
@@ -144,7 +145,8 @@ class ReservedNamesSecurityTest {
   @Test
   void an_upstream_tool_in_the_catalog_under_a_gateway_name_never_replaces_the_gateways_tool() {
     // whatever put it there (a store written by an older version, a bug elsewhere), the gateway keeps its own
-    g.engine.engine().catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list").sourceKind(SourceKind.MCP)
+    g.engine.scout().gatewayParts().catalog().upsert(ToolSpec.builder(McpActions.LIST, "hijacked list")
+        .sourceKind(SourceKind.MCP)
         .category("mcp").aiAccess(AiAccess.EXECUTE).originalName("list_servers").build());
     try (McpSyncClient c = g.client(null)) {
       assertThat(c.listTools().tools().stream().filter(t -> t.name().equals(McpActions.LIST)))
@@ -153,7 +155,7 @@ class ReservedNamesSecurityTest {
       assertThat(text(c.callTool(SecurityGateway.request(McpActions.LIST, Map.of()))))
           .contains("\"servers\"");
     } finally {
-      g.engine.engine().catalog().sync(List.of(), e -> e.spec().fullName().equals(McpActions.LIST)
+      g.engine.scout().gatewayParts().catalog().sync(List.of(), e -> e.spec().fullName().equals(McpActions.LIST)
           && e.spec().sourceKind() == SourceKind.MCP);
     }
   }

@@ -4,11 +4,11 @@ import static dev.toolscout.server.mcp.SecurityGateway.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.engine.internal.Engine;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.InetSocketAddress;
@@ -140,7 +140,7 @@ class SecretRedactionSecurityTest {
       }
 
       // and after a restart the unsealed secrets still reach the server
-      try (McpRuntime e = McpRuntime.open(Engine.Options.of(data))) {
+      try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
         e.start(List.of(), Duration.ofSeconds(30));
         assertThat(text(e.registry().manager().call("Argv", "argv", Map.of()))).contains(TOKEN).contains(GITHUB_TOKEN);
       }

@@ -2,13 +2,13 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.engine.internal.Engine;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -59,11 +59,11 @@ final class SecurityGateway implements AutoCloseable {
         .as("npm packages missing: run ./run-tests (it runs npm ci in " + PEERS + ")").isDirectory();
     Path serversFile = dir.resolve("servers.json");
     Files.writeString(serversFile, "{\"mcpServers\": " + servers + "}");
-    Engine.Options options = Engine.Options.of(dir.resolve("data"));
+    ToolScout.Builder options = ToolScout.builder().preloadModel(false).dataDir(dir.resolve("data"));
     if (policy != null) {
       Path p = dir.resolve("policy.json");
       Files.writeString(p, policy);
-      options = options.withPolicy(p);
+      options.policyFile(p);
     }
     McpRuntime engine = McpRuntime.open(options);
     List<UpstreamManager.Registration> r = engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
@@ -58,7 +58,7 @@ class SessionSharesSecurityTest {
 
   @BeforeAll
   static void open() throws Exception {
-    engine = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withTools(List.of()));
+    engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")).tools(List.of()));
     engine.start(List.of(), Duration.ZERO);
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -47,7 +47,7 @@ class SkillsGatewayTest {
   }
 
   private Running start(Path servers) throws Exception {
-    McpRuntime runtime = McpRuntime.open(Engine.Options.of(tmp.resolve("data")));
+    McpRuntime runtime = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")));
     runtime.start(ServersFile.load(servers), Duration.ofSeconds(60));
     // one local user whose client confirms each call (docs/SECURITY.md): deleting runs without a queued approval
     McpGateway gateway = runtime.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.CLIENT);

@@ -2,7 +2,7 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.engine.internal.Engine;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
@@ -44,7 +44,8 @@ class UpstreamFairnessTest {
         ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
         BOB, new GatewayAuth.Key(new Principal("bob", null, null), Role.USER)));
     List<CompletableFuture<HttpResponse<String>>> alices = new ArrayList<>();
-    try (McpRuntime engine = McpRuntime.open(Engine.Options.of(tmp.resolve("data")).withTools(List.of()))) {
+    try (McpRuntime engine = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data"))
+        .tools(List.of()))) {
       engine.start(List.of(), Duration.ZERO);
       UpstreamManager manager = engine.registry().manager();
       manager.register(ServerConfig.stdio("hang", "node",

@@ -304,10 +304,7 @@ final class ConsoleRoutes implements RouteGroup {
 
   private Reply usage(Call c) {
     // the records are the agent loop's, in the engine's state store (what `toolscout usage` reads)
-    if (!(c.backend().scout() instanceof dev.toolscout.engine.internal.LocalToolScout local)) {
-      throw ApiProblem.notFound("this server keeps no usage records");
-    }
-    dev.toolscout.catalog.StateStore store = local.engine().store();
+    dev.toolscout.runs.UsageStore store = c.backend().scout().usage();
     java.time.Instant since;
     String s = c.query("since");
     try {

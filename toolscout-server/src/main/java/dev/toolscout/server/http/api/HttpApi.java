@@ -106,11 +106,9 @@ public final class HttpApi {
   public void open(ApiBackend b) {
     this.backend = Objects.requireNonNull(b, "backend");
     metrics.catalog(b.scout()::size);
-    if (b.scout() instanceof dev.toolscout.engine.internal.LocalToolScout local) {
-      dev.toolscout.engine.internal.Engine e = local.engine();
-      metrics.engine(e::embeddedCount, e::storeReady);
-      addIndexer(local.engine().indexer());
-    }
+    dev.toolscout.engine.Maintenance m = b.scout().maintenance();
+    metrics.engine(m::embeddedCount, m::storeReady);
+    addIndexer(m.indexer());
     if (b.servers() != null) {
       metrics.servers(b.servers());
     }
@@ -149,8 +147,7 @@ public final class HttpApi {
    */
   public boolean storeReady() {
     ApiBackend b = backend;
-    return b == null || !(b.scout() instanceof dev.toolscout.engine.internal.LocalToolScout local)
-        || local.engine().storeReady();
+    return b == null || b.scout().maintenance().storeReady();
   }
 
   public HttpServlet servlet() {
