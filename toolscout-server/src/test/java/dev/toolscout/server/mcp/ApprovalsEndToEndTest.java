@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.approval.Approvals.Approver;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
