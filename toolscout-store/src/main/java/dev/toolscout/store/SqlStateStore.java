@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * A {@link StateStore} whose SQL is written once, for SQLite and PostgreSQL, in one part per concept ({@code
  * CatalogSql}, {@code SkillSql}, ...: each implements its concept's store through JDBI); this class hands each method
- * to its part. What differs between the databases is {@link SqlDialect}'s, given by the subclass.
+ * to its part. What differs between the databases is {@code SqlDialect}'s, given by the subclass.
  *
  * <p>Lists come back in the order Java compares strings, whatever collation the database sorted by; times are kept
  * to the millisecond. Thread-safe as its subclasses' transactions are.
