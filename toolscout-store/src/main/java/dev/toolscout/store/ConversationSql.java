@@ -12,18 +12,16 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** The conversations' SQL ({@link ConversationStore}), with their skills and tools in order. Thread-safe as the store it belongs to. */
-final class ConversationSql implements ConversationStore {
-  private final SqlDialect db;
-
-  ConversationSql(SqlDialect db) {
-    this.db = db;
+interface ConversationSql extends ConversationStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
   @Override
-  public Optional<StoredConversation> loadConversation(String principal, String id) {
+  default Optional<StoredConversation> loadConversation(String principal, String id) {
     Objects.requireNonNull(principal, "principal");
     Objects.requireNonNull(id, "id");
-    return db.snapshot("load conversation '" + id + "'", h -> h.createQuery(
+    return db().snapshot("load conversation '" + id + "'", h -> h.createQuery(
             "SELECT created_at_millis, last_used_at_millis FROM conversations WHERE principal = ? AND id = ?")
         .bind(0, principal).bind(1, id).map((rs, ctx) -> new long[] {rs.getLong(1), rs.getLong(2)}).findOne()
         .map(t -> new StoredConversation(principal, id, conversationList(h, "conversation_skills", "skill", principal,
@@ -38,9 +36,9 @@ final class ConversationSql implements ConversationStore {
   }
 
   @Override
-  public void saveConversation(StoredConversation c) {
+  default void saveConversation(StoredConversation c) {
     Objects.requireNonNull(c, "conversation");
-    db.write("save conversation '" + c.id() + "'", h -> {
+    db().write("save conversation '" + c.id() + "'", h -> {
       h.createUpdate("INSERT INTO conversations (principal, id, created_at_millis, last_used_at_millis) "
               + "VALUES (?, ?, ?, ?) ON CONFLICT (principal, id) DO UPDATE SET created_at_millis = "
               + "excluded.created_at_millis, last_used_at_millis = excluded.last_used_at_millis")
@@ -48,7 +46,7 @@ final class ConversationSql implements ConversationStore {
           .bind(3, c.lastUsedAt().toEpochMilli()).execute();
       replaceConversationList(h, "conversation_skills", "skill", c, c.activeSkills());
       replaceConversationList(h, "conversation_tools", "tool", c, c.disclosedTools());
-      db.changed(h, Area.CONVERSATIONS);
+      db().changed(h, Area.CONVERSATIONS);
       return null;
     });
   }
@@ -69,28 +67,28 @@ final class ConversationSql implements ConversationStore {
   }
 
   @Override
-  public boolean deleteConversation(String principal, String id) {
+  default boolean deleteConversation(String principal, String id) {
     Objects.requireNonNull(principal, "principal");
     Objects.requireNonNull(id, "id");
     // the skill and tool rows go with it (ON DELETE CASCADE)
-    return db.write("delete conversation '" + id + "'", h -> db.changedIf(h, h.createUpdate(
+    return db().write("delete conversation '" + id + "'", h -> db().changedIf(h, h.createUpdate(
         "DELETE FROM conversations WHERE principal = ? AND id = ?").bind(0, principal).bind(1, id).execute(),
         Area.CONVERSATIONS) > 0);
   }
 
   @Override
-  public int deleteConversationsUsedBefore(Instant cutoff) {
+  default int deleteConversationsUsedBefore(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
-    return db.write("delete the conversations idle since " + cutoff, h -> db.changedIf(h, h.createUpdate(
+    return db().write("delete the conversations idle since " + cutoff, h -> db().changedIf(h, h.createUpdate(
         "DELETE FROM conversations WHERE last_used_at_millis < ?").bind(0, cutoff.toEpochMilli()).execute(),
         Area.CONVERSATIONS));
   }
 
   @Override
-  public List<String> conversationIds(String principal) {
+  default List<String> conversationIds(String principal) {
     Objects.requireNonNull(principal, "principal");
     record Row(String id, long lastUsed) {}
-    List<Row> rows = new ArrayList<>(db.query("list the conversations of a principal", h -> h.createQuery(
+    List<Row> rows = new ArrayList<>(db().query("list the conversations of a principal", h -> h.createQuery(
         "SELECT id, last_used_at_millis FROM conversations WHERE principal = ?").bind(0, principal)
         .map((rs, ctx) -> new Row(rs.getString(1), rs.getLong(2))).list()));
     rows.sort(Comparator.comparingLong(Row::lastUsed).thenComparing(Row::id));
@@ -98,8 +96,8 @@ final class ConversationSql implements ConversationStore {
   }
 
   @Override
-  public int conversationCount() {
-    return db.query("count the conversations",
+  default int conversationCount() {
+    return db().query("count the conversations",
         h -> h.createQuery("SELECT COUNT(*) FROM conversations").mapTo(Integer.class).findOne().orElse(0));
   }
 }

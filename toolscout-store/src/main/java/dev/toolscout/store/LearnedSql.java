@@ -10,32 +10,30 @@ import java.util.Objects;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** What selection learned ({@link LearnedStore}): rows of {@code meta} under a key prefix. Thread-safe as the store it belongs to. */
-final class LearnedSql implements LearnedStore {
-  private final SqlDialect db;
-
-  LearnedSql(SqlDialect db) {
-    this.db = db;
+interface LearnedSql extends LearnedStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
   @Override
-  public void saveLearned(List<StoredLearned> pairs) {
+  default void saveLearned(List<StoredLearned> pairs) {
     Objects.requireNonNull(pairs, "pairs");
     if (pairs.isEmpty()) {
       return;
     }
-    db.write("save " + pairs.size() + " learned pairs", h -> {
+    db().write("save " + pairs.size() + " learned pairs", h -> {
       PreparedBatch batch = SqlDialect.upsertMeta(h);
       pairs.forEach(p -> batch.bind(0, LearnedRows.key(p)).bind(1, LearnedRows.value(p)).add());
       batch.execute();
-      db.changed(h, Area.LEARNED);
+      db().changed(h, Area.LEARNED);
       return null;
     });
   }
 
   @Override
-  public List<StoredLearned> loadLearned() {
-    List<String[]> rows = db.query("load the learned pairs", h -> h.createQuery(
-            "SELECT key, value FROM meta WHERE " + db.metaKey() + " >= ? AND " + db.metaKey() + " < ?")
+  default List<StoredLearned> loadLearned() {
+    List<String[]> rows = db().query("load the learned pairs", h -> h.createQuery(
+            "SELECT key, value FROM meta WHERE " + db().metaKey() + " >= ? AND " + db().metaKey() + " < ?")
         .bind(0, LearnedRows.PREFIX).bind(1, LearnedRows.END).map(SqlDialect.PAIR).list());
     List<StoredLearned> out = new ArrayList<>(rows.size());
     rows.forEach(r -> out.add(LearnedRows.read(r[0], r[1])));
@@ -45,10 +43,10 @@ final class LearnedSql implements LearnedStore {
   }
 
   @Override
-  public int deleteLearned(Collection<String> tools) {
-    return db.write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
+  default int deleteLearned(Collection<String> tools) {
+    return db().write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
         h -> {
-          String sql = "DELETE FROM meta WHERE " + db.metaKey() + " >= ? AND " + db.metaKey() + " < ?";
+          String sql = "DELETE FROM meta WHERE " + db().metaKey() + " >= ? AND " + db().metaKey() + " < ?";
           int n = 0;
           if (tools == null) {
             n = h.createUpdate(sql).bind(0, LearnedRows.PREFIX).bind(1, LearnedRows.END).execute();
@@ -57,7 +55,7 @@ final class LearnedSql implements LearnedStore {
               n += h.createUpdate(sql).bind(0, LearnedRows.from(t)).bind(1, LearnedRows.to(t)).execute();
             }
           }
-          return db.changedIf(h, n, Area.LEARNED);
+          return db().changedIf(h, n, Area.LEARNED);
         });
   }
 }

@@ -6,29 +6,29 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** The access policy's SQL ({@link PolicyStore}): one row of opaque JSON. Thread-safe as the store it belongs to. */
-final class PolicySql implements PolicyStore {
-  private final SqlDialect db;
-
-  PolicySql(SqlDialect db) {
-    this.db = db;
+interface PolicySql extends PolicyStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
-  private static final int POLICY_ID = 1;
-
-  @Override
-  public Optional<String> loadPolicyJson() {
-    return db.query("load the access policy", h -> h.createQuery("SELECT policy_json FROM policy WHERE id = ?")
-        .bind(0, POLICY_ID).mapTo(String.class).findOne());
+  private static int policyId() {
+    return 1;
   }
 
   @Override
-  public void savePolicyJson(String json) {
+  default Optional<String> loadPolicyJson() {
+    return db().query("load the access policy", h -> h.createQuery("SELECT policy_json FROM policy WHERE id = ?")
+        .bind(0, policyId()).mapTo(String.class).findOne());
+  }
+
+  @Override
+  default void savePolicyJson(String json) {
     Objects.requireNonNull(json, "policy json");
-    db.write("save the access policy", h -> {
+    db().write("save the access policy", h -> {
       h.createUpdate("INSERT INTO policy (id, policy_json) VALUES (?, ?) "
-          + "ON CONFLICT (id) DO UPDATE SET policy_json = excluded.policy_json").bind(0, POLICY_ID).bind(1, json)
+          + "ON CONFLICT (id) DO UPDATE SET policy_json = excluded.policy_json").bind(0, policyId()).bind(1, json)
           .execute();
-      db.changed(h, Area.POLICY);
+      db().changed(h, Area.POLICY);
       return null;
     });
   }

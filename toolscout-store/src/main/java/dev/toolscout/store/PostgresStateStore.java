@@ -209,18 +209,18 @@ public final class PostgresStateStore extends SqlStateStore {
    * one snapshot.
    */
   public Catalog.StoredChange catalogSince(long version) {
-    record Rows(long version, List<CatalogSql.Parsed> upserts, List<String> removals) {}
+    record Rows(long version, List<Parsed> upserts, List<String> removals) {}
     Rows rows = snapshot("read the catalog changes since version " + version, h -> {
-      long now = catalogSql.catalogVersion(h, false);
+      long now = CatalogSql.catalogVersion(this, h, false);
       if (now <= version) {
         return new Rows(now, List.of(), List.of());
       }
-      return new Rows(now, catalogSql.toolsSince(h, version), h.createQuery("SELECT r.name FROM tool_removals r WHERE "
+      return new Rows(now, CatalogSql.toolsSince(this, h, version), h.createQuery("SELECT r.name FROM tool_removals r WHERE "
           + "r.removed_version > ? AND NOT EXISTS (SELECT 1 FROM tools t WHERE t.name = r.name)").bind(0, version)
           .mapTo(String.class).list());
     });
-    return new Catalog.StoredChange(rows.version(), rows.upserts().stream().map(CatalogSql.Parsed::spec).toList(),
-        rows.upserts().stream().map(CatalogSql.Parsed::contentHash).toList(), rows.removals().stream().sorted().toList());
+    return new Catalog.StoredChange(rows.version(), rows.upserts().stream().map(Parsed::spec).toList(),
+        rows.upserts().stream().map(Parsed::contentHash).toList(), rows.removals().stream().sorted().toList());
   }
 
   /** A tombstone per removed tool, so {@link #catalogSince} names removals as well as upserts. */
@@ -273,7 +273,7 @@ public final class PostgresStateStore extends SqlStateStore {
       if (mine.isEmpty()) {
         return busy;
       }
-      out.putAll(vectorSql.readVectors(h, modelId, mine));
+      out.putAll(VectorSql.readVectors(this, h, modelId, mine));
       List<String> todo = mine.stream().filter(x -> !out.containsKey(x)).toList();
       if (!todo.isEmpty()) {
         List<float[]> vs = embed.apply(todo.stream().map(textByHash::get).toList());

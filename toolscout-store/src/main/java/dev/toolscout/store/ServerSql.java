@@ -9,16 +9,14 @@ import java.util.Objects;
 import org.jdbi.v3.core.statement.Update;
 
 /** The registered servers' and the disabled names' SQL ({@link ServerStore}). Thread-safe as the store it belongs to. */
-final class ServerSql implements ServerStore {
-  private final SqlDialect db;
-
-  ServerSql(SqlDialect db) {
-    this.db = db;
+interface ServerSql extends ServerStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
   @Override
-  public List<StoredServer> loadServers() {
-    List<String[]> rows = db.query("load the registered servers", h -> h.createQuery(
+  default List<StoredServer> loadServers() {
+    List<String[]> rows = db().query("load the registered servers", h -> h.createQuery(
         "SELECT name, config_json FROM mcp_servers ORDER BY name").map(SqlDialect.PAIR).list());
     List<StoredServer> servers = new ArrayList<>(rows.size());
     for (String[] r : rows) {
@@ -26,7 +24,7 @@ final class ServerSql implements ServerStore {
         servers.add(new StoredServer(r[0], r[1]));
       } catch (IllegalArgumentException e) {
         // Only a row edited by hand can get here: the columns are NOT NULL and saveServer validates.
-        throw db.invalidRow(db.rowOf() + "server", r[0], e);
+        throw db().invalidRow(db().rowOf() + "server", r[0], e);
       }
     }
     servers.sort(Comparator.comparing(StoredServer::name));
@@ -34,27 +32,27 @@ final class ServerSql implements ServerStore {
   }
 
   @Override
-  public void saveServer(StoredServer server) {
+  default void saveServer(StoredServer server) {
     Objects.requireNonNull(server, "server");
-    db.write("save server '" + server.name() + "'", h -> {
+    db().write("save server '" + server.name() + "'", h -> {
       h.createUpdate("INSERT INTO mcp_servers (name, config_json) VALUES (?, ?) "
           + "ON CONFLICT (name) DO UPDATE SET config_json = excluded.config_json").bind(0, server.name())
           .bind(1, server.configJson()).execute();
-      db.changed(h, Area.SERVERS);
+      db().changed(h, Area.SERVERS);
       return null;
     });
   }
 
   @Override
-  public boolean deleteServer(String name) {
+  default boolean deleteServer(String name) {
     Objects.requireNonNull(name, "name");
-    return db.write("delete server '" + name + "'",
-        h -> db.changedIf(h, SqlDialect.update(h, "DELETE FROM mcp_servers WHERE name = ?", name), Area.SERVERS) > 0);
+    return db().write("delete server '" + name + "'",
+        h -> db().changedIf(h, SqlDialect.update(h, "DELETE FROM mcp_servers WHERE name = ?", name), Area.SERVERS) > 0);
   }
 
   @Override
-  public List<String> loadDisabledServers() {
-    List<String> names = db.query("load the disabled servers",
+  default List<String> loadDisabledServers() {
+    List<String> names = db().query("load the disabled servers",
         h -> h.createQuery("SELECT name FROM mcp_servers_disabled").mapTo(String.class).list());
     List<String> out = new ArrayList<>(names);
     out.sort(Comparator.naturalOrder());
@@ -62,15 +60,15 @@ final class ServerSql implements ServerStore {
   }
 
   @Override
-  public boolean setServerDisabled(String name, boolean disabled) {
+  default boolean setServerDisabled(String name, boolean disabled) {
     Objects.requireNonNull(name, "name");
-    return db.write((disabled ? "disable" : "enable") + " server '" + name + "'", h -> {
+    return db().write((disabled ? "disable" : "enable") + " server '" + name + "'", h -> {
       Update u = disabled
           ? h.createUpdate("INSERT INTO mcp_servers_disabled (name, disabled_at_millis) VALUES (?, ?) "
               + "ON CONFLICT (name) DO NOTHING").bind(0, name).bind(1, System.currentTimeMillis())
           : h.createUpdate("DELETE FROM mcp_servers_disabled WHERE name = ?").bind(0, name);
       // the replicas connect or disconnect it too (ServerRegistry.reconcile)
-      return db.changedIf(h, u.execute(), Area.SERVERS) > 0;
+      return db().changedIf(h, u.execute(), Area.SERVERS) > 0;
     });
   }
 }

@@ -8,16 +8,14 @@ import java.util.List;
 import java.util.Objects;
 
 /** The skills' SQL ({@link SkillStore}). Thread-safe as the store it belongs to. */
-final class SkillSql implements SkillStore {
-  private final SqlDialect db;
-
-  SkillSql(SqlDialect db) {
-    this.db = db;
+interface SkillSql extends SkillStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
   @Override
-  public List<StoredSkill> loadSkills() {
-    List<String[]> rows = db.query("load the skills",
+  default List<StoredSkill> loadSkills() {
+    List<String[]> rows = db().query("load the skills",
         h -> h.createQuery("SELECT name, skill_json FROM skills ORDER BY name").map(SqlDialect.PAIR).list());
     List<StoredSkill> skills = new ArrayList<>(rows.size());
     for (String[] r : rows) {
@@ -25,7 +23,7 @@ final class SkillSql implements SkillStore {
         skills.add(new StoredSkill(r[0], r[1]));
       } catch (IllegalArgumentException e) {
         // only a row edited by hand gets here: the columns are NOT NULL and saveSkill validates
-        throw db.invalidRow(db.rowOf() + "skill", r[0], e);
+        throw db().invalidRow(db().rowOf() + "skill", r[0], e);
       }
     }
     // name order as Java compares strings, whatever collation the database sorted by
@@ -34,22 +32,22 @@ final class SkillSql implements SkillStore {
   }
 
   @Override
-  public void saveSkill(StoredSkill skill) {
+  default void saveSkill(StoredSkill skill) {
     Objects.requireNonNull(skill, "skill");
-    db.write("save skill '" + skill.name() + "'", h -> {
+    db().write("save skill '" + skill.name() + "'", h -> {
       h.createUpdate("INSERT INTO skills (name, skill_json) VALUES (?, ?) "
           + "ON CONFLICT (name) DO UPDATE SET skill_json = excluded.skill_json").bind(0, skill.name())
           .bind(1, skill.json()).execute();
-      db.changed(h, Area.SKILLS);
+      db().changed(h, Area.SKILLS);
       return null;
     });
   }
 
   @Override
-  public boolean deleteSkill(String name) {
+  default boolean deleteSkill(String name) {
     Objects.requireNonNull(name, "name");
-    return db.write("delete skill '" + name + "'",
-        h -> db.changedIf(h, SqlDialect.update(h, "DELETE FROM skills WHERE name = ?", name), Area.SKILLS) > 0);
+    return db().write("delete skill '" + name + "'",
+        h -> db().changedIf(h, SqlDialect.update(h, "DELETE FROM skills WHERE name = ?", name), Area.SKILLS) > 0);
   }
 
 }

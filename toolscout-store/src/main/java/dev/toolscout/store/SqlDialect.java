@@ -1,6 +1,7 @@
 package dev.toolscout.store;
 
 
+import dev.toolscout.model.ToolSpec;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -128,4 +129,13 @@ abstract class SqlDialect {
   interface Work<T> {
     T run(Handle h) throws SQLException;
   }
+
+  record ApprovalRow(String id, String requester, String tool, String argumentsJson, String argumentsHash,
+      long createdAt, String status, String decidedBy, Long decidedAt, String channel, String scope) {}
+
+  record SpecRow(String name, String json, String contentHash) {}
+
+  record Parsed(ToolSpec spec, String contentHash, IllegalStateException error) {}
+
+  record VectorRow(String hash, int dimension, byte[] bytes) {}
 }

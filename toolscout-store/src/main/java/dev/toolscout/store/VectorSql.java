@@ -1,5 +1,6 @@
 package dev.toolscout.store;
 
+import dev.toolscout.store.SqlDialect.VectorRow;
 import dev.toolscout.embedding.VectorStore;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,16 +15,13 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** The vectors' SQL ({@link VectorStore}), keyed by text hash and model id. Thread-safe as the store it belongs to. */
-final class VectorSql implements VectorStore {
-  private final SqlDialect db;
-
-  VectorSql(SqlDialect db) {
-    this.db = db;
+interface VectorSql extends VectorStore {
+  private SqlDialect db() {
+    return (SqlDialect) this;
   }
 
-
   @Override
-  public Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
+  default Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
     SqlDialect.requireModelId(modelId);
     Objects.requireNonNull(textHashes, "textHashes");
     List<String> hashes = new ArrayList<>(new LinkedHashSet<>(textHashes));
@@ -33,10 +31,12 @@ final class VectorSql implements VectorStore {
     if (hashes.isEmpty()) {
       return new HashMap<>();
     }
-    return db.snapshot("load vectors of model '" + modelId + "'", h -> readVectors(h, modelId, hashes));
+    return db().snapshot("load vectors of model '" + modelId + "'", h -> readVectors(db(), h, modelId, hashes));
   }
 
-  Map<String, float[]> readVectors(Handle h, String modelId, List<String> hashes) throws SQLException {
+  /** The stored vectors of {@code modelId} for {@code hashes}, read in {@code h}'s transaction. */
+  static Map<String, float[]> readVectors(SqlDialect db, Handle h, String modelId, List<String> hashes)
+      throws SQLException {
     Map<String, float[]> out = HashMap.newHashMap(hashes.size());
     record Row(String hash, int dimension, byte[] bytes) {}
     db.whereIn(h, "SELECT text_hash, dimension, vector FROM vectors WHERE model_id = ? AND text_hash ${IN}", modelId,
@@ -52,14 +52,14 @@ final class VectorSql implements VectorStore {
   }
 
   @Override
-  public void saveVectors(String modelId, Map<String, float[]> byTextHash) {
+  default void saveVectors(String modelId, Map<String, float[]> byTextHash) {
     SqlDialect.requireModelId(modelId);
     Objects.requireNonNull(byTextHash, "byTextHash");
     List<VectorRow> rows = vectorRows(byTextHash);
     if (rows.isEmpty()) {
       return;
     }
-    db.write("save vectors of model '" + modelId + "'", h -> {
+    db().write("save vectors of model '" + modelId + "'", h -> {
       insertVectors(h, modelId, rows);
       return null;
     });
@@ -91,6 +91,4 @@ final class VectorSql implements VectorStore {
     batch.execute();
   }
 
-
-  record VectorRow(String hash, int dimension, byte[] bytes) {}
 }
