@@ -19,9 +19,8 @@ interface ApprovalSql extends ApprovalStore {
   }
 
   private static String approvalColumns() {
-    return
-      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis, "
-          + "channel, scope";
+    return "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, "
+        + "decided_at_millis, channel, scope";
   }
 
   @Override
@@ -70,8 +69,8 @@ interface ApprovalSql extends ApprovalStore {
           ? h.createUpdate("UPDATE approvals SET status = ? WHERE id = ? AND status = ?").bind(0, to.name())
               .bind(1, id).bind(2, from.name())
           : h.createUpdate("UPDATE approvals SET status = ?, decided_by = ?, decided_at_millis = ? WHERE id = ? "
-              + "AND status = ?").bind(0, to.name()).bind(1, decidedBy).bind(2, SqlDialect.millis(decidedAt)).bind(3, id)
-              .bind(4, from.name());
+              + "AND status = ?").bind(0, to.name()).bind(1, decidedBy).bind(2, SqlDialect.millis(decidedAt))
+              .bind(3, id).bind(4, from.name());
       return db().changedIf(h, u.execute(), Area.APPROVALS) > 0;
     });
   }
@@ -93,11 +92,10 @@ interface ApprovalSql extends ApprovalStore {
 
   private static RowMapper<ApprovalRow> approvalRow() {
     return (rs, ctx) -> {
-    long decided = rs.getLong(9);
-    Long decidedAt = rs.wasNull() ? null : decided;
-    return new ApprovalRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        rs.getLong(6), rs.getString(7), rs.getString(8), decidedAt, rs.getString(10), rs.getString(11));
-  };
+      long decided = rs.getLong(9);
+      Long decidedAt = rs.wasNull() ? null : decided;
+      return new ApprovalRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+          rs.getLong(6), rs.getString(7), rs.getString(8), decidedAt, rs.getString(10), rs.getString(11));
+    };
   }
-
 }

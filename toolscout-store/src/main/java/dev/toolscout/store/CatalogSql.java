@@ -21,7 +21,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** The catalog's SQL ({@link CatalogStore}): the tools, their content hashes and the catalog version. Thread-safe as the store it belongs to. */
+/**
+ * The catalog's SQL ({@link CatalogStore}): the tools, their content hashes and the catalog version. Thread-safe as
+ * the store it belongs to.
+ */
 interface CatalogSql extends CatalogStore {
   private SqlDialect db() {
     return (SqlDialect) this;

@@ -11,7 +11,10 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** The conversations' SQL ({@link ConversationStore}), with their skills and tools in order. Thread-safe as the store it belongs to. */
+/**
+ * The conversations' SQL ({@link ConversationStore}), with their skills and tools in order. Thread-safe as the store
+ * it belongs to.
+ */
 interface ConversationSql extends ConversationStore {
   private SqlDialect db() {
     return (SqlDialect) this;

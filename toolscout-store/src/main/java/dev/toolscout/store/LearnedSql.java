@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Objects;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** What selection learned ({@link LearnedStore}): rows of {@code meta} under a key prefix. Thread-safe as the store it belongs to. */
+/**
+ * What selection learned ({@link LearnedStore}): rows of {@code meta} under a key prefix. Thread-safe as the store it
+ * belongs to.
+ */
 interface LearnedSql extends LearnedStore {
   private SqlDialect db() {
     return (SqlDialect) this;
@@ -44,7 +47,9 @@ interface LearnedSql extends LearnedStore {
 
   @Override
   default int deleteLearned(Collection<String> tools) {
-    return db().write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
+    String what =
+        tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools";
+    return db().write(what,
         h -> {
           String sql = "DELETE FROM meta WHERE " + db().metaKey() + " >= ? AND " + db().metaKey() + " < ?";
           int n = 0;

@@ -7,7 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
-/** The memories' SQL ({@link MemoryStore}), each with the vector of its text. Thread-safe as the store it belongs to. */
+/**
+ * The memories' SQL ({@link MemoryStore}), each with the vector of its text. Thread-safe as the store it belongs to.
+ */
 interface MemorySql extends MemoryStore {
   private SqlDialect db() {
     return (SqlDialect) this;

@@ -4,7 +4,10 @@ import dev.toolscout.catalog.OpenApiSourceStore;
 import java.util.Objects;
 import java.util.Optional;
 
-/** The imported APIs' SQL ({@link OpenApiSourceStore}): rows of {@code meta} under a key prefix. Thread-safe as the store it belongs to. */
+/**
+ * The imported APIs' SQL ({@link OpenApiSourceStore}): rows of {@code meta} under a key prefix. Thread-safe as the
+ * store it belongs to.
+ */
 interface OpenApiSourceSql extends OpenApiSourceStore {
   private SqlDialect db() {
     return (SqlDialect) this;
@@ -22,8 +25,8 @@ interface OpenApiSourceSql extends OpenApiSourceStore {
   @Override
   default Optional<String> loadOpenApiSource(String name) {
     Objects.requireNonNull(name, "name");
-    return db().query("load OpenAPI source '" + name + "'", h -> Optional.ofNullable(db().meta(h, openapiSourceKey() + name,
-        false)));
+    return db().query("load OpenAPI source '" + name + "'",
+        h -> Optional.ofNullable(db().meta(h, openapiSourceKey() + name, false)));
   }
 
   @Override
@@ -43,5 +46,4 @@ interface OpenApiSourceSql extends OpenApiSourceStore {
     return db().write("delete OpenAPI source '" + name + "'",
         h -> SqlDialect.update(h, "DELETE FROM meta WHERE key = ?", openapiSourceKey() + name) > 0);
   }
-
 }

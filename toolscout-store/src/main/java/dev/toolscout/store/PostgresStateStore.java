@@ -215,7 +215,8 @@ public final class PostgresStateStore extends SqlStateStore {
       if (now <= version) {
         return new Rows(now, List.of(), List.of());
       }
-      return new Rows(now, CatalogSql.toolsSince(this, h, version), h.createQuery("SELECT r.name FROM tool_removals r WHERE "
+      return new Rows(now, CatalogSql.toolsSince(this, h, version), h.createQuery(
+          "SELECT r.name FROM tool_removals r WHERE "
           + "r.removed_version > ? AND NOT EXISTS (SELECT 1 FROM tools t WHERE t.name = r.name)").bind(0, version)
           .mapTo(String.class).list());
     });
@@ -266,7 +267,8 @@ public final class PostgresStateStore extends SqlStateStore {
       List<String> mine = new ArrayList<>();
       List<String> busy = new ArrayList<>();
       for (String hash : hashes) {
-        boolean got = h.createQuery(wait ? "SELECT pg_advisory_xact_lock(?) IS NULL" : "SELECT pg_try_advisory_xact_lock(?)")
+        boolean got = h.createQuery(
+                wait ? "SELECT pg_advisory_xact_lock(?) IS NULL" : "SELECT pg_try_advisory_xact_lock(?)")
             .bind(0, lockKey(modelId, hash)).mapTo(Boolean.class).one();
         (wait || got ? mine : busy).add(hash);
       }

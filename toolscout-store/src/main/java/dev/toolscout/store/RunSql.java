@@ -9,15 +9,17 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 
-/** The agent runs' SQL ({@link RunStore}). No change-log entry: no replica caches them; each reads the store. Thread-safe as the store it belongs to. */
+/**
+ * The agent runs' SQL ({@link RunStore}). No change-log entry: no replica caches them; each reads the store.
+ * Thread-safe as the store it belongs to.
+ */
 interface RunSql extends RunStore {
   private SqlDialect db() {
     return (SqlDialect) this;
   }
 
   private static String runColumns() {
-    return
-      "id, principal, conversation_id, status, approval_id, state_json, created_at_millis, updated_at_millis";
+    return "id, principal, conversation_id, status, approval_id, state_json, created_at_millis, updated_at_millis";
   }
 
   @Override
@@ -64,13 +66,12 @@ interface RunSql extends RunStore {
   @Override
   default boolean deleteRun(String id) {
     Objects.requireNonNull(id, "id");
-    return db().write("delete agent run '" + id + "'", h -> SqlDialect.update(h, "DELETE FROM agent_runs WHERE id = ?", id) > 0);
+    return db().write("delete agent run '" + id + "'",
+        h -> SqlDialect.update(h, "DELETE FROM agent_runs WHERE id = ?", id) > 0);
   }
 
   private static RowMapper<StoredRun> runRow() {
-    return (rs, ctx) -> new StoredRun(rs.getString(1), rs.getString(2),
-      rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), Instant.ofEpochMilli(rs.getLong(7)),
-      Instant.ofEpochMilli(rs.getLong(8)));
+    return (rs, ctx) -> new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+        rs.getString(5), rs.getString(6), Instant.ofEpochMilli(rs.getLong(7)), Instant.ofEpochMilli(rs.getLong(8)));
   }
-
 }

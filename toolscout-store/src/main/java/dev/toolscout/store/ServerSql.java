@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Objects;
 import org.jdbi.v3.core.statement.Update;
 
-/** The registered servers' and the disabled names' SQL ({@link ServerStore}). Thread-safe as the store it belongs to. */
+/**
+ * The registered servers' and the disabled names' SQL ({@link ServerStore}). Thread-safe as the store it belongs to.
+ */
 interface ServerSql extends ServerStore {
   private SqlDialect db() {
     return (SqlDialect) this;

@@ -49,5 +49,4 @@ interface SkillSql extends SkillStore {
     return db().write("delete skill '" + name + "'",
         h -> db().changedIf(h, SqlDialect.update(h, "DELETE FROM skills WHERE name = ?", name), Area.SKILLS) > 0);
   }
-
 }

@@ -1,6 +1,5 @@
 package dev.toolscout.store;
 
-
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.sql.SQLException;
@@ -130,12 +129,16 @@ abstract class SqlDialect {
     T run(Handle h) throws SQLException;
   }
 
+  /** An approval request's columns as read, checked when it becomes a {@code StoredApproval}. */
   record ApprovalRow(String id, String requester, String tool, String argumentsJson, String argumentsHash,
       long createdAt, String status, String decidedBy, Long decidedAt, String channel, String scope) {}
 
+  /** A tool's row as read: its name, JSON and content hash. */
   record SpecRow(String name, String json, String contentHash) {}
 
+  /** A parsed row: the spec, or the error that names the tool. */
   record Parsed(ToolSpec spec, String contentHash, IllegalStateException error) {}
 
+  /** A vector to write, encoded. */
   record VectorRow(String hash, int dimension, byte[] bytes) {}
 }

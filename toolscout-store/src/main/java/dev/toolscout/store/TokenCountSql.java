@@ -10,7 +10,10 @@ import java.util.Set;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** The definition token counts' SQL ({@link TokenCountStore}), by content hash and counter. Thread-safe as the store it belongs to. */
+/**
+ * The definition token counts' SQL ({@link TokenCountStore}), by content hash and counter. Thread-safe as the store
+ * it belongs to.
+ */
 interface TokenCountSql extends TokenCountStore {
   private SqlDialect db() {
     return (SqlDialect) this;

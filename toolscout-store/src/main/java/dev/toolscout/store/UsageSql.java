@@ -7,7 +7,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
-/** The usage records' SQL ({@link UsageStore}). No change-log entry: no replica caches them. Thread-safe as the store it belongs to. */
+/**
+ * The usage records' SQL ({@link UsageStore}). No change-log entry: no replica caches them. Thread-safe as the store
+ * it belongs to.
+ */
 interface UsageSql extends UsageStore {
   private SqlDialect db() {
     return (SqlDialect) this;

@@ -90,5 +90,4 @@ interface VectorSql extends VectorStore {
     }
     batch.execute();
   }
-
 }
