@@ -18,7 +18,7 @@ import dev.langchain4j.model.output.TokenUsage;
 import dev.toolscout.agent.internal.RunState;
 import dev.toolscout.agent.internal.SchemaElements;
 import dev.toolscout.approval.Approvals;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.RenderFormat;

@@ -2,9 +2,8 @@ package dev.toolscout.approval;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
-import dev.toolscout.catalog.StateStore.StoredApproval;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.Role;
 import java.security.SecureRandom;
@@ -19,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The approval queue: a call to a tool that needs approval ({@code ai_access: propose}) is held as a pending
- * request in the {@link StateStore}; someone entitled to approve decides it out of band (the local operator
+ * request in the {@link ApprovalStore}; someone entitled to approve decides it out of band (the local operator
  * through {@code toolscout approvals}, or another caller with the admin role); the requester's next identical
  * call (same channel and run, same arguments to the byte, secrets included) then runs, once. Nobody approves
  * their own request; a requester may withdraw (deny) its own.
@@ -36,11 +35,11 @@ public final class Approvals {
   public static final String EXPIRY = "expiry";
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final StateStore store;
+  private final ApprovalStore store;
   private final Clock clock;
   private final Duration ttl;
 
-  public Approvals(StateStore store, Clock clock, Duration ttl) {
+  public Approvals(ApprovalStore store, Clock clock, Duration ttl) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     if (ttl == null || ttl.isNegative() || ttl.isZero()) {

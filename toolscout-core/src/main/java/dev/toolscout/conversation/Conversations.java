@@ -2,8 +2,7 @@ package dev.toolscout.conversation;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredConversation;
+import dev.toolscout.conversation.ConversationStore.StoredConversation;
 import dev.toolscout.model.Principal;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,18 +40,18 @@ public final class Conversations {
 
   private static final int STRIPES = 64;
 
-  private final StateStore store;
+  private final ConversationStore store;
   private final Clock clock;
   private final ConversationLimits limits;
   private final Object[] locks = new Object[STRIPES];
   private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
 
   /** Conversations in {@code store} with the {@linkplain ConversationLimits#DEFAULT default limits}. */
-  public Conversations(StateStore store, Clock clock) {
+  public Conversations(ConversationStore store, Clock clock) {
     this(store, clock, ConversationLimits.DEFAULT);
   }
 
-  public Conversations(StateStore store, Clock clock, ConversationLimits limits) {
+  public Conversations(ConversationStore store, Clock clock, ConversationLimits limits) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.limits = Objects.requireNonNull(limits, "limits");

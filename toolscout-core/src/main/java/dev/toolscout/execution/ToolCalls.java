@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.approval.Approvals;
-import dev.toolscout.catalog.StateStore.StoredApproval;
+import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;

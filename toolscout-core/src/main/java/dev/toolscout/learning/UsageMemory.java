@@ -4,7 +4,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredLearned;
+import dev.toolscout.catalog.LearnedStore.StoredLearned;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Hashing;
 import java.time.Clock;

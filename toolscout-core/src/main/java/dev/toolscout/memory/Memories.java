@@ -2,7 +2,7 @@ package dev.toolscout.memory;
 
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredMemory;
+import dev.toolscout.catalog.MemoryStore.StoredMemory;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Principal;
 import java.security.SecureRandom;

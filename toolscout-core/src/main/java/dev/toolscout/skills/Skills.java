@@ -1,7 +1,7 @@
 package dev.toolscout.skills;
 
 import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredSkill;
+import dev.toolscout.catalog.SkillStore.StoredSkill;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

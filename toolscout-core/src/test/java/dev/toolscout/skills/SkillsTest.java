@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.InMemoryStateStore;
-import dev.toolscout.catalog.StateStore.StoredSkill;
+import dev.toolscout.catalog.SkillStore.StoredSkill;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

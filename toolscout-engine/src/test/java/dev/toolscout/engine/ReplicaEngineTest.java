@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.approval.Approvals;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;

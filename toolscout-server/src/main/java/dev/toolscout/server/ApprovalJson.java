@@ -2,7 +2,7 @@ package dev.toolscout.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.catalog.StateStore.StoredApproval;
+import dev.toolscout.approval.ApprovalStore.StoredApproval;
 
 /**
  * An approval request as JSON, the same for the CLI and the HTTP endpoints: arguments as stored (secrets masked,

@@ -1,6 +1,14 @@
 package dev.toolscout.store;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The state store's schema, as an ordered list of migrations. Migration {@code n} (1-based) takes a store
@@ -11,6 +19,8 @@ import java.util.List;
  * INTEGER and a binary type, which is the one thing a {@link Dialect} rewrites. Stateless and thread-safe.
  */
 public final class Migrations {
+  private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+
   /** The placeholder for the binary column type in the scripts below. */
   private static final String BINARY = "${BINARY}";
 
@@ -169,5 +179,48 @@ public final class Migrations {
           "migration version must be between 1 and " + SCRIPTS.size() + ", got: " + version);
     }
     return SCRIPTS.get(version - 1).stream().map(s -> s.replace(BINARY, dialect.binaryType)).toList();
+  }
+
+  /**
+   * Applies the next migration of {@code table} (a version table: one row per applied step) on {@code c}, inside the
+   * caller's transaction, which holds what keeps another process from migrating at once (SQLite's write lock, a
+   * PostgreSQL advisory lock): the version is read again under it.
+   *
+   * @param what how messages name the version ({@code "schema version"}, a table's name)
+   * @param otherwise what to do with a store newer than this code, said in the message
+   * @return true when a step was applied, false when the store is at {@code latest}
+   * @throws IllegalStateException when the store is newer than {@code latest}
+   */
+  static boolean step(Connection c, String where, String table, String what, int latest,
+      IntFunction<List<String>> statements, String otherwise) throws SQLException {
+    int found = version(c, table);
+    if (found > latest) {
+      throw new IllegalStateException("state store " + where + " has " + what + " " + found
+          + ", newer than this ToolScout supports (up to " + latest + "); " + otherwise);
+    }
+    if (found == latest) {
+      return false;
+    }
+    int next = found + 1;
+    try (Statement st = c.createStatement()) {
+      for (String sql : statements.apply(next)) {
+        st.execute(sql);
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement("INSERT INTO " + table + " (version, applied_at_millis) VALUES (?, ?)")) {
+      ps.setInt(1, next);
+      ps.setLong(2, System.currentTimeMillis());
+      ps.executeUpdate();
+    }
+    LOG.info("state store {}: migrated {} to version {}", where, what.equals("schema version") ? "schema" : what, next);
+    return true;
+  }
+
+  /** The highest version recorded in {@code table} (0 when none). */
+  static int version(Connection c, String table) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT MAX(version) FROM " + table)) {
+      return rs.next() ? rs.getInt(1) : 0; // MAX of no rows is NULL, which getInt reads as 0
+    }
   }
 }

@@ -1,41 +1,39 @@
 package dev.toolscout.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.model.Hashing;
-import dev.toolscout.model.ToolSpec;
-import dev.toolscout.model.ToolSpecJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link StateStore} in PostgreSQL, shared by several ToolScout replicas. The tables are those of {@link
+ * A {@link StateStore} in PostgreSQL, shared by several ToolScout replicas. The SQL is {@link SqlStateStore}'s;
+ * this class gives what is PostgreSQL's own: the pool and isolation levels, array parameters, row and advisory
+ * locks, and the change log. The tables are those of {@link
  * Migrations} (the same scripts as SQLite's, rendered for PostgreSQL), plus what replicas need and one node does
  * not, created by this class's own numbered steps ({@code pg_schema_version}):
  *
@@ -56,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * every write is one transaction. A store that cannot reach the server throws {@link StoreException} naming the
  * address (without the password) and the operation.
  */
-public final class PostgresStateStore implements StateStore {
+public final class PostgresStateStore extends SqlStateStore {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStateStore.class);
 
   /** The channel every write notifies, with the payload {@code <area>:<sequence number>}. */
@@ -71,9 +69,7 @@ public final class PostgresStateStore implements StateStore {
   /** Change-log rows kept behind the newest; a replica further behind reloads everything. */
   static final long CHANGES_KEPT = 10_000;
 
-  private static final String CATALOG_VERSION_KEY = "catalog_version";
   private static final String PRUNED_BELOW_KEY = "changes_pruned_below";
-  private static final int POLICY_ID = 1;
   /** Advisory lock keys (any 64-bit numbers that no other application on the database uses). */
   private static final long MIGRATION_LOCK = 0x546f6f6c53636f01L;
 
@@ -106,12 +102,15 @@ public final class PostgresStateStore implements StateStore {
 
   private final PostgresUrl url;
   private final HikariDataSource pool;
+  private final Jdbi jdbi;
   private volatile boolean closed;
 
   private PostgresStateStore(PostgresUrl url, HikariDataSource pool) {
     this.url = url;
     this.pool = pool;
+    this.jdbi = jdbi(pool::getConnection);
   }
+
 
   /**
    * Connects to the store at {@code address} ({@link PostgresUrl}), creating its schema when missing, and brings
@@ -203,50 +202,6 @@ public final class PostgresStateStore implements StateStore {
     }
   }
 
-  // --- the catalog ---
-
-  @Override
-  public StoredCatalog loadCatalog() {
-    CatalogRows rows =
-        tx("load the catalog", Connection.TRANSACTION_REPEATABLE_READ, false, c -> {
-          long version = catalogVersion(c, false);
-          List<SpecRow> specs = new ArrayList<>();
-          try (PreparedStatement ps = c.prepareStatement("SELECT name, spec_json, content_hash FROM tools")) {
-            ps.setFetchSize(2_000);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                specs.add(new SpecRow(rs.getString(1), rs.getString(2), rs.getString(3)));
-              }
-            }
-          }
-          return new CatalogRows(version, specs);
-        });
-    List<Parsed> parsed = parse(rows.specs());
-    List<ToolSpec> tools = new ArrayList<>(parsed.size());
-    List<String> hashes = new ArrayList<>(parsed.size());
-    for (Parsed p : parsed) {
-      tools.add(p.spec());
-      hashes.add(p.contentHash());
-    }
-    return new StoredCatalog(rows.version(), tools, hashes);
-  }
-
-  /** The names of the tools written after {@code version}, read from their column (not the whole catalog). */
-  @Override
-  public Set<String> toolsChangedSince(long version) {
-    return read("read the tools changed since catalog version " + version, c -> {
-      Set<String> out = new HashSet<>();
-      try (PreparedStatement ps = c.prepareStatement("SELECT name FROM tools WHERE updated_version > ?")) {
-        ps.setLong(1, version);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(rs.getString(1));
-          }
-        }
-      }
-      return out;
-    });
-  }
 
   /**
    * What changed in the catalog after {@code version}: the tools stored now that were upserted since (as they are
@@ -254,259 +209,28 @@ public final class PostgresStateStore implements StateStore {
    * one snapshot.
    */
   public Catalog.StoredChange catalogSince(long version) {
-    record Rows(long version, List<SpecRow> upserts, List<String> removals) {}
-    Rows rows =
-        tx("read the catalog changes since version " + version, Connection.TRANSACTION_REPEATABLE_READ, false, c -> {
-          long now = catalogVersion(c, false);
-          List<SpecRow> specs = new ArrayList<>();
-          List<String> removed = new ArrayList<>();
-          if (now > version) {
-            try (PreparedStatement ps = c.prepareStatement(
-                "SELECT name, spec_json, content_hash FROM tools WHERE updated_version > ?")) {
-              ps.setLong(1, version);
-              try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                  specs.add(new SpecRow(rs.getString(1), rs.getString(2), rs.getString(3)));
-                }
-              }
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT r.name FROM tool_removals r WHERE "
-                + "r.removed_version > ? AND NOT EXISTS (SELECT 1 FROM tools t WHERE t.name = r.name)")) {
-              ps.setLong(1, version);
-              try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                  removed.add(rs.getString(1));
-                }
-              }
-            }
-          }
-          return new Rows(now, specs, removed);
-        });
-    List<Parsed> parsed = parse(rows.upserts());
-    return new Catalog.StoredChange(rows.version(), parsed.stream().map(Parsed::spec).toList(),
-        parsed.stream().map(Parsed::contentHash).toList(), rows.removals().stream().sorted().toList());
-  }
-
-  @Override
-  public long catalogVersion() {
-    return tx("read the catalog version", Connection.TRANSACTION_READ_COMMITTED, false,
-        c -> catalogVersion(c, false));
-  }
-
-  @Override
-  public long applyCatalogChange(List<ToolSpec> upserts, Collection<String> removals) {
-    Objects.requireNonNull(upserts, "upserts");
-    Objects.requireNonNull(removals, "removals");
-    Set<String> removed = new LinkedHashSet<>();
-    for (String name : removals) {
-      removed.add(Objects.requireNonNull(name, "removals must not hold null names"));
-    }
-    List<ToolRow> rows = new ArrayList<>(upserts.size());
-    Set<String> seen = new HashSet<>();
-    for (ToolSpec spec : upserts) {
-      Objects.requireNonNull(spec, "upserts must not hold null specs");
-      String name = spec.fullName();
-      if (!seen.add(name)) {
-        throw new IllegalArgumentException(
-            "a catalog change must upsert each tool at most once, got '" + name + "' twice");
+    record Rows(long version, List<Parsed> upserts, List<String> removals) {}
+    Rows rows = snapshot("read the catalog changes since version " + version, h -> {
+      long now = CatalogSql.catalogVersion(this, h, false);
+      if (now <= version) {
+        return new Rows(now, List.of(), List.of());
       }
-      if (removed.contains(name)) {
-        throw new IllegalArgumentException(
-            "a catalog change must not both upsert and remove a tool, got both for '" + name + "'");
-      }
-      rows.add(new ToolRow(name, ToolSpecJson.toJson(spec).toString(), spec.contentHash()));
-    }
-    // rows locked in one order by every writer: two changes to the same tools never deadlock
-    rows.sort(Comparator.comparing(ToolRow::name));
-    return write("apply a catalog change", c -> {
-      // the row lock on the version serializes catalog changes across replicas: each gets its own version
-      long next = catalogVersion(c, true) + 1;
-      if (!rows.isEmpty()) {
-        try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO tools (name, spec_json, content_hash, updated_version) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (name) DO UPDATE SET spec_json = excluded.spec_json, "
-                + "content_hash = excluded.content_hash, updated_version = excluded.updated_version")) {
-          for (ToolRow r : rows) {
-            ps.setString(1, r.name());
-            ps.setString(2, r.json());
-            ps.setString(3, r.contentHash());
-            ps.setLong(4, next);
-            ps.addBatch();
-          }
-          ps.executeBatch();
-        }
-      }
-      if (!removed.isEmpty()) {
-        List<String> sorted = removed.stream().sorted().toList();
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM tools WHERE name = ?");
-            PreparedStatement tomb = c.prepareStatement(
-                "INSERT INTO tool_removals (name, removed_version) VALUES (?, ?) "
-                    + "ON CONFLICT (name) DO UPDATE SET removed_version = excluded.removed_version")) {
-          for (String name : sorted) {
-            del.setString(1, name);
-            del.addBatch();
-            tomb.setString(1, name);
-            tomb.setLong(2, next);
-            tomb.addBatch();
-          }
-          del.executeBatch();
-          tomb.executeBatch();
-        }
-      }
-      try (PreparedStatement ps = c.prepareStatement("UPDATE meta SET value = ? WHERE key = ?")) {
-        ps.setString(1, Long.toString(next));
-        ps.setString(2, CATALOG_VERSION_KEY);
-        ps.executeUpdate();
-      }
-      logChange(c, Area.CATALOG);
-      return next;
+      return new Rows(now, CatalogSql.toolsSince(this, h, version), h.createQuery(
+          "SELECT r.name FROM tool_removals r WHERE "
+          + "r.removed_version > ? AND NOT EXISTS (SELECT 1 FROM tools t WHERE t.name = r.name)").bind(0, version)
+          .mapTo(String.class).list());
     });
+    return new Catalog.StoredChange(rows.version(), rows.upserts().stream().map(Parsed::spec).toList(),
+        rows.upserts().stream().map(Parsed::contentHash).toList(), rows.removals().stream().sorted().toList());
   }
 
-  // --- vectors ---
-
+  /** A tombstone per removed tool, so {@link #catalogSince} names removals as well as upserts. */
   @Override
-  public Map<String, float[]> loadVectors(String modelId, Collection<String> textHashes) {
-    requireModelId(modelId);
-    Objects.requireNonNull(textHashes, "textHashes");
-    List<String> hashes = new ArrayList<>(new LinkedHashSet<>(textHashes));
-    if (hashes.contains(null)) {
-      throw new NullPointerException("textHashes must not hold null");
-    }
-    if (hashes.isEmpty()) {
-      return new HashMap<>();
-    }
-    return tx("load vectors of model '" + modelId + "'", Connection.TRANSACTION_READ_COMMITTED, false,
-        c -> readVectors(c, modelId, hashes));
-  }
-
-  private Map<String, float[]> readVectors(Connection c, String modelId, List<String> hashes) throws SQLException {
-    Map<String, float[]> out = HashMap.newHashMap(hashes.size());
-    // one array parameter, whatever the count: no statement per chunk size
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT text_hash, dimension, vector FROM vectors WHERE model_id = ? AND text_hash = ANY (?)")) {
-      ps.setFetchSize(2_000);
-      for (int from = 0; from < hashes.size(); from += 10_000) {
-        List<String> chunk = hashes.subList(from, Math.min(hashes.size(), from + 10_000));
-        ps.setString(1, modelId);
-        ps.setArray(2, c.createArrayOf("text", chunk.toArray()));
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            String hash = rs.getString(1);
-            int dimension = rs.getInt(2);
-            byte[] bytes = rs.getBytes(3);
-            try {
-              out.put(hash, VectorCodec.decode(bytes == null ? new byte[0] : bytes, dimension));
-            } catch (IllegalArgumentException e) {
-              throw new IllegalStateException("state store " + url.display() + ": stored vector of model '" + modelId
-                  + "' for text hash '" + hash + "' is corrupt: " + e.getMessage(), e);
-            }
-          }
-        }
-      }
-    }
-    return out;
-  }
-
-  @Override
-  public Map<String, Integer> loadTokenCounts(String counter, Collection<String> contentHashes) {
-    TokenCountRows.requireCounter(counter);
-    List<String> hashes = TokenCountRows.distinctHashes(contentHashes);
-    if (hashes.isEmpty()) {
-      return new HashMap<>();
-    }
-    return read("load token counts of counter '" + counter + "'", c -> {
-      Map<String, Integer> out = HashMap.newHashMap(hashes.size());
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT content_hash, tokens FROM definition_tokens WHERE counter = ? AND content_hash = ANY (?)")) {
-        ps.setFetchSize(2_000);
-        for (int from = 0; from < hashes.size(); from += 10_000) {
-          List<String> chunk = hashes.subList(from, Math.min(hashes.size(), from + 10_000));
-          ps.setString(1, counter);
-          ps.setArray(2, c.createArrayOf("text", chunk.toArray()));
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              out.put(rs.getString(1), rs.getInt(2));
-            }
-          }
-        }
-      }
-      return out;
-    });
-  }
-
-  @Override
-  public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
-    TokenCountRows.requireCounter(counter);
-    Map<String, Integer> rows = TokenCountRows.checked(byContentHash);
-    if (rows.isEmpty()) {
-      return;
-    }
-    write("save token counts of counter '" + counter + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO definition_tokens (content_hash, counter, tokens) VALUES (?, ?, ?) "
-              + "ON CONFLICT (content_hash, counter) DO UPDATE SET tokens = excluded.tokens")) {
-        for (Map.Entry<String, Integer> r : rows.entrySet()) {
-          ps.setString(1, r.getKey());
-          ps.setString(2, counter);
-          ps.setInt(3, r.getValue());
-          ps.addBatch();
-        }
-        ps.executeBatch();
-      }
-      try (PreparedStatement ps =
-          c.prepareStatement(TokenCountRows.PRUNE.replace("${SAVED}", "SELECT unnest(?::text[])"))) {
-        ps.setArray(1, c.createArrayOf("text", rows.keySet().toArray()));
-        ps.executeUpdate();
-      }
-      return null;
-    });
-  }
-
-  @Override
-  public void saveVectors(String modelId, Map<String, float[]> byTextHash) {
-    requireModelId(modelId);
-    Objects.requireNonNull(byTextHash, "byTextHash");
-    List<VectorRow> rows = vectorRows(byTextHash);
-    if (rows.isEmpty()) {
-      return;
-    }
-    write("save vectors of model '" + modelId + "'", c -> {
-      insertVectors(c, modelId, rows);
-      return null;
-    });
-  }
-
-  private static List<VectorRow> vectorRows(Map<String, float[]> byTextHash) {
-    List<VectorRow> rows = new ArrayList<>(byTextHash.size());
-    for (Map.Entry<String, float[]> e : byTextHash.entrySet()) {
-      String hash = Objects.requireNonNull(e.getKey(), "byTextHash must not hold null hashes");
-      float[] v = e.getValue();
-      if (v == null || v.length == 0) {
-        throw new IllegalArgumentException("vector for text hash '" + hash + "' must hold at least one value, got: "
-            + (v == null ? "null" : "an empty vector"));
-      }
-      rows.add(new VectorRow(hash, v.length, VectorCodec.encode(v)));
-    }
-    // one lock order for every writer
-    rows.sort(Comparator.comparing(VectorRow::hash));
-    return rows;
-  }
-
-  private static void insertVectors(Connection c, String modelId, List<VectorRow> rows) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "INSERT INTO vectors (text_hash, model_id, dimension, vector) VALUES (?, ?, ?, ?) "
-            + "ON CONFLICT (text_hash, model_id) DO UPDATE SET dimension = excluded.dimension, "
-            + "vector = excluded.vector")) {
-      for (VectorRow r : rows) {
-        ps.setString(1, r.hash());
-        ps.setString(2, modelId);
-        ps.setInt(3, r.dimension());
-        ps.setBytes(4, r.bytes());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+  void removedTools(Handle h, List<String> names, long version) {
+    var batch = h.prepareBatch("INSERT INTO tool_removals (name, removed_version) VALUES (?, ?) "
+        + "ON CONFLICT (name) DO UPDATE SET removed_version = excluded.removed_version");
+    names.forEach(name -> batch.bind(0, name).bind(1, version).add());
+    batch.execute();
   }
 
   /**
@@ -539,28 +263,20 @@ public final class PostgresStateStore implements StateStore {
    */
   private List<String> embedLocked(String modelId, List<String> hashes, Map<String, String> textByHash,
       Function<List<String>, List<float[]>> embed, boolean wait, Map<String, float[]> out) {
-    return write("embed and store vectors of model '" + modelId + "'", c -> {
+    return write("embed and store vectors of model '" + modelId + "'", h -> {
       List<String> mine = new ArrayList<>();
       List<String> busy = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          wait ? "SELECT pg_advisory_xact_lock(?)" : "SELECT pg_try_advisory_xact_lock(?)")) {
-        for (String h : hashes) {
-          ps.setLong(1, lockKey(modelId, h));
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            if (wait || rs.getBoolean(1)) {
-              mine.add(h);
-            } else {
-              busy.add(h);
-            }
-          }
-        }
+      for (String hash : hashes) {
+        boolean got = h.createQuery(
+                wait ? "SELECT pg_advisory_xact_lock(?) IS NULL" : "SELECT pg_try_advisory_xact_lock(?)")
+            .bind(0, lockKey(modelId, hash)).mapTo(Boolean.class).one();
+        (wait || got ? mine : busy).add(hash);
       }
       if (mine.isEmpty()) {
         return busy;
       }
-      out.putAll(readVectors(c, modelId, mine));
-      List<String> todo = mine.stream().filter(h -> !out.containsKey(h)).toList();
+      out.putAll(VectorSql.readVectors(this, h, modelId, mine));
+      List<String> todo = mine.stream().filter(x -> !out.containsKey(x)).toList();
       if (!todo.isEmpty()) {
         List<float[]> vs = embed.apply(todo.stream().map(textByHash::get).toList());
         if (vs.size() != todo.size()) {
@@ -571,7 +287,7 @@ public final class PostgresStateStore implements StateStore {
         for (int i = 0; i < todo.size(); i++) {
           fresh.put(todo.get(i), vs.get(i));
         }
-        insertVectors(c, modelId, vectorRows(fresh));
+        VectorSql.insertVectors(h, modelId, VectorSql.vectorRows(fresh));
         out.putAll(fresh);
       }
       return busy;
@@ -580,169 +296,6 @@ public final class PostgresStateStore implements StateStore {
 
   private static long lockKey(String modelId, String textHash) {
     return Long.parseUnsignedLong(Hashing.sha256Hex(modelId + "\n" + textHash).substring(0, 16), 16);
-  }
-
-  // --- the policy, servers, approvals, skills, conversations ---
-
-  @Override
-  public Optional<String> loadPolicyJson() {
-    return Optional.ofNullable(read("load the access policy", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT policy_json FROM policy WHERE id = ?")) {
-        ps.setInt(1, POLICY_ID);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? rs.getString(1) : null;
-        }
-      }
-    }));
-  }
-
-  @Override
-  public void savePolicyJson(String json) {
-    Objects.requireNonNull(json, "policy json");
-    write("save the access policy", c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO policy (id, policy_json) VALUES (?, ?) "
-          + "ON CONFLICT (id) DO UPDATE SET policy_json = excluded.policy_json")) {
-        ps.setInt(1, POLICY_ID);
-        ps.setString(2, json);
-        ps.executeUpdate();
-      }
-      logChange(c, Area.POLICY);
-      return null;
-    });
-  }
-
-  @Override
-  public List<StoredServer> loadServers() {
-    List<StoredServer> servers = read("load the registered servers", c -> {
-      List<StoredServer> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement("SELECT name, config_json FROM mcp_servers");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String name = rs.getString(1);
-          try {
-            out.add(new StoredServer(name, rs.getString(2)));
-          } catch (IllegalArgumentException e) {
-            throw invalidRow("server", name, e);
-          }
-        }
-      }
-      return out;
-    });
-    servers.sort(Comparator.comparing(StoredServer::name));
-    return List.copyOf(servers);
-  }
-
-  @Override
-  public void saveServer(StoredServer server) {
-    Objects.requireNonNull(server, "server");
-    write("save server '" + server.name() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_servers (name, config_json) VALUES (?, ?) "
-          + "ON CONFLICT (name) DO UPDATE SET config_json = excluded.config_json")) {
-        ps.setString(1, server.name());
-        ps.setString(2, server.configJson());
-        ps.executeUpdate();
-      }
-      logChange(c, Area.SERVERS);
-      return null;
-    });
-  }
-
-  @Override
-  public List<String> loadDisabledServers() {
-    List<String> names = read("load the disabled servers", c -> {
-      List<String> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement("SELECT name FROM mcp_servers_disabled");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getString(1));
-        }
-      }
-      return out;
-    });
-    names.sort(Comparator.naturalOrder());
-    return List.copyOf(names);
-  }
-
-  @Override
-  public boolean setServerDisabled(String name, boolean disabled) {
-    Objects.requireNonNull(name, "name");
-    return write((disabled ? "disable" : "enable") + " server '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(disabled
-          ? "INSERT INTO mcp_servers_disabled (name, disabled_at_millis) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"
-          : "DELETE FROM mcp_servers_disabled WHERE name = ?")) {
-        ps.setString(1, name);
-        if (disabled) {
-          ps.setLong(2, System.currentTimeMillis());
-        }
-        boolean changed = ps.executeUpdate() > 0;
-        if (changed) {
-          logChange(c, Area.SERVERS); // the replicas connect or disconnect it too (ServerRegistry.reconcile)
-        }
-        return changed;
-      }
-    });
-  }
-
-  @Override
-  public boolean deleteServer(String name) {
-    Objects.requireNonNull(name, "name");
-    return write("delete server '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_servers WHERE name = ?")) {
-        ps.setString(1, name);
-        boolean gone = ps.executeUpdate() > 0;
-        if (gone) {
-          logChange(c, Area.SERVERS);
-        }
-        return gone;
-      }
-    });
-  }
-
-  /**
-   * Imported APIs' configurations live in {@code meta}, one row per source under this key prefix, as in the
-   * SQLite store: no schema migration. No change-log row: the executor reads a source at each call, so every
-   * replica calls with the newest configuration without being told.
-   */
-  private static final String OPENAPI_SOURCE_KEY = "openapi_source:";
-
-  @Override
-  public Optional<String> loadOpenApiSource(String name) {
-    Objects.requireNonNull(name, "name");
-    return Optional.ofNullable(read("load OpenAPI source '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
-        ps.setString(1, OPENAPI_SOURCE_KEY + name);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? rs.getString(1) : null;
-        }
-      }
-    }));
-  }
-
-  @Override
-  public void saveOpenApiSource(String name, String configJson) {
-    if (name == null || name.isBlank() || configJson == null) {
-      throw new IllegalArgumentException("an OpenAPI source needs a name and its JSON, got: '" + name + "'");
-    }
-    write("save OpenAPI source '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (key, value) VALUES (?, ?) "
-          + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
-        ps.setString(1, OPENAPI_SOURCE_KEY + name);
-        ps.setString(2, configJson);
-        ps.executeUpdate();
-      }
-      return null;
-    });
-  }
-
-  @Override
-  public boolean deleteOpenApiSource(String name) {
-    Objects.requireNonNull(name, "name");
-    return write("delete OpenAPI source '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM meta WHERE key = ?")) {
-        ps.setString(1, OPENAPI_SOURCE_KEY + name);
-        return ps.executeUpdate() > 0;
-      }
-    });
   }
 
   /**
@@ -779,318 +332,67 @@ public final class PostgresStateStore implements StateStore {
     }
   }
 
-  private static final String APPROVAL_COLUMNS =
-      "id, requester, tool, arguments_json, arguments_hash, created_at_millis, status, decided_by, decided_at_millis, "
-          + "channel, scope";
+
+  // --- what is PostgreSQL's own ---
 
   @Override
-  public void saveApproval(StoredApproval a) {
-    Objects.requireNonNull(a, "approval");
-    boolean inserted = write("save approval request '" + a.id() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO approvals (" + APPROVAL_COLUMNS
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
-        ps.setString(1, a.id());
-        ps.setString(2, a.requester());
-        ps.setString(3, a.tool());
-        ps.setString(4, a.argumentsJson());
-        ps.setString(5, a.argumentsHash());
-        ps.setLong(6, a.createdAt().toEpochMilli());
-        ps.setString(7, a.status().name());
-        ps.setString(8, a.decidedBy());
-        if (a.decidedAt() == null) {
-          ps.setNull(9, Types.BIGINT);
-        } else {
-          ps.setLong(9, a.decidedAt().toEpochMilli());
-        }
-        ps.setString(10, a.channel());
-        ps.setString(11, a.scope());
-        boolean done = ps.executeUpdate() > 0;
-        if (done) {
-          logChange(c, Area.APPROVALS);
-        }
-        return done;
-      }
-    });
-    if (!inserted) {
-      throw new IllegalArgumentException("an approval request with id '" + a.id() + "' is already stored");
+  String where() {
+    return url.display();
+  }
+
+  @Override
+  <T> T query(String operation, Work<T> work) {
+    return tx(operation, TransactionIsolationLevel.READ_COMMITTED, false, work);
+  }
+
+  /** REPEATABLE READ: every query of {@code work} sees one snapshot. */
+  @Override
+  <T> T snapshot(String operation, Work<T> work) {
+    return tx(operation, TransactionIsolationLevel.REPEATABLE_READ, false, work);
+  }
+
+  @Override
+  <T> T write(String operation, Work<T> work) {
+    return tx(operation, TransactionIsolationLevel.READ_COMMITTED, true, work);
+  }
+
+  /** The row lock on the catalog version serializes catalog changes across replicas. */
+  @Override
+  String forUpdate() {
+    return " FOR UPDATE";
+  }
+
+  /** Byte order whatever the database's collation, as SQLite compares. */
+  @Override
+  String metaKey() {
+    return "key COLLATE \"C\"";
+  }
+
+  @Override
+  String rowOf() {
+    return "";
+  }
+
+  @Override
+  int inBatch() {
+    return 10_000;
+  }
+
+  /** One array parameter, whatever the count: no statement per chunk size. */
+  @Override
+  <R> void whereIn(Handle h, String sql, String first, List<String> values, RowMapper<R> mapper, Consumer<R> sink) {
+    String any = sql.replace("${IN}", "= ANY (?)");
+    for (int from = 0; from < values.size(); from += inBatch()) {
+      List<String> chunk = values.subList(from, Math.min(values.size(), from + inBatch()));
+      h.createQuery(any).setFetchSize(2_000).bind(0, first)
+          .bindArray(1, String.class, chunk.toArray()).map(mapper).forEach(sink);
     }
   }
 
   @Override
-  public Optional<StoredApproval> loadApproval(String id) {
-    Objects.requireNonNull(id, "id");
-    return read("load approval request '" + id + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT " + APPROVAL_COLUMNS + " FROM approvals WHERE id = ?")) {
-        ps.setString(1, id);
-        return approvals(ps);
-      }
-    }).stream().findFirst();
-  }
-
-  @Override
-  public List<StoredApproval> loadApprovals() {
-    List<StoredApproval> all = read("load the approval requests", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT " + APPROVAL_COLUMNS + " FROM approvals")) {
-        return approvals(ps);
-      }
-    });
-    all.sort(Comparator.comparing(StoredApproval::createdAt).thenComparing(StoredApproval::id));
-    return List.copyOf(all);
-  }
-
-  @Override
-  public boolean transitionApproval(
-      String id, ApprovalStatus from, ApprovalStatus to, String decidedBy, Instant decidedAt) {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(from, "from");
-    Objects.requireNonNull(to, "to");
-    boolean keep = decidedBy == null && decidedAt == null;
-    return write("move approval request '" + id + "' from " + from.id() + " to " + to.id(), c -> {
-      // the WHERE on the old status is the compare-and-set: of two racing moves, the second finds the row
-      // moved once the first commits (READ COMMITTED re-checks it) and updates nothing
-      try (PreparedStatement ps = c.prepareStatement(keep
-          ? "UPDATE approvals SET status = ? WHERE id = ? AND status = ?"
-          : "UPDATE approvals SET status = ?, decided_by = ?, decided_at_millis = ? WHERE id = ? AND status = ?")) {
-        int i = 1;
-        ps.setString(i++, to.name());
-        if (!keep) {
-          ps.setString(i++, decidedBy);
-          if (decidedAt == null) {
-            ps.setNull(i++, Types.BIGINT);
-          } else {
-            ps.setLong(i++, decidedAt.toEpochMilli());
-          }
-        }
-        ps.setString(i++, id);
-        ps.setString(i, from.name());
-        boolean moved = ps.executeUpdate() > 0;
-        if (moved) {
-          logChange(c, Area.APPROVALS);
-        }
-        return moved;
-      }
-    });
-  }
-
-  private List<StoredApproval> approvals(PreparedStatement ps) throws SQLException {
-    List<StoredApproval> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        String id = rs.getString(1);
-        long decided = rs.getLong(9);
-        boolean undecided = rs.wasNull();
-        try {
-          out.add(new StoredApproval(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-              Instant.ofEpochMilli(rs.getLong(6)), ApprovalStatus.valueOf(rs.getString(7)), rs.getString(8),
-              undecided ? null : Instant.ofEpochMilli(decided), rs.getString(10), rs.getString(11)));
-        } catch (IllegalArgumentException | NullPointerException e) {
-          throw invalidRow("approval request", id, e);
-        }
-      }
-    }
-    return out;
-  }
-
-  @Override
-  public List<StoredSkill> loadSkills() {
-    List<StoredSkill> skills = read("load the skills", c -> {
-      List<StoredSkill> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement("SELECT name, skill_json FROM skills");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String name = rs.getString(1);
-          try {
-            out.add(new StoredSkill(name, rs.getString(2)));
-          } catch (IllegalArgumentException e) {
-            throw invalidRow("skill", name, e);
-          }
-        }
-      }
-      return out;
-    });
-    skills.sort(Comparator.comparing(StoredSkill::name));
-    return List.copyOf(skills);
-  }
-
-  @Override
-  public void saveSkill(StoredSkill skill) {
-    Objects.requireNonNull(skill, "skill");
-    write("save skill '" + skill.name() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO skills (name, skill_json) VALUES (?, ?) "
-          + "ON CONFLICT (name) DO UPDATE SET skill_json = excluded.skill_json")) {
-        ps.setString(1, skill.name());
-        ps.setString(2, skill.json());
-        ps.executeUpdate();
-      }
-      logChange(c, Area.SKILLS);
-      return null;
-    });
-  }
-
-  @Override
-  public boolean deleteSkill(String name) {
-    Objects.requireNonNull(name, "name");
-    return write("delete skill '" + name + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM skills WHERE name = ?")) {
-        ps.setString(1, name);
-        boolean gone = ps.executeUpdate() > 0;
-        if (gone) {
-          logChange(c, Area.SKILLS);
-        }
-        return gone;
-      }
-    });
-  }
-
-  @Override
-  public Optional<StoredConversation> loadConversation(String principal, String id) {
-    Objects.requireNonNull(principal, "principal");
-    Objects.requireNonNull(id, "id");
-    return Optional.ofNullable(tx("load conversation '" + id + "'", Connection.TRANSACTION_REPEATABLE_READ, false,
-        c -> {
-          long created;
-          long lastUsed;
-          try (PreparedStatement ps = c.prepareStatement(
-              "SELECT created_at_millis, last_used_at_millis FROM conversations WHERE principal = ? AND id = ?")) {
-            ps.setString(1, principal);
-            ps.setString(2, id);
-            try (ResultSet rs = ps.executeQuery()) {
-              if (!rs.next()) {
-                return null;
-              }
-              created = rs.getLong(1);
-              lastUsed = rs.getLong(2);
-            }
-          }
-          return new StoredConversation(principal, id,
-              conversationList(c, "conversation_skills", "skill", principal, id),
-              conversationList(c, "conversation_tools", "tool", principal, id), Instant.ofEpochMilli(created),
-              Instant.ofEpochMilli(lastUsed));
-        }));
-  }
-
-  private static List<String> conversationList(Connection c, String table, String column, String principal,
-      String id) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement("SELECT " + column + " FROM " + table
-        + " WHERE principal = ? AND conversation_id = ? ORDER BY position")) {
-      ps.setString(1, principal);
-      ps.setString(2, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getString(1));
-        }
-      }
-    }
-    return out;
-  }
-
-  @Override
-  public void saveConversation(StoredConversation conv) {
-    Objects.requireNonNull(conv, "conversation");
-    write("save conversation '" + conv.id() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO conversations (principal, id, created_at_millis, last_used_at_millis) VALUES (?, ?, ?, ?) "
-              + "ON CONFLICT (principal, id) DO UPDATE SET created_at_millis = excluded.created_at_millis, "
-              + "last_used_at_millis = excluded.last_used_at_millis")) {
-        ps.setString(1, conv.principal());
-        ps.setString(2, conv.id());
-        ps.setLong(3, conv.createdAt().toEpochMilli());
-        ps.setLong(4, conv.lastUsedAt().toEpochMilli());
-        ps.executeUpdate();
-      }
-      replaceConversationList(c, "conversation_skills", "skill", conv, conv.activeSkills());
-      replaceConversationList(c, "conversation_tools", "tool", conv, conv.disclosedTools());
-      logChange(c, Area.CONVERSATIONS);
-      return null;
-    });
-  }
-
-  private static void replaceConversationList(Connection c, String table, String column, StoredConversation conv,
-      List<String> values) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("DELETE FROM " + table + " WHERE principal = ? AND conversation_id = ?")) {
-      ps.setString(1, conv.principal());
-      ps.setString(2, conv.id());
-      ps.executeUpdate();
-    }
-    if (values.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
-        + " (principal, conversation_id, position, " + column + ") VALUES (?, ?, ?, ?)")) {
-      for (int i = 0; i < values.size(); i++) {
-        ps.setString(1, conv.principal());
-        ps.setString(2, conv.id());
-        ps.setInt(3, i);
-        ps.setString(4, values.get(i));
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
-  }
-
-  @Override
-  public boolean deleteConversation(String principal, String id) {
-    Objects.requireNonNull(principal, "principal");
-    Objects.requireNonNull(id, "id");
-    return write("delete conversation '" + id + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM conversations WHERE principal = ? AND id = ?")) {
-        ps.setString(1, principal);
-        ps.setString(2, id);
-        boolean gone = ps.executeUpdate() > 0;
-        if (gone) {
-          logChange(c, Area.CONVERSATIONS);
-        }
-        return gone;
-      }
-    });
-  }
-
-  @Override
-  public int deleteConversationsUsedBefore(Instant cutoff) {
-    Objects.requireNonNull(cutoff, "cutoff");
-    return write("delete the conversations idle since " + cutoff, c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM conversations WHERE last_used_at_millis < ?")) {
-        ps.setLong(1, cutoff.toEpochMilli());
-        int n = ps.executeUpdate();
-        if (n > 0) {
-          logChange(c, Area.CONVERSATIONS);
-        }
-        return n;
-      }
-    });
-  }
-
-  @Override
-  public List<String> conversationIds(String principal) {
-    Objects.requireNonNull(principal, "principal");
-    record Row(String id, long lastUsed) {}
-    List<Row> rows = read("list the conversations of a principal", c -> {
-      List<Row> out = new ArrayList<>();
-      try (PreparedStatement ps =
-          c.prepareStatement("SELECT id, last_used_at_millis FROM conversations WHERE principal = ?")) {
-        ps.setString(1, principal);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(new Row(rs.getString(1), rs.getLong(2)));
-          }
-        }
-      }
-      return out;
-    });
-    rows.sort(Comparator.comparingLong(Row::lastUsed).thenComparing(Row::id));
-    return rows.stream().map(Row::id).toList();
-  }
-
-  @Override
-  public int conversationCount() {
-    return read("count the conversations", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM conversations");
-          ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getInt(1) : 0;
-      }
-    });
+  void pruneTokenCounts(Handle h, Collection<String> saved) {
+    h.createUpdate(TokenCountRows.PRUNE.replace("${SAVED}", "SELECT unnest(CAST(? AS text[]))"))
+        .bindArray(0, String.class, saved.toArray()).execute();
   }
 
   // --- the change log ---
@@ -1100,31 +402,22 @@ public final class PostgresStateStore implements StateStore {
    * number. {@link Changes#gap()} is true when rows after {@code after} were pruned: reload everything.
    */
   public Changes changesSince(long after) {
-    return tx("read the changes since " + after, Connection.TRANSACTION_REPEATABLE_READ, false, c -> {
-      long prunedBelow = Long.parseLong(meta(c, PRUNED_BELOW_KEY, false));
+    return snapshot("read the changes since " + after, h -> {
+      long prunedBelow = Long.parseLong(meta(h, PRUNED_BELOW_KEY, false));
       Set<Area> areas = EnumSet.noneOf(Area.class);
       long last = after;
-      try (PreparedStatement ps =
-          c.prepareStatement("SELECT seq, area FROM changes WHERE seq > ? ORDER BY seq")) {
-        ps.setLong(1, after);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            last = rs.getLong(1);
-            try {
-              areas.add(Area.valueOf(rs.getString(2)));
-            } catch (IllegalArgumentException newer) {
-              // an area a newer ToolScout writes: reload everything this one knows
-              areas.addAll(EnumSet.allOf(Area.class));
-            }
-          }
+      for (Map.Entry<Long, String> row : h.createQuery("SELECT seq, area FROM changes WHERE seq > ? ORDER BY seq")
+          .bind(0, after).map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2))).list()) {
+        last = row.getKey();
+        try {
+          areas.add(Area.valueOf(row.getValue()));
+        } catch (IllegalArgumentException newer) {
+          // an area a newer ToolScout writes: reload everything this one knows
+          areas.addAll(EnumSet.allOf(Area.class));
         }
       }
       if (last == after) {
-        try (Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM changes")) {
-          rs.next();
-          last = Math.max(after, rs.getLong(1));
-        }
+        last = Math.max(after, newestChange(h));
       }
       return new Changes(Set.copyOf(areas), last, after < prunedBelow);
     });
@@ -1132,13 +425,11 @@ public final class PostgresStateStore implements StateStore {
 
   /** The newest change's sequence number (0 when none). */
   public long lastChange() {
-    return read("read the newest change", c -> {
-      try (Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM changes")) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    });
+    return query("read the newest change", PostgresStateStore::newestChange);
+  }
+
+  private static long newestChange(Handle h) {
+    return h.createQuery("SELECT COALESCE(MAX(seq), 0) FROM changes").mapTo(Long.class).one();
   }
 
   /**
@@ -1151,38 +442,18 @@ public final class PostgresStateStore implements StateStore {
   public record Changes(Set<Area> areas, long last, boolean gap) {}
 
   /** Appends the change and notifies, in the caller's transaction (so both happen at its commit, or neither). */
-  private void logChange(Connection c, Area area) throws SQLException {
+  @Override
+  void changed(Handle h, Area area) {
     // held to the commit: sequence numbers become visible in the order they were drawn
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-      ps.setLong(1, CHANGE_LOCK);
-      ps.execute();
-    }
-    long seq;
-    try (PreparedStatement ps =
-        c.prepareStatement("INSERT INTO changes (area, at_millis) VALUES (?, ?) RETURNING seq")) {
-      ps.setString(1, area.name());
-      ps.setLong(2, System.currentTimeMillis());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        seq = rs.getLong(1);
-      }
-    }
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
-      ps.setString(1, CHANNEL);
-      ps.setString(2, area.id() + ":" + seq);
-      ps.execute();
-    }
+    h.createQuery("SELECT pg_advisory_xact_lock(?) IS NULL").bind(0, CHANGE_LOCK).mapTo(Boolean.class).one();
+    long seq = h.createQuery("INSERT INTO changes (area, at_millis) VALUES (?, ?) RETURNING seq")
+        .bind(0, area.name()).bind(1, System.currentTimeMillis()).mapTo(Long.class).one();
+    h.createQuery("SELECT pg_notify(?, ?) IS NULL").bind(0, CHANNEL).bind(1, area.id() + ":" + seq)
+        .mapTo(Boolean.class).one();
     if (seq % 1_000 == 0 && seq > CHANGES_KEPT) {
       long below = seq - CHANGES_KEPT;
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM changes WHERE seq < ?")) {
-        ps.setLong(1, below);
-        ps.executeUpdate();
-      }
-      try (PreparedStatement ps = c.prepareStatement("UPDATE meta SET value = ? WHERE key = ?")) {
-        ps.setString(1, Long.toString(below));
-        ps.setString(2, PRUNED_BELOW_KEY);
-        ps.executeUpdate();
-      }
+      h.createUpdate("DELETE FROM changes WHERE seq < ?").bind(0, below).execute();
+      setMeta(h, PRUNED_BELOW_KEY, Long.toString(below));
     }
   }
 
@@ -1203,52 +474,29 @@ public final class PostgresStateStore implements StateStore {
   // --- internals ---
 
   private void migrate() {
-    tx("create the schema version tables", Connection.TRANSACTION_READ_COMMITTED, true, c -> {
+    rawTx("create the schema version tables", c -> {
       lock(c, MIGRATION_LOCK);
       try (Statement st = c.createStatement()) {
         st.execute(Migrations.SCHEMA_VERSION_TABLE);
         st.execute(Migrations.SCHEMA_VERSION_TABLE.replace("schema_version", "pg_schema_version"));
       }
-      return null;
+      return false;
     });
-    int latest = Migrations.latestVersion();
-    while (step("schema_version", latest, n -> Migrations.statements(n, Migrations.Dialect.POSTGRESQL))) {
-      // one migration per transaction, re-reading the version under the lock: another replica may be migrating
+    // one migration per transaction, re-reading the version under the lock: another replica may be migrating
+    while (step("schema_version", Migrations.latestVersion(),
+        n -> Migrations.statements(n, Migrations.Dialect.POSTGRESQL))) {
+      // the portable steps
     }
     while (step("pg_schema_version", PG_STEPS.size(), n -> PG_STEPS.get(n - 1))) {
-      // the same, for the PostgreSQL-only steps
+      // then the PostgreSQL-only ones
     }
   }
 
   private boolean step(String table, int latest, java.util.function.IntFunction<List<String>> statements) {
-    return tx("migrate the schema (" + table + ")", Connection.TRANSACTION_READ_COMMITTED, true, c -> {
+    return rawTx("migrate the schema (" + table + ")", c -> {
       lock(c, MIGRATION_LOCK);
-      int found;
-      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT MAX(version) FROM " + table)) {
-        found = rs.next() ? rs.getInt(1) : 0;
-      }
-      if (found > latest) {
-        throw new IllegalStateException("state store " + url.display() + " has " + table + " " + found
-            + ", newer than this ToolScout supports (up to " + latest + "); run a newer ToolScout or use another "
-            + "database or schema");
-      }
-      if (found == latest) {
-        return false;
-      }
-      int next = found + 1;
-      try (Statement st = c.createStatement()) {
-        for (String sql : statements.apply(next)) {
-          st.execute(sql);
-        }
-      }
-      try (PreparedStatement ps =
-          c.prepareStatement("INSERT INTO " + table + " (version, applied_at_millis) VALUES (?, ?)")) {
-        ps.setInt(1, next);
-        ps.setLong(2, System.currentTimeMillis());
-        ps.executeUpdate();
-      }
-      LOG.info("state store {}: migrated {} to version {}", url.display(), table, next);
-      return true;
+      return Migrations.step(c, url.display(), table, table, latest, statements,
+          "run a newer ToolScout or use another database or schema");
     });
   }
 
@@ -1259,394 +507,31 @@ public final class PostgresStateStore implements StateStore {
     }
   }
 
-  private long catalogVersion(Connection c, boolean forUpdate) throws SQLException {
-    String v = meta(c, CATALOG_VERSION_KEY, forUpdate);
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalStateException(
-          "state store " + url.display() + ": meta." + CATALOG_VERSION_KEY + " must be a number, got: " + v, e);
-    }
-  }
-
-  private static String meta(Connection c, String key, boolean forUpdate) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT value FROM meta WHERE key = ?" + (forUpdate ? " FOR UPDATE" : ""))) {
-      ps.setString(1, key);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
-  }
-
-  private List<Parsed> parse(List<SpecRow> rows) {
-    var stream = rows.stream();
-    if (rows.size() >= 1_000) {
-      stream = stream.parallel();
-    }
-    List<Parsed> parsed = stream.map(r -> parseSpec(r.name(), r.json(), r.contentHash())).toList();
-    Map<String, Parsed> ordered = new TreeMap<>();
-    for (Parsed p : parsed) {
-      if (p.error() != null) {
-        throw p.error();
-      }
-      ordered.put(p.spec().fullName(), p);
-    }
-    return new ArrayList<>(ordered.values());
-  }
-
-  private Parsed parseSpec(String name, String json, String contentHash) {
-    ToolSpec spec;
-    try {
-      spec = ToolSpecJson.fromJson(ToolSpecJson.MAPPER.readTree(json), null);
-    } catch (JsonProcessingException e) {
-      return new Parsed(null, null, corruptTool(name, "is not valid JSON: " + e.getOriginalMessage(), e));
-    } catch (IllegalArgumentException e) {
-      return new Parsed(null, null, corruptTool(name, "is not a valid tool: " + e.getMessage(), e));
-    }
-    if (!spec.fullName().equals(name)) {
-      return new Parsed(null, null, corruptTool(name, "holds a different tool: '" + spec.fullName() + "'", null));
-    }
-    return new Parsed(spec, contentHash == null || contentHash.isEmpty() ? spec.contentHash() : contentHash, null);
-  }
-
-  private IllegalStateException corruptTool(String name, String problem, Exception cause) {
-    return new IllegalStateException("state store " + url.display() + ": the stored spec_json of tool '" + name
-        + "' " + problem + " (restore the store from a backup, or remove the tool and register it again)", cause);
-  }
-
-  private IllegalStateException invalidRow(String what, String key, RuntimeException e) {
-    return new IllegalStateException(
-        "state store " + url.display() + ": the stored " + what + " '" + key + "' is invalid: " + e.getMessage(), e);
-  }
-
-  private static void requireModelId(String modelId) {
-    if (modelId == null || modelId.isBlank()) {
-      throw new IllegalArgumentException("modelId must not be blank, got: '" + modelId + "'");
-    }
-  }
-
-  private <T> T read(String operation, SqlWork<T> work) {
-    return tx(operation, Connection.TRANSACTION_READ_COMMITTED, false, work);
-  }
-
-  private <T> T write(String operation, SqlWork<T> work) {
-    return tx(operation, Connection.TRANSACTION_READ_COMMITTED, true, work);
+  private boolean rawTx(String operation, MigrationWork work) {
+    return tx(operation, TransactionIsolationLevel.READ_COMMITTED, true, h -> work.run(h.getConnection()));
   }
 
   /**
    * Runs {@code work} in one transaction on a pooled connection, rolling back on any failure. A read at
    * REPEATABLE READ sees one snapshot in all its queries.
    */
-  private <T> T tx(String operation, int isolation, boolean write, SqlWork<T> work) {
+  private <T> T tx(String operation, TransactionIsolationLevel isolation, boolean write, Work<T> work) {
     if (closed) {
       throw new IllegalStateException("state store " + url.display() + " is closed; cannot " + operation);
     }
-    try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false);
-      c.setTransactionIsolation(isolation);
-      c.setReadOnly(!write);
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (Throwable t) {
-        try {
-          c.rollback();
-        } catch (SQLException rollbackFailure) {
-          t.addSuppressed(rollbackFailure);
-        }
-        throw t;
-      }
+    try (Handle h = jdbi.open()) {
+      h.getConnection().setReadOnly(!write);
+      return h.inTransaction(isolation, work::run);
     } catch (SQLException e) {
       throw new StoreException(url.display(), operation, e);
+    } catch (JdbiException e) {
+      throw e.getCause() instanceof SQLException sql ? new StoreException(url.display(), operation, sql)
+          : new StoreException(url.display(), operation, e);
     }
   }
-
-  // --- memories: no change log entry yet (each replica loads them at start; see docs/MEMORY.md) ---
-
-  @Override
-  public List<StoredMemory> loadMemories() {
-    List<StoredMemory> memories = read("load the memories", c -> {
-      List<StoredMemory> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-              "SELECT id, scope, owner, memory_json, model_id, vector FROM memories");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String id = rs.getString(1);
-          String model = rs.getString(5);
-          byte[] bytes = rs.getBytes(6);
-          try {
-            out.add(new StoredMemory(id, rs.getString(2), rs.getString(3), rs.getString(4), model,
-                model == null || bytes == null ? null : VectorCodec.decode(bytes, bytes.length / Float.BYTES)));
-          } catch (IllegalArgumentException e) {
-            throw invalidRow("memory", id, e);
-          }
-        }
-      }
-      return out;
-    });
-    memories.sort(Comparator.comparing(StoredMemory::id));
-    return List.copyOf(memories);
-  }
-
-  @Override
-  public void saveMemory(StoredMemory m) {
-    Objects.requireNonNull(m, "memory");
-    write("save memory '" + m.id() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO memories (id, scope, owner, memory_json, model_id, vector) VALUES (?, ?, ?, ?, ?, ?) "
-              + "ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, owner = excluded.owner, "
-              + "memory_json = excluded.memory_json, model_id = excluded.model_id, vector = excluded.vector")) {
-        ps.setString(1, m.id());
-        ps.setString(2, m.scope());
-        ps.setString(3, m.owner());
-        ps.setString(4, m.json());
-        ps.setString(5, m.modelId());
-        ps.setBytes(6, m.vector() == null ? null : VectorCodec.encode(m.vector()));
-        ps.executeUpdate();
-      }
-      logChange(c, Area.MEMORIES);
-      return null;
-    });
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>PostgreSQL keeps a deleted row's bytes in the table's pages until a vacuum lets them be overwritten; the
-   * row is gone for every reader at once.
-   */
-  @Override
-  public boolean deleteMemory(String id) {
-    Objects.requireNonNull(id, "id");
-    return write("delete memory '" + id + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM memories WHERE id = ?")) {
-        ps.setString(1, id);
-        boolean gone = ps.executeUpdate() > 0;
-        if (gone) {
-          logChange(c, Area.MEMORIES);
-        }
-        return gone;
-      }
-    });
-  }
-
-  // --- the agent's runs and usage records: no change log entry (no replica caches them; each reads the store) ---
-
-  private static final String RUN_COLUMNS =
-      "id, principal, conversation_id, status, approval_id, state_json, created_at_millis, updated_at_millis";
-
-  @Override
-  public void saveRun(StoredRun r) {
-    Objects.requireNonNull(r, "run");
-    write("save agent run '" + r.id() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO agent_runs (" + RUN_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-              + "ON CONFLICT (id) DO UPDATE SET status = excluded.status, approval_id = excluded.approval_id, "
-              + "state_json = excluded.state_json, updated_at_millis = excluded.updated_at_millis")) {
-        ps.setString(1, r.id());
-        ps.setString(2, r.principal());
-        ps.setString(3, r.conversationId());
-        ps.setString(4, r.status());
-        ps.setString(5, r.approvalId());
-        ps.setString(6, r.stateJson());
-        ps.setLong(7, r.createdAt().toEpochMilli());
-        ps.setLong(8, r.updatedAt().toEpochMilli());
-        ps.executeUpdate();
-      }
-      return null;
-    });
-  }
-
-  @Override
-  public Optional<StoredRun> loadRun(String id) {
-    Objects.requireNonNull(id, "id");
-    return read("load agent run '" + id + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE id = ?")) {
-        ps.setString(1, id);
-        return runs(ps);
-      }
-    }).stream().findFirst();
-  }
-
-  @Override
-  public List<StoredRun> loadRunsByStatus(String status) {
-    Objects.requireNonNull(status, "status");
-    return sortedRuns(read("load the agent runs that are " + status, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE status = ?")) {
-        ps.setString(1, status);
-        return runs(ps);
-      }
-    }));
-  }
-
-  @Override
-  public List<StoredRun> loadRuns(String principal, String conversationId) {
-    Objects.requireNonNull(principal, "principal");
-    Objects.requireNonNull(conversationId, "conversationId");
-    return sortedRuns(read("load the agent runs of conversation '" + conversationId + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT " + RUN_COLUMNS + " FROM agent_runs WHERE principal = ? AND conversation_id = ?")) {
-        ps.setString(1, principal);
-        ps.setString(2, conversationId);
-        return runs(ps);
-      }
-    }));
-  }
-
-  private static List<StoredRun> sortedRuns(List<StoredRun> runs) {
-    runs.sort(Comparator.comparing(StoredRun::createdAt).thenComparing(StoredRun::id));
-    return List.copyOf(runs);
-  }
-
-  private static List<StoredRun> runs(PreparedStatement ps) throws SQLException {
-    List<StoredRun> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-            rs.getString(6), Instant.ofEpochMilli(rs.getLong(7)), Instant.ofEpochMilli(rs.getLong(8))));
-      }
-    }
-    return out;
-  }
-
-  @Override
-  public boolean deleteRun(String id) {
-    Objects.requireNonNull(id, "id");
-    return write("delete agent run '" + id + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM agent_runs WHERE id = ?")) {
-        ps.setString(1, id);
-        return ps.executeUpdate() > 0;
-      }
-    });
-  }
-
-  @Override
-  public void saveUsage(StoredUsage u) {
-    Objects.requireNonNull(u, "usage");
-    write("save usage record '" + u.id() + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO usage_records (id, at_millis, principal, conversation_id, record_json) VALUES (?, ?, ?, ?, ?) "
-              + "ON CONFLICT (id) DO UPDATE SET at_millis = excluded.at_millis, record_json = excluded.record_json")) {
-        ps.setString(1, u.id());
-        ps.setLong(2, u.at().toEpochMilli());
-        ps.setString(3, u.principal());
-        ps.setString(4, u.conversationId());
-        ps.setString(5, u.json());
-        ps.executeUpdate();
-      }
-      return null;
-    });
-  }
-
-  @Override
-  public List<StoredUsage> loadUsage(Instant since, int limit) {
-    Objects.requireNonNull(since, "since");
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, got: " + limit);
-    }
-    List<StoredUsage> out = read("load the usage records since " + since, c -> {
-      List<StoredUsage> rows = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT id, at_millis, principal, conversation_id, record_json FROM usage_records WHERE at_millis >= ? "
-              + "ORDER BY at_millis, id LIMIT ?")) {
-        ps.setLong(1, since.toEpochMilli());
-        ps.setInt(2, limit);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            rows.add(new StoredUsage(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getString(3),
-                rs.getString(4), rs.getString(5)));
-          }
-        }
-      }
-      return rows;
-    });
-    out.sort(Comparator.comparing(StoredUsage::at).thenComparing(StoredUsage::id));
-    return List.copyOf(out);
-  }
-  @Override
-  public void saveLearned(List<StoredLearned> pairs) {
-    Objects.requireNonNull(pairs, "pairs");
-    if (pairs.isEmpty()) {
-      return;
-    }
-    write("save " + pairs.size() + " learned pairs", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
-        for (StoredLearned p : pairs) {
-          ps.setString(1, LearnedRows.key(p));
-          ps.setString(2, LearnedRows.value(p));
-          ps.addBatch();
-        }
-        ps.executeBatch();
-      }
-      logChange(c, Area.LEARNED);
-      return null;
-    });
-  }
-
-  @Override
-  public List<StoredLearned> loadLearned() {
-    List<StoredLearned> out = read("load the learned pairs", c -> {
-      List<StoredLearned> rows = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT key, value FROM meta WHERE key COLLATE \"C\" >= ? AND key COLLATE \"C\" < ?")) {
-        ps.setString(1, LearnedRows.PREFIX);
-        ps.setString(2, LearnedRows.END);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            rows.add(LearnedRows.read(rs.getString(1), rs.getString(2)));
-          }
-        }
-      }
-      return rows;
-    });
-    // by tool then message hash as Java compares strings, whatever collation the database sorted by
-    out.sort(Comparator.comparing(StoredLearned::tool).thenComparing(StoredLearned::messageHash));
-    return List.copyOf(out);
-  }
-
-  @Override
-  public int deleteLearned(Collection<String> tools) {
-    return write(tools == null ? "delete every learned pair" : "delete the learned pairs of " + tools.size() + " tools",
-        c -> {
-          int n = 0;
-          try (PreparedStatement ps = c.prepareStatement(
-              "DELETE FROM meta WHERE key COLLATE \"C\" >= ? AND key COLLATE \"C\" < ?")) {
-            if (tools == null) {
-              ps.setString(1, LearnedRows.PREFIX);
-              ps.setString(2, LearnedRows.END);
-              n = ps.executeUpdate();
-            } else {
-              for (String t : tools) {
-                ps.setString(1, LearnedRows.from(t));
-                ps.setString(2, LearnedRows.to(t));
-                n += ps.executeUpdate();
-              }
-            }
-          }
-          if (n > 0) {
-            logChange(c, Area.LEARNED);
-          }
-          return n;
-        });
-  }
-
-
 
   @FunctionalInterface
-  private interface SqlWork<T> {
-    T run(Connection c) throws SQLException;
+  private interface MigrationWork {
+    boolean run(Connection c) throws SQLException;
   }
-
-  private record CatalogRows(long version, List<SpecRow> specs) {}
-
-  private record SpecRow(String name, String json, String contentHash) {}
-
-  private record Parsed(ToolSpec spec, String contentHash, IllegalStateException error) {}
-
-  private record ToolRow(String name, String json, String contentHash) {}
-
-  private record VectorRow(String hash, int dimension, byte[] bytes) {}
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredServer;
+import dev.toolscout.catalog.ServerStore.StoredServer;
 import dev.toolscout.model.ToolSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;

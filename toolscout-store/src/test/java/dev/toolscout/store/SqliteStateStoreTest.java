@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStore.StoredApproval;
+import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.catalog.StateStoreContract;
 import dev.toolscout.model.ToolSpec;
 import java.io.IOException;

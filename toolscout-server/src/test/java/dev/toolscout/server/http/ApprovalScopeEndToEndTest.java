@@ -8,7 +8,7 @@ import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpToolExecutor;

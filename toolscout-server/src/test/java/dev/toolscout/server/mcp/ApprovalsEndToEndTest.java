@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.approval.Approvals.Approver;
-import dev.toolscout.catalog.StateStore.ApprovalStatus;
+import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
