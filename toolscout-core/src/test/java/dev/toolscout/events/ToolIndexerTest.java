@@ -8,8 +8,8 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.ExactToolIndex;
-import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.indexing.ExactToolIndex;
+import dev.toolscout.indexing.HashingEmbeddingModel;
 import dev.toolscout.model.ToolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ class ToolIndexerTest {
    * as a change of its own (a slow start's catch-up would otherwise read it from the store whole).
    */
   private record Started(Catalog catalog, ToolIndexer indexer) implements AutoCloseable {
-    static Started with(dev.toolscout.index.ToolIndex index, EmbeddingModel model) {
+    static Started with(dev.toolscout.indexing.ToolIndex index, EmbeddingModel model) {
       InMemoryStateStore store = new InMemoryStateStore();
       EventBus bus = new EventBus();
       Catalog catalog = Catalog.load(store, bus, Map.of());
@@ -155,14 +155,14 @@ class ToolIndexerTest {
   }
 
   /** An exact index that counts the compactions asked of it and when the last one was asked. */
-  private static final class CompactionCountingIndex implements dev.toolscout.index.ToolIndex {
+  private static final class CompactionCountingIndex implements dev.toolscout.indexing.ToolIndex {
     final ExactToolIndex inner = new ExactToolIndex(256);
     final java.util.concurrent.atomic.AtomicInteger compactions = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastCommitNanos;
     volatile long compactedNanos;
 
     @Override
-    public void upsert(java.util.Collection<dev.toolscout.index.ToolDocument> docs) {
+    public void upsert(java.util.Collection<dev.toolscout.indexing.ToolDocument> docs) {
       inner.upsert(docs);
     }
 
@@ -205,12 +205,12 @@ class ToolIndexerTest {
     }
 
     @Override
-    public List<dev.toolscout.index.Hit> lexical(String query, dev.toolscout.index.AllowedSet allowed, int limit) {
+    public List<dev.toolscout.indexing.Hit> lexical(String query, dev.toolscout.access.AllowedSet allowed, int limit) {
       return inner.lexical(query, allowed, limit);
     }
 
     @Override
-    public List<dev.toolscout.index.Hit> dense(float[] vector, dev.toolscout.index.AllowedSet allowed, int limit) {
+    public List<dev.toolscout.indexing.Hit> dense(float[] vector, dev.toolscout.access.AllowedSet allowed, int limit) {
       return inner.dense(vector, allowed, limit);
     }
 

@@ -13,6 +13,7 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryTools;
@@ -29,7 +30,6 @@ import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.events.ToolIndexer;
-import dev.toolscout.index.ToolIndex;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
@@ -663,7 +663,7 @@ final class Engine implements AutoCloseable {
 
   /**
    * Compacts the search index now, once every change so far is searchable, rather than when the indexer has been
-   * idle a while ({@link dev.toolscout.index.ToolIndex#compact}): for a command that writes the catalog and ends
+   * idle a while ({@link dev.toolscout.indexing.ToolIndex#compact}): for a command that writes the catalog and ends
    * (`index`), or measures right after writing it (`eval`, `bench`), so its searches and the next start see the
    * index a running engine keeps. Returns whether the index was compacted.
    */
