@@ -14,6 +14,7 @@ import dev.toolscout.catalog.StateStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.indexing.ToolIndex;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryTools;
@@ -29,7 +30,6 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.events.EventBus;
-import dev.toolscout.events.ToolIndexer;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
@@ -353,7 +353,7 @@ final class Engine implements AutoCloseable {
         // indexed again when it is behind (a crash before the last changes were indexed)
         this.catalog = Catalog.of(s, stored, bus, idx.ordinals());
         this.bus = bus;
-        this.indexer = new ToolIndexer(s, idx, m).attach(bus);
+        this.indexer = new ToolIndexer(s, idx, m).attach(bus::subscribe);
         indexer.onProgress(o.progress());
         // the worker first catches the index up with the store, then indexes each change from the queue
         started = indexer.start(catalog, o.indexResync());

@@ -1,4 +1,4 @@
-package dev.toolscout.events;
+package dev.toolscout.indexing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,9 +7,9 @@ import dev.toolscout.Fixture;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.catalog.SubscriberException;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.indexing.ExactToolIndex;
-import dev.toolscout.indexing.HashingEmbeddingModel;
+import dev.toolscout.events.EventBus;
 import dev.toolscout.model.ToolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ class ToolIndexerTest {
       InMemoryStateStore store = new InMemoryStateStore();
       EventBus bus = new EventBus();
       Catalog catalog = Catalog.load(store, bus, Map.of());
-      ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus);
+      ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus::subscribe);
       indexer.start(catalog, Duration.ofHours(1));
       indexer.awaitIndexed(catalog.version());
       return new Started(catalog, indexer);
@@ -248,7 +248,7 @@ class ToolIndexerTest {
     GatedModel model = new GatedModel();
     ExactToolIndex index = new ExactToolIndex(256);
     Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus::subscribe)) {
       indexer.start(catalog, Duration.ofHours(1));
       catalog.sync(bulk(ToolIndexer.BATCH * 2));
       // removes a tool of the large change: it must wait for it, not overtake it
@@ -276,7 +276,7 @@ class ToolIndexerTest {
 
     EventBus bus = new EventBus();
     Catalog reloaded = Catalog.load(f.store, bus, index.ordinals());
-    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus::subscribe)) {
       indexer.start(reloaded, Duration.ofHours(1));
       indexer.awaitIndexed(reloaded.version());
       assertThat(index.ordinals()).containsKey("late__added").doesNotContainKey(removed);
@@ -298,7 +298,7 @@ class ToolIndexerTest {
       model.fail = true;
       Catalog.Change c = catalog.upsert(Fixture.tool("mail__send", "Send an email."));
       assertThatThrownBy(() -> indexer.awaitIndexed(c.version()))
-          .isInstanceOf(EventBus.SubscriberException.class)
+          .isInstanceOf(SubscriberException.class)
           .hasMessageContaining("catalog version " + c.version())
           .hasMessageContaining("model unavailable");
       assertThat(catalog.get("mail__send")).isPresent();
@@ -318,7 +318,7 @@ class ToolIndexerTest {
     EventBus bus = new EventBus();
     ExactToolIndex index = new ExactToolIndex(256);
     Catalog reloaded = Catalog.load(f.store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus::subscribe)) {
       indexer.start(reloaded, Duration.ofHours(1));
       indexer.reindex();
       assertThat(index.size()).isEqualTo(reloaded.size());
