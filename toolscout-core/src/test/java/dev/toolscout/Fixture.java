@@ -6,9 +6,9 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.events.EventBus;
-import dev.toolscout.events.ToolIndexer;
-import dev.toolscout.index.ExactToolIndex;
-import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.indexing.ExactToolIndex;
+import dev.toolscout.indexing.HashingEmbeddingModel;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
@@ -25,7 +25,7 @@ public final class Fixture {
   public final HashingEmbeddingModel model = new HashingEmbeddingModel(256);
   public final ExactToolIndex index = new ExactToolIndex(256);
   public final Catalog catalog = Catalog.load(store, bus, Map.of());
-  public final ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus);
+  public final ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus::subscribe);
   public final AccessControl access = new AccessControl(AccessPolicy.ALLOW_ALL);
   public final TokenCounter tokens = new TokenCounter();
   /** Its threads are daemons and idle ones end: tests that make many fixtures need not close it. */

@@ -7,7 +7,7 @@ import dev.toolscout.eval.Metrics;
 import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.ToolSpec;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

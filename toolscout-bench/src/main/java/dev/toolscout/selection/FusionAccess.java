@@ -1,6 +1,6 @@
 package dev.toolscout.selection;
 
-import dev.toolscout.index.Hit;
+import dev.toolscout.indexing.Hit;
 import java.util.List;
 import java.util.function.IntFunction;
 

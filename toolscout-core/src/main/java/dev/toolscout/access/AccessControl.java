@@ -3,7 +3,6 @@ package dev.toolscout.access;
 import dev.toolscout.access.AccessRule.Effect;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;

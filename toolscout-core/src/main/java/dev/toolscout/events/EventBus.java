@@ -1,6 +1,7 @@
 package dev.toolscout.events;
 
 import dev.toolscout.catalog.CatalogEvent;
+import dev.toolscout.catalog.SubscriberException;
 import dev.toolscout.memory.MemoryEvent;
 import dev.toolscout.skills.SkillEvent;
 import java.util.List;
@@ -82,13 +83,6 @@ public final class EventBus implements Consumer<List<CatalogEvent>> {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /** One or more subscribers failed; the catalog change that caused the events is already durable. */
-  public static final class SubscriberException extends RuntimeException {
-    public SubscriberException(String message, Throwable cause) {
-      super(message, cause);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.toolscout.render;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.StateStore;
+import dev.toolscout.indexing.TokenCounts;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Thread-safety: {@link #load} and {@link #fill} may run on different threads, one call of each at a time.
  */
-public final class StoredTokenCounts {
+public final class StoredTokenCounts implements TokenCounts {
   /** Definitions counted, then saved in one transaction, between two checks for more urgent work. */
   public static final int BATCH = 512;
 
@@ -72,6 +73,7 @@ public final class StoredTokenCounts {
   }
 
   /** Counts the definitions of {@code entries} (the tools just indexed) into the counter; the next fill saves them. */
+  @Override
   public void count(List<CatalogEntry> entries) {
     for (CatalogEntry e : entries) {
       if (!stored.contains(e.contentHash())) {
@@ -89,6 +91,7 @@ public final class StoredTokenCounts {
    *     left for the next call; what is already counted is saved regardless
    * @return true when every definition's count is stored, false when it yielded first
    */
+  @Override
   public boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield) {
     Map<String, ToolSpec> missing = new LinkedHashMap<>();
     Set<String> current = new HashSet<>();

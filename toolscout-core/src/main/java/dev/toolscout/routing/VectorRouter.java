@@ -2,12 +2,12 @@ package dev.toolscout.routing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.access.AccessControl;
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.model.Principal;

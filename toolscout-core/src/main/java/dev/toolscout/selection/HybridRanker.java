@@ -1,9 +1,9 @@
 package dev.toolscout.selection;
 
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.ToolIndex;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

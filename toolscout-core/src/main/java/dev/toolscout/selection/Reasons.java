@@ -1,6 +1,6 @@
 package dev.toolscout.selection;
 
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

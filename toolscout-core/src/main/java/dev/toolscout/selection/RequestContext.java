@@ -1,11 +1,11 @@
 package dev.toolscout.selection;
 
 import dev.toolscout.access.AccessControl;
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.MessageVectors;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import java.util.List;

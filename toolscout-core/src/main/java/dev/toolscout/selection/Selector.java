@@ -1,11 +1,11 @@
 package dev.toolscout.selection;
 
 import dev.toolscout.access.AccessControl;
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.MessageVectors;
-import dev.toolscout.index.AllowedSet;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -541,7 +541,7 @@ public final class Selector {
     if (m == null) {
       List<ToolSpec> specs = List.copyOf(engineTools.values());
       List<float[]> vs = specs.isEmpty() ? List.of()
-          : model.embedDocuments(specs.stream().map(dev.toolscout.index.ToolText::embeddingText).toList());
+          : model.embedDocuments(specs.stream().map(dev.toolscout.indexing.ToolText::embeddingText).toList());
       Map<String, float[]> out = new HashMap<>();
       for (int i = 0; i < specs.size(); i++) {
         out.put(specs.get(i).fullName(), vs.get(i));

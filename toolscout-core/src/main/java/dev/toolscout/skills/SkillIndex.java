@@ -2,9 +2,9 @@ package dev.toolscout.skills;
 
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.ToolText;
 import dev.toolscout.indexing.CachedEmbeddings;
 import dev.toolscout.indexing.Indexer;
+import dev.toolscout.indexing.ToolText;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.toolscout.verbs;
 
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.InputLimits;
 import java.util.List;
 import java.util.Objects;

@@ -70,10 +70,10 @@ class CatalogTest {
     f.catalog.sync(Fixture.assistantCatalog());
     // a new process: same store, empty index
     dev.toolscout.events.EventBus bus = new dev.toolscout.events.EventBus();
-    dev.toolscout.index.ExactToolIndex index = new dev.toolscout.index.ExactToolIndex(256);
+    dev.toolscout.indexing.ExactToolIndex index = new dev.toolscout.indexing.ExactToolIndex(256);
     Catalog reloaded = Catalog.load(f.store, bus, Map.of());
-    dev.toolscout.events.ToolIndexer indexer =
-        new dev.toolscout.events.ToolIndexer(f.store, index, f.model).attach(bus);
+    dev.toolscout.indexing.ToolIndexer indexer =
+        new dev.toolscout.indexing.ToolIndexer(f.store, index, f.model).attach(bus::subscribe);
     assertThat(indexer.rebuildIfStale(reloaded.snapshot())).isTrue();
     assertThat(indexer.embeddedCount()).isZero();
     assertThat(index.size()).isEqualTo(reloaded.size());

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessRule;
 import dev.toolscout.catalog.InMemoryStateStore;
-import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.indexing.HashingEmbeddingModel;
 import dev.toolscout.model.Principal;
 import java.time.Clock;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.toolscout.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

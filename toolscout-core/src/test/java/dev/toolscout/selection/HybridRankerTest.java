@@ -3,9 +3,9 @@ package dev.toolscout.selection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.Fixture;
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
+import dev.toolscout.indexing.Hit;
 import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;

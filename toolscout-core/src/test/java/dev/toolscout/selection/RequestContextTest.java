@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolscout.Fixture;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.MessageVectors;
-import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.indexing.HashingEmbeddingModel;
 import dev.toolscout.model.Principal;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolDocument;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;

@@ -54,7 +54,7 @@ class VerbResolverTest {
     assertThat(found).anyMatch(c -> !c.isVerb());
     // the confidence is the cosine of the bag-of-words vectors: the best shares the most words
     float[] q = f.model.embedQuery("search the web for a topic");
-    float[] d = f.model.embedDocuments(List.of(dev.toolscout.index.ToolText.embeddingText(
+    float[] d = f.model.embedDocuments(List.of(dev.toolscout.indexing.ToolText.embeddingText(
         f.catalog.get("verbs__SEARCH_WEB").orElseThrow().spec()))).get(0);
     double cos = 0;
     for (int i = 0; i < q.length; i++) {

@@ -13,6 +13,8 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.StateStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.indexing.ToolIndex;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryTools;
@@ -28,8 +30,6 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.events.EventBus;
-import dev.toolscout.events.ToolIndexer;
-import dev.toolscout.index.ToolIndex;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
@@ -353,7 +353,7 @@ final class Engine implements AutoCloseable {
         // indexed again when it is behind (a crash before the last changes were indexed)
         this.catalog = Catalog.of(s, stored, bus, idx.ordinals());
         this.bus = bus;
-        this.indexer = new ToolIndexer(s, idx, m).attach(bus);
+        this.indexer = new ToolIndexer(s, idx, m).attach(bus::subscribe);
         indexer.onProgress(o.progress());
         // the worker first catches the index up with the store, then indexes each change from the queue
         started = indexer.start(catalog, o.indexResync());
@@ -663,7 +663,7 @@ final class Engine implements AutoCloseable {
 
   /**
    * Compacts the search index now, once every change so far is searchable, rather than when the indexer has been
-   * idle a while ({@link dev.toolscout.index.ToolIndex#compact}): for a command that writes the catalog and ends
+   * idle a while ({@link dev.toolscout.indexing.ToolIndex#compact}): for a command that writes the catalog and ends
    * (`index`), or measures right after writing it (`eval`, `bench`), so its searches and the next start see the
    * index a running engine keeps. Returns whether the index was compacted.
    */

@@ -3,7 +3,7 @@ package dev.toolscout.engine;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.render.TokenCounter;

@@ -3,8 +3,8 @@ package dev.toolscout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.index.ToolText;
 import dev.toolscout.indexing.CachedEmbeddings;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.Principal;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;

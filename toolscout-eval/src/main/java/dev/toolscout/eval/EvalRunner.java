@@ -10,7 +10,7 @@ import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.learning.LearnedPair;
 import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.model.Hashing;

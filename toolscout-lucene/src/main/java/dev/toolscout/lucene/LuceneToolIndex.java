@@ -3,10 +3,10 @@ package dev.toolscout.lucene;
 import static org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH;
 import static org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN;
 
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolIndex;
+import dev.toolscout.access.AllowedSet;
+import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.ToolDocument;
+import dev.toolscout.indexing.ToolIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

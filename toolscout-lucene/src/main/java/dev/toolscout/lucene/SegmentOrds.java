@@ -1,6 +1,6 @@
 package dev.toolscout.lucene;
 
-import dev.toolscout.index.AllowedSet;
+import dev.toolscout.access.AllowedSet;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.index.DocValues;

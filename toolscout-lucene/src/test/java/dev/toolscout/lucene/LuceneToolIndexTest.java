@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolIndex;
-import dev.toolscout.index.ToolIndexContract;
+import dev.toolscout.access.AllowedSet;
+import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.ToolDocument;
+import dev.toolscout.indexing.ToolIndex;
+import dev.toolscout.indexing.ToolIndexContract;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -56,7 +56,7 @@ class LuceneToolIndexTest {
 
   private static ToolDocument tool(int ord, String name, String description, String params) {
     return new ToolDocument(
-        ord, name, dev.toolscout.index.ToolText.splitIdentifier(name), description, params, "",
+        ord, name, dev.toolscout.indexing.ToolText.splitIdentifier(name), description, params, "",
         unit(DIM, ord % DIM));
   }
 

@@ -13,6 +13,8 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.conversation.Conversations;
+import dev.toolscout.indexing.HashingEmbeddingModel;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.skills.Skill;
 import dev.toolscout.skills.SkillIndex;
 import dev.toolscout.skills.SkillTools;
@@ -21,8 +23,6 @@ import java.util.Optional;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.events.EventBus;
-import dev.toolscout.events.ToolIndexer;
-import dev.toolscout.index.HashingEmbeddingModel;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
@@ -84,7 +84,7 @@ class AccessInvariantTest {
       EventBus bus = new EventBus();
       try (LuceneToolIndex index = LuceneToolIndex.inMemory(64); HybridRanker ranker = new HybridRanker(index)) {
         Catalog catalog = Catalog.load(store, bus, Map.of());
-        new ToolIndexer(store, index, model).attach(bus);
+        new ToolIndexer(store, index, model).attach(bus::subscribe);
         catalog.sync(tools);
         AccessControl access = new AccessControl(AccessPolicy.ALLOW_ALL);
         TokenCounter tokens = new TokenCounter();

@@ -7,7 +7,7 @@ import dev.toolscout.eval.Metrics;
 import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

@@ -1,11 +1,11 @@
 package dev.toolscout.bench.jmh;
 
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.AllowedSet;
-import dev.toolscout.index.Hit;
-import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.ToolDocument;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;

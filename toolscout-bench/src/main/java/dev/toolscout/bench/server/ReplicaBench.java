@@ -3,7 +3,7 @@ package dev.toolscout.bench.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.server.cli.ToolScoutCli;

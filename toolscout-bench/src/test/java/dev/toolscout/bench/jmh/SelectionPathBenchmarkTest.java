@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
 import dev.toolscout.embeddings.LocalEmbeddingModels;
-import dev.toolscout.index.Hit;
+import dev.toolscout.indexing.Hit;
 import dev.toolscout.selection.Ranked;
 import dev.toolscout.bench.server.SyntheticCatalog;
 import java.util.List;

@@ -842,10 +842,10 @@ class CatalogFilesTest {
         .containsExactly("origin", "destination", "passengers", "max_price", "refundable", "stops", "preferences",
             "window", "notes");
     assertThat(flight.requiredParameters()).containsExactly("origin", "destination");
-    assertThat(dev.toolscout.index.ToolText.parameterText(flight))
+    assertThat(dev.toolscout.indexing.ToolText.parameterText(flight))
         .contains("IATA code of the departure airport", "Number of travellers", "Window or aisle seat",
             "Anything for the agent");
-    assertThat(dev.toolscout.index.ToolText.embeddingText(flight)).contains("Parameters: origin, destination");
+    assertThat(dev.toolscout.indexing.ToolText.embeddingText(flight)).contains("Parameters: origin, destination");
     var props = flight.parameters().get("properties");
     assertThat(flight.parameters().get("type").asText()).isEqualTo("object");
     assertThat(props.get("origin").get("type").asText()).isEqualTo("string");

@@ -120,14 +120,14 @@ public final class VerbCalibration {
         dev.toolscout.catalog.CatalogEntry top = engine.catalog().get(ranked.get(0).name()).orElseThrow();
         String text = verb.searchText();
         Set<String> q = words(text);
-        Set<String> c = words(dev.toolscout.index.ToolText.embeddingText(top.spec()) + " "
-            + dev.toolscout.index.ToolText.labels(top.spec()) + " "
-            + dev.toolscout.index.ToolText.parameterText(top.spec()));
+        Set<String> c = words(dev.toolscout.indexing.ToolText.embeddingText(top.spec()) + " "
+            + dev.toolscout.indexing.ToolText.labels(top.spec()) + " "
+            + dev.toolscout.indexing.ToolText.parameterText(top.spec()));
         overlap = q.isEmpty() ? 0 : (double) q.stream().filter(c::contains).count() / q.size();
         java.util.BitSet bits = new java.util.BitSet();
         bits.set(top.ord());
-        List<dev.toolscout.index.Hit> h = engine.index().dense(engine.model().embedQuery(text),
-            dev.toolscout.index.AllowedSet.of(bits, engine.catalog().snapshot().universe()), 1);
+        List<dev.toolscout.indexing.Hit> h = engine.index().dense(engine.model().embedQuery(text),
+            dev.toolscout.access.AllowedSet.of(bits, engine.catalog().snapshot().universe()), 1);
         queryCosine = h.isEmpty() ? Double.NaN : h.get(0).score();
       }
       return new Case(source, kind, negative, ranked, right, overlap, queryCosine);
@@ -142,7 +142,7 @@ public final class VerbCalibration {
   /** Distinct lower-case words of two letters or more, stop words left out, a plural -s dropped. */
   static Set<String> words(String text) {
     Set<String> out = new HashSet<>();
-    for (String w : dev.toolscout.index.ToolText.splitIdentifier(text).split(" ")) {
+    for (String w : dev.toolscout.indexing.ToolText.splitIdentifier(text).split(" ")) {
       if (w.length() < 2 || STOP.contains(w)) {
         continue;
       }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolscout.index.ToolText;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.model.ToolSpec;
 import java.io.IOException;

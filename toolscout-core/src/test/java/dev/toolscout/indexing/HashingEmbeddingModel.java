@@ -1,4 +1,4 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
 import dev.toolscout.embedding.EmbeddingModel;
 import java.util.ArrayList;

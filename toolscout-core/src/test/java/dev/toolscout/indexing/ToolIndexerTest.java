@@ -1,4 +1,4 @@
-package dev.toolscout.events;
+package dev.toolscout.indexing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,9 +7,9 @@ import dev.toolscout.Fixture;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.catalog.SubscriberException;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.ExactToolIndex;
-import dev.toolscout.index.HashingEmbeddingModel;
+import dev.toolscout.events.EventBus;
 import dev.toolscout.model.ToolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,11 +79,11 @@ class ToolIndexerTest {
    * as a change of its own (a slow start's catch-up would otherwise read it from the store whole).
    */
   private record Started(Catalog catalog, ToolIndexer indexer) implements AutoCloseable {
-    static Started with(dev.toolscout.index.ToolIndex index, EmbeddingModel model) {
+    static Started with(dev.toolscout.indexing.ToolIndex index, EmbeddingModel model) {
       InMemoryStateStore store = new InMemoryStateStore();
       EventBus bus = new EventBus();
       Catalog catalog = Catalog.load(store, bus, Map.of());
-      ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus);
+      ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus::subscribe);
       indexer.start(catalog, Duration.ofHours(1));
       indexer.awaitIndexed(catalog.version());
       return new Started(catalog, indexer);
@@ -155,14 +155,14 @@ class ToolIndexerTest {
   }
 
   /** An exact index that counts the compactions asked of it and when the last one was asked. */
-  private static final class CompactionCountingIndex implements dev.toolscout.index.ToolIndex {
+  private static final class CompactionCountingIndex implements dev.toolscout.indexing.ToolIndex {
     final ExactToolIndex inner = new ExactToolIndex(256);
     final java.util.concurrent.atomic.AtomicInteger compactions = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastCommitNanos;
     volatile long compactedNanos;
 
     @Override
-    public void upsert(java.util.Collection<dev.toolscout.index.ToolDocument> docs) {
+    public void upsert(java.util.Collection<dev.toolscout.indexing.ToolDocument> docs) {
       inner.upsert(docs);
     }
 
@@ -205,12 +205,12 @@ class ToolIndexerTest {
     }
 
     @Override
-    public List<dev.toolscout.index.Hit> lexical(String query, dev.toolscout.index.AllowedSet allowed, int limit) {
+    public List<dev.toolscout.indexing.Hit> lexical(String query, dev.toolscout.access.AllowedSet allowed, int limit) {
       return inner.lexical(query, allowed, limit);
     }
 
     @Override
-    public List<dev.toolscout.index.Hit> dense(float[] vector, dev.toolscout.index.AllowedSet allowed, int limit) {
+    public List<dev.toolscout.indexing.Hit> dense(float[] vector, dev.toolscout.access.AllowedSet allowed, int limit) {
       return inner.dense(vector, allowed, limit);
     }
 
@@ -248,7 +248,7 @@ class ToolIndexerTest {
     GatedModel model = new GatedModel();
     ExactToolIndex index = new ExactToolIndex(256);
     Catalog catalog = Catalog.load(store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(store, index, model).attach(bus::subscribe)) {
       indexer.start(catalog, Duration.ofHours(1));
       catalog.sync(bulk(ToolIndexer.BATCH * 2));
       // removes a tool of the large change: it must wait for it, not overtake it
@@ -276,7 +276,7 @@ class ToolIndexerTest {
 
     EventBus bus = new EventBus();
     Catalog reloaded = Catalog.load(f.store, bus, index.ordinals());
-    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus::subscribe)) {
       indexer.start(reloaded, Duration.ofHours(1));
       indexer.awaitIndexed(reloaded.version());
       assertThat(index.ordinals()).containsKey("late__added").doesNotContainKey(removed);
@@ -298,7 +298,7 @@ class ToolIndexerTest {
       model.fail = true;
       Catalog.Change c = catalog.upsert(Fixture.tool("mail__send", "Send an email."));
       assertThatThrownBy(() -> indexer.awaitIndexed(c.version()))
-          .isInstanceOf(EventBus.SubscriberException.class)
+          .isInstanceOf(SubscriberException.class)
           .hasMessageContaining("catalog version " + c.version())
           .hasMessageContaining("model unavailable");
       assertThat(catalog.get("mail__send")).isPresent();
@@ -318,7 +318,7 @@ class ToolIndexerTest {
     EventBus bus = new EventBus();
     ExactToolIndex index = new ExactToolIndex(256);
     Catalog reloaded = Catalog.load(f.store, bus, Map.of());
-    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus)) {
+    try (ToolIndexer indexer = new ToolIndexer(f.store, index, new HashingEmbeddingModel(256)).attach(bus::subscribe)) {
       indexer.start(reloaded, Duration.ofHours(1));
       indexer.reindex();
       assertThat(index.size()).isEqualTo(reloaded.size());

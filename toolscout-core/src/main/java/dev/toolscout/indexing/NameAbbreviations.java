@@ -1,4 +1,4 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
 import java.util.Map;
 

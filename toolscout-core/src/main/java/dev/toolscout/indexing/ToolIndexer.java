@@ -1,16 +1,11 @@
-package dev.toolscout.events;
+package dev.toolscout.indexing;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.SubscriberException;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.index.ToolDocument;
-import dev.toolscout.index.ToolIndex;
-import dev.toolscout.index.ToolText;
-import dev.toolscout.indexing.CachedEmbeddings;
-import dev.toolscout.indexing.Indexer;
-import dev.toolscout.render.StoredTokenCounts;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -46,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
  *
  * <p><b>Token counts.</b> With {@link #countTokens}, the tools indexed are counted (their definitions' tokens), and
- * when the queue is empty the worker stores the counts the store lacks ({@link StoredTokenCounts#fill}), yielding to
+ * when the queue is empty the worker stores the counts the store lacks ({@link TokenCounts#fill}), yielding to
  * any change queued meanwhile; on close it stores what it has counted and counts nothing more. A failure there is
  * logged, never an indexing failure: the counts are only a cache.
  *
@@ -100,7 +97,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   private Supplier<Catalog.Snapshot> catalog;
   private Duration resync = DEFAULT_RESYNC;
   private long nextResyncNanos;
-  private volatile StoredTokenCounts tokenCounts;
+  private volatile TokenCounts tokenCounts;
   /** Whether the worker should store token counts once the queue is empty. Under the lock. */
   private boolean countsDue;
   /** Whether the index changed since the worker last asked it to {@linkplain ToolIndex#compact compact}. */
@@ -151,9 +148,12 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     return List.of("integration_index");
   }
 
-  /** Subscribes this indexer to {@code bus}: each catalog change is queued (cheap), never indexed on the writer. */
-  public ToolIndexer attach(EventBus bus) {
-    bus.subscribe(this::enqueue);
+  /**
+   * Subscribes this indexer through {@code subscribe} (an event bus's: {@code attach(bus::subscribe)}): each catalog
+   * change is queued (cheap), never indexed on the writer.
+   */
+  public ToolIndexer attach(Consumer<Consumer<List<CatalogEvent>>> subscribe) {
+    subscribe.accept(this::enqueue);
     return this;
   }
 
@@ -167,7 +167,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
    * empty (the catalog's whole, not only what is indexed: see the class comment). Call before {@link #start} to have
    * the start's catch-up counted too.
    */
-  public ToolIndexer countTokens(StoredTokenCounts counts) {
+  public ToolIndexer countTokens(TokenCounts counts) {
     synchronized (lock) {
       this.tokenCounts = counts;
       countsDue = true;
@@ -262,7 +262,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   /**
    * Waits until the change that brought the catalog to {@code version} is searchable.
    *
-   * @throws EventBus.SubscriberException when indexing that change failed (it is stored: the index catches up
+   * @throws SubscriberException when indexing that change failed (it is stored: the index catches up
    *     from the store on the next re-sync, {@link #reindex} or start)
    */
   public void awaitIndexed(long version) {
@@ -270,7 +270,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
       while (!indexed(version)) {
         RuntimeException failed = failures.get(version);
         if (failed != null) {
-          throw new EventBus.SubscriberException("indexing catalog version " + version + " failed: "
+          throw new SubscriberException("indexing catalog version " + version + " failed: "
               + failed.getMessage() + "; the change itself is stored and the index catches up from the store", failed);
         }
         if (worker == null || closed || firstPending() == null) {
@@ -288,7 +288,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
    * reader that needs the whole catalog searchable (an engine that opens, a replica that waits for another's
    * write).
    *
-   * @throws EventBus.SubscriberException when indexing a change not yet searchable failed (it is stored: the index
+   * @throws SubscriberException when indexing a change not yet searchable failed (it is stored: the index
    *     catches up from the store)
    */
   public void awaitIndexedThrough(long version) {
@@ -296,7 +296,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
       while (indexedVersion < version) {
         for (Map.Entry<Long, RuntimeException> f : failures.entrySet()) {
           if (f.getKey() > indexedVersion && f.getKey() <= version) {
-            throw new EventBus.SubscriberException("indexing catalog version " + f.getKey() + " failed: "
+            throw new SubscriberException("indexing catalog version " + f.getKey() + " failed: "
                 + f.getValue().getMessage() + "; the change itself is stored and the index catches up from the store",
                 f.getValue());
           }
@@ -326,7 +326,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     synchronized (lock) {
       while (!slot.done && !closed) {
         if (slot.job instanceof Change c && failures.containsKey(c.version())) {
-          throw new EventBus.SubscriberException("indexing failed: " + failures.get(c.version()).getMessage(),
+          throw new SubscriberException("indexing failed: " + failures.get(c.version()).getMessage(),
               failures.get(c.version()));
         }
         waitLocked(0);
@@ -508,8 +508,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
   }
 
-  private void storeTokenCounts(java.util.function.BooleanSupplier yield) {
-    StoredTokenCounts counts = tokenCounts;
+  private void storeTokenCounts(BooleanSupplier yield) {
+    TokenCounts counts = tokenCounts;
     if (counts == null) {
       return;
     }
@@ -778,7 +778,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
     IntConsumer p = progress;
     Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
-    StoredTokenCounts counts = tokenCounts;
+    TokenCounts counts = tokenCounts;
     if (counts != null) {
       counts.count(entries);
     }

@@ -1,5 +1,6 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
+import dev.toolscout.access.AllowedSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.model.ToolSpec;

@@ -1,10 +1,11 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.toolscout.access.AllowedSet;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.toolscout.index;
+package dev.toolscout.access;
 
 import java.util.BitSet;
 

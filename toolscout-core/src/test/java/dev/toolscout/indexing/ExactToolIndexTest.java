@@ -1,4 +1,4 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
 /** Runs the {@link ToolIndexContract} against the brute-force fake, so the fake stays honest. */
 class ExactToolIndexTest extends ToolIndexContract {

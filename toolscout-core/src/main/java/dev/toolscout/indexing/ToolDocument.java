@@ -1,5 +1,6 @@
-package dev.toolscout.index;
+package dev.toolscout.indexing;
 
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.model.ToolSpec;
 import java.util.Objects;
 

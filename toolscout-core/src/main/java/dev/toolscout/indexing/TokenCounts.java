@@ -1,0 +1,26 @@
+package dev.toolscout.indexing;
+
+import dev.toolscout.catalog.Catalog;
+import dev.toolscout.catalog.CatalogEntry;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The token counts the {@link ToolIndexer} keeps current ({@code dev.toolscout.render.StoredTokenCounts}): counted as
+ * tools are indexed, stored when the indexer's queue is empty. An interface here so that indexing does not depend on
+ * rendering.
+ */
+public interface TokenCounts {
+  /** Counts the definitions of {@code entries} (the tools just indexed); the next {@link #fill} stores them. */
+  void count(List<CatalogEntry> entries);
+
+  /**
+   * Stores the count of every definition of {@code snapshot} that has none stored, asking {@code yield} between
+   * batches.
+   *
+   * @param yield true when the caller has more urgent work (or is closing): the definitions not counted yet are
+   *     left for the next call
+   * @return true when every definition's count is stored, false when it yielded first
+   */
+  boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield);
+}
