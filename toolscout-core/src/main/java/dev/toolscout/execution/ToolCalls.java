@@ -97,9 +97,9 @@ public final class ToolCalls {
     }
 
     /**
-     * Whether {@link #call} lets a caller with {@code role} that found this tool past access and the role: not
-     * {@code BLOCKED} by {@link #spec}, and runnable by the role as {@link #governs} says. A channel lists a tool for
-     * a role by this, so that what it lists and what it runs agree.
+     * Whether {@link ToolCalls#call} lets a caller with {@code role} that found this tool past access and the role:
+     * not {@code BLOCKED} by {@link #spec}, and runnable by the role as {@link #governs} says. A channel lists a tool
+     * for a role by this, so that what it lists and what it runs agree.
      */
     public boolean offeredTo(Role role) {
       return spec.aiAccess() != AiAccess.BLOCKED && roleMayRun(role, governs);
