@@ -47,7 +47,7 @@ class ShapeTest {
       "toolscout-store/src/main/java/dev/toolscout/store/PostgresStateStore.java", 1652,
       "toolscout-store/src/main/java/dev/toolscout/store/SqliteStateStore.java", 1546,
       "toolscout-engine/src/main/java/dev/toolscout/engine/Engine.java", 1017,
-      "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 904,
+      "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 898,
       "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 879,
       "toolscout-lucene/src/main/java/dev/toolscout/lucene/LuceneToolIndex.java", 861);
   /**

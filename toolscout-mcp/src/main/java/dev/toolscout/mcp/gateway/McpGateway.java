@@ -386,17 +386,10 @@ public final class McpGateway implements AutoCloseable {
     Caller c = caller(ctx);
     Principal p = c.principal();
     String name = tool.name();
-    if (SkillTools.ACTIVATE.equals(name)) {
-      // offered to a principal that may see a skill the gateway can serve
-      return roleMayRun(c, SkillTools.SPEC) && skills.activateTool(p).isPresent();
-    }
-    if (MemoryTools.isMemoryTool(name)) {
-      // listed when the call gate would run it for this caller (access, BLOCKED, the role), found as the call finds it
-      return scout.ownTool(p, null, name).filter(own -> own.offeredTo(c.role())).isPresent();
-    }
     if (isBase(name)) {
-      ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
-      return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own));
+      // listed when the call gate would run it for this caller: found as tools/call finds it, then access, BLOCKED
+      // and the role as the gate judges them
+      return baseTarget(ctx, null, c, name).filter(own -> own.offeredTo(c.role())).isPresent();
     }
     ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (spec == null || !runnable(spec) || !access.allows(p, spec) || !roleMayRun(c, spec)) {
@@ -525,7 +518,7 @@ public final class McpGateway implements AutoCloseable {
   /** {@code tools/call} of one of the gateway's own tools: through the call gate, as every call. */
   private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
     Caller c = caller(exchange.transportContext());
-    return answer(c, gated(exchange, c, req.name(), req.arguments(), (p, name) -> baseTarget(exchange, c, name)));
+    return answer(c, gated(exchange, c, req.name(), req.arguments(), (p, name) -> baseTarget(exchange.transportContext(), exchange, c, name)));
   }
 
   /**
@@ -578,9 +571,10 @@ public final class McpGateway implements AutoCloseable {
    * The gateway's side of the call gate for its own tools: the one {@code c} may see by {@code name} and what runs
    * it. Access goes by the catalog's definition where it holds one (as listing does); the role and the approval
    * by the definition that runs (a memory tool's built-in one, as {@link ToolScout#ownTool} finds it; the reached
-   * tool's for {@code mcp__call_tool}).
+   * tool's for {@code mcp__call_tool}). Listing ({@link #isVisible}) looks its tools up here too, with no {@code
+   * exchange}: what it lists and what the gate runs agree.
    */
-  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> baseTarget(
+  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> baseTarget(McpTransportContext ctx,
       McpSyncServerExchange exchange, Caller c, String name) {
     Principal p = c.principal();
     if (SkillTools.ACTIVATE.equals(name)) {
@@ -593,7 +587,7 @@ public final class McpGateway implements AutoCloseable {
     }
     if (MemoryTools.isMemoryTool(name)) {
       // as every channel finds it (ToolScout.ownTool, which listing uses too), with the gateway's schema check
-      return scout.ownTool(p, conversation(exchange.transportContext()), name).map(own -> new ToolCalls.Target<>(
+      return scout.ownTool(p, conversation(ctx), name).map(own -> new ToolCalls.Target<>(
           own.spec(), own.governs(), schema(name), (t, args, approved) -> remember(exchange, own, t, args, approved)));
     }
     if (McpActions.isAction(name)) {

@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A catalog entry that describes a memory tool with another side effect than the built-in definition (a demo
- * catalog may hold one) does not change what a reader's key may do through the gateway: {@code tools/list} offers a
- * reader exactly the memory tools {@code tools/call} runs for it. The built-in definition decides the role, because
- * it is what runs: {@code memory__store} writes whatever a catalog says of it, {@code memory__search} only reads. The
- * catalog's entry still decides access ({@code BLOCKED}, the policy's rules), for listing and calling alike. Real
- * gateway, real Jetty, the official MCP Java SDK client.
+ * A catalog entry that describes one of ToolScout's own tools (a memory or discovery tool) with another side effect
+ * than the built-in definition (the demo catalog holds the memory tools) does not change what a reader's key may do
+ * through the gateway: {@code tools/list} offers a reader exactly the own tools {@code tools/call} runs for it. The
+ * built-in definition decides the role, because it is what runs: {@code memory__store} writes whatever a catalog says
+ * of it, {@code memory__search} only reads. The catalog's entry still decides access ({@code BLOCKED}, the policy's
+ * rules), for listing and calling alike. Real gateway, real Jetty, the official MCP Java SDK client.
  */
-class MemoryGatewayDefinitionTest {
+class OwnToolDefinitionsGatewayTest {
   static final String READER = "rita-reader-key-0123456789";
   static final String USER = "ulf-user-key-0123456789ab";
 
@@ -59,13 +59,15 @@ class MemoryGatewayDefinitionTest {
   }
 
   @Test
-  void a_readers_list_and_calls_agree_when_the_catalog_describes_a_memory_tool_otherwise() throws Exception {
+  void a_readers_list_and_calls_agree_when_the_catalog_describes_an_own_tool_otherwise() throws Exception {
     try (McpRuntime runtime = McpRuntime.open(
         ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")).tools(List.of()))) {
       runtime.start(List.of(), Duration.ZERO);
       ToolScout scout = runtime.scout();
-      // the catalog calls the write a read, and a read a write; forget is BLOCKED
+      // the catalog calls the write a read, and two reads writes; forget is BLOCKED
       scout.upsert(List.of(
+          ToolSpec.builder("tool_discovery__list_all", "List the tools.").aiAccess(AiAccess.EXECUTE)
+              .sideEffect(SideEffect.WRITE).build(),
           ToolSpec.builder("memory__store", "Note something down.").aiAccess(AiAccess.EXECUTE)
               .sideEffect(SideEffect.READ).build(),
           ToolSpec.builder("memory__search", "Search the notes.").aiAccess(AiAccess.EXECUTE)
@@ -95,6 +97,12 @@ class MemoryGatewayDefinitionTest {
         assertThat(text(store)).isEqualTo("memory__store was not run: an API key with the role reader may run only "
             + "tools that read and need no approval, and this one has side effect write. Ask the gateway's operator "
             + "for a key with the role user.");
+
+        // the same for a discovery tool the catalog calls a write: it reads, so the reader is offered it and runs it
+        assertThat(rita.listTools().tools()).extracting(McpSchema.Tool::name).contains("tool_discovery__list_all");
+        McpSchema.CallToolResult listAll = rita.callTool(McpSchema.CallToolRequest.builder("tool_discovery__list_all")
+            .arguments(Map.of()).build());
+        assertThat(listAll.isError()).as(text(listAll)).isFalse();
       }
     }
   }
