@@ -95,6 +95,15 @@ public final class ToolCalls {
     public <S> Target<S> withExecutor(Executor<S> executor) {
       return new Target<>(spec, governs, check, executor);
     }
+
+    /**
+     * Whether {@link ToolCalls#call} lets a caller with {@code role} that found this tool past access and the role:
+     * not {@code BLOCKED} by {@link #spec}, and runnable by the role as {@link #governs} says. A channel lists a tool
+     * for a role by this, so that what it lists and what it runs agree.
+     */
+    public boolean offeredTo(Role role) {
+      return spec.aiAccess() != AiAccess.BLOCKED && roleMayRun(role, governs);
+    }
   }
 
   /** How a channel finds the tool a call names. */

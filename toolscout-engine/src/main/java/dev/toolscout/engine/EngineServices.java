@@ -12,7 +12,6 @@ import dev.toolscout.indexing.Indexer;
 import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.memory.Memories;
-import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.render.TokenCounter;
 import dev.toolscout.routing.VectorRouter;
 import dev.toolscout.selection.Selector;
@@ -245,11 +244,6 @@ abstract class EngineServices {
     @Override
     public SkillTools skillTools() {
       return engine.skillTools();
-    }
-
-    @Override
-    public MemoryTools memoryTools() {
-      return engine.memoryTools();
     }
 
     @Override

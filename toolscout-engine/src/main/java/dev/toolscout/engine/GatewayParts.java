@@ -4,14 +4,14 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.events.EventBus;
-import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import java.util.List;
 
 /**
  * The parts an MCP gateway or an upstream server registry serves the catalog with, in core's types: the catalog
- * and its events, access control, and ToolScout's own tools (discovery, skills, memory). They are the ones this
- * {@link ToolScout} uses, so what a gateway writes the next selection sees. Thread-safe.
+ * and its events, access control, and ToolScout's own tools (discovery, skills; the memory tools are found through
+ * the call gate's {@link ToolScout#ownTool}, as on every channel). They are the ones this {@link ToolScout} uses, so
+ * what a gateway writes the next selection sees. Thread-safe.
  */
 public interface GatewayParts {
   /** The catalog (a gateway's upstream servers write their tools here). */
@@ -28,9 +28,6 @@ public interface GatewayParts {
 
   /** The skills as each principal sees them, and {@code skills__activate}. */
   SkillTools skillTools();
-
-  /** The memory tools ({@code memory__store}, {@code memory__search}, {@code memory__recall}, {@code memory__forget}). */
-  MemoryTools memoryTools();
 
   /** The selector's core tools, in priority order. */
   List<String> coreTools();

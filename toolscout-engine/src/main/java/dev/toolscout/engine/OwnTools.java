@@ -60,7 +60,7 @@ final class OwnTools {
     ToolSpec own = builtIn.get();
     if (MemoryTools.isMemoryTool(name)) {
       return guards.visibleTool(p, own).map(described -> new ToolCalls.Target<>(described, own, null,
-          (tool, args, approved) -> remember(p, conversationId, name, described, args)));
+          (tool, args, approved) -> remember(p, conversationId, own, args)));
     }
     if (SkillTools.ACTIVATE.equals(name)) {
       return Optional.of(new ToolCalls.Target<>(own, (tool, args, approved) -> {
@@ -106,9 +106,10 @@ final class OwnTools {
     };
   }
 
-  private ToolCallResult remember(Principal p, String conversationId, String name, ToolSpec described,
-      Object args) {
-    if (described.sideEffect() != SideEffect.READ) {
+  /** A memory tool; whether it writes goes by {@code own}, the built-in definition that runs, as its role does. */
+  private ToolCallResult remember(Principal p, String conversationId, ToolSpec own, Object args) {
+    String name = own.fullName();
+    if (own.sideEffect() != SideEffect.READ) {
       guards.writable("run " + name);
     }
     return switch (engine.memoryTools().call(p, conversationId, name, json(args))) {

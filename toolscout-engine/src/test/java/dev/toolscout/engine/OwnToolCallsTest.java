@@ -102,4 +102,24 @@ class OwnToolCallsTest {
       assertThat(reader.callMetaTool(ANN, null, "memory__search", args("query", "gate")).isError()).isFalse();
     }
   }
+
+  @Test
+  void whether_a_memory_tool_writes_goes_by_the_built_in_definition_whatever_the_catalog_says() throws Exception {
+    // the catalog calls the write a read: a read-only instance still refuses it, as the role does (the built-in
+    // definition is what runs)
+    ToolSpec storeAsRead = ToolSpec.builder("memory__store", "Note something.").sideEffect(SideEffect.READ).build();
+    try (ToolScout holder = ToolScout.builder().dataDir(dir).tools(List.of(storeAsRead)).build()) {
+      assertThat(holder.describe(ANN, "memory__store").orElseThrow().sideEffect()).isEqualTo(SideEffect.READ);
+      assertThat(call(holder, ANN, Role.READER, "memory__store", "{\"content\": \"x\"}"))
+          .isInstanceOf(ToolCalls.Outcome.Refused.class);
+    }
+    try (ToolScout reader = ToolScout.builder().dataDir(dir).readOnly(true).build()) {
+      assertThat(reader.describe(ANN, "memory__store").orElseThrow().sideEffect()).isEqualTo(SideEffect.READ);
+      assertThatThrownBy(() -> reader.callMetaTool(ANN, null, "memory__store", args("content", "x")))
+          .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("cannot run memory__store: ");
+    }
+    try (ToolScout holder = ToolScout.builder().dataDir(dir).build()) {
+      assertThat(holder.maintenance().store().loadMemories()).isEmpty();
+    }
+  }
 }

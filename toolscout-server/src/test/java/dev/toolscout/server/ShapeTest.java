@@ -45,7 +45,7 @@ class ShapeTest {
   /** The main source files over {@link #MAX_LINES} on 2026-12-07 (f8df1fb), with their lines then. */
   static final Map<String, Integer> OVER_THE_LIMIT = Map.of(
       "toolscout-engine/src/main/java/dev/toolscout/engine/Engine.java", 1017,
-      "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 922,
+      "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 898,
       "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 879,
       "toolscout-lucene/src/main/java/dev/toolscout/lucene/LuceneToolIndex.java", 861);
   /**

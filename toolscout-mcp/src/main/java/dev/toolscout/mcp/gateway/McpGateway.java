@@ -14,6 +14,7 @@ import dev.toolscout.memory.MemoryTools;
 import dev.toolscout.skills.SkillTools;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.engine.GatewayParts;
+import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.mcp.McpActions;
@@ -155,7 +156,8 @@ public final class McpGateway implements AutoCloseable {
   private volatile boolean allowRemoteStdio;
   private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
   private volatile HttpSessions httpSessions;
-  private final MemoryTools memory;
+  /** Finds the memory tools as every channel does ({@link ToolScout#ownTool}), for listing and calling alike. */
+  private final ToolScout scout;
 
   /**
    * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -250,7 +252,7 @@ public final class McpGateway implements AutoCloseable {
     this.coreTools = new LinkedHashSet<>(parts.coreTools());
     this.localPrincipal = localPrincipal;
     this.queue = scout.approvals();
-    this.memory = parts.memoryTools();
+    this.scout = scout;
     EventBus events = parts.events();
     events.subscribe(this::onCatalogEvents);
   }
@@ -361,9 +363,7 @@ public final class McpGateway implements AutoCloseable {
     // one definition for every session, so its skill_name names no skills (find and list_all name them)
     out.add(SkillTools.SPEC);
     out.addAll(McpActions.specs());
-    if (memory != null) {
-      out.addAll(MemoryTools.SPECS);
-    }
+    out.addAll(MemoryTools.SPECS);
     return out;
   }
 
@@ -379,29 +379,17 @@ public final class McpGateway implements AutoCloseable {
 
   private boolean isBase(String name) {
     return DiscoverySpecs.isDiscovery(name) || McpActions.isAction(name) || SkillTools.ACTIVATE.equals(name)
-        || memory != null && MemoryTools.isMemoryTool(name);
-  }
-
-  /** A memory tool as access rules see it: the catalog's definition when it holds one (the demo's), else the built-in. */
-  private ToolSpec memorySpec(String name) {
-    return catalog.get(name).map(CatalogEntry::spec).orElseGet(() -> MemoryTools.spec(name).orElseThrow());
+        || MemoryTools.isMemoryTool(name);
   }
 
   private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
     Caller c = caller(ctx);
     Principal p = c.principal();
     String name = tool.name();
-    if (SkillTools.ACTIVATE.equals(name)) {
-      // offered to a principal that may see a skill the gateway can serve
-      return roleMayRun(c, SkillTools.SPEC) && skills.activateTool(p).isPresent();
-    }
-    if (memory != null && MemoryTools.isMemoryTool(name)) {
-      ToolSpec own = memorySpec(name);
-      return own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own);
-    }
     if (isBase(name)) {
-      ToolSpec own = McpActions.isAction(name) ? actions.spec(name) : catalog.get(name).map(CatalogEntry::spec).orElse(null);
-      return own == null || (own.aiAccess() != AiAccess.BLOCKED && access.allows(p, own) && roleMayRun(c, own));
+      // listed when the call gate would run it for this caller: found as tools/call finds it, then access, BLOCKED
+      // and the role as the gate judges them
+      return baseTarget(ctx, null, c, name).filter(own -> own.offeredTo(c.role())).isPresent();
     }
     ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
     if (spec == null || !runnable(spec) || !access.allows(p, spec) || !roleMayRun(c, spec)) {
@@ -530,7 +518,7 @@ public final class McpGateway implements AutoCloseable {
   /** {@code tools/call} of one of the gateway's own tools: through the call gate, as every call. */
   private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
     Caller c = caller(exchange.transportContext());
-    return answer(c, gated(exchange, c, req.name(), req.arguments(), (p, name) -> baseTarget(exchange, c, name)));
+    return answer(c, gated(exchange, c, req.name(), req.arguments(), (p, name) -> baseTarget(exchange.transportContext(), exchange, c, name)));
   }
 
   /**
@@ -582,9 +570,11 @@ public final class McpGateway implements AutoCloseable {
   /**
    * The gateway's side of the call gate for its own tools: the one {@code c} may see by {@code name} and what runs
    * it. Access goes by the catalog's definition where it holds one (as listing does); the role and the approval
-   * by the definition that runs (a memory tool's built-in one, the reached tool's for {@code mcp__call_tool}).
+   * by the definition that runs (a memory tool's built-in one, as {@link ToolScout#ownTool} finds it; the reached
+   * tool's for {@code mcp__call_tool}). Listing ({@link #isVisible}) looks its tools up here too, with no {@code
+   * exchange}: what it lists and what the gate runs agree.
    */
-  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> baseTarget(
+  private Optional<ToolCalls.Target<McpSchema.CallToolResult>> baseTarget(McpTransportContext ctx,
       McpSyncServerExchange exchange, Caller c, String name) {
     Principal p = c.principal();
     if (SkillTools.ACTIVATE.equals(name)) {
@@ -595,15 +585,10 @@ public final class McpGateway implements AutoCloseable {
       return Optional.of(new ToolCalls.Target<>(SkillTools.SPEC, SkillTools.SPEC, schema(name),
           (t, args, approved) -> activate(exchange, p, args)));
     }
-    if (memory != null && MemoryTools.isMemoryTool(name)) {
-      ToolSpec own = memorySpec(name);
-      if (!access.allows(p, own)) {
-        return Optional.empty();
-      }
-      // the role and approval go by the built-in definition, which is what runs (a catalog's entry of the same
-      // name, such as the demo's, is a description); the policy's rules go by the catalog's, as for listing
-      return Optional.of(new ToolCalls.Target<>(own, MemoryTools.spec(name).orElseThrow(), schema(name),
-          (t, args, approved) -> remember(exchange, p, name, args)));
+    if (MemoryTools.isMemoryTool(name)) {
+      // as every channel finds it (ToolScout.ownTool, which listing uses too), with the gateway's schema check
+      return scout.ownTool(p, conversation(ctx), name).map(own -> new ToolCalls.Target<>(
+          own.spec(), own.governs(), schema(name), (t, args, approved) -> remember(exchange, own, t, args, approved)));
     }
     if (McpActions.isAction(name)) {
       ToolSpec own = actions.spec(name);
@@ -718,16 +703,15 @@ public final class McpGateway implements AutoCloseable {
     };
   }
 
-  /** A memory tool, past the gate; the memory's own scopes are checked by the tool. */
-  private McpSchema.CallToolResult remember(McpSyncServerExchange exchange, Principal p, String name, Object args) {
+  /** A memory tool, past the gate, run by {@code own}'s executor; the memory's own scopes are checked by the tool. */
+  private McpSchema.CallToolResult remember(McpSyncServerExchange exchange, ToolCalls.Target<ToolCallResult> own,
+      ToolSpec tool, Object args, boolean approved) throws InterruptedException {
     String bad = badConversation(exchange.transportContext());
     if (bad != null) {
       return McpActions.error(bad);
     }
-    return switch (memory.call(p, conversation(exchange.transportContext()), name, JSON.valueToTree(args))) {
-      case MemoryTools.Result.Ok ok -> McpActions.ok(ok.output());
-      case MemoryTools.Result.Error e -> McpActions.error(e.message());
-    };
+    ToolCallResult r = own.executor().run(tool, args, approved);
+    return r.isError() ? McpActions.error(r.error()) : McpActions.ok(r.output());
   }
 
   @SuppressWarnings("unchecked")
