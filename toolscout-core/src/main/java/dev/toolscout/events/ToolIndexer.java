@@ -3,8 +3,9 @@ package dev.toolscout.events;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.CatalogStore;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.VectorStore;
 import dev.toolscout.index.ToolDocument;
 import dev.toolscout.index.ToolIndex;
 import dev.toolscout.index.ToolText;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Catch-up.</b> On {@link #start}, on {@link #reindex}, after a failure and every re-sync period, the
  * worker compares the index with the store: tools changed since the index's committed version (the store's
- * {@link StateStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
+ * {@link CatalogStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
  * catalog no longer has. Stored vectors are used; only texts with none for this model are embedded. A process
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
  *
@@ -77,7 +78,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
   private final ToolIndex index;
-  private final StateStore store;
+  private final CatalogStore store;
   private final CachedEmbeddings embeddings;
   private volatile IntConsumer progress = n -> {};
 
@@ -129,7 +130,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
   }
 
-  public ToolIndexer(StateStore store, ToolIndex index, EmbeddingModel model) {
+  /**
+   * An indexer of the tools in {@code store}'s catalog into {@code index}, embedding with {@code model} through the
+   * vectors stored in {@code store}.
+   */
+  public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
     this.store = store;
     this.index = index;
     this.embeddings = new CachedEmbeddings(store, model);

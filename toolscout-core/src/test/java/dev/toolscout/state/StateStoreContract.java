@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
