@@ -130,10 +130,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
   }
 
-  /**
-   * An indexer of the tools in {@code store}'s catalog into {@code index}, embedding with {@code model} through the
-   * vectors stored in {@code store}.
-   */
+  /** Indexes {@code store}'s catalog into {@code index}, with the vectors {@code store} holds for {@code model}. */
   public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
     this.store = store;
     this.index = index;

@@ -7,11 +7,9 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
-import dev.toolscout.access.PolicyStore;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.CatalogStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.memory.Memories;
@@ -336,7 +334,7 @@ final class Engine implements AutoCloseable {
           s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
         }
         long tStore = System.nanoTime();
-        CatalogStore.StoredCatalog stored = s.loadCatalog();
+        dev.toolscout.catalog.CatalogStore.StoredCatalog stored = s.loadCatalog();
         loadedVersion = stored.version();
         // read while the rest opens; the first selection finds them (joined below)
         StoredTokenCounts counts = new StoredTokenCounts(s, tc, ENGINE_TOOLS);
@@ -610,7 +608,7 @@ final class Engine implements AutoCloseable {
   }
 
   /** The policy stored in the data directory, read and checked; an unreadable one is an error naming it. */
-  private static java.util.Optional<AccessPolicy> storedPolicy(PolicyStore s, Path dataDir) {
+  private static java.util.Optional<AccessPolicy> storedPolicy(dev.toolscout.access.PolicyStore s, Path dataDir) {
     java.util.Optional<String> json = s.loadPolicyJson();
     if (json.isEmpty()) {
       return java.util.Optional.empty();
