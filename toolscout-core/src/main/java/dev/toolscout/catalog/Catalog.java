@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Every tool ToolScout knows. Changes are written to the {@link StateStore} first (durable before they are
+ * Every tool ToolScout knows. Changes are written to the {@link CatalogStore} first (durable before they are
  * acknowledged), then become visible in a new {@link Snapshot}, then go out as {@link CatalogEvent}s to the
  * indexers.
  *
@@ -36,7 +36,7 @@ public final class Catalog {
   public static final int WRITE_BATCH = 256;
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Catalog.class);
-  private final StateStore store;
+  private final CatalogStore store;
   /** Serializes writers; fair, so a writer waiting while a large change is applied goes before its next batch. */
   private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock(true);
   private final Consumer<? super List<CatalogEvent>> events;
@@ -46,7 +46,7 @@ public final class Catalog {
   /** Waits until every change up to a catalog version is searchable; set with {@link #searchable}. */
   private volatile java.util.function.LongConsumer searchableThrough = v -> {};
 
-  private Catalog(StateStore store, Consumer<? super List<CatalogEvent>> events, Snapshot initial) {
+  private Catalog(CatalogStore store, Consumer<? super List<CatalogEvent>> events, Snapshot initial) {
     this.store = store;
     this.events = events;
     this.snapshot = initial;
@@ -60,13 +60,13 @@ public final class Catalog {
    *     to re-index only what changed); other tools get fresh ordinals, past every hint, in name order
    */
   public static Catalog load(
-      StateStore store, Consumer<? super List<CatalogEvent>> events, Map<String, Integer> ordinalHints) {
+      CatalogStore store, Consumer<? super List<CatalogEvent>> events, Map<String, Integer> ordinalHints) {
     return of(store, store.loadCatalog(), events, ordinalHints);
   }
 
   /** Builds the catalog from {@code stored}, already read from {@code store} (which takes the later writes). */
   public static Catalog of(
-      StateStore store, StateStore.StoredCatalog stored, Consumer<? super List<CatalogEvent>> events,
+      CatalogStore store, CatalogStore.StoredCatalog stored, Consumer<? super List<CatalogEvent>> events,
       Map<String, Integer> ordinalHints) {
     // past every hinted ordinal, used or not: an index that is behind may still hold a removed tool under one,
     // until it catches up, and no new tool may share it meanwhile

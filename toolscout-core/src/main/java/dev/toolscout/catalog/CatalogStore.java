@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The stored catalog: every tool with its content hash, and the version that grows with each change. Part of
- * {@link StateStore}; thread-safe, every change durable on return.
+ * {@code state.StateStore}; thread-safe, every change durable on return.
  */
 public interface CatalogStore {
   /** Every stored tool, in name order, and the catalog version they are at (0 for an empty store). */

@@ -1,7 +1,7 @@
 package dev.toolscout.indexing;
 
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.VectorStore;
 import dev.toolscout.model.Hashing;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,7 +15,7 @@ import java.util.function.IntConsumer;
 /**
  * The embed and store steps every indexer shares: a text's vector is looked up in the store by the text's
  * SHA-256 and the model id, and only texts with no stored vector are embedded, {@value #BATCH} at a time, and
- * stored before they are used ({@link StateStore#vectors}: a store shared by replicas embeds a text at most once
+ * stored before they are used ({@link VectorStore#vectors}: a store shared by replicas embeds a text at most once
  * across them). So an unchanged text is never embedded twice, by this process, a restart or
  * (with a shared store) another replica, and a vector of another model is never mixed in.
  *
@@ -25,11 +25,11 @@ public final class CachedEmbeddings {
   /** Texts per embedding call: large enough to amortize the model call, small enough for progress. */
   public static final int BATCH = 64;
 
-  private final StateStore store;
+  private final VectorStore store;
   private final EmbeddingModel model;
   private final AtomicLong embedded = new AtomicLong();
 
-  public CachedEmbeddings(StateStore store, EmbeddingModel model) {
+  public CachedEmbeddings(VectorStore store, EmbeddingModel model) {
     this.store = store;
     this.model = model;
   }

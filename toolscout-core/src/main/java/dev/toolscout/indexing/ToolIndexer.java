@@ -3,9 +3,10 @@ package dev.toolscout.indexing;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.CatalogStore;
 import dev.toolscout.catalog.SubscriberException;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.VectorStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Catch-up.</b> On {@link #start}, on {@link #reindex}, after a failure and every re-sync period, the
  * worker compares the index with the store: tools changed since the index's committed version (the store's
- * {@link StateStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
+ * {@link CatalogStore#toolsChangedSince}), tools the index lacks or holds under another ordinal, and tools the
  * catalog no longer has. Stored vectors are used; only texts with none for this model are embedded. A process
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
  *
@@ -74,7 +75,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
   private final ToolIndex index;
-  private final StateStore store;
+  private final CatalogStore store;
   private final CachedEmbeddings embeddings;
   private volatile IntConsumer progress = n -> {};
 
@@ -126,7 +127,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     }
   }
 
-  public ToolIndexer(StateStore store, ToolIndex index, EmbeddingModel model) {
+  /** Indexes {@code store}'s catalog into {@code index}, with the vectors {@code store} holds for {@code model}. */
+  public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
     this.store = store;
     this.index = index;
     this.embeddings = new CachedEmbeddings(store, model);

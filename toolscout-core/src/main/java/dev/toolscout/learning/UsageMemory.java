@@ -3,8 +3,7 @@ package dev.toolscout.learning;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogEvent;
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.LearnedStore.StoredLearned;
+import dev.toolscout.learning.LearnedStore.StoredLearned;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Hashing;
 import java.time.Clock;
@@ -25,7 +24,7 @@ import java.util.TreeMap;
  * own messages). A request's vector is compared with every learned message's; a tool's {@linkplain #similarity
  * learned similarity} is the best cosine over its messages, which the selector blends into the fused score.
  *
- * <p>The (message, tool) pairs are stored with the catalog ({@link StateStore#saveLearned}), so they survive a
+ * <p>The (message, tool) pairs are stored with the catalog ({@link LearnedStore#saveLearned}), so they survive a
  * restart; each keeps the tool's content hash, and a tool removed or changed drops its pairs (at start and on the
  * catalog's events). Message vectors are not stored: they are the query model's (adapter included) and are
  * embedded again when the memory is loaded. No network and no training run: learning is storing and embedding.
@@ -36,12 +35,12 @@ public final class UsageMemory {
   /** The most distinct messages kept (about 1.5 KB each in memory); learning more is refused. */
   public static final int MAX_MESSAGES = 50_000;
 
-  private final StateStore store;
+  private final LearnedStore store;
   private final EmbeddingModel model;
   private final Clock clock;
   private volatile State state = State.EMPTY;
 
-  public UsageMemory(StateStore store, EmbeddingModel model, Clock clock) {
+  public UsageMemory(LearnedStore store, EmbeddingModel model, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.model = Objects.requireNonNull(model, "model");
     this.clock = Objects.requireNonNull(clock, "clock");

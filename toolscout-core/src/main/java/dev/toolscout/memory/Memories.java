@@ -1,8 +1,7 @@
 package dev.toolscout.memory;
 
 import dev.toolscout.access.AccessPolicy;
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.MemoryStore.StoredMemory;
+import dev.toolscout.memory.MemoryStore.StoredMemory;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.model.Principal;
 import java.security.SecureRandom;
@@ -25,14 +24,14 @@ import java.util.function.Supplier;
 
 /**
  * Long-term memory: facts, preferences, events and notes, each in a scope (a user's own, a group's, a space's)
- * that decides who reads it. Written to the {@link StateStore} first, with the vector of its text (so a restart
+ * that decides who reads it. Written to the {@link MemoryStore} first, with the vector of its text (so a restart
  * embeds nothing), then visible, then published as {@link MemoryEvent}s (to the {@link MemoryIndex}).
  *
  * <p>Access, before anything else (docs/MEMORY.md): a principal reads the memories of its own user scope, its
  * group's, and its space's and every space above it in the access policy's tree; it writes only into its own user,
  * group or space (never into a scope named by an argument). A memory it may not read and a missing one are
  * answered alike ({@link Optional#empty()}, {@code false}). Forgetting removes the row with its text and vector
- * (the store overwrites deleted content, see {@link StateStore#deleteMemory}) and the index entry.
+ * (the store overwrites deleted content, see {@link MemoryStore#deleteMemory}) and the index entry.
  *
  * <p>Limits: {@value #MAX_CONTENT_CHARS} characters a memory, {@value #MAX_PER_SCOPE} memories a scope,
  * {@value #MAX_TOTAL} in all; past them a store is refused, naming the limit.
@@ -49,7 +48,7 @@ public final class Memories {
 
   private static final SecureRandom IDS = new SecureRandom();
 
-  private final StateStore store;
+  private final MemoryStore store;
   private final EmbeddingModel model;
   private final Supplier<AccessPolicy> policy;
   private final Clock clock;
@@ -58,7 +57,7 @@ public final class Memories {
   private volatile Map<String, Memory> byId;
   private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
-  private Memories(StateStore store, EmbeddingModel model, Supplier<AccessPolicy> policy, Clock clock,
+  private Memories(MemoryStore store, EmbeddingModel model, Supplier<AccessPolicy> policy, Clock clock,
       MemoryIndex index, Consumer<? super List<MemoryEvent>> events, Map<String, Memory> initial) {
     this.store = store;
     this.model = model;
@@ -77,7 +76,7 @@ public final class Memories {
    * @param events receives each change's events, in order, after the change is durable
    * @throws IllegalStateException naming the memory when a stored one cannot be read
    */
-  public static Memories load(StateStore store, EmbeddingModel model, Supplier<AccessPolicy> policy, Clock clock,
+  public static Memories load(MemoryStore store, EmbeddingModel model, Supplier<AccessPolicy> policy, Clock clock,
       MemoryIndex index, Consumer<? super List<MemoryEvent>> events, boolean readOnly) {
     Map<String, Memory> m = new TreeMap<>();
     Map<Memory, float[]> vectors = new LinkedHashMap<>();

@@ -2,7 +2,6 @@ package dev.toolscout.render;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.indexing.TokenCounts;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
@@ -24,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * <p>{@link #load} runs at open, before the first selection. {@link #fill} runs off the request path (the tool
  * indexer's thread, after indexing): it stores the counts of the definitions that have none, {@value #BATCH} at a
  * time, taking first what another process (a replica) stored and what the counter already holds. Each save also
- * drops the counts of content hashes no stored tool has (the store's {@link StateStore#saveTokenCounts}), except the
+ * drops the counts of content hashes no stored tool has (the store's {@link TokenCountStore#saveTokenCounts}), except the
  * {@code extra} definitions' (the engine's own tools, which are not in the catalog), which every save names.
  *
  * <p>Thread-safety: {@link #load} and {@link #fill} may run on different threads, one call of each at a time.
@@ -33,7 +32,7 @@ public final class StoredTokenCounts implements TokenCounts {
   /** Definitions counted, then saved in one transaction, between two checks for more urgent work. */
   public static final int BATCH = 512;
 
-  private final StateStore store;
+  private final TokenCountStore store;
   private final TokenCounter counter;
   private final List<ToolSpec> extra;
   /** Content hashes whose count this process knows to be stored under the counter's identity. */
@@ -42,7 +41,7 @@ public final class StoredTokenCounts implements TokenCounts {
   /**
    * @param extra definitions counted besides the catalog's (the engine's own tools), stored and kept the same way
    */
-  public StoredTokenCounts(StateStore store, TokenCounter counter, List<ToolSpec> extra) {
+  public StoredTokenCounts(TokenCountStore store, TokenCounter counter, List<ToolSpec> extra) {
     this.store = java.util.Objects.requireNonNull(store, "store");
     this.counter = java.util.Objects.requireNonNull(counter, "counter");
     this.extra = List.copyOf(extra);

@@ -1,7 +1,7 @@
 package dev.toolscout.skills;
 
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.VectorStore;
 import dev.toolscout.indexing.CachedEmbeddings;
 import dev.toolscout.indexing.Indexer;
 import dev.toolscout.indexing.ToolText;
@@ -48,7 +48,7 @@ public final class SkillIndex implements Indexer {
   private volatile Map<String, Entry> entries = Map.of();
   private volatile long applied;
 
-  public SkillIndex(StateStore store, EmbeddingModel model) {
+  public SkillIndex(VectorStore store, EmbeddingModel model) {
     this.embeddings = new CachedEmbeddings(store, model);
   }
 

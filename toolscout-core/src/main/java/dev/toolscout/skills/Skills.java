@@ -1,7 +1,6 @@
 package dev.toolscout.skills;
 
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.SkillStore.StoredSkill;
+import dev.toolscout.skills.SkillStore.StoredSkill;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -14,7 +13,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Every skill ToolScout knows. Changes are written to the {@link StateStore} first (durable before they are
+ * Every skill ToolScout knows. Changes are written to the {@link SkillStore} first (durable before they are
  * acknowledged), then become visible, then go out as {@link SkillEvent}s (to the skill index), as catalog changes
  * do.
  *
@@ -24,12 +23,12 @@ public final class Skills {
   /** The most skills ToolScout keeps: enough for every team's procedures, few enough to rank exactly. */
   public static final int MAX_SKILLS = 1_000;
 
-  private final StateStore store;
+  private final SkillStore store;
   private final Consumer<? super List<SkillEvent>> events;
   private volatile Map<String, Skill> byName;
   private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
-  private Skills(StateStore store, Consumer<? super List<SkillEvent>> events, Map<String, Skill> initial) {
+  private Skills(SkillStore store, Consumer<? super List<SkillEvent>> events, Map<String, Skill> initial) {
     this.store = store;
     this.events = events;
     this.byName = initial;
@@ -41,11 +40,11 @@ public final class Skills {
    * @param events receives each change's events, in order, after the change is durable
    * @throws IllegalStateException naming the skill when a stored one cannot be read
    */
-  public static Skills load(StateStore store, Consumer<? super List<SkillEvent>> events) {
+  public static Skills load(SkillStore store, Consumer<? super List<SkillEvent>> events) {
     return new Skills(store, events, read(store));
   }
 
-  private static Map<String, Skill> read(StateStore store) {
+  private static Map<String, Skill> read(SkillStore store) {
     Map<String, Skill> m = new TreeMap<>();
     for (StoredSkill s : store.loadSkills()) {
       Skill skill;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.catalog.CatalogStore.StoredCatalog;
-import dev.toolscout.catalog.StoreContract;
+import dev.toolscout.state.StoreContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.approval.Approvals.Approver;
 import dev.toolscout.approval.Approvals.Outcome;
-import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.state.InMemoryStateStore;
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.model.Role;

@@ -7,6 +7,7 @@ import dev.toolscout.catalog.CatalogStore.StoredCatalog;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
+import dev.toolscout.state.StoreContract;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -108,7 +109,7 @@ public abstract class CatalogStoreContract extends StoreContract {
             List.of("b__x", "a__y", "A__z", "a-b__c", "a_b__c", "a__y2", "a__Y", "Z9__q", "a__y-1"));
     Collections.shuffle(names, new Random(42));
 
-    store.applyCatalogChange(names.stream().map(StateStoreContract::tool).toList(), List.of());
+    store.applyCatalogChange(names.stream().map(StoreContract::tool).toList(), List.of());
 
     assertThat(names(store.loadCatalog())).containsExactlyElementsOf(new TreeSet<>(names));
   }

@@ -2,8 +2,8 @@ package dev.toolscout.conversation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.catalog.StoreContract;
 import dev.toolscout.conversation.ConversationStore.StoredConversation;
+import dev.toolscout.state.StoreContract;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package dev.toolscout.conversation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.model.Principal;
+import dev.toolscout.state.InMemoryStateStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

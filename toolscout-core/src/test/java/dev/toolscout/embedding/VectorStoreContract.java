@@ -2,7 +2,7 @@ package dev.toolscout.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.catalog.StoreContract;
+import dev.toolscout.state.StoreContract;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

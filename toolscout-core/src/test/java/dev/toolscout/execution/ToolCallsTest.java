@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.approval.Approvals;
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.execution.ToolCalls.Outcome;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
@@ -12,6 +11,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.state.InMemoryStateStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

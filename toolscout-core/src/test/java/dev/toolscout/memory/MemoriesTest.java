@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessRule;
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.indexing.HashingEmbeddingModel;
 import dev.toolscout.model.Principal;
+import dev.toolscout.state.InMemoryStateStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -2,8 +2,8 @@ package dev.toolscout.runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StoreContract;
+import dev.toolscout.state.StateStore;
+import dev.toolscout.state.StoreContract;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

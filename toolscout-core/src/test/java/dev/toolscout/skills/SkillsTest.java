@@ -3,8 +3,8 @@ package dev.toolscout.skills;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.InMemoryStateStore;
-import dev.toolscout.catalog.SkillStore.StoredSkill;
+import dev.toolscout.skills.SkillStore.StoredSkill;
+import dev.toolscout.state.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,6 @@ import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.conversation.ConversationLimits;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.indexing.ToolIndex;
@@ -38,6 +37,7 @@ import dev.toolscout.render.TokenCounter;
 import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.store.PostgresStateStore;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.IOException;
@@ -334,7 +334,7 @@ final class Engine implements AutoCloseable {
           s = SqliteStateStore.open(o.dataDir().resolve("state.db"));
         }
         long tStore = System.nanoTime();
-        StateStore.StoredCatalog stored = s.loadCatalog();
+        dev.toolscout.catalog.CatalogStore.StoredCatalog stored = s.loadCatalog();
         loadedVersion = stored.version();
         // read while the rest opens; the first selection finds them (joined below)
         StoredTokenCounts counts = new StoredTokenCounts(s, tc, ENGINE_TOOLS);
@@ -608,7 +608,7 @@ final class Engine implements AutoCloseable {
   }
 
   /** The policy stored in the data directory, read and checked; an unreadable one is an error naming it. */
-  private static java.util.Optional<AccessPolicy> storedPolicy(StateStore s, Path dataDir) {
+  private static java.util.Optional<AccessPolicy> storedPolicy(dev.toolscout.access.PolicyStore s, Path dataDir) {
     java.util.Optional<String> json = s.loadPolicyJson();
     if (json.isEmpty()) {
       return java.util.Optional.empty();

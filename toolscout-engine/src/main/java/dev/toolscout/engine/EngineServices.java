@@ -4,7 +4,7 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.events.EventBus;

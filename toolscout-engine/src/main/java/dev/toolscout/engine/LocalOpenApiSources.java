@@ -1,7 +1,7 @@
 package dev.toolscout.engine;
 
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.catalog.ServerStore.StoredServer;
+import dev.toolscout.servers.ServerStore.StoredServer;
 import dev.toolscout.openapi.OpenApiSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolNaming;

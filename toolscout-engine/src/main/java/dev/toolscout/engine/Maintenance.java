@@ -1,9 +1,9 @@
 package dev.toolscout.engine;
 
 import dev.toolscout.access.AccessPolicy;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.indexing.Indexer;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.store.PostgresStateStore;
 import java.nio.file.Path;
 import java.util.List;

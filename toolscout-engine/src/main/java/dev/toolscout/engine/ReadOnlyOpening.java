@@ -1,6 +1,6 @@
 package dev.toolscout.engine;
 
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.catalog.CatalogStore;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.lucene.LuceneToolIndex;
 import dev.toolscout.store.SqliteStateStore;
@@ -42,7 +42,7 @@ final class ReadOnlyOpening {
   static final Duration POLL = Duration.ofMillis(100);
 
   /** The store, the catalog read from it, and an index of exactly that catalog (or an empty one to build). */
-  record Opened(SqliteStateStore store, StateStore.StoredCatalog stored, LuceneToolIndex index, boolean persisted) {}
+  record Opened(SqliteStateStore store, CatalogStore.StoredCatalog stored, LuceneToolIndex index, boolean persisted) {}
 
   private ReadOnlyOpening() {}
 
@@ -68,7 +68,7 @@ final class ReadOnlyOpening {
     SqliteStateStore s = null;
     try {
       s = SqliteStateStore.openReadOnly(db);
-      StateStore.StoredCatalog stored = s.loadCatalog();
+      CatalogStore.StoredCatalog stored = s.loadCatalog();
       long loaded = System.nanoTime();
       while (true) {
         Optional<LuceneToolIndex> opened = first != null ? first.join() : index(indexDir, dimension);

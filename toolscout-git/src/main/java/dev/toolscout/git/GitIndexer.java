@@ -1,7 +1,7 @@
 package dev.toolscout.git;
 
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.embedding.VectorStore;
 import dev.toolscout.indexing.CachedEmbeddings;
 import dev.toolscout.indexing.Indexer;
 import java.io.IOException;
@@ -119,7 +119,7 @@ public final class GitIndexer implements Indexer, AutoCloseable {
   private boolean closed;
   private Thread worker;
 
-  private GitIndexer(Path dir, Repository repo, StateStore store, EmbeddingModel model, Limits limits) {
+  private GitIndexer(Path dir, Repository repo, VectorStore store, EmbeddingModel model, Limits limits) {
     this.dir = dir;
     this.repo = repo;
     this.model = model;
@@ -133,7 +133,7 @@ public final class GitIndexer implements Indexer, AutoCloseable {
    *
    * @throws IllegalArgumentException when {@code dir} holds no git repository
    */
-  public static GitIndexer open(Path dir, StateStore store, EmbeddingModel model, Limits limits) throws IOException {
+  public static GitIndexer open(Path dir, VectorStore store, EmbeddingModel model, Limits limits) throws IOException {
     Path abs = dir.toAbsolutePath().normalize();
     if (!Files.isDirectory(abs)) {
       throw new IllegalArgumentException("--git-repo " + dir + ": no such directory");

@@ -3,9 +3,9 @@ package dev.toolscout.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
+import dev.toolscout.state.InMemoryStateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,11 +1,12 @@
 package dev.toolscout.mcp;
 
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.mcp.config.ServerConfigJson;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamManager;
+import dev.toolscout.servers.ServerStore.StoredServer;
+import dev.toolscout.servers.ServerStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class ServerRegistry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ServerRegistry.class);
 
-  private final StateStore store;
+  private final ServerStore store;
   private final SecretBox secrets;
   private final UpstreamManager manager;
   private final Map<String, ServerConfig> declared = new java.util.concurrent.ConcurrentHashMap<>();
@@ -40,7 +41,7 @@ public final class ServerRegistry implements AutoCloseable {
 
   private record Disabled(ServerConfig config, java.time.Instant since) {}
 
-  public ServerRegistry(StateStore store, SecretBox secrets, UpstreamManager manager) {
+  public ServerRegistry(ServerStore store, SecretBox secrets, UpstreamManager manager) {
     this.store = store;
     this.secrets = secrets;
     this.manager = manager;
@@ -59,7 +60,7 @@ public final class ServerRegistry implements AutoCloseable {
   public List<UpstreamManager.Registration> start(List<ServerConfig> declared, Duration wait) {
     Map<String, ServerConfig> all = new LinkedHashMap<>();
     List<UpstreamManager.Registration> unreadable = new ArrayList<>();
-    for (StateStore.StoredServer s : store.loadServers()) {
+    for (StoredServer s : store.loadServers()) {
       try {
         all.put(s.name(), ServerConfigJson.read(s.configJson(), secrets));
       } catch (RuntimeException e) {
@@ -94,7 +95,7 @@ public final class ServerRegistry implements AutoCloseable {
     // stored and connected as one step for reconcile, which runs on other threads (replicas' changes)
     synchronized (this) {
       manager.checkRegistrable(config); // before anything is stored
-      store.saveServer(new StateStore.StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
+      store.saveServer(new StoredServer(config.name(), ServerConfigJson.write(config, secrets)));
       forgetDisabled(config.name());
       manager.register(config);
     }
@@ -123,7 +124,7 @@ public final class ServerRegistry implements AutoCloseable {
       ServerStatus s = manager.awaitFirstAttempt(name, wait).orElseThrow();
       synchronized (this) {
         if (reachable(s) || storeIfUnreachable) {
-          store.saveServer(new StateStore.StoredServer(name, ServerConfigJson.write(config, secrets)));
+          store.saveServer(new StoredServer(name, ServerConfigJson.write(config, secrets)));
           forgetDisabled(name); // added again: the new registration is enabled
         } else {
           manager.unregister(name);
@@ -149,7 +150,7 @@ public final class ServerRegistry implements AutoCloseable {
    */
   public synchronized void reconcile() {
     Map<String, ServerConfig> stored = new LinkedHashMap<>();
-    for (StateStore.StoredServer s : store.loadServers()) {
+    for (StoredServer s : store.loadServers()) {
       try {
         stored.put(s.name(), ServerConfigJson.read(s.configJson(), secrets));
       } catch (RuntimeException e) {

@@ -3,14 +3,14 @@ package dev.toolscout.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.catalog.InMemoryStateStore;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
+import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.state.StateStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

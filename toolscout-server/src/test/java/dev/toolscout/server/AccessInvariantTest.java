@@ -10,7 +10,7 @@ import dev.toolscout.access.AccessRule.Effect;
 import dev.toolscout.access.AccessRule.Subject;
 import dev.toolscout.access.AccessRule.Target;
 import dev.toolscout.catalog.Catalog;
-import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.state.InMemoryStateStore;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.conversation.Conversations;
 import dev.toolscout.indexing.HashingEmbeddingModel;

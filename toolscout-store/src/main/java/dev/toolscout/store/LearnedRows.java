@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolscout.catalog.LearnedStore.StoredLearned;
+import dev.toolscout.learning.LearnedStore.StoredLearned;
 import java.time.Instant;
 
 /**

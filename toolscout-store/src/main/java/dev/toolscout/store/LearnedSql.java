@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.LearnedStore;
+import dev.toolscout.learning.LearnedStore;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.MemoryStore;
+import dev.toolscout.memory.MemoryStore;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.util.ArrayList;
 import java.util.Comparator;

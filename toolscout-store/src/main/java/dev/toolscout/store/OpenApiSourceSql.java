@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.OpenApiSourceStore;
+import dev.toolscout.openapi.OpenApiSourceStore;
 import java.util.Objects;
 import java.util.Optional;
 

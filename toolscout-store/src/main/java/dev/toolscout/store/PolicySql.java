@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.PolicyStore;
+import dev.toolscout.access.PolicyStore;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.ServerStore;
+import dev.toolscout.servers.ServerStore;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.SkillStore;
+import dev.toolscout.skills.SkillStore;
 import dev.toolscout.store.PostgresStateStore.Area;
 import java.util.ArrayList;
 import java.util.Comparator;

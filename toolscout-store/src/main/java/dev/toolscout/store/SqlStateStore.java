@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 
 /**
  * A {@link StateStore} whose SQL is written once, for SQLite and PostgreSQL: each concept's part ({@code

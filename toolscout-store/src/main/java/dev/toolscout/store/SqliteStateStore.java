@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.TokenCountStore;
+import dev.toolscout.render.TokenCountStore;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;

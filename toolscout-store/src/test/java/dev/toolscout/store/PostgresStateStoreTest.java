@@ -3,9 +3,9 @@ package dev.toolscout.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.StateStoreContract;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.state.StateStore;
+import dev.toolscout.state.StateStoreContract;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,15 +1,15 @@
 package dev.toolscout.store;
 
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.approval.ApprovalStoreContract;
 import dev.toolscout.catalog.CatalogStoreContract;
-import dev.toolscout.catalog.LearnedStoreContract;
-import dev.toolscout.catalog.MemoryStoreContract;
-import dev.toolscout.catalog.OpenApiSourceStoreContract;
-import dev.toolscout.catalog.PolicyStoreContract;
-import dev.toolscout.catalog.ServerStoreContract;
-import dev.toolscout.catalog.SkillStoreContract;
-import dev.toolscout.catalog.TokenCountStoreContract;
+import dev.toolscout.learning.LearnedStoreContract;
+import dev.toolscout.memory.MemoryStoreContract;
+import dev.toolscout.openapi.OpenApiSourceStoreContract;
+import dev.toolscout.access.PolicyStoreContract;
+import dev.toolscout.servers.ServerStoreContract;
+import dev.toolscout.skills.SkillStoreContract;
+import dev.toolscout.render.TokenCountStoreContract;
 import dev.toolscout.conversation.ConversationStoreContract;
 import dev.toolscout.embedding.VectorStoreContract;
 import dev.toolscout.runs.RunStoreContract;

@@ -3,8 +3,8 @@ package dev.toolscout.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.StateStore;
-import dev.toolscout.catalog.ServerStore.StoredServer;
+import dev.toolscout.state.StateStore;
+import dev.toolscout.servers.ServerStore.StoredServer;
 import dev.toolscout.model.ToolSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;

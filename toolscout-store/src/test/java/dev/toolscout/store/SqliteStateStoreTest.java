@@ -3,9 +3,9 @@ package dev.toolscout.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.approval.ApprovalStore.StoredApproval;
-import dev.toolscout.catalog.StateStoreContract;
+import dev.toolscout.state.StateStoreContract;
 import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

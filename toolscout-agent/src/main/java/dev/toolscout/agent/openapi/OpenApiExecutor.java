@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolscout.agent.Bulkhead;
 import dev.toolscout.agent.openapi.OpenApiOperation.In;
 import dev.toolscout.agent.openapi.OpenApiOperation.Param;
-import dev.toolscout.catalog.StateStore;
 import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
+import dev.toolscout.openapi.OpenApiSourceStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -148,9 +148,9 @@ public final class OpenApiExecutor implements ToolExecutor, AutoCloseable {
         settings.maxTotalCalls(), settings.maxCallWait());
   }
 
-  /** An executor over the sources stored with the catalog ({@link StateStore#loadOpenApiSource}). */
-  public static OpenApiExecutor fromStore(StateStore store, UnaryOperator<String> unseal, Map<String, String> env,
-      Settings settings) {
+  /** An executor over the sources stored with the catalog ({@link OpenApiSourceStore#loadOpenApiSource}). */
+  public static OpenApiExecutor fromStore(OpenApiSourceStore store, UnaryOperator<String> unseal,
+      Map<String, String> env, Settings settings) {
     Map<String, Parsed> cache = new ConcurrentHashMap<>();
     return new OpenApiExecutor(name -> store.loadOpenApiSource(name).map(json -> {
       Parsed p = cache.get(name);

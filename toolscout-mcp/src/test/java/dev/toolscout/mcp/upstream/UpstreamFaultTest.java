@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpPeers;
+import dev.toolscout.state.InMemoryStateStore;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;

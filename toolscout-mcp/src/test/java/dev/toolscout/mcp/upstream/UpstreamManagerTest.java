@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.InMemoryStateStore;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpPeers;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.state.InMemoryStateStore;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;

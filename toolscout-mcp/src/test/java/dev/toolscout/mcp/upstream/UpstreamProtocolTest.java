@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import dev.toolscout.catalog.InMemoryStateStore;
+import dev.toolscout.state.InMemoryStateStore;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpPeers;

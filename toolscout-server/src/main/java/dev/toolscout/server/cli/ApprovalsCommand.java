@@ -2,6 +2,7 @@ package dev.toolscout.server.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.approval.ApprovalStore;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.server.ApprovalJson;
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
@@ -69,7 +70,7 @@ final class ApprovalsCommand implements Callable<Integer> {
       return SqliteStateStore.open(db);
     }
 
-    static Approvals approvals(SqliteStateStore store) {
+    static Approvals approvals(ApprovalStore store) {
       return new Approvals(store, Clock.systemUTC(), Approvals.DEFAULT_TTL);
     }
 

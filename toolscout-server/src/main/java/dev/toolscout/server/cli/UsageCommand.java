@@ -6,7 +6,7 @@ import dev.toolscout.agent.Agent;
 import dev.toolscout.agent.UsageRecord;
 import dev.toolscout.agent.UsageReport;
 import dev.toolscout.mcp.gateway.SessionLimits;
-import dev.toolscout.catalog.StateStore;
+import dev.toolscout.state.StateStore;
 import dev.toolscout.store.PostgresStateStore;
 import dev.toolscout.store.SqliteStateStore;
 import java.io.PrintWriter;

@@ -176,10 +176,10 @@ class HttpConsoleTest {
   @Test
   void an_admin_reads_the_agent_loops_usage_records_since_a_time_and_a_reader_may_not() {
     java.time.Instant at = java.time.Instant.now().minus(java.time.Duration.ofDays(30));
-    server.mcp.scout().maintenance().store().saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage("u-old", at,
+    server.mcp.scout().maintenance().store().saveUsage(new dev.toolscout.state.StateStore.StoredUsage("u-old", at,
         "user:ulf", "c1", "{\"id\": \"u-old\", \"at\": \"" + at + "\", \"status\": \"done\", \"message\": \"old\"}"));
     java.time.Instant recent = java.time.Instant.now().minusSeconds(60);
-    server.mcp.scout().maintenance().store().saveUsage(new dev.toolscout.catalog.StateStore.StoredUsage("u-new", recent,
+    server.mcp.scout().maintenance().store().saveUsage(new dev.toolscout.state.StateStore.StoredUsage("u-new", recent,
         "user:ulf", "c1", "{\"id\": \"u-new\", \"at\": \"" + recent + "\", \"status\": \"done\", \"message\": "
             + "\"send the report\", \"calls\": [{\"tool\": \"gmail__send_email\", \"origin\": \"selected\", "
             + "\"outcome\": \"ok\"}]}"));

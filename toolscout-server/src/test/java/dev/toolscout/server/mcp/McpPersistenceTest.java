@@ -39,7 +39,7 @@ class McpPersistenceTest {
 
   static List<String> storedServers(Path data) {
     try (var store = dev.toolscout.store.SqliteStateStore.open(data.resolve("state.db"))) {
-      return store.loadServers().stream().map(dev.toolscout.catalog.ServerStore.StoredServer::name).toList();
+      return store.loadServers().stream().map(dev.toolscout.servers.ServerStore.StoredServer::name).toList();
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.state;
 
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -10,14 +10,14 @@ import dev.toolscout.access.AccessRule.Target;
 import dev.toolscout.access.AccessRule;
 import dev.toolscout.approval.ApprovalStore.StoredApproval;
 import dev.toolscout.catalog.CatalogStore.StoredCatalog;
-import dev.toolscout.catalog.MemoryStore.StoredMemory;
-import dev.toolscout.catalog.ServerStore.StoredServer;
 import dev.toolscout.conversation.ConversationStore.StoredConversation;
+import dev.toolscout.memory.MemoryStore.StoredMemory;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
+import dev.toolscout.servers.ServerStore.StoredServer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

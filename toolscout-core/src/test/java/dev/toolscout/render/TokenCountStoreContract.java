@@ -1,9 +1,11 @@
-package dev.toolscout.catalog;
+package dev.toolscout.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.state.StateStore;
+import dev.toolscout.state.StoreContract;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

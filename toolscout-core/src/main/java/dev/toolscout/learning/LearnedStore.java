@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.learning;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,7 +1,8 @@
-package dev.toolscout.catalog;
+package dev.toolscout.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.state.StoreContract;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link OpenApiSourceStore} must do. Run against each implementation (SQLite, PostgreSQL). */

@@ -1,8 +1,9 @@
-package dev.toolscout.catalog;
+package dev.toolscout.skills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.catalog.SkillStore.StoredSkill;
+import dev.toolscout.skills.SkillStore.StoredSkill;
+import dev.toolscout.state.StoreContract;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link SkillStore} must do. Run against each implementation (SQLite, PostgreSQL). */

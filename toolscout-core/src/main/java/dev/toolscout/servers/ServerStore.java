@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.servers;
 
 import java.util.List;
 

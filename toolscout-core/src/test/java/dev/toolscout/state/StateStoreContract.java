@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link StateStore} must do as a whole: everything it holds survives a restart. Each concept's own
- * contract ({@link CatalogStoreContract}, {@code ApprovalStoreContract}, ...) says what its part must do; a store
+ * contract ({@code CatalogStoreContract}, {@code ApprovalStoreContract}, ...) says what its part must do; a store
  * module runs all of them against each implementation (SQLite, PostgreSQL).
  */
 public abstract class StateStoreContract extends StoreContract {

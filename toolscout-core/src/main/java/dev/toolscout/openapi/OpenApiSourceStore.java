@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.openapi;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.state;
 
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.memory;
 
 import java.util.List;
 

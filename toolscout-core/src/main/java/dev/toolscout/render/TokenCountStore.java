@@ -1,4 +1,4 @@
-package dev.toolscout.catalog;
+package dev.toolscout.render;
 
 import java.util.Collection;
 import java.util.Map;

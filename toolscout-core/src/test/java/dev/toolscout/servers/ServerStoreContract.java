@@ -1,10 +1,12 @@
-package dev.toolscout.catalog;
+package dev.toolscout.servers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.catalog.CatalogStore.StoredCatalog;
-import dev.toolscout.catalog.ServerStore.StoredServer;
+import dev.toolscout.servers.ServerStore.StoredServer;
+import dev.toolscout.state.StateStore;
+import dev.toolscout.state.StoreContract;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

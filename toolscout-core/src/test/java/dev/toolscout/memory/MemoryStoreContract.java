@@ -1,8 +1,9 @@
-package dev.toolscout.catalog;
+package dev.toolscout.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.catalog.MemoryStore.StoredMemory;
+import dev.toolscout.memory.MemoryStore.StoredMemory;
+import dev.toolscout.state.StoreContract;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,9 @@
-package dev.toolscout.catalog;
+package dev.toolscout.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.access.AccessPolicy;
+import dev.toolscout.state.StoreContract;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link PolicyStore} must do. Run against each implementation (SQLite, PostgreSQL). */
