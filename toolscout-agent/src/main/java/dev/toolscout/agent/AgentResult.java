@@ -15,26 +15,33 @@ import java.util.Objects;
  * @param error what stopped a failed run (a limit, the provider), else {@code null}
  * @param usage the run's usage record
  */
-public record AgentResult(String runId, String conversationId, Status status, String text, String approvalId,
-    String tool, String error, UsageRecord usage) {
-  /** How a run stands. */
-  public enum Status {
-    DONE,
-    AWAITING_APPROVAL,
-    FAILED;
+public record AgentResult(
+        String runId,
+        String conversationId,
+        Status status,
+        String text,
+        String approvalId,
+        String tool,
+        String error,
+        UsageRecord usage) {
+    /** How a run stands. */
+    public enum Status {
+        DONE,
+        AWAITING_APPROVAL,
+        FAILED;
 
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Status parse(String s) {
+            return valueOf(s.toUpperCase(Locale.ROOT));
+        }
     }
 
-    public static Status parse(String s) {
-      return valueOf(s.toUpperCase(Locale.ROOT));
+    public AgentResult {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(status, "status");
+        text = text == null ? "" : text;
     }
-  }
-
-  public AgentResult {
-    Objects.requireNonNull(runId, "runId");
-    Objects.requireNonNull(status, "status");
-    text = text == null ? "" : text;
-  }
 }

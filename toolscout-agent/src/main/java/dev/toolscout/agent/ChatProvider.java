@@ -11,18 +11,18 @@ import java.util.function.Consumer;
  */
 @FunctionalInterface
 public interface ChatProvider {
-  /**
-   * One model call.
-   *
-   * @param onText told each piece of text as it streams in (may never be called: a provider that does not
-   *     stream tells nothing until the end)
-   * @throws ProviderException when the provider failed (after its retries) or refused the request
-   * @throws InterruptedException when the request is cancelled
-   */
-  ChatResponse chat(ChatRequest request, Consumer<String> onText) throws InterruptedException;
+    /**
+     * One model call.
+     *
+     * @param onText told each piece of text as it streams in (may never be called: a provider that does not
+     *     stream tells nothing until the end)
+     * @throws ProviderException when the provider failed (after its retries) or refused the request
+     * @throws InterruptedException when the request is cancelled
+     */
+    ChatResponse chat(ChatRequest request, Consumer<String> onText) throws InterruptedException;
 
-  /** What the usage record names the provider and model by, e.g. {@code anthropic/claude-sonnet-4-5}. */
-  default String name() {
-    return "custom";
-  }
+    /** What the usage record names the provider and model by, e.g. {@code anthropic/claude-sonnet-4-5}. */
+    default String name() {
+        return "custom";
+    }
 }

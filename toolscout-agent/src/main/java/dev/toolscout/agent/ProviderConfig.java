@@ -23,98 +23,114 @@ import java.util.Objects;
  *     streaming caller as it comes
  */
 public record ProviderConfig(
-    Kind kind, String model, String baseUrl, String apiKey, Duration timeout, int maxRetries, int maxOutputTokens,
-    boolean stream) {
-  /** The providers ToolScout ships clients for. */
-  public enum Kind {
-    ANTHROPIC("ANTHROPIC_API_KEY"),
-    OPENAI("OPENAI_API_KEY");
+        Kind kind,
+        String model,
+        String baseUrl,
+        String apiKey,
+        Duration timeout,
+        int maxRetries,
+        int maxOutputTokens,
+        boolean stream) {
+    /** The providers ToolScout ships clients for. */
+    public enum Kind {
+        ANTHROPIC("ANTHROPIC_API_KEY"),
+        OPENAI("OPENAI_API_KEY");
 
-    private final String keyVariable;
+        private final String keyVariable;
 
-    Kind(String keyVariable) {
-      this.keyVariable = keyVariable;
-    }
-
-    /** The environment variable its key is read from. */
-    public String keyVariable() {
-      return keyVariable;
-    }
-
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** {@code anthropic} or {@code openai}, any case. */
-    public static Kind parse(String s) {
-      for (Kind k : values()) {
-        if (k.id().equalsIgnoreCase(s == null ? "" : s.strip())) {
-          return k;
+        Kind(String keyVariable) {
+            this.keyVariable = keyVariable;
         }
-      }
-      throw new IllegalArgumentException("provider must be anthropic or openai, got: '" + s + "'");
-    }
-  }
 
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-  public static final int DEFAULT_MAX_RETRIES = 3;
-  public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+        /** The environment variable its key is read from. */
+        public String keyVariable() {
+            return keyVariable;
+        }
 
-  public ProviderConfig {
-    Objects.requireNonNull(kind, "kind");
-    if (model == null || model.isBlank() || model.length() > 200) {
-      throw new IllegalArgumentException("model must be 1-200 characters, got: '" + model + "'");
-    }
-    if (baseUrl != null) {
-      URI u;
-      try {
-        u = URI.create(baseUrl);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("base URL must be an http(s) URL, got: '" + baseUrl + "'", e);
-      }
-      if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))
-          || u.getHost() == null) {
-        throw new IllegalArgumentException("base URL must be an http(s) URL, got: '" + baseUrl + "'");
-      }
-    }
-    if (apiKey == null || apiKey.isBlank()) {
-      throw new IllegalArgumentException("the " + kind.id() + " provider needs an API key: set "
-          + kind.keyVariable() + " (plain, or sealed as enc:v1:...) or give --provider-key-file FILE");
-    }
-    timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
-    if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(30)) > 0) {
-      throw new IllegalArgumentException("provider timeout must be above 0 and at most 30 minutes, got: " + timeout);
-    }
-    if (maxRetries < 0 || maxRetries > 10) {
-      throw new IllegalArgumentException("provider maxRetries must be between 0 and 10, got: " + maxRetries);
-    }
-    if (maxOutputTokens < 1 || maxOutputTokens > 1_000_000) {
-      throw new IllegalArgumentException("maxOutputTokens must be between 1 and 1000000, got: " + maxOutputTokens);
-    }
-  }
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
 
-  /** A provider with the defaults, its key from {@code env} ({@link Kind#keyVariable()}). */
-  public static ProviderConfig of(Kind kind, String model, String baseUrl, Map<String, String> env) {
-    return new ProviderConfig(kind, model, baseUrl, env.get(kind.keyVariable()), null, DEFAULT_MAX_RETRIES,
-        DEFAULT_MAX_OUTPUT_TOKENS, true);
-  }
+        /** {@code anthropic} or {@code openai}, any case. */
+        public static Kind parse(String s) {
+            for (Kind k : values()) {
+                if (k.id().equalsIgnoreCase(s == null ? "" : s.strip())) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("provider must be anthropic or openai, got: '" + s + "'");
+        }
+    }
 
-  public ProviderConfig withStream(boolean s) {
-    return new ProviderConfig(kind, model, baseUrl, apiKey, timeout, maxRetries, maxOutputTokens, s);
-  }
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    public static final int DEFAULT_MAX_RETRIES = 3;
+    public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
-  public ProviderConfig withRetries(int n) {
-    return new ProviderConfig(kind, model, baseUrl, apiKey, timeout, n, maxOutputTokens, stream);
-  }
+    public ProviderConfig {
+        Objects.requireNonNull(kind, "kind");
+        if (model == null || model.isBlank() || model.length() > 200) {
+            throw new IllegalArgumentException("model must be 1-200 characters, got: '" + model + "'");
+        }
+        if (baseUrl != null) {
+            URI u;
+            try {
+                u = URI.create(baseUrl);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("base URL must be an http(s) URL, got: '" + baseUrl + "'", e);
+            }
+            if (u.getScheme() == null
+                    || !(u.getScheme().equals("http") || u.getScheme().equals("https"))
+                    || u.getHost() == null) {
+                throw new IllegalArgumentException("base URL must be an http(s) URL, got: '" + baseUrl + "'");
+            }
+        }
+        if (apiKey == null || apiKey.isBlank()) {
+            throw new IllegalArgumentException("the " + kind.id() + " provider needs an API key: set "
+                    + kind.keyVariable() + " (plain, or sealed as enc:v1:...) or give --provider-key-file FILE");
+        }
+        timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(30)) > 0) {
+            throw new IllegalArgumentException(
+                    "provider timeout must be above 0 and at most 30 minutes, got: " + timeout);
+        }
+        if (maxRetries < 0 || maxRetries > 10) {
+            throw new IllegalArgumentException("provider maxRetries must be between 0 and 10, got: " + maxRetries);
+        }
+        if (maxOutputTokens < 1 || maxOutputTokens > 1_000_000) {
+            throw new IllegalArgumentException(
+                    "maxOutputTokens must be between 1 and 1000000, got: " + maxOutputTokens);
+        }
+    }
 
-  public ProviderConfig withTimeout(Duration t) {
-    return new ProviderConfig(kind, model, baseUrl, apiKey, t, maxRetries, maxOutputTokens, stream);
-  }
+    /** A provider with the defaults, its key from {@code env} ({@link Kind#keyVariable()}). */
+    public static ProviderConfig of(Kind kind, String model, String baseUrl, Map<String, String> env) {
+        return new ProviderConfig(
+                kind,
+                model,
+                baseUrl,
+                env.get(kind.keyVariable()),
+                null,
+                DEFAULT_MAX_RETRIES,
+                DEFAULT_MAX_OUTPUT_TOKENS,
+                true);
+    }
 
-  /** Leaves the key out. */
-  @Override
-  public String toString() {
-    return "ProviderConfig[kind=" + kind.id() + ", model=" + model + ", baseUrl=" + baseUrl + ", timeout=" + timeout
-        + ", maxRetries=" + maxRetries + ", maxOutputTokens=" + maxOutputTokens + ", stream=" + stream + "]";
-  }
+    public ProviderConfig withStream(boolean s) {
+        return new ProviderConfig(kind, model, baseUrl, apiKey, timeout, maxRetries, maxOutputTokens, s);
+    }
+
+    public ProviderConfig withRetries(int n) {
+        return new ProviderConfig(kind, model, baseUrl, apiKey, timeout, n, maxOutputTokens, stream);
+    }
+
+    public ProviderConfig withTimeout(Duration t) {
+        return new ProviderConfig(kind, model, baseUrl, apiKey, t, maxRetries, maxOutputTokens, stream);
+    }
+
+    /** Leaves the key out. */
+    @Override
+    public String toString() {
+        return "ProviderConfig[kind=" + kind.id() + ", model=" + model + ", baseUrl=" + baseUrl + ", timeout=" + timeout
+                + ", maxRetries=" + maxRetries + ", maxOutputTokens=" + maxOutputTokens + ", stream=" + stream + "]";
+    }
 }

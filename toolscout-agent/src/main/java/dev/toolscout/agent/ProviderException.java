@@ -6,23 +6,23 @@ package dev.toolscout.agent;
  * the key.
  */
 public final class ProviderException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-  private final boolean retriable;
-  private final int status;
+    private static final long serialVersionUID = 1L;
+    private final boolean retriable;
+    private final int status;
 
-  public ProviderException(String message, boolean retriable, int status, Throwable cause) {
-    super(message, cause);
-    this.retriable = retriable;
-    this.status = status;
-  }
+    public ProviderException(String message, boolean retriable, int status, Throwable cause) {
+        super(message, cause);
+        this.retriable = retriable;
+        this.status = status;
+    }
 
-  /** Whether trying again later may succeed (it was a rate limit, a server error or a timeout). */
-  public boolean retriable() {
-    return retriable;
-  }
+    /** Whether trying again later may succeed (it was a rate limit, a server error or a timeout). */
+    public boolean retriable() {
+        return retriable;
+    }
 
-  /** The provider's HTTP status, or 0 when there was no answer. */
-  public int status() {
-    return status;
-  }
+    /** The provider's HTTP status, or 0 when there was no answer. */
+    public int status() {
+        return status;
+    }
 }

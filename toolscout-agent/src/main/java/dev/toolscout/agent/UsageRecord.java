@@ -15,14 +15,14 @@ import java.util.Objects;
  * @param json the record
  */
 public record UsageRecord(String id, Instant at, ObjectNode json) {
-  public UsageRecord {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(at, "at");
-    Objects.requireNonNull(json, "json");
-  }
+    public UsageRecord {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(json, "json");
+    }
 
-  /** done, awaiting_approval or failed. */
-  public String status() {
-    return json.path("status").asText();
-  }
+    /** done, awaiting_approval or failed. */
+    public String status() {
+        return json.path("status").asText();
+    }
 }

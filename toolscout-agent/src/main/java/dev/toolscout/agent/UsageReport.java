@@ -13,144 +13,159 @@ import java.util.Set;
  * {@code toolscout usage} and {@code GET /v1/usage} print (docs/AGENT.md).
  */
 public final class UsageReport {
-  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-  private UsageReport() {}
+    private UsageReport() {}
 
-  /**
-   * The metrics over {@code records}: {@code requests} (by status), {@code tool_calls} (every call of a
-   * catalog tool, meta-tools apart, by origin), {@code preselected_share} (of the calls of catalog tools, the
-   * share whose tool the first selection held), {@code discovery_rate} (the share of requests that called
-   * {@code tool_discovery__find}), {@code discovery_calls} and {@code discovery_empty} (calls that found
-   * nothing), {@code approvals} (requested, approved, denied, pending), {@code tokens} (input, output, and
-   * saved: the definitions left out by selecting, summed over model calls), {@code not_found}, {@code
-   * tool_errors}.
-   */
-  public static ObjectNode summary(List<UsageRecord> records) {
-    long done = 0;
-    long awaiting = 0;
-    long failed = 0;
-    long calls = 0;
-    long selected = 0;
-    long routed = 0;
-    long discovered = 0;
-    long skill = 0;
-    long other = 0;
-    long meta = 0;
-    long notFound = 0;
-    long errors = 0;
-    long withDiscovery = 0;
-    long discoveryCalls = 0;
-    long discoveryEmpty = 0;
-    long requested = 0;
-    long approved = 0;
-    long denied = 0;
-    long pending = 0;
-    long in = 0;
-    long out = 0;
-    long saved = 0;
-    for (UsageRecord r : records) {
-      JsonNode j = r.json();
-      switch (r.status()) {
-        case "done" -> done++;
-        case "awaiting_approval" -> awaiting++;
-        default -> failed++;
-      }
-      boolean found = false;
-      for (JsonNode c : j.path("calls")) {
-        String origin = c.path("origin").asText();
-        String outcome = c.path("outcome").asText();
-        if (outcome.equals("not_found")) {
-          notFound++;
-          continue;
+    /**
+     * The metrics over {@code records}: {@code requests} (by status), {@code tool_calls} (every call of a
+     * catalog tool, meta-tools apart, by origin), {@code preselected_share} (of the calls of catalog tools, the
+     * share whose tool the first selection held), {@code discovery_rate} (the share of requests that called
+     * {@code tool_discovery__find}), {@code discovery_calls} and {@code discovery_empty} (calls that found
+     * nothing), {@code approvals} (requested, approved, denied, pending), {@code tokens} (input, output, and
+     * saved: the definitions left out by selecting, summed over model calls), {@code not_found}, {@code
+     * tool_errors}.
+     */
+    public static ObjectNode summary(List<UsageRecord> records) {
+        long done = 0;
+        long awaiting = 0;
+        long failed = 0;
+        long calls = 0;
+        long selected = 0;
+        long routed = 0;
+        long discovered = 0;
+        long skill = 0;
+        long other = 0;
+        long meta = 0;
+        long notFound = 0;
+        long errors = 0;
+        long withDiscovery = 0;
+        long discoveryCalls = 0;
+        long discoveryEmpty = 0;
+        long requested = 0;
+        long approved = 0;
+        long denied = 0;
+        long pending = 0;
+        long in = 0;
+        long out = 0;
+        long saved = 0;
+        for (UsageRecord r : records) {
+            JsonNode j = r.json();
+            switch (r.status()) {
+                case "done" -> done++;
+                case "awaiting_approval" -> awaiting++;
+                default -> failed++;
+            }
+            boolean found = false;
+            for (JsonNode c : j.path("calls")) {
+                String origin = c.path("origin").asText();
+                String outcome = c.path("outcome").asText();
+                if (outcome.equals("not_found")) {
+                    notFound++;
+                    continue;
+                }
+                if (outcome.equals("error")) {
+                    errors++;
+                }
+                switch (origin) {
+                    case "meta" -> meta++;
+                    case "selected" -> selected++;
+                    case "route" -> routed++;
+                    case "discovery" -> discovered++;
+                    case "skill" -> skill++;
+                    default -> other++;
+                }
+                if (!origin.equals("meta")) {
+                    calls++;
+                }
+                if (c.path("tool").asText().equals("tool_discovery__find")) {
+                    found = true;
+                    discoveryCalls++;
+                    if (c.path("found").asInt(-1) == 0 || outcome.equals("error")) {
+                        discoveryEmpty++;
+                    }
+                }
+            }
+            if (found) {
+                withDiscovery++;
+            }
+            for (JsonNode a : j.path("approvals")) {
+                requested++;
+                switch (a.path("outcome").asText()) {
+                    case "approved" -> approved++;
+                    case "denied" -> denied++;
+                    default -> pending++;
+                }
+            }
+            in += j.path("tokens").path("input").asLong();
+            out += j.path("tokens").path("output").asLong();
+            saved += j.path("tokens").path("saved").asLong();
         }
-        if (outcome.equals("error")) {
-          errors++;
-        }
-        switch (origin) {
-          case "meta" -> meta++;
-          case "selected" -> selected++;
-          case "route" -> routed++;
-          case "discovery" -> discovered++;
-          case "skill" -> skill++;
-          default -> other++;
-        }
-        if (!origin.equals("meta")) {
-          calls++;
-        }
-        if (c.path("tool").asText().equals("tool_discovery__find")) {
-          found = true;
-          discoveryCalls++;
-          if (c.path("found").asInt(-1) == 0 || outcome.equals("error")) {
-            discoveryEmpty++;
-          }
-        }
-      }
-      if (found) {
-        withDiscovery++;
-      }
-      for (JsonNode a : j.path("approvals")) {
-        requested++;
-        switch (a.path("outcome").asText()) {
-          case "approved" -> approved++;
-          case "denied" -> denied++;
-          default -> pending++;
-        }
-      }
-      in += j.path("tokens").path("input").asLong();
-      out += j.path("tokens").path("output").asLong();
-      saved += j.path("tokens").path("saved").asLong();
+        long requests = records.size();
+        ObjectNode n = F.objectNode();
+        n.put("requests", requests);
+        n.putObject("by_status")
+                .put("done", done)
+                .put("awaiting_approval", awaiting)
+                .put("failed", failed);
+        n.put("tool_calls", calls);
+        n.putObject("by_origin")
+                .put("selected", selected)
+                .put("discovery", discovered)
+                .put("skill", skill)
+                .put("route", routed)
+                .put("other", other)
+                .put("meta", meta);
+        // a tool the router ran without the model was ToolScout's own pick, before any model call: pre-selected
+        n.put("preselected_share", calls == 0 ? 0 : round((selected + routed) / (double) calls));
+        n.put("discovery_rate", requests == 0 ? 0 : round(withDiscovery / (double) requests));
+        n.put("discovery_calls", discoveryCalls);
+        n.put("discovery_empty", discoveryEmpty);
+        n.putObject("approvals")
+                .put("requested", requested)
+                .put("approved", approved)
+                .put("denied", denied)
+                .put("pending", pending);
+        n.putObject("tokens").put("input", in).put("output", out).put("saved", saved);
+        n.put("not_found", notFound);
+        n.put("tool_errors", errors);
+        return n;
     }
-    long requests = records.size();
-    ObjectNode n = F.objectNode();
-    n.put("requests", requests);
-    n.putObject("by_status").put("done", done).put("awaiting_approval", awaiting).put("failed", failed);
-    n.put("tool_calls", calls);
-    n.putObject("by_origin").put("selected", selected).put("discovery", discovered).put("skill", skill)
-        .put("route", routed).put("other", other).put("meta", meta);
-    // a tool the router ran without the model was ToolScout's own pick, before any model call: pre-selected
-    n.put("preselected_share", calls == 0 ? 0 : round((selected + routed) / (double) calls));
-    n.put("discovery_rate", requests == 0 ? 0 : round(withDiscovery / (double) requests));
-    n.put("discovery_calls", discoveryCalls);
-    n.put("discovery_empty", discoveryEmpty);
-    n.putObject("approvals").put("requested", requested).put("approved", approved).put("denied", denied)
-        .put("pending", pending);
-    n.putObject("tokens").put("input", in).put("output", out).put("saved", saved);
-    n.put("not_found", notFound);
-    n.put("tool_errors", errors);
-    return n;
-  }
 
-  /**
-   * One pair per finished request ({@code done}): {@code {"message", "tools", "principal", "conversation",
-   * "at"}}, {@code tools} the catalog tools the model called successfully, in call order, once each, meta-tools
-   * left out. The format issue 20's {@code toolscout learn --pairs FILE} reads (JSON Lines, docs/AGENT.md).
-   */
-  public static List<ObjectNode> pairs(List<UsageRecord> records) {
-    return records.stream().filter(r -> r.status().equals("done")).map(UsageReport::pair).toList();
-  }
-
-  private static ObjectNode pair(UsageRecord r) {
-    ObjectNode p = F.objectNode();
-    p.put("message", r.json().path("message").asText());
-    Set<String> tools = new LinkedHashSet<>();
-    for (JsonNode c : r.json().path("calls")) {
-      if (!c.path("origin").asText().equals("meta") && c.path("outcome").asText().equals("ok")) {
-        tools.add(c.path("tool").asText());
-      }
+    /**
+     * One pair per finished request ({@code done}): {@code {"message", "tools", "principal", "conversation",
+     * "at"}}, {@code tools} the catalog tools the model called successfully, in call order, once each, meta-tools
+     * left out. The format issue 20's {@code toolscout learn --pairs FILE} reads (JSON Lines, docs/AGENT.md).
+     */
+    public static List<ObjectNode> pairs(List<UsageRecord> records) {
+        return records.stream()
+                .filter(r -> r.status().equals("done"))
+                .map(UsageReport::pair)
+                .toList();
     }
-    ArrayNode t = p.putArray("tools");
-    tools.forEach(t::add);
-    String user = r.json().path("principal").path("user").asText(null);
-    if (user != null) {
-      p.put("principal", user);
-    }
-    p.put("conversation", r.json().path("conversation").asText());
-    p.put("at", r.at().toString());
-    return p;
-  }
 
-  private static double round(double v) {
-    return Math.round(v * 10_000) / 10_000.0;
-  }
+    private static ObjectNode pair(UsageRecord r) {
+        ObjectNode p = F.objectNode();
+        p.put("message", r.json().path("message").asText());
+        Set<String> tools = new LinkedHashSet<>();
+        for (JsonNode c : r.json().path("calls")) {
+            if (!c.path("origin").asText().equals("meta")
+                    && c.path("outcome").asText().equals("ok")) {
+                tools.add(c.path("tool").asText());
+            }
+        }
+        ArrayNode t = p.putArray("tools");
+        tools.forEach(t::add);
+        String user = r.json().path("principal").path("user").asText(null);
+        if (user != null) {
+            p.put("principal", user);
+        }
+        p.put("conversation", r.json().path("conversation").asText());
+        p.put("at", r.at().toString());
+        return p;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
+    }
 }

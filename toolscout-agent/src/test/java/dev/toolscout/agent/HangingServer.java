@@ -14,51 +14,51 @@ import java.util.concurrent.TimeUnit;
  * waiting on it end.
  */
 public final class HangingServer implements AutoCloseable {
-  private final ServerSocket socket;
-  private final List<Socket> accepted = new CopyOnWriteArrayList<>();
+    private final ServerSocket socket;
+    private final List<Socket> accepted = new CopyOnWriteArrayList<>();
 
-  public HangingServer() throws IOException {
-    socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread.ofVirtual().start(() -> {
-      try {
-        while (true) {
-          accepted.add(socket.accept());
+    public HangingServer() throws IOException {
+        socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(() -> {
+            try {
+                while (true) {
+                    accepted.add(socket.accept());
+                }
+            } catch (IOException closed) {
+                // closed: the test is over
+            }
+        });
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public String url() {
+        return "http://127.0.0.1:" + socket.getLocalPort();
+    }
+
+    /** The connections accepted so far. */
+    public int connections() {
+        return accepted.size();
+    }
+
+    /** Waits up to a minute for the first connection; returns how many there are then. */
+    public int awaitConnection() throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (accepted.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(10);
         }
-      } catch (IOException closed) {
-        // closed: the test is over
-      }
-    });
-  }
-
-  /** {@code http://127.0.0.1:PORT}. */
-  public String url() {
-    return "http://127.0.0.1:" + socket.getLocalPort();
-  }
-
-  /** The connections accepted so far. */
-  public int connections() {
-    return accepted.size();
-  }
-
-  /** Waits up to a minute for the first connection; returns how many there are then. */
-  public int awaitConnection() throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (accepted.isEmpty() && System.nanoTime() < until) {
-      Thread.sleep(10);
+        return accepted.size();
     }
-    return accepted.size();
-  }
 
-  @Override
-  public void close() throws IOException {
-    goAway();
-  }
-
-  /** The server goes away: no new connection is accepted, and those it holds are closed. Idempotent. */
-  public void goAway() throws IOException {
-    socket.close();
-    for (Socket s : accepted) {
-      s.close();
+    @Override
+    public void close() throws IOException {
+        goAway();
     }
-  }
+
+    /** The server goes away: no new connection is accepted, and those it holds are closed. Idempotent. */
+    public void goAway() throws IOException {
+        socket.close();
+        for (Socket s : accepted) {
+            s.close();
+        }
+    }
 }

@@ -11,15 +11,15 @@ import java.util.function.IntFunction;
  * hand-over of the BM25 list between threads, which is not the fusion.
  */
 public final class FusionAccess {
-  private FusionAccess() {}
+    private FusionAccess() {}
 
-  /** {@link HybridRanker}'s fusion of two ranked lists, unchanged. */
-  public static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
-    return HybridRanker.fuse(lexical, dense, fusion, nameOf);
-  }
+    /** {@link HybridRanker}'s fusion of two ranked lists, unchanged. */
+    public static List<Ranked> fuse(List<Hit> lexical, List<Hit> dense, Fusion fusion, IntFunction<String> nameOf) {
+        return HybridRanker.fuse(lexical, dense, fusion, nameOf);
+    }
 
-  /** The clauses {@link HybridRanker#rank} embeds for {@code message} (none for a message of one clause). */
-  public static List<String> rankedClauses(String message) {
-    return HybridRanker.withoutNearlyWhole(message, QueryClauses.split(message));
-  }
+    /** The clauses {@link HybridRanker#rank} embeds for {@code message} (none for a message of one clause). */
+    public static List<String> rankedClauses(String message) {
+        return HybridRanker.withoutNearlyWhole(message, QueryClauses.split(message));
+    }
 }

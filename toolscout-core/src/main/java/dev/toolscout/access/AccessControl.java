@@ -21,140 +21,138 @@ import java.util.Objects;
  * <p>Thread-safe.
  */
 public final class AccessControl {
-  /** Cached allowed sets; more principals than this at one catalog version evict the oldest. */
-  public static final int CACHE_SIZE = 1024;
+    /** Cached allowed sets; more principals than this at one catalog version evict the oldest. */
+    public static final int CACHE_SIZE = 1024;
 
-  private volatile AccessPolicy policy;
-  private volatile long policyVersion;
-  private final Map<Key, AllowedSet> cache =
-      new LinkedHashMap<>(64, 0.75f, true) {
+    private volatile AccessPolicy policy;
+    private volatile long policyVersion;
+    private final Map<Key, AllowedSet> cache = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Key, AllowedSet> eldest) {
-          return size() > CACHE_SIZE;
+            return size() > CACHE_SIZE;
         }
-      };
+    };
 
-  public AccessControl(AccessPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-  }
-
-  public AccessPolicy policy() {
-    return policy;
-  }
-
-  /** Replaces the policy; cached sets of the old one are never used again. */
-  public synchronized void setPolicy(AccessPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-    this.policyVersion++;
-    cache.clear();
-  }
-
-  /** The ordinals of {@code snapshot} that {@code principal} may see. */
-  public AllowedSet allowed(Catalog.Snapshot snapshot, Principal principal) {
-    Key key;
-    AccessPolicy p;
-    synchronized (this) {
-      key = new Key(snapshot.version(), snapshot.universe(), policyVersion, principal);
-      AllowedSet hit = cache.get(key);
-      if (hit != null) {
-        return hit;
-      }
-      p = policy;
+    public AccessControl(AccessPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
     }
-    Resolver r = new Resolver(p, principal);
-    BitSet bits = new BitSet(snapshot.universe());
-    for (CatalogEntry e : snapshot.entries()) {
-      if (r.allows(e.spec())) {
-        bits.set(e.ord());
-      }
+
+    public AccessPolicy policy() {
+        return policy;
     }
-    AllowedSet set = AllowedSet.of(bits, snapshot.universe());
-    synchronized (this) {
-      if (key.policyVersion() == policyVersion) {
-        cache.put(key, set);
-      }
+
+    /** Replaces the policy; cached sets of the old one are never used again. */
+    public synchronized void setPolicy(AccessPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.policyVersion++;
+        cache.clear();
     }
-    return set;
-  }
 
-  /** Whether {@code principal} may see {@code spec} under the current policy. */
-  public boolean allows(Principal principal, ToolSpec spec) {
-    return new Resolver(policy, principal).allows(spec);
-  }
-
-  private record Key(long catalogVersion, int universe, long policyVersion, Principal principal) {}
-
-  /**
-   * The rules that apply to one principal, indexed by target for an O(1) decision per tool. Rank: lower is
-   * more specific; subject rank dominates target rank.
-   */
-  private static final class Resolver {
-    private final Effect defaultEffect;
-    private final Map<String, int[]> byTool = new HashMap<>();
-    private final Map<String, int[]> bySource = new HashMap<>();
-    private final Map<String, int[]> byCategory = new HashMap<>();
-
-    Resolver(AccessPolicy policy, Principal p) {
-      this.defaultEffect = policy.defaultEffect();
-      List<String> chain = policy.spaceChain(p.space());
-      for (AccessRule rule : policy.rules()) {
-        int subjectRank = subjectRank(rule, p, chain);
-        if (subjectRank < 0) {
-          continue;
+    /** The ordinals of {@code snapshot} that {@code principal} may see. */
+    public AllowedSet allowed(Catalog.Snapshot snapshot, Principal principal) {
+        Key key;
+        AccessPolicy p;
+        synchronized (this) {
+            key = new Key(snapshot.version(), snapshot.universe(), policyVersion, principal);
+            AllowedSet hit = cache.get(key);
+            if (hit != null) {
+                return hit;
+            }
+            p = policy;
         }
-        int rank = subjectRank * 3 + rule.target().ordinal();
-        Map<String, int[]> m =
-            switch (rule.target()) {
-              case TOOL -> byTool;
-              case SOURCE -> bySource;
-              case CATEGORY -> byCategory;
+        Resolver r = new Resolver(p, principal);
+        BitSet bits = new BitSet(snapshot.universe());
+        for (CatalogEntry e : snapshot.entries()) {
+            if (r.allows(e.spec())) {
+                bits.set(e.ord());
+            }
+        }
+        AllowedSet set = AllowedSet.of(bits, snapshot.universe());
+        synchronized (this) {
+            if (key.policyVersion() == policyVersion) {
+                cache.put(key, set);
+            }
+        }
+        return set;
+    }
+
+    /** Whether {@code principal} may see {@code spec} under the current policy. */
+    public boolean allows(Principal principal, ToolSpec spec) {
+        return new Resolver(policy, principal).allows(spec);
+    }
+
+    private record Key(long catalogVersion, int universe, long policyVersion, Principal principal) {}
+
+    /**
+     * The rules that apply to one principal, indexed by target for an O(1) decision per tool. Rank: lower is
+     * more specific; subject rank dominates target rank.
+     */
+    private static final class Resolver {
+        private final Effect defaultEffect;
+        private final Map<String, int[]> byTool = new HashMap<>();
+        private final Map<String, int[]> bySource = new HashMap<>();
+        private final Map<String, int[]> byCategory = new HashMap<>();
+
+        Resolver(AccessPolicy policy, Principal p) {
+            this.defaultEffect = policy.defaultEffect();
+            List<String> chain = policy.spaceChain(p.space());
+            for (AccessRule rule : policy.rules()) {
+                int subjectRank = subjectRank(rule, p, chain);
+                if (subjectRank < 0) {
+                    continue;
+                }
+                int rank = subjectRank * 3 + rule.target().ordinal();
+                Map<String, int[]> m = switch (rule.target()) {
+                    case TOOL -> byTool;
+                    case SOURCE -> bySource;
+                    case CATEGORY -> byCategory;
+                };
+                // keep the most specific rule per target value; at equal rank DENY wins
+                int[] cur = m.get(rule.targetValue());
+                int deny = rule.effect() == Effect.DENY ? 1 : 0;
+                if (cur == null || rank < cur[0] || (rank == cur[0] && deny > cur[1])) {
+                    m.put(rule.targetValue(), new int[] {rank, deny});
+                }
+            }
+        }
+
+        /** 0 user, 1 group, 2.. the space chain nearest first, then everyone; -1 when the rule does not apply. */
+        private static int subjectRank(AccessRule rule, Principal p, List<String> chain) {
+            return switch (rule.subject()) {
+                case USER -> rule.subjectValue().equals(p.user()) ? 0 : -1;
+                case GROUP -> rule.subjectValue().equals(p.group()) ? 1 : -1;
+                case SPACE -> {
+                    int i = chain.indexOf(rule.subjectValue());
+                    yield i < 0 ? -1 : 2 + i;
+                }
+                case EVERYONE -> 2 + chain.size();
             };
-        // keep the most specific rule per target value; at equal rank DENY wins
-        int[] cur = m.get(rule.targetValue());
-        int deny = rule.effect() == Effect.DENY ? 1 : 0;
-        if (cur == null || rank < cur[0] || (rank == cur[0] && deny > cur[1])) {
-          m.put(rule.targetValue(), new int[] {rank, deny});
         }
-      }
-    }
 
-    /** 0 user, 1 group, 2.. the space chain nearest first, then everyone; -1 when the rule does not apply. */
-    private static int subjectRank(AccessRule rule, Principal p, List<String> chain) {
-      return switch (rule.subject()) {
-        case USER -> rule.subjectValue().equals(p.user()) ? 0 : -1;
-        case GROUP -> rule.subjectValue().equals(p.group()) ? 1 : -1;
-        case SPACE -> {
-          int i = chain.indexOf(rule.subjectValue());
-          yield i < 0 ? -1 : 2 + i;
+        boolean allows(ToolSpec spec) {
+            if (spec.aiAccess() == AiAccess.BLOCKED) {
+                return false;
+            }
+            int[] best = pick(null, byTool.get(spec.fullName()));
+            best = pick(best, bySource.get(spec.name().source()));
+            best = pick(best, byCategory.get(spec.category()));
+            if (best == null) {
+                return defaultEffect == Effect.ALLOW;
+            }
+            return best[1] == 0;
         }
-        case EVERYONE -> 2 + chain.size();
-      };
-    }
 
-    boolean allows(ToolSpec spec) {
-      if (spec.aiAccess() == AiAccess.BLOCKED) {
-        return false;
-      }
-      int[] best = pick(null, byTool.get(spec.fullName()));
-      best = pick(best, bySource.get(spec.name().source()));
-      best = pick(best, byCategory.get(spec.category()));
-      if (best == null) {
-        return defaultEffect == Effect.ALLOW;
-      }
-      return best[1] == 0;
+        private static int[] pick(int[] a, int[] b) {
+            if (a == null) {
+                return b;
+            }
+            if (b == null) {
+                return a;
+            }
+            if (a[0] != b[0]) {
+                return a[0] < b[0] ? a : b;
+            }
+            return a[1] >= b[1] ? a : b;
+        }
     }
-
-    private static int[] pick(int[] a, int[] b) {
-      if (a == null) {
-        return b;
-      }
-      if (b == null) {
-        return a;
-      }
-      if (a[0] != b[0]) {
-        return a[0] < b[0] ? a : b;
-      }
-      return a[1] >= b[1] ? a : b;
-    }
-  }
 }

@@ -21,38 +21,38 @@ import java.util.Set;
  * @param rules the rules, in any order (order does not matter)
  */
 public record AccessPolicy(AccessRule.Effect defaultEffect, Map<String, String> spaceParents, List<AccessRule> rules) {
-  /** Everyone sees every tool that is not BLOCKED. */
-  public static final AccessPolicy ALLOW_ALL = new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of());
+    /** Everyone sees every tool that is not BLOCKED. */
+    public static final AccessPolicy ALLOW_ALL = new AccessPolicy(AccessRule.Effect.ALLOW, Map.of(), List.of());
 
-  /** The deepest space chain followed; deeper trees are rejected. */
-  public static final int MAX_SPACE_DEPTH = 64;
+    /** The deepest space chain followed; deeper trees are rejected. */
+    public static final int MAX_SPACE_DEPTH = 64;
 
-  public AccessPolicy {
-    Objects.requireNonNull(defaultEffect, "default");
-    spaceParents = Map.copyOf(spaceParents);
-    rules = List.copyOf(rules);
-    for (String space : spaceParents.keySet()) {
-      Set<String> seen = new HashSet<>();
-      String s = space;
-      while (s != null) {
-        if (!seen.add(s)) {
-          throw new IllegalArgumentException("spaces must not form a cycle, got one through: '" + s + "'");
+    public AccessPolicy {
+        Objects.requireNonNull(defaultEffect, "default");
+        spaceParents = Map.copyOf(spaceParents);
+        rules = List.copyOf(rules);
+        for (String space : spaceParents.keySet()) {
+            Set<String> seen = new HashSet<>();
+            String s = space;
+            while (s != null) {
+                if (!seen.add(s)) {
+                    throw new IllegalArgumentException("spaces must not form a cycle, got one through: '" + s + "'");
+                }
+                if (seen.size() > MAX_SPACE_DEPTH) {
+                    throw new IllegalArgumentException("spaces may nest at most " + MAX_SPACE_DEPTH
+                            + " deep, got a deeper chain under: '" + space + "'");
+                }
+                s = spaceParents.get(s);
+            }
         }
-        if (seen.size() > MAX_SPACE_DEPTH) {
-          throw new IllegalArgumentException(
-              "spaces may nest at most " + MAX_SPACE_DEPTH + " deep, got a deeper chain under: '" + space + "'");
-        }
-        s = spaceParents.get(s);
-      }
     }
-  }
 
-  /** {@code space} and its ancestors, nearest first; empty for {@code null}. */
-  public List<String> spaceChain(String space) {
-    List<String> chain = new ArrayList<>();
-    for (String s = space; s != null && chain.size() <= MAX_SPACE_DEPTH; s = spaceParents.get(s)) {
-      chain.add(s);
+    /** {@code space} and its ancestors, nearest first; empty for {@code null}. */
+    public List<String> spaceChain(String space) {
+        List<String> chain = new ArrayList<>();
+        for (String s = space; s != null && chain.size() <= MAX_SPACE_DEPTH; s = spaceParents.get(s)) {
+            chain.add(s);
+        }
+        return chain;
     }
-    return chain;
-  }
 }

@@ -7,7 +7,7 @@ import dev.toolscout.model.ToolSpec;
  * spec's content hash.
  */
 public record CatalogEntry(int ord, ToolSpec spec, String contentHash) {
-  public String name() {
-    return spec.fullName();
-  }
+    public String name() {
+        return spec.fullName();
+    }
 }

@@ -6,7 +6,7 @@ package dev.toolscout.catalog;
  * could not be indexed (the index catches up from the store).
  */
 public final class SubscriberException extends RuntimeException {
-  public SubscriberException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    public SubscriberException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -19,14 +19,18 @@ import java.util.Objects;
  *     after this
  */
 public record Conversation(
-    String id, Principal principal, List<String> activeSkills, List<String> disclosedTools, Instant createdAt,
-    Instant lastUsedAt) {
-  public Conversation {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(principal, "principal");
-    activeSkills = List.copyOf(activeSkills);
-    disclosedTools = List.copyOf(disclosedTools);
-    Objects.requireNonNull(createdAt, "createdAt");
-    Objects.requireNonNull(lastUsedAt, "lastUsedAt");
-  }
+        String id,
+        Principal principal,
+        List<String> activeSkills,
+        List<String> disclosedTools,
+        Instant createdAt,
+        Instant lastUsedAt) {
+    public Conversation {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(principal, "principal");
+        activeSkills = List.copyOf(activeSkills);
+        disclosedTools = List.copyOf(disclosedTools);
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(lastUsedAt, "lastUsedAt");
+    }
 }

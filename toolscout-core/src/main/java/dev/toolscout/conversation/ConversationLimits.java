@@ -18,29 +18,29 @@ import java.util.Objects;
  *     disclosure is forgotten (the model can find it again)
  */
 public record ConversationLimits(
-    Duration idle, int maxConversations, int maxPerPrincipal, int maxActiveSkills, int maxDisclosedTools) {
-  public static final ConversationLimits DEFAULT =
-      new ConversationLimits(Duration.ofHours(24), 100_000, 1_000, 16, 256);
+        Duration idle, int maxConversations, int maxPerPrincipal, int maxActiveSkills, int maxDisclosedTools) {
+    public static final ConversationLimits DEFAULT =
+            new ConversationLimits(Duration.ofHours(24), 100_000, 1_000, 16, 256);
 
-  public ConversationLimits {
-    Objects.requireNonNull(idle, "idle");
-    if (idle.isNegative() || idle.isZero()) {
-      throw new IllegalArgumentException("conversation idle time must be positive, got: " + idle);
+    public ConversationLimits {
+        Objects.requireNonNull(idle, "idle");
+        if (idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("conversation idle time must be positive, got: " + idle);
+        }
+        positive("maxConversations", maxConversations);
+        positive("maxPerPrincipal", maxPerPrincipal);
+        positive("maxActiveSkills", maxActiveSkills);
+        positive("maxDisclosedTools", maxDisclosedTools);
     }
-    positive("maxConversations", maxConversations);
-    positive("maxPerPrincipal", maxPerPrincipal);
-    positive("maxActiveSkills", maxActiveSkills);
-    positive("maxDisclosedTools", maxDisclosedTools);
-  }
 
-  /** These limits with another idle time. */
-  public ConversationLimits withIdle(Duration d) {
-    return new ConversationLimits(d, maxConversations, maxPerPrincipal, maxActiveSkills, maxDisclosedTools);
-  }
-
-  private static void positive(String name, int v) {
-    if (v < 1) {
-      throw new IllegalArgumentException(name + " must be at least 1, got: " + v);
+    /** These limits with another idle time. */
+    public ConversationLimits withIdle(Duration d) {
+        return new ConversationLimits(d, maxConversations, maxPerPrincipal, maxActiveSkills, maxDisclosedTools);
     }
-  }
+
+    private static void positive(String name, int v) {
+        if (v < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, got: " + v);
+        }
+    }
 }

@@ -6,9 +6,9 @@ package dev.toolscout.conversation;
  * forgotten, which is why a server answers it as unavailable (HTTP 503), not as a bad request or its own fault.
  */
 public final class ConversationsFullException extends IllegalStateException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  ConversationsFullException(String message) {
-    super(message);
-  }
+    ConversationsFullException(String message) {
+        super(message);
+    }
 }

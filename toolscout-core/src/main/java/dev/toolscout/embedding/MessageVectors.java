@@ -14,13 +14,13 @@ import java.util.Objects;
  *     vector: compared like for like with stored documents and memories)
  */
 public record MessageVectors(List<float[]> queries, float[] document) {
-  public MessageVectors {
-    // a copy that may hold null (a clause without a vector), which List.copyOf refuses
-    queries = Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(queries, "queries")));
-    Objects.requireNonNull(document, "document");
-    if (queries.isEmpty()) {
-      throw new IllegalArgumentException("queries must hold at least the message's vector, got none");
+    public MessageVectors {
+        // a copy that may hold null (a clause without a vector), which List.copyOf refuses
+        queries = Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(queries, "queries")));
+        Objects.requireNonNull(document, "document");
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("queries must hold at least the message's vector, got none");
+        }
+        Objects.requireNonNull(queries.get(0), "queries[0] (the message's vector)");
     }
-    Objects.requireNonNull(queries.get(0), "queries[0] (the message's vector)");
-  }
 }

@@ -10,10 +10,10 @@ package dev.toolscout.execution;
  */
 @FunctionalInterface
 public interface ToolExecutor {
-  /**
-   * Runs one call.
-   *
-   * @throws InterruptedException when the calling request is cancelled
-   */
-  ToolResult execute(ToolInvocation call) throws InterruptedException;
+    /**
+     * Runs one call.
+     *
+     * @throws InterruptedException when the calling request is cancelled
+     */
+    ToolResult execute(ToolInvocation call) throws InterruptedException;
 }

@@ -14,10 +14,10 @@ import java.util.Objects;
  * @param conversationId the conversation the call belongs to
  */
 public record ToolInvocation(ToolSpec tool, ObjectNode arguments, Principal principal, String conversationId) {
-  public ToolInvocation {
-    Objects.requireNonNull(tool, "tool");
-    Objects.requireNonNull(arguments, "arguments");
-    Objects.requireNonNull(principal, "principal");
-    Objects.requireNonNull(conversationId, "conversationId");
-  }
+    public ToolInvocation {
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(arguments, "arguments");
+        Objects.requireNonNull(principal, "principal");
+        Objects.requireNonNull(conversationId, "conversationId");
+    }
 }

@@ -9,22 +9,22 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param error what went wrong, in words the model can act on, or {@code null}
  */
 public record ToolResult(JsonNode output, String error) {
-  public ToolResult {
-    if ((output == null) == (error == null)) {
-      throw new IllegalArgumentException(
-          "a tool result has an output or an error, got: " + output + ", " + error);
+    public ToolResult {
+        if ((output == null) == (error == null)) {
+            throw new IllegalArgumentException(
+                    "a tool result has an output or an error, got: " + output + ", " + error);
+        }
     }
-  }
 
-  public static ToolResult of(JsonNode output) {
-    return new ToolResult(output, null);
-  }
+    public static ToolResult of(JsonNode output) {
+        return new ToolResult(output, null);
+    }
 
-  public static ToolResult error(String message) {
-    return new ToolResult(null, message);
-  }
+    public static ToolResult error(String message) {
+        return new ToolResult(null, message);
+    }
 
-  public boolean isError() {
-    return error != null;
-  }
+    public boolean isError() {
+        return error != null;
+    }
 }

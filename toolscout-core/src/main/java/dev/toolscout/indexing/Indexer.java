@@ -16,30 +16,30 @@ import java.util.List;
  * <p>Implementations are thread-safe.
  */
 public interface Indexer {
-  /** A stable name, e.g. {@code indexer.tools}: logs, metrics and status name the indexer by it. */
-  String name();
+    /** A stable name, e.g. {@code indexer.tools}: logs, metrics and status name the indexer by it. */
+    String name();
 
-  /** The event types this indexer subscribes to, by the seed's names (e.g. {@code interface.registered}). */
-  List<String> events();
+    /** The event types this indexer subscribes to, by the seed's names (e.g. {@code interface.registered}). */
+    List<String> events();
 
-  /** The types of entry it manages (e.g. {@code integration_index}); what a router fans out over. */
-  List<String> managedTypes();
+    /** The types of entry it manages (e.g. {@code integration_index}); what a router fans out over. */
+    List<String> managedTypes();
 
-  /** Where its indexing stands: what /metrics and /readyz show. */
-  Status status();
+    /** Where its indexing stands: what /metrics and /readyz show. */
+    Status status();
 
-  /**
-   * An indexer's progress.
-   *
-   * @param queued changes waiting in its queue (not yet searchable)
-   * @param indexedVersion the source version every change up to which is searchable (-1 before the first)
-   * @param sourceVersion the version of its source (the catalog's, say) durable in the store
-   * @param lastError the last indexing failure since the last success, or {@code null}
-   */
-  record Status(int queued, long indexedVersion, long sourceVersion, String lastError) {
-    /** Versions durable in the store but not yet searchable (0 when current). */
-    public long lag() {
-      return Math.max(0, sourceVersion - indexedVersion);
+    /**
+     * An indexer's progress.
+     *
+     * @param queued changes waiting in its queue (not yet searchable)
+     * @param indexedVersion the source version every change up to which is searchable (-1 before the first)
+     * @param sourceVersion the version of its source (the catalog's, say) durable in the store
+     * @param lastError the last indexing failure since the last success, or {@code null}
+     */
+    record Status(int queued, long indexedVersion, long sourceVersion, String lastError) {
+        /** Versions durable in the store but not yet searchable (0 when current). */
+        public long lag() {
+            return Math.max(0, sourceVersion - indexedVersion);
+        }
     }
-  }
 }

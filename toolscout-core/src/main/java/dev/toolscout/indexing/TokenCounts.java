@@ -11,16 +11,16 @@ import java.util.function.BooleanSupplier;
  * rendering.
  */
 public interface TokenCounts {
-  /** Counts the definitions of {@code entries} (the tools just indexed); the next {@link #fill} stores them. */
-  void count(List<CatalogEntry> entries);
+    /** Counts the definitions of {@code entries} (the tools just indexed); the next {@link #fill} stores them. */
+    void count(List<CatalogEntry> entries);
 
-  /**
-   * Stores the count of every definition of {@code snapshot} that has none stored, asking {@code yield} between
-   * batches.
-   *
-   * @param yield true when the caller has more urgent work (or is closing): the definitions not counted yet are
-   *     left for the next call
-   * @return true when every definition's count is stored, false when it yielded first
-   */
-  boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield);
+    /**
+     * Stores the count of every definition of {@code snapshot} that has none stored, asking {@code yield} between
+     * batches.
+     *
+     * @param yield true when the caller has more urgent work (or is closing): the definitions not counted yet are
+     *     left for the next call
+     * @return true when every definition's count is stored, false when it yielded first
+     */
+    boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield);
 }

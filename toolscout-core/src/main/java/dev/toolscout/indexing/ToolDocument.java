@@ -16,28 +16,28 @@ import java.util.Objects;
  * @param vector the embedding of {@link ToolText#embeddingText(ToolSpec)}, unit length
  */
 public record ToolDocument(
-    int ord,
-    String name,
-    String nameWords,
-    String description,
-    String parameterText,
-    String labels,
-    float[] vector) {
+        int ord,
+        String name,
+        String nameWords,
+        String description,
+        String parameterText,
+        String labels,
+        float[] vector) {
 
-  public ToolDocument {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(vector, "vector");
-  }
+    public ToolDocument {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(vector, "vector");
+    }
 
-  /** Builds the document of {@code spec} with its stored vector. */
-  public static ToolDocument of(int ord, ToolSpec spec, float[] vector) {
-    return new ToolDocument(
-        ord,
-        spec.fullName(),
-        ToolText.nameWords(spec),
-        ToolText.descriptionText(spec),
-        ToolText.parameterText(spec),
-        ToolText.labels(spec),
-        vector);
-  }
+    /** Builds the document of {@code spec} with its stored vector. */
+    public static ToolDocument of(int ord, ToolSpec spec, float[] vector) {
+        return new ToolDocument(
+                ord,
+                spec.fullName(),
+                ToolText.nameWords(spec),
+                ToolText.descriptionText(spec),
+                ToolText.parameterText(spec),
+                ToolText.labels(spec),
+                vector);
+    }
 }

@@ -16,45 +16,45 @@ import java.util.Map;
  * one writer.
  */
 public interface ToolIndex extends AutoCloseable {
-  /** Adds or replaces documents (matched by name). */
-  void upsert(Collection<ToolDocument> docs);
+    /** Adds or replaces documents (matched by name). */
+    void upsert(Collection<ToolDocument> docs);
 
-  /** Removes documents by tool name; unknown names are ignored. */
-  void remove(Collection<String> toolNames);
+    /** Removes documents by tool name; unknown names are ignored. */
+    void remove(Collection<String> toolNames);
 
-  /** Removes every document. */
-  void clear();
+    /** Removes every document. */
+    void clear();
 
-  /** Makes the writes durable and visible, recording the catalog version they reflect. */
-  void commit(long catalogVersion);
+    /** Makes the writes durable and visible, recording the catalog version they reflect. */
+    void commit(long catalogVersion);
 
-  /** The catalog version of the last commit, or -1 for an empty or new index. */
-  long committedVersion();
+    /** The catalog version of the last commit, or -1 for an empty or new index. */
+    long committedVersion();
 
-  /**
-   * Reorganizes the committed index for faster searches when it would gain (an index written in batches is
-   * searched part by part), keeping its documents and committed version; returns whether it did. May take
-   * seconds: the tool indexer calls it from its own thread, once it has been idle a while. Nothing by default.
-   */
-  default boolean compact() {
-    return false;
-  }
+    /**
+     * Reorganizes the committed index for faster searches when it would gain (an index written in batches is
+     * searched part by part), keeping its documents and committed version; returns whether it did. May take
+     * seconds: the tool indexer calls it from its own thread, once it has been idle a while. Nothing by default.
+     */
+    default boolean compact() {
+        return false;
+    }
 
-  /** The number of documents visible to searches. */
-  int size();
+    /** The number of documents visible to searches. */
+    int size();
 
-  /**
-   * The ordinal of every document, by tool name. A persisted index that is still current is used as it is
-   * on restart; the catalog then keeps these ordinals so the two agree.
-   */
-  Map<String, Integer> ordinals();
+    /**
+     * The ordinal of every document, by tool name. A persisted index that is still current is used as it is
+     * on restart; the catalog then keeps these ordinals so the two agree.
+     */
+    Map<String, Integer> ordinals();
 
-  /** BM25 over the document fields, inside {@code allowed}. */
-  List<Hit> lexical(String query, AllowedSet allowed, int limit);
+    /** BM25 over the document fields, inside {@code allowed}. */
+    List<Hit> lexical(String query, AllowedSet allowed, int limit);
 
-  /** Nearest vectors by cosine (dot product of unit vectors), inside {@code allowed}. */
-  List<Hit> dense(float[] queryVector, AllowedSet allowed, int limit);
+    /** Nearest vectors by cosine (dot product of unit vectors), inside {@code allowed}. */
+    List<Hit> dense(float[] queryVector, AllowedSet allowed, int limit);
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

@@ -58,738 +58,763 @@ import org.slf4j.LoggerFactory;
  * contract).
  */
 public final class ToolIndexer implements Indexer, AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ToolIndexer.class);
-  /** Texts per embedding call (see {@link CachedEmbeddings#BATCH}). */
-  public static final int BATCH = CachedEmbeddings.BATCH;
-  /** A change of at most this many tools may be indexed before a larger earlier one it shares no tool with. */
-  public static final int SMALL = 64;
-  /**
-   * How long the queue stays empty before the worker asks the index to compact: not between the batches of a
-   * listing, and not in a one-shot command, which ends sooner (`index` leaves it to the next start).
-   */
-  static final Duration COMPACT_AFTER_IDLE = Duration.ofSeconds(2);
-  /** Tools per index write during a catch-up or rebuild; a close waits for at most one such chunk. */
-  private static final int REBUILD_CHUNK = 512;
-  /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
-  public static final Duration DEFAULT_RESYNC = Duration.ofHours(1);
-  private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+    private static final Logger LOG = LoggerFactory.getLogger(ToolIndexer.class);
+    /** Texts per embedding call (see {@link CachedEmbeddings#BATCH}). */
+    public static final int BATCH = CachedEmbeddings.BATCH;
+    /** A change of at most this many tools may be indexed before a larger earlier one it shares no tool with. */
+    public static final int SMALL = 64;
+    /**
+     * How long the queue stays empty before the worker asks the index to compact: not between the batches of a
+     * listing, and not in a one-shot command, which ends sooner (`index` leaves it to the next start).
+     */
+    static final Duration COMPACT_AFTER_IDLE = Duration.ofSeconds(2);
+    /** Tools per index write during a catch-up or rebuild; a close waits for at most one such chunk. */
+    private static final int REBUILD_CHUNK = 512;
+    /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
+    public static final Duration DEFAULT_RESYNC = Duration.ofHours(1);
 
-  private final ToolIndex index;
-  private final CatalogStore store;
-  private final CachedEmbeddings embeddings;
-  private volatile IntConsumer progress = n -> {};
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
-  private final Object lock = new Object();
-  /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
-  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-  /** Every change up to this catalog version is searchable. */
-  private long indexedVersion = -1;
-  /** Recent failures by the catalog version whose change failed: what a waiter on that version is told. */
-  private final Map<Long, RuntimeException> failures = new LinkedHashMap<>(16, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, RuntimeException> eldest) {
-      return size() > 1000;
-    }
-  };
-  private String lastError;
-  private int failuresInARow;
-  private boolean closed;
-  private Thread worker;
-  private Supplier<Catalog.Snapshot> catalog;
-  private Duration resync = DEFAULT_RESYNC;
-  private long nextResyncNanos;
-  private volatile TokenCounts tokenCounts;
-  /** Whether the worker should store token counts once the queue is empty. Under the lock. */
-  private boolean countsDue;
-  /** Whether the index changed since the worker last asked it to {@linkplain ToolIndex#compact compact}. */
-  private boolean compactDue;
-  /** When the worker last indexed something ({@link System#nanoTime}); compaction waits for a quiet moment. */
-  private long lastWorkNanos;
+    private final ToolIndex index;
+    private final CatalogStore store;
+    private final CachedEmbeddings embeddings;
+    private volatile IntConsumer progress = n -> {};
 
-  /** What the worker does: one catalog change, or a catch-up from the store (full: a rebuild). */
-  private sealed interface Job {}
-
-  /** One catalog version's change: each tool's entry after it, or {@code null} for a removed tool. */
-  private record Change(long version, Map<String, CatalogEntry> tools) implements Job {}
-
-  private record CatchUp(boolean full) implements Job {}
-
-  private static final class Slot {
-    Job job;
-    /** The catalog version this slot brings the index to; for a catch-up, known once it has run. */
-    long version;
-    boolean done;
-    long notBeforeNanos;
-
-    Slot(Job job, long version) {
-      this.job = job;
-      this.version = version;
-    }
-  }
-
-  /** Indexes {@code store}'s catalog into {@code index}, with the vectors {@code store} holds for {@code model}. */
-  public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
-    this.store = store;
-    this.index = index;
-    this.embeddings = new CachedEmbeddings(store, model);
-  }
-
-  @Override
-  public String name() {
-    return "indexer.tools";
-  }
-
-  @Override
-  public List<String> events() {
-    return List.of("interface.registered", "interface.unregistered", "interface.action_added",
-        "interface.action_updated", "interface.action_removed");
-  }
-
-  @Override
-  public List<String> managedTypes() {
-    return List.of("integration_index");
-  }
-
-  /**
-   * Subscribes this indexer through {@code subscribe} (an event bus's: {@code attach(bus::subscribe)}): each catalog
-   * change is queued (cheap), never indexed on the writer.
-   */
-  public ToolIndexer attach(Consumer<Consumer<List<CatalogEvent>>> subscribe) {
-    subscribe.accept(this::enqueue);
-    return this;
-  }
-
-  /** Called with the number of tools embedded so far during long runs (a progress bar); may be a no-op. */
-  public void onProgress(IntConsumer listener) {
-    this.progress = listener == null ? n -> {} : listener;
-  }
-
-  /**
-   * Counts the tokens of the tools indexed from now on, and stores the counts the store lacks when the queue is
-   * empty (the catalog's whole, not only what is indexed: see the class comment). Call before {@link #start} to have
-   * the start's catch-up counted too.
-   */
-  public ToolIndexer countTokens(TokenCounts counts) {
-    synchronized (lock) {
-      this.tokenCounts = counts;
-      countsDue = true;
-      lock.notifyAll();
-    }
-    return this;
-  }
-
-  /** How many texts this indexer has sent to the embedding model since it was made. */
-  public long embeddedCount() {
-    return embeddings.embeddedCount();
-  }
-
-  /**
-   * Starts the worker thread, first catching the index up with {@code catalog} (see the class comment).
-   *
-   * @param resyncEvery how often to catch up from the store when no event came (the safety net), at least one
-   *     second; {@link #DEFAULT_RESYNC} by default
-   * @return the catch-up's slot version is not known yet: wait with {@link #awaitCurrent}
-   */
-  public ToolIndexer start(Catalog catalog, Duration resyncEvery) {
-    if (resyncEvery.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new IllegalArgumentException("the index re-sync period must be at least 1s, got: " + resyncEvery);
-    }
-    synchronized (lock) {
-      if (worker != null) {
-        throw new IllegalStateException("the tool indexer is already started");
-      }
-      this.catalog = catalog::snapshot;
-      this.resync = resyncEvery;
-      this.nextResyncNanos = System.nanoTime() + resyncEvery.toNanos();
-      slots.addFirst(new Slot(new CatchUp(false), -1));
-      worker = Thread.ofPlatform().daemon().name("toolscout-indexer").start(this::work);
-    }
-    return this;
-  }
-
-  /** Queues a rebuild from the store (stored vectors used, nothing unchanged embedded) and waits for it. */
-  public void reindex() {
-    await(submit(new CatchUp(true)));
-  }
-
-  /** Queues a catch-up from the store and waits for it: the index then holds the catalog as of this call. */
-  public void awaitCurrent() {
-    await(submit(new CatchUp(false)));
-  }
-
-  private Slot submit(Job job) {
-    synchronized (lock) {
-      requireStarted();
-      Slot s = new Slot(job, -1);
-      slots.addLast(s);
-      lock.notifyAll();
-      return s;
-    }
-  }
-
-  void enqueue(List<CatalogEvent> batch) {
-    if (batch.isEmpty()) {
-      return;
-    }
-    Map<String, CatalogEntry> tools = new LinkedHashMap<>();
-    long version = -1;
-    for (CatalogEvent e : batch) {
-      version = Math.max(version, e.version());
-      switch (e) {
-        case CatalogEvent.InterfaceRegistered r -> r.tools().forEach(t -> tools.put(t.name(), t));
-        case CatalogEvent.ActionAdded a -> tools.put(a.tool().name(), a.tool());
-        case CatalogEvent.ActionUpdated u -> tools.put(u.after().name(), u.after());
-        case CatalogEvent.ActionRemoved r -> tools.put(r.tool().name(), null);
-        case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> tools.put(t.name(), null));
-      }
-    }
-    Change change = new Change(version, tools);
-    synchronized (lock) {
-      if (worker != null) {
-        slots.addLast(new Slot(change, version));
-        lock.notifyAll();
-        return;
-      }
-    }
-    // not started (a component without a worker, e.g. in a test): indexed on the publishing thread, which the
-    // catalog serializes
-    Slot direct = new Slot(change, version);
-    apply(change, direct);
-    synchronized (lock) {
-      indexedVersion = Math.max(indexedVersion, version);
-    }
-    index.commit(version);
-  }
-
-  /**
-   * Waits until the change that brought the catalog to {@code version} is searchable.
-   *
-   * @throws SubscriberException when indexing that change failed (it is stored: the index catches up
-   *     from the store on the next re-sync, {@link #reindex} or start)
-   */
-  public void awaitIndexed(long version) {
-    synchronized (lock) {
-      while (!indexed(version)) {
-        RuntimeException failed = failures.get(version);
-        if (failed != null) {
-          throw new SubscriberException("indexing catalog version " + version + " failed: "
-              + failed.getMessage() + "; the change itself is stored and the index catches up from the store", failed);
+    private final Object lock = new Object();
+    /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    /** Every change up to this catalog version is searchable. */
+    private long indexedVersion = -1;
+    /** Recent failures by the catalog version whose change failed: what a waiter on that version is told. */
+    private final Map<Long, RuntimeException> failures = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, RuntimeException> eldest) {
+            return size() > 1000;
         }
-        if (worker == null || closed || firstPending() == null) {
-          return; // nothing will index it in this process (not started, closing): the next start catches up
-        }
-        waitLocked(0);
-      }
-    }
-  }
-
-  /**
-   * Waits until every change up to catalog version {@code version} is searchable, not only the one that brought the
-   * catalog to it: a later change of at most {@value #SMALL} tools is indexed before larger earlier ones, so {@link
-   * #awaitIndexed} of the last version can return while a large change before it is still being embedded. For a
-   * reader that needs the whole catalog searchable (an engine that opens, a replica that waits for another's
-   * write).
-   *
-   * @throws SubscriberException when indexing a change not yet searchable failed (it is stored: the index
-   *     catches up from the store)
-   */
-  public void awaitIndexedThrough(long version) {
-    synchronized (lock) {
-      while (indexedVersion < version) {
-        for (Map.Entry<Long, RuntimeException> f : failures.entrySet()) {
-          if (f.getKey() > indexedVersion && f.getKey() <= version) {
-            throw new SubscriberException("indexing catalog version " + f.getKey() + " failed: "
-                + f.getValue().getMessage() + "; the change itself is stored and the index catches up from the store",
-                f.getValue());
-          }
-        }
-        if (worker == null || closed || firstPending() == null) {
-          return; // nothing will index it in this process (not started, closing): the next start catches up
-        }
-        waitLocked(0);
-      }
-    }
-  }
-
-  /** Whether the change of {@code version} is searchable. Holds the lock. */
-  private boolean indexed(long version) {
-    if (indexedVersion >= version) {
-      return true;
-    }
-    for (Slot s : slots) {
-      if (s.version == version && s.done) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void await(Slot slot) {
-    synchronized (lock) {
-      while (!slot.done && !closed) {
-        if (slot.job instanceof Change c && failures.containsKey(c.version())) {
-          throw new SubscriberException("indexing failed: " + failures.get(c.version()).getMessage(),
-              failures.get(c.version()));
-        }
-        waitLocked(0);
-      }
-    }
-  }
-
-  @Override
-  public Status status() {
-    Supplier<Catalog.Snapshot> c;
-    int queued = 0;
-    long indexed;
-    String error;
-    synchronized (lock) {
-      for (Slot s : slots) {
-        if (!s.done) {
-          queued++;
-        }
-      }
-      indexed = indexedVersion;
-      error = lastError;
-      c = catalog;
-    }
-    long source = c == null ? indexed : c.get().version();
-    return new Status(queued, indexed, source, error);
-  }
-
-  /**
-   * Catches the index up with {@code snapshot} on the calling thread, for an engine that writes no store and
-   * starts no worker (a read-only opening). Embeds only texts with no stored vector.
-   *
-   * @return true when the index changed
-   */
-  public boolean rebuildIfStale(Catalog.Snapshot snapshot) {
-    long before = index.committedVersion();
-    int size = index.size();
-    catchUp(snapshot, false);
-    return before != index.committedVersion() || size != index.size();
-  }
-
-  /** Stops the worker after the batch it is on; what is queued stays in the store and is caught up at the next start. */
-  @Override
-  public void close() {
-    Thread w;
-    synchronized (lock) {
-      closed = true;
-      lock.notifyAll();
-      w = worker;
-    }
-    if (w != null && w != Thread.currentThread()) {
-      try {
-        w.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private void requireStarted() {
-    if (worker == null) {
-      throw new IllegalStateException("the tool indexer is not started");
-    }
-    if (closed) {
-      throw new IllegalStateException("the tool indexer is closed");
-    }
-  }
-
-  private void waitLocked(long nanos) {
-    try {
-      if (nanos <= 0) {
-        lock.wait();
-      } else {
-        lock.wait(Math.max(1, nanos / 1_000_000));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the tool indexer", e);
-    }
-  }
-
-  /** Thrown inside the worker when {@link #close} asks it to stop between two batches. */
-  private static final class Stopped extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Stopped() {
-      super("the tool indexer is closing", null, false, false);
-    }
-  }
-
-  private void work() {
-    while (true) {
-      Slot s = null;
-      boolean fill = false;
-      boolean compact = false;
-      synchronized (lock) {
-        while (true) {
-          if (closed) {
-            break;
-          }
-          s = firstPending();
-          long now = System.nanoTime();
-          if (s != null && s.notBeforeNanos - now <= 0) {
-            break;
-          }
-          if (s == null && countsDue && tokenCounts != null) {
-            countsDue = false;
-            fill = true;
-            break;
-          }
-          long compactAt = lastWorkNanos + COMPACT_AFTER_IDLE.toNanos();
-          if (s == null && compactDue && now - compactAt >= 0) {
-            compactDue = false;
-            compact = true;
-            break;
-          }
-          if (s == null && now - nextResyncNanos >= 0) {
-            s = new Slot(new CatchUp(false), -1);
-            slots.addLast(s);
-            break;
-          }
-          long until = s != null ? s.notBeforeNanos
-              : compactDue && compactAt - nextResyncNanos < 0 ? compactAt : nextResyncNanos;
-          try {
-            lock.wait(Math.max(1, (until - now) / 1_000_000));
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }
-      if (closed()) {
-        // what was counted is saved, nothing more is counted: a process that indexes and exits (`index`) leaves
-        // the next start its counts
-        storeTokenCounts(() -> true);
-        return;
-      }
-      if (fill) {
-        storeTokenCounts(this::hasWork);
-        continue;
-      }
-      if (compact) {
-        compactIndex();
-        continue;
-      }
-      try {
-        run(s);
-      } catch (Stopped stop) {
-        storeTokenCounts(() -> true);
-        return;
-      } catch (RuntimeException | Error e) {
-        fail(s, e);
-      }
-    }
-  }
-
-  /** Asks the index to compact; a failure is logged (the index stays as it was, and searchable). */
-  private void compactIndex() {
-    try {
-      long t0 = System.nanoTime();
-      if (index.compact()) {
-        LOG.debug("compacted the search index in {} ms", (System.nanoTime() - t0) / 1_000_000);
-      }
-    } catch (RuntimeException e) {
-      if (!closed()) {
-        LOG.warn("compacting the search index failed (it is searched as it was): {}", e.toString());
-      }
-    }
-  }
-
-  private boolean closed() {
-    synchronized (lock) {
-      return closed;
-    }
-  }
-
-  /** Whether a change or catch-up is waiting, or the indexer is closing: what token counting yields to. */
-  private boolean hasWork() {
-    synchronized (lock) {
-      return closed || firstPending() != null;
-    }
-  }
-
-  private void storeTokenCounts(BooleanSupplier yield) {
-    TokenCounts counts = tokenCounts;
-    if (counts == null) {
-      return;
-    }
-    try {
-      if (!counts.fill(catalog.get(), yield)) {
-        synchronized (lock) {
-          countsDue = true; // yielded: the rest after the work that came
-        }
-      }
-    } catch (RuntimeException e) {
-      // a cache: the definitions are counted again when asked for, and the next fill tries again
-      LOG.warn("storing the token counts of the tools' definitions failed: {}", e.toString());
-    }
-  }
-
-  private Slot firstPending() {
-    for (Slot s : slots) {
-      if (!s.done) {
-        return s;
-      }
-    }
-    return null;
-  }
-
-  private void run(Slot s) {
-    switch (s.job) {
-      case CatchUp c -> {
-        long v = catchUp(catalog.get(), c.full());
-        synchronized (lock) {
-          s.version = v;
-          s.done = true;
-          for (Slot later : slots) {
-            if (!later.done && later.job instanceof Change ch && ch.version() <= v) {
-              later.done = true; // already in the snapshot the catch-up indexed
-            }
-          }
-          succeeded();
-          nextResyncNanos = System.nanoTime() + resync.toNanos();
-        }
-      }
-      case Change c -> {
-        if (c.version() > indexedVersion()) {
-          apply(c, s);
-        }
-        // committed (visible) before a waiter is told
-        index.commit(versionOnceDone(s));
-        synchronized (lock) {
-          s.done = true;
-          succeeded();
-        }
-      }
-    }
-  }
-
-  private long indexedVersion() {
-    synchronized (lock) {
-      return indexedVersion;
-    }
-  }
-
-  /** After a success: drops the done prefix of the queue, advancing the indexed version over it. */
-  private void succeeded() {
-    lastError = null;
-    failuresInARow = 0;
-    for (Iterator<Slot> it = slots.iterator(); it.hasNext(); ) {
-      Slot s = it.next();
-      if (!s.done) {
-        break;
-      }
-      indexedVersion = Math.max(indexedVersion, s.version);
-      it.remove();
-    }
-    countsDue = true;
-    compactDue = true;
-    lastWorkNanos = System.nanoTime();
-    lock.notifyAll();
-  }
-
-  private void fail(Slot s, Throwable e) {
-    LOG.error("indexing {} failed; the change is stored, and the index catches up from the store", describe(s), e);
-    synchronized (lock) {
-      if (s.job instanceof Change c) {
-        failures.put(c.version(), e instanceof RuntimeException r ? r : new IllegalStateException(e));
-      }
-      lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
-      failuresInARow++;
-      long backoff = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(10, failuresInARow));
-      s.job = new CatchUp(false);
-      s.notBeforeNanos = System.nanoTime() + backoff;
-      lock.notifyAll();
-    }
-  }
-
-  private static String describe(Slot s) {
-    return switch (s.job) {
-      case Change c -> "catalog version " + c.version() + " (" + c.tools().size() + " tools)";
-      case CatchUp c -> c.full() ? "a rebuild from the store" : "a catch-up from the store";
     };
-  }
 
-  /** Indexes one change, letting small later changes through between its batches. */
-  private void apply(Change c, Slot self) {
-    List<String> removals = new ArrayList<>();
-    List<CatalogEntry> upserts = new ArrayList<>();
-    c.tools().forEach((name, e) -> {
-      if (e == null) {
-        removals.add(name);
-      } else {
-        upserts.add(e);
-      }
-    });
-    if (!removals.isEmpty()) {
-      index.remove(removals);
-    }
-    for (int from = 0; from < upserts.size(); from += BATCH) {
-      index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from));
-      if (from + BATCH < upserts.size()) {
-        overtake(self);
-      }
-    }
-  }
+    private String lastError;
+    private int failuresInARow;
+    private boolean closed;
+    private Thread worker;
+    private Supplier<Catalog.Snapshot> catalog;
+    private Duration resync = DEFAULT_RESYNC;
+    private long nextResyncNanos;
+    private volatile TokenCounts tokenCounts;
+    /** Whether the worker should store token counts once the queue is empty. Under the lock. */
+    private boolean countsDue;
+    /** Whether the index changed since the worker last asked it to {@linkplain ToolIndex#compact compact}. */
+    private boolean compactDue;
+    /** When the worker last indexed something ({@link System#nanoTime}); compaction waits for a quiet moment. */
+    private long lastWorkNanos;
 
-  /** Indexes the small later changes that share no tool with any change still before them. */
-  private void overtake(Slot current) {
-    List<Slot> ready = new ArrayList<>();
-    synchronized (lock) {
-      if (closed) {
-        throw new Stopped();
-      }
-      Set<String> blocked = new HashSet<>();
-      boolean behind = false;
-      for (Slot s : slots) {
-        if (s == current) {
-          behind = true;
-        }
-        if (s.done) {
-          continue;
-        }
-        if (!(s.job instanceof Change c)) {
-          if (behind) {
-            break; // a catch-up reads the store as it then is: nothing after it may pass it
-          }
-          continue;
-        }
-        if (behind && s != current && c.tools().size() <= SMALL && disjoint(c.tools().keySet(), blocked)) {
-          ready.add(s);
-        } else {
-          blocked.addAll(c.tools().keySet());
-        }
-      }
-    }
-    if (ready.isEmpty()) {
-      return;
-    }
-    List<Slot> applied = new ArrayList<>();
-    for (Slot s : ready) {
-      try {
-        apply((Change) s.job, s);
-        applied.add(s);
-      } catch (Stopped stop) {
-        throw stop;
-      } catch (RuntimeException e) {
-        fail(s, e);
-      }
-    }
-    // visible now, before a waiter is told; the committed version stays the last one up to which every change
-    // is indexed
-    index.commit(indexedVersion());
-    synchronized (lock) {
-      applied.forEach(s -> s.done = true);
-      lock.notifyAll();
-    }
-  }
+    /** What the worker does: one catalog change, or a catch-up from the store (full: a rebuild). */
+    private sealed interface Job {}
 
-  /** The indexed version once {@code first}, the first pending slot, is done (the done slots after it count). */
-  private long versionOnceDone(Slot first) {
-    synchronized (lock) {
-      long v = indexedVersion;
-      for (Slot s : slots) {
-        if (s != first && !s.done) {
-          break;
-        }
-        v = Math.max(v, s.version);
-      }
-      return v;
-    }
-  }
+    /** One catalog version's change: each tool's entry after it, or {@code null} for a removed tool. */
+    private record Change(long version, Map<String, CatalogEntry> tools) implements Job {}
 
-  private static boolean disjoint(Set<String> a, Set<String> b) {
-    for (String x : a) {
-      if (b.contains(x)) {
+    private record CatchUp(boolean full) implements Job {}
+
+    private static final class Slot {
+        Job job;
+        /** The catalog version this slot brings the index to; for a catch-up, known once it has run. */
+        long version;
+
+        boolean done;
+        long notBeforeNanos;
+
+        Slot(Job job, long version) {
+            this.job = job;
+            this.version = version;
+        }
+    }
+
+    /** Indexes {@code store}'s catalog into {@code index}, with the vectors {@code store} holds for {@code model}. */
+    public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
+        this.store = store;
+        this.index = index;
+        this.embeddings = new CachedEmbeddings(store, model);
+    }
+
+    @Override
+    public String name() {
+        return "indexer.tools";
+    }
+
+    @Override
+    public List<String> events() {
+        return List.of(
+                "interface.registered",
+                "interface.unregistered",
+                "interface.action_added",
+                "interface.action_updated",
+                "interface.action_removed");
+    }
+
+    @Override
+    public List<String> managedTypes() {
+        return List.of("integration_index");
+    }
+
+    /**
+     * Subscribes this indexer through {@code subscribe} (an event bus's: {@code attach(bus::subscribe)}): each catalog
+     * change is queued (cheap), never indexed on the writer.
+     */
+    public ToolIndexer attach(Consumer<Consumer<List<CatalogEvent>>> subscribe) {
+        subscribe.accept(this::enqueue);
+        return this;
+    }
+
+    /** Called with the number of tools embedded so far during long runs (a progress bar); may be a no-op. */
+    public void onProgress(IntConsumer listener) {
+        this.progress = listener == null ? n -> {} : listener;
+    }
+
+    /**
+     * Counts the tokens of the tools indexed from now on, and stores the counts the store lacks when the queue is
+     * empty (the catalog's whole, not only what is indexed: see the class comment). Call before {@link #start} to have
+     * the start's catch-up counted too.
+     */
+    public ToolIndexer countTokens(TokenCounts counts) {
+        synchronized (lock) {
+            this.tokenCounts = counts;
+            countsDue = true;
+            lock.notifyAll();
+        }
+        return this;
+    }
+
+    /** How many texts this indexer has sent to the embedding model since it was made. */
+    public long embeddedCount() {
+        return embeddings.embeddedCount();
+    }
+
+    /**
+     * Starts the worker thread, first catching the index up with {@code catalog} (see the class comment).
+     *
+     * @param resyncEvery how often to catch up from the store when no event came (the safety net), at least one
+     *     second; {@link #DEFAULT_RESYNC} by default
+     * @return the catch-up's slot version is not known yet: wait with {@link #awaitCurrent}
+     */
+    public ToolIndexer start(Catalog catalog, Duration resyncEvery) {
+        if (resyncEvery.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("the index re-sync period must be at least 1s, got: " + resyncEvery);
+        }
+        synchronized (lock) {
+            if (worker != null) {
+                throw new IllegalStateException("the tool indexer is already started");
+            }
+            this.catalog = catalog::snapshot;
+            this.resync = resyncEvery;
+            this.nextResyncNanos = System.nanoTime() + resyncEvery.toNanos();
+            slots.addFirst(new Slot(new CatchUp(false), -1));
+            worker = Thread.ofPlatform().daemon().name("toolscout-indexer").start(this::work);
+        }
+        return this;
+    }
+
+    /** Queues a rebuild from the store (stored vectors used, nothing unchanged embedded) and waits for it. */
+    public void reindex() {
+        await(submit(new CatchUp(true)));
+    }
+
+    /** Queues a catch-up from the store and waits for it: the index then holds the catalog as of this call. */
+    public void awaitCurrent() {
+        await(submit(new CatchUp(false)));
+    }
+
+    private Slot submit(Job job) {
+        synchronized (lock) {
+            requireStarted();
+            Slot s = new Slot(job, -1);
+            slots.addLast(s);
+            lock.notifyAll();
+            return s;
+        }
+    }
+
+    void enqueue(List<CatalogEvent> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        Map<String, CatalogEntry> tools = new LinkedHashMap<>();
+        long version = -1;
+        for (CatalogEvent e : batch) {
+            version = Math.max(version, e.version());
+            switch (e) {
+                case CatalogEvent.InterfaceRegistered r -> r.tools().forEach(t -> tools.put(t.name(), t));
+                case CatalogEvent.ActionAdded a -> tools.put(a.tool().name(), a.tool());
+                case CatalogEvent.ActionUpdated u -> tools.put(u.after().name(), u.after());
+                case CatalogEvent.ActionRemoved r -> tools.put(r.tool().name(), null);
+                case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> tools.put(t.name(), null));
+            }
+        }
+        Change change = new Change(version, tools);
+        synchronized (lock) {
+            if (worker != null) {
+                slots.addLast(new Slot(change, version));
+                lock.notifyAll();
+                return;
+            }
+        }
+        // not started (a component without a worker, e.g. in a test): indexed on the publishing thread, which the
+        // catalog serializes
+        Slot direct = new Slot(change, version);
+        apply(change, direct);
+        synchronized (lock) {
+            indexedVersion = Math.max(indexedVersion, version);
+        }
+        index.commit(version);
+    }
+
+    /**
+     * Waits until the change that brought the catalog to {@code version} is searchable.
+     *
+     * @throws SubscriberException when indexing that change failed (it is stored: the index catches up
+     *     from the store on the next re-sync, {@link #reindex} or start)
+     */
+    public void awaitIndexed(long version) {
+        synchronized (lock) {
+            while (!indexed(version)) {
+                RuntimeException failed = failures.get(version);
+                if (failed != null) {
+                    throw new SubscriberException(
+                            "indexing catalog version " + version + " failed: " + failed.getMessage()
+                                    + "; the change itself is stored and the index catches up from the store",
+                            failed);
+                }
+                if (worker == null || closed || firstPending() == null) {
+                    return; // nothing will index it in this process (not started, closing): the next start catches up
+                }
+                waitLocked(0);
+            }
+        }
+    }
+
+    /**
+     * Waits until every change up to catalog version {@code version} is searchable, not only the one that brought the
+     * catalog to it: a later change of at most {@value #SMALL} tools is indexed before larger earlier ones, so {@link
+     * #awaitIndexed} of the last version can return while a large change before it is still being embedded. For a
+     * reader that needs the whole catalog searchable (an engine that opens, a replica that waits for another's
+     * write).
+     *
+     * @throws SubscriberException when indexing a change not yet searchable failed (it is stored: the index
+     *     catches up from the store)
+     */
+    public void awaitIndexedThrough(long version) {
+        synchronized (lock) {
+            while (indexedVersion < version) {
+                for (Map.Entry<Long, RuntimeException> f : failures.entrySet()) {
+                    if (f.getKey() > indexedVersion && f.getKey() <= version) {
+                        throw new SubscriberException(
+                                "indexing catalog version " + f.getKey() + " failed: "
+                                        + f.getValue().getMessage()
+                                        + "; the change itself is stored and the index catches up from the store",
+                                f.getValue());
+                    }
+                }
+                if (worker == null || closed || firstPending() == null) {
+                    return; // nothing will index it in this process (not started, closing): the next start catches up
+                }
+                waitLocked(0);
+            }
+        }
+    }
+
+    /** Whether the change of {@code version} is searchable. Holds the lock. */
+    private boolean indexed(long version) {
+        if (indexedVersion >= version) {
+            return true;
+        }
+        for (Slot s : slots) {
+            if (s.version == version && s.done) {
+                return true;
+            }
+        }
         return false;
-      }
     }
-    return true;
-  }
 
-  /**
-   * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
-   * (another store's index) or unversioned with documents; otherwise only what differs.
-   *
-   * @return the catalog version the index is now committed at
-   */
-  private long catchUp(Catalog.Snapshot snapshot, boolean full) {
-    long committed = index.committedVersion();
-    if (!full && committed == snapshot.version() && index.size() == snapshot.size()) {
-      return committed; // current: what every start on a current data directory finds, at no cost
+    private void await(Slot slot) {
+        synchronized (lock) {
+            while (!slot.done && !closed) {
+                if (slot.job instanceof Change c && failures.containsKey(c.version())) {
+                    throw new SubscriberException(
+                            "indexing failed: " + failures.get(c.version()).getMessage(), failures.get(c.version()));
+                }
+                waitLocked(0);
+            }
+        }
     }
-    Map<String, Integer> indexed = index.ordinals();
-    if (full || committed > snapshot.version() || committed < 0 && !indexed.isEmpty()) {
-      LOG.info("rebuilding the search index from the store: it is at catalog version {} with {} tools, the store "
-          + "at {} with {}", committed, indexed.size(), snapshot.version(), snapshot.size());
-      index.clear();
-      List<CatalogEntry> all = snapshot.entries();
-      for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
-        index.upsert(documents(all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from));
-        stopIfClosed();
-      }
-      index.commit(snapshot.version());
-      return snapshot.version();
-    }
-    Set<String> changed = committed >= snapshot.version() ? Set.of() : store.toolsChangedSince(committed);
-    List<String> removals = new ArrayList<>();
-    for (String name : indexed.keySet()) {
-      if (snapshot.get(name) == null) {
-        removals.add(name);
-      }
-    }
-    List<CatalogEntry> upserts = new ArrayList<>();
-    for (CatalogEntry e : snapshot.entries()) {
-      Integer ord = indexed.get(e.name());
-      if (ord == null || ord != e.ord() || changed.contains(e.name())) {
-        upserts.add(e);
-      }
-    }
-    if (removals.isEmpty() && upserts.isEmpty() && committed == snapshot.version()) {
-      return committed;
-    }
-    LOG.info("catching the search index up from catalog version {} to {}: {} tools to index, {} to remove",
-        committed, snapshot.version(), upserts.size(), removals.size());
-    if (!removals.isEmpty()) {
-      index.remove(removals);
-    }
-    for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
-      index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)), from));
-      stopIfClosed();
-    }
-    long v = Math.max(committed, snapshot.version());
-    index.commit(v);
-    return v;
-  }
 
-  private void stopIfClosed() {
-    synchronized (lock) {
-      if (closed && worker != null) {
-        throw new Stopped();
-      }
+    @Override
+    public Status status() {
+        Supplier<Catalog.Snapshot> c;
+        int queued = 0;
+        long indexed;
+        String error;
+        synchronized (lock) {
+            for (Slot s : slots) {
+                if (!s.done) {
+                    queued++;
+                }
+            }
+            indexed = indexedVersion;
+            error = lastError;
+            c = catalog;
+        }
+        long source = c == null ? indexed : c.get().version();
+        return new Status(queued, indexed, source, error);
     }
-  }
 
-  /** The documents of {@code entries}, embedding the texts that have no stored vector for this model. */
-  private List<ToolDocument> documents(List<CatalogEntry> entries, int doneBefore) {
-    List<String> texts = new ArrayList<>(entries.size());
-    for (CatalogEntry e : entries) {
-      texts.add(ToolText.embeddingText(e.spec()));
+    /**
+     * Catches the index up with {@code snapshot} on the calling thread, for an engine that writes no store and
+     * starts no worker (a read-only opening). Embeds only texts with no stored vector.
+     *
+     * @return true when the index changed
+     */
+    public boolean rebuildIfStale(Catalog.Snapshot snapshot) {
+        long before = index.committedVersion();
+        int size = index.size();
+        catchUp(snapshot, false);
+        return before != index.committedVersion() || size != index.size();
     }
-    IntConsumer p = progress;
-    Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
-    TokenCounts counts = tokenCounts;
-    if (counts != null) {
-      counts.count(entries);
+
+    /** Stops the worker after the batch it is on; what is queued stays in the store and is caught up at the next start. */
+    @Override
+    public void close() {
+        Thread w;
+        synchronized (lock) {
+            closed = true;
+            lock.notifyAll();
+            w = worker;
+        }
+        if (w != null && w != Thread.currentThread()) {
+            try {
+                w.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
-    List<ToolDocument> docs = new ArrayList<>(entries.size());
-    Map<String, String> hashes = new HashMap<>();
-    for (int i = 0; i < entries.size(); i++) {
-      String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
-      docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
+
+    private void requireStarted() {
+        if (worker == null) {
+            throw new IllegalStateException("the tool indexer is not started");
+        }
+        if (closed) {
+            throw new IllegalStateException("the tool indexer is closed");
+        }
     }
-    return docs;
-  }
+
+    private void waitLocked(long nanos) {
+        try {
+            if (nanos <= 0) {
+                lock.wait();
+            } else {
+                lock.wait(Math.max(1, nanos / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the tool indexer", e);
+        }
+    }
+
+    /** Thrown inside the worker when {@link #close} asks it to stop between two batches. */
+    private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("the tool indexer is closing", null, false, false);
+        }
+    }
+
+    private void work() {
+        while (true) {
+            Slot s = null;
+            boolean fill = false;
+            boolean compact = false;
+            synchronized (lock) {
+                while (true) {
+                    if (closed) {
+                        break;
+                    }
+                    s = firstPending();
+                    long now = System.nanoTime();
+                    if (s != null && s.notBeforeNanos - now <= 0) {
+                        break;
+                    }
+                    if (s == null && countsDue && tokenCounts != null) {
+                        countsDue = false;
+                        fill = true;
+                        break;
+                    }
+                    long compactAt = lastWorkNanos + COMPACT_AFTER_IDLE.toNanos();
+                    if (s == null && compactDue && now - compactAt >= 0) {
+                        compactDue = false;
+                        compact = true;
+                        break;
+                    }
+                    if (s == null && now - nextResyncNanos >= 0) {
+                        s = new Slot(new CatchUp(false), -1);
+                        slots.addLast(s);
+                        break;
+                    }
+                    long until = s != null
+                            ? s.notBeforeNanos
+                            : compactDue && compactAt - nextResyncNanos < 0 ? compactAt : nextResyncNanos;
+                    try {
+                        lock.wait(Math.max(1, (until - now) / 1_000_000));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+            if (closed()) {
+                // what was counted is saved, nothing more is counted: a process that indexes and exits (`index`) leaves
+                // the next start its counts
+                storeTokenCounts(() -> true);
+                return;
+            }
+            if (fill) {
+                storeTokenCounts(this::hasWork);
+                continue;
+            }
+            if (compact) {
+                compactIndex();
+                continue;
+            }
+            try {
+                run(s);
+            } catch (Stopped stop) {
+                storeTokenCounts(() -> true);
+                return;
+            } catch (RuntimeException | Error e) {
+                fail(s, e);
+            }
+        }
+    }
+
+    /** Asks the index to compact; a failure is logged (the index stays as it was, and searchable). */
+    private void compactIndex() {
+        try {
+            long t0 = System.nanoTime();
+            if (index.compact()) {
+                LOG.debug("compacted the search index in {} ms", (System.nanoTime() - t0) / 1_000_000);
+            }
+        } catch (RuntimeException e) {
+            if (!closed()) {
+                LOG.warn("compacting the search index failed (it is searched as it was): {}", e.toString());
+            }
+        }
+    }
+
+    private boolean closed() {
+        synchronized (lock) {
+            return closed;
+        }
+    }
+
+    /** Whether a change or catch-up is waiting, or the indexer is closing: what token counting yields to. */
+    private boolean hasWork() {
+        synchronized (lock) {
+            return closed || firstPending() != null;
+        }
+    }
+
+    private void storeTokenCounts(BooleanSupplier yield) {
+        TokenCounts counts = tokenCounts;
+        if (counts == null) {
+            return;
+        }
+        try {
+            if (!counts.fill(catalog.get(), yield)) {
+                synchronized (lock) {
+                    countsDue = true; // yielded: the rest after the work that came
+                }
+            }
+        } catch (RuntimeException e) {
+            // a cache: the definitions are counted again when asked for, and the next fill tries again
+            LOG.warn("storing the token counts of the tools' definitions failed: {}", e.toString());
+        }
+    }
+
+    private Slot firstPending() {
+        for (Slot s : slots) {
+            if (!s.done) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private void run(Slot s) {
+        switch (s.job) {
+            case CatchUp c -> {
+                long v = catchUp(catalog.get(), c.full());
+                synchronized (lock) {
+                    s.version = v;
+                    s.done = true;
+                    for (Slot later : slots) {
+                        if (!later.done && later.job instanceof Change ch && ch.version() <= v) {
+                            later.done = true; // already in the snapshot the catch-up indexed
+                        }
+                    }
+                    succeeded();
+                    nextResyncNanos = System.nanoTime() + resync.toNanos();
+                }
+            }
+            case Change c -> {
+                if (c.version() > indexedVersion()) {
+                    apply(c, s);
+                }
+                // committed (visible) before a waiter is told
+                index.commit(versionOnceDone(s));
+                synchronized (lock) {
+                    s.done = true;
+                    succeeded();
+                }
+            }
+        }
+    }
+
+    private long indexedVersion() {
+        synchronized (lock) {
+            return indexedVersion;
+        }
+    }
+
+    /** After a success: drops the done prefix of the queue, advancing the indexed version over it. */
+    private void succeeded() {
+        lastError = null;
+        failuresInARow = 0;
+        for (Iterator<Slot> it = slots.iterator(); it.hasNext(); ) {
+            Slot s = it.next();
+            if (!s.done) {
+                break;
+            }
+            indexedVersion = Math.max(indexedVersion, s.version);
+            it.remove();
+        }
+        countsDue = true;
+        compactDue = true;
+        lastWorkNanos = System.nanoTime();
+        lock.notifyAll();
+    }
+
+    private void fail(Slot s, Throwable e) {
+        LOG.error("indexing {} failed; the change is stored, and the index catches up from the store", describe(s), e);
+        synchronized (lock) {
+            if (s.job instanceof Change c) {
+                failures.put(c.version(), e instanceof RuntimeException r ? r : new IllegalStateException(e));
+            }
+            lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            failuresInARow++;
+            long backoff =
+                    Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(10, failuresInARow));
+            s.job = new CatchUp(false);
+            s.notBeforeNanos = System.nanoTime() + backoff;
+            lock.notifyAll();
+        }
+    }
+
+    private static String describe(Slot s) {
+        return switch (s.job) {
+            case Change c -> "catalog version " + c.version() + " (" + c.tools().size() + " tools)";
+            case CatchUp c -> c.full() ? "a rebuild from the store" : "a catch-up from the store";
+        };
+    }
+
+    /** Indexes one change, letting small later changes through between its batches. */
+    private void apply(Change c, Slot self) {
+        List<String> removals = new ArrayList<>();
+        List<CatalogEntry> upserts = new ArrayList<>();
+        c.tools().forEach((name, e) -> {
+            if (e == null) {
+                removals.add(name);
+            } else {
+                upserts.add(e);
+            }
+        });
+        if (!removals.isEmpty()) {
+            index.remove(removals);
+        }
+        for (int from = 0; from < upserts.size(); from += BATCH) {
+            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from));
+            if (from + BATCH < upserts.size()) {
+                overtake(self);
+            }
+        }
+    }
+
+    /** Indexes the small later changes that share no tool with any change still before them. */
+    private void overtake(Slot current) {
+        List<Slot> ready = new ArrayList<>();
+        synchronized (lock) {
+            if (closed) {
+                throw new Stopped();
+            }
+            Set<String> blocked = new HashSet<>();
+            boolean behind = false;
+            for (Slot s : slots) {
+                if (s == current) {
+                    behind = true;
+                }
+                if (s.done) {
+                    continue;
+                }
+                if (!(s.job instanceof Change c)) {
+                    if (behind) {
+                        break; // a catch-up reads the store as it then is: nothing after it may pass it
+                    }
+                    continue;
+                }
+                if (behind
+                        && s != current
+                        && c.tools().size() <= SMALL
+                        && disjoint(c.tools().keySet(), blocked)) {
+                    ready.add(s);
+                } else {
+                    blocked.addAll(c.tools().keySet());
+                }
+            }
+        }
+        if (ready.isEmpty()) {
+            return;
+        }
+        List<Slot> applied = new ArrayList<>();
+        for (Slot s : ready) {
+            try {
+                apply((Change) s.job, s);
+                applied.add(s);
+            } catch (Stopped stop) {
+                throw stop;
+            } catch (RuntimeException e) {
+                fail(s, e);
+            }
+        }
+        // visible now, before a waiter is told; the committed version stays the last one up to which every change
+        // is indexed
+        index.commit(indexedVersion());
+        synchronized (lock) {
+            applied.forEach(s -> s.done = true);
+            lock.notifyAll();
+        }
+    }
+
+    /** The indexed version once {@code first}, the first pending slot, is done (the done slots after it count). */
+    private long versionOnceDone(Slot first) {
+        synchronized (lock) {
+            long v = indexedVersion;
+            for (Slot s : slots) {
+                if (s != first && !s.done) {
+                    break;
+                }
+                v = Math.max(v, s.version);
+            }
+            return v;
+        }
+    }
+
+    private static boolean disjoint(Set<String> a, Set<String> b) {
+        for (String x : a) {
+            if (b.contains(x)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
+     * (another store's index) or unversioned with documents; otherwise only what differs.
+     *
+     * @return the catalog version the index is now committed at
+     */
+    private long catchUp(Catalog.Snapshot snapshot, boolean full) {
+        long committed = index.committedVersion();
+        if (!full && committed == snapshot.version() && index.size() == snapshot.size()) {
+            return committed; // current: what every start on a current data directory finds, at no cost
+        }
+        Map<String, Integer> indexed = index.ordinals();
+        if (full || committed > snapshot.version() || committed < 0 && !indexed.isEmpty()) {
+            LOG.info(
+                    "rebuilding the search index from the store: it is at catalog version {} with {} tools, the store "
+                            + "at {} with {}",
+                    committed,
+                    indexed.size(),
+                    snapshot.version(),
+                    snapshot.size());
+            index.clear();
+            List<CatalogEntry> all = snapshot.entries();
+            for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
+                index.upsert(documents(all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from));
+                stopIfClosed();
+            }
+            index.commit(snapshot.version());
+            return snapshot.version();
+        }
+        Set<String> changed = committed >= snapshot.version() ? Set.of() : store.toolsChangedSince(committed);
+        List<String> removals = new ArrayList<>();
+        for (String name : indexed.keySet()) {
+            if (snapshot.get(name) == null) {
+                removals.add(name);
+            }
+        }
+        List<CatalogEntry> upserts = new ArrayList<>();
+        for (CatalogEntry e : snapshot.entries()) {
+            Integer ord = indexed.get(e.name());
+            if (ord == null || ord != e.ord() || changed.contains(e.name())) {
+                upserts.add(e);
+            }
+        }
+        if (removals.isEmpty() && upserts.isEmpty() && committed == snapshot.version()) {
+            return committed;
+        }
+        LOG.info(
+                "catching the search index up from catalog version {} to {}: {} tools to index, {} to remove",
+                committed,
+                snapshot.version(),
+                upserts.size(),
+                removals.size());
+        if (!removals.isEmpty()) {
+            index.remove(removals);
+        }
+        for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
+            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)), from));
+            stopIfClosed();
+        }
+        long v = Math.max(committed, snapshot.version());
+        index.commit(v);
+        return v;
+    }
+
+    private void stopIfClosed() {
+        synchronized (lock) {
+            if (closed && worker != null) {
+                throw new Stopped();
+            }
+        }
+    }
+
+    /** The documents of {@code entries}, embedding the texts that have no stored vector for this model. */
+    private List<ToolDocument> documents(List<CatalogEntry> entries, int doneBefore) {
+        List<String> texts = new ArrayList<>(entries.size());
+        for (CatalogEntry e : entries) {
+            texts.add(ToolText.embeddingText(e.spec()));
+        }
+        IntConsumer p = progress;
+        Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
+        TokenCounts counts = tokenCounts;
+        if (counts != null) {
+            counts.count(entries);
+        }
+        List<ToolDocument> docs = new ArrayList<>(entries.size());
+        Map<String, String> hashes = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
+            docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
+        }
+        return docs;
+    }
 }

@@ -19,29 +19,36 @@ import java.util.Objects;
  * @param updatedAt when it was last corrected (to the millisecond; {@code createdAt} when never)
  */
 public record Memory(
-    String id, MemoryScope scope, String owner, MemoryType type, String content, String createdBy,
-    String conversationId, Instant createdAt, Instant updatedAt) {
-  public Memory {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(scope, "scope");
-    Objects.requireNonNull(owner, "owner");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(content, "content");
-    createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
-    updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
-  }
+        String id,
+        MemoryScope scope,
+        String owner,
+        MemoryType type,
+        String content,
+        String createdBy,
+        String conversationId,
+        Instant createdAt,
+        Instant updatedAt) {
+    public Memory {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(content, "content");
+        createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
+        updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
+    }
 
-  /** The key of the scope it is in: {@code user:alice}, {@code group:eng}, {@code space:team-a}. */
-  public String scopeKey() {
-    return scopeKey(scope, owner);
-  }
+    /** The key of the scope it is in: {@code user:alice}, {@code group:eng}, {@code space:team-a}. */
+    public String scopeKey() {
+        return scopeKey(scope, owner);
+    }
 
-  static String scopeKey(MemoryScope scope, String owner) {
-    return scope.id() + ":" + owner;
-  }
+    static String scopeKey(MemoryScope scope, String owner) {
+        return scope.id() + ":" + owner;
+    }
 
-  /** This memory with other content and type, corrected at {@code at}. */
-  public Memory corrected(String newContent, MemoryType newType, Instant at) {
-    return new Memory(id, scope, owner, newType, newContent, createdBy, conversationId, createdAt, at);
-  }
+    /** This memory with other content and type, corrected at {@code at}. */
+    public Memory corrected(String newContent, MemoryType newType, Instant at) {
+        return new Memory(id, scope, owner, newType, newContent, createdBy, conversationId, createdAt, at);
+    }
 }

@@ -6,48 +6,48 @@ package dev.toolscout.memory;
  * the memory, so an indexer need not embed the text again.
  */
 public sealed interface MemoryEvent {
-  /** The memory's id. */
-  String id();
+    /** The memory's id. */
+    String id();
 
-  /** The event's name: {@code memory.stored}, {@code memory.corrected} or {@code memory.deleted}. */
-  String type();
+    /** The event's name: {@code memory.stored}, {@code memory.corrected} or {@code memory.deleted}. */
+    String type();
 
-  /** A new memory. */
-  record Stored(Memory memory, String modelId, float[] vector) implements MemoryEvent {
-    @Override
-    public String id() {
-      return memory.id();
+    /** A new memory. */
+    record Stored(Memory memory, String modelId, float[] vector) implements MemoryEvent {
+        @Override
+        public String id() {
+            return memory.id();
+        }
+
+        @Override
+        public String type() {
+            return "memory.stored";
+        }
     }
 
-    @Override
-    public String type() {
-      return "memory.stored";
-    }
-  }
+    /** A memory's content or type changed (its id stays). */
+    record Corrected(Memory before, Memory after, String modelId, float[] vector) implements MemoryEvent {
+        @Override
+        public String id() {
+            return after.id();
+        }
 
-  /** A memory's content or type changed (its id stays). */
-  record Corrected(Memory before, Memory after, String modelId, float[] vector) implements MemoryEvent {
-    @Override
-    public String id() {
-      return after.id();
-    }
-
-    @Override
-    public String type() {
-      return "memory.corrected";
-    }
-  }
-
-  /** A memory was forgotten: its text and vector are gone from the store; indexers drop it. */
-  record Deleted(Memory memory) implements MemoryEvent {
-    @Override
-    public String id() {
-      return memory.id();
+        @Override
+        public String type() {
+            return "memory.corrected";
+        }
     }
 
-    @Override
-    public String type() {
-      return "memory.deleted";
+    /** A memory was forgotten: its text and vector are gone from the store; indexers drop it. */
+    record Deleted(Memory memory) implements MemoryEvent {
+        @Override
+        public String id() {
+            return memory.id();
+        }
+
+        @Override
+        public String type() {
+            return "memory.deleted";
+        }
     }
-  }
 }

@@ -14,62 +14,67 @@ import java.util.Locale;
  * leaves room for a name with its prefix and white space and nothing else.
  */
 public final class InputLimits {
-  /** The longest message or query, in UTF-16 characters (Java's {@code String.length()}). */
-  public static final int MAX_MESSAGE_CHARS = 16_384;
+    /** The longest message or query, in UTF-16 characters (Java's {@code String.length()}). */
+    public static final int MAX_MESSAGE_CHARS = 16_384;
 
-  /** The longest tool name or category an argument may hold. */
-  public static final int MAX_NAME_CHARS = 256;
+    /** The longest tool name or category an argument may hold. */
+    public static final int MAX_NAME_CHARS = 256;
 
-  /**
-   * The largest arguments of one tool call, in bytes of UTF-8 JSON (4 MiB): the request body limit of the MCP
-   * gateway and the HTTP API, and the bound on the arguments the agent loop sends from a model to any executor,
-   * so a call runs on no surface that another would refuse.
-   */
-  public static final int MAX_ARGUMENT_BYTES = 4 * 1024 * 1024;
+    /**
+     * The largest arguments of one tool call, in bytes of UTF-8 JSON (4 MiB): the request body limit of the MCP
+     * gateway and the HTTP API, and the bound on the arguments the agent loop sends from a model to any executor,
+     * so a call runs on no surface that another would refuse.
+     */
+    public static final int MAX_ARGUMENT_BYTES = 4 * 1024 * 1024;
 
-  private InputLimits() {}
+    private InputLimits() {}
 
-  /**
-   * The error for a message or query over {@link #MAX_MESSAGE_CHARS}, or {@code null} when it fits.
-   *
-   * @param input what the caller called it ({@code "query"}, {@code "message"})
-   */
-  public static String messageTooLong(String input, CharSequence value) {
-    return tooLong(input, value, MAX_MESSAGE_CHARS);
-  }
-
-  /** The error for a name over {@link #MAX_NAME_CHARS}, or {@code null} when it fits. */
-  public static String nameTooLong(String input, CharSequence value) {
-    return tooLong(input, value, MAX_NAME_CHARS);
-  }
-
-  /**
-   * The error for tool call arguments over {@link #MAX_ARGUMENT_BYTES} bytes of UTF-8, or {@code null} when they
-   * fit. Counts without copying the text.
-   *
-   * @param tool the tool the arguments are for
-   */
-  public static String argumentsTooLarge(String tool, CharSequence json) {
-    if (json == null || json.length() <= MAX_ARGUMENT_BYTES / 3) {
-      return null; // at most 3 bytes per UTF-16 unit
+    /**
+     * The error for a message or query over {@link #MAX_MESSAGE_CHARS}, or {@code null} when it fits.
+     *
+     * @param input what the caller called it ({@code "query"}, {@code "message"})
+     */
+    public static String messageTooLong(String input, CharSequence value) {
+        return tooLong(input, value, MAX_MESSAGE_CHARS);
     }
-    long bytes = 0;
-    for (int i = 0; i < json.length(); i++) {
-      char c = json.charAt(i);
-      bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 4 in all
-    }
-    if (bytes <= MAX_ARGUMENT_BYTES) {
-      return null;
-    }
-    return String.format(Locale.ROOT, "the arguments of %s must be at most %,d bytes (UTF-8 JSON), got: %,d bytes;"
-        + " send less in one call (e.g. a large content in parts)", tool, MAX_ARGUMENT_BYTES, bytes);
-  }
 
-  private static String tooLong(String input, CharSequence value, int limit) {
-    if (value == null || value.length() <= limit) {
-      return null;
+    /** The error for a name over {@link #MAX_NAME_CHARS}, or {@code null} when it fits. */
+    public static String nameTooLong(String input, CharSequence value) {
+        return tooLong(input, value, MAX_NAME_CHARS);
     }
-    return String.format(Locale.ROOT, "%s must be at most %,d characters, got: %,d characters", input, limit,
-        value.length());
-  }
+
+    /**
+     * The error for tool call arguments over {@link #MAX_ARGUMENT_BYTES} bytes of UTF-8, or {@code null} when they
+     * fit. Counts without copying the text.
+     *
+     * @param tool the tool the arguments are for
+     */
+    public static String argumentsTooLarge(String tool, CharSequence json) {
+        if (json == null || json.length() <= MAX_ARGUMENT_BYTES / 3) {
+            return null; // at most 3 bytes per UTF-16 unit
+        }
+        long bytes = 0;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 4 in all
+        }
+        if (bytes <= MAX_ARGUMENT_BYTES) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT,
+                "the arguments of %s must be at most %,d bytes (UTF-8 JSON), got: %,d bytes;"
+                        + " send less in one call (e.g. a large content in parts)",
+                tool,
+                MAX_ARGUMENT_BYTES,
+                bytes);
+    }
+
+    private static String tooLong(String input, CharSequence value, int limit) {
+        if (value == null || value.length() <= limit) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT, "%s must be at most %,d characters, got: %,d characters", input, limit, value.length());
+    }
 }

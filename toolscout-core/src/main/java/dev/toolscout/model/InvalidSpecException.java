@@ -5,22 +5,22 @@ package dev.toolscout.model;
  * retriable: the input has to change.
  */
 public final class InvalidSpecException extends IllegalArgumentException {
-  private final String tool;
-  private final String field;
+    private final String tool;
+    private final String field;
 
-  public InvalidSpecException(String tool, String field, String message) {
-    super("tool '" + tool + "': " + field + " " + message);
-    this.tool = tool;
-    this.field = field;
-  }
+    public InvalidSpecException(String tool, String field, String message) {
+        super("tool '" + tool + "': " + field + " " + message);
+        this.tool = tool;
+        this.field = field;
+    }
 
-  /** The tool's name as given (possibly invalid itself). */
-  public String tool() {
-    return tool;
-  }
+    /** The tool's name as given (possibly invalid itself). */
+    public String tool() {
+        return tool;
+    }
 
-  /** The offending field, e.g. {@code description} or {@code parameters.properties.x}. */
-  public String field() {
-    return field;
-  }
+    /** The offending field, e.g. {@code description} or {@code parameters.properties.x}. */
+    public String field() {
+        return field;
+    }
 }

@@ -21,36 +21,42 @@ import java.util.Objects;
  *     under the {@code tool_filter} cosine whose words match a tool still gets TOOL_FILTER
  */
 public record RouteDecision(
-    Route route, String target, String reason, boolean discoverySuggested, boolean sendWhole,
-    List<Evidence> evidence, RouteThresholds thresholds, boolean wordsMatch) {
-  public RouteDecision {
-    Objects.requireNonNull(route, "route");
-    Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(thresholds, "thresholds");
-    evidence = List.copyOf(evidence);
-  }
-
-  /** What kind of thing a piece of evidence is. */
-  public enum Kind {
-    MEMORY,
-    TOOL,
-    SKILL
-  }
-
-  /**
-   * One thing near the message.
-   *
-   * @param name the memory's id, the tool's or the skill's name
-   * @param cosine the cosine similarity of its stored vector to the message's (absolute, not a rank)
-   * @param requiredParameters for a tool, whether it has required parameters (false for memories and skills)
-   * @param text a memory's content (the principal may read it), a tool's or skill's description; at most 300
-   *     characters
-   */
-  public record Evidence(Kind kind, String name, double cosine, boolean requiredParameters, String text) {
-    public Evidence {
-      Objects.requireNonNull(kind, "kind");
-      Objects.requireNonNull(name, "name");
-      text = text == null ? "" : text.length() > 300 ? text.substring(0, 297) + "..." : text;
+        Route route,
+        String target,
+        String reason,
+        boolean discoverySuggested,
+        boolean sendWhole,
+        List<Evidence> evidence,
+        RouteThresholds thresholds,
+        boolean wordsMatch) {
+    public RouteDecision {
+        Objects.requireNonNull(route, "route");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(thresholds, "thresholds");
+        evidence = List.copyOf(evidence);
     }
-  }
+
+    /** What kind of thing a piece of evidence is. */
+    public enum Kind {
+        MEMORY,
+        TOOL,
+        SKILL
+    }
+
+    /**
+     * One thing near the message.
+     *
+     * @param name the memory's id, the tool's or the skill's name
+     * @param cosine the cosine similarity of its stored vector to the message's (absolute, not a rank)
+     * @param requiredParameters for a tool, whether it has required parameters (false for memories and skills)
+     * @param text a memory's content (the principal may read it), a tool's or skill's description; at most 300
+     *     characters
+     */
+    public record Evidence(Kind kind, String name, double cosine, boolean requiredParameters, String text) {
+        public Evidence {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(name, "name");
+            text = text == null ? "" : text.length() > 300 ? text.substring(0, 297) + "..." : text;
+        }
+    }
 }

@@ -21,47 +21,48 @@ import java.util.Optional;
  *     Route#LLM_REQUIRED})
  */
 public record RouteThresholds(
-    String modelId, double directMemory, double skillExecute, double skillHint, double toolFilter) {
-  public static final double DISABLED = Double.NaN;
+        String modelId, double directMemory, double skillExecute, double skillHint, double toolFilter) {
+    public static final double DISABLED = Double.NaN;
 
-  /**
-   * Fitted by RouteCalibration (docs/ROUTING.md has its tables). The BGE instruct variant embeds documents (and so
-   * the router's message) exactly as plain BGE: the same cosines, the same thresholds.
-   */
-  private static final Map<String, RouteThresholds> BY_MODEL = Map.of(
-      "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.48, 0.72, 0.65, 0.23),
-      "bge-small-en-v1.5-q", new RouteThresholds("bge-small-en-v1.5-q", 0.68, 0.84, 0.79, 0.55),
-      "bge-small-en-v1.5-q-instruct", new RouteThresholds("bge-small-en-v1.5-q-instruct", 0.68, 0.84, 0.79, 0.55));
+    /**
+     * Fitted by RouteCalibration (docs/ROUTING.md has its tables). The BGE instruct variant embeds documents (and so
+     * the router's message) exactly as plain BGE: the same cosines, the same thresholds.
+     */
+    private static final Map<String, RouteThresholds> BY_MODEL = Map.of(
+            "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.48, 0.72, 0.65, 0.23),
+            "bge-small-en-v1.5-q", new RouteThresholds("bge-small-en-v1.5-q", 0.68, 0.84, 0.79, 0.55),
+            "bge-small-en-v1.5-q-instruct",
+                    new RouteThresholds("bge-small-en-v1.5-q-instruct", 0.68, 0.84, 0.79, 0.55));
 
-  public RouteThresholds {
-    if (modelId == null || modelId.isBlank()) {
-      throw new IllegalArgumentException("modelId must not be blank, got: '" + modelId + "'");
+    public RouteThresholds {
+        if (modelId == null || modelId.isBlank()) {
+            throw new IllegalArgumentException("modelId must not be blank, got: '" + modelId + "'");
+        }
+        for (double t : new double[] {directMemory, skillExecute, skillHint, toolFilter}) {
+            if (!Double.isNaN(t) && (t < -1 || t > 1)) {
+                throw new IllegalArgumentException(
+                        "a route threshold is a cosine between -1 and 1 (or NaN, disabled), got: " + t);
+            }
+        }
     }
-    for (double t : new double[] {directMemory, skillExecute, skillHint, toolFilter}) {
-      if (!Double.isNaN(t) && (t < -1 || t > 1)) {
-        throw new IllegalArgumentException("a route threshold is a cosine between -1 and 1 (or NaN, disabled), got: "
-            + t);
-      }
+
+    /** The calibrated thresholds of {@code modelId}, or empty when it was never calibrated (every route disabled). */
+    public static Optional<RouteThresholds> forModel(String modelId) {
+        return Optional.ofNullable(modelId == null ? null : BY_MODEL.get(modelId));
     }
-  }
 
-  /** The calibrated thresholds of {@code modelId}, or empty when it was never calibrated (every route disabled). */
-  public static Optional<RouteThresholds> forModel(String modelId) {
-    return Optional.ofNullable(modelId == null ? null : BY_MODEL.get(modelId));
-  }
+    /** Every route disabled: for a model never calibrated. */
+    public static RouteThresholds disabled(String modelId) {
+        return new RouteThresholds(modelId, DISABLED, DISABLED, DISABLED, DISABLED);
+    }
 
-  /** Every route disabled: for a model never calibrated. */
-  public static RouteThresholds disabled(String modelId) {
-    return new RouteThresholds(modelId, DISABLED, DISABLED, DISABLED, DISABLED);
-  }
+    /** Every calibrated model's thresholds. */
+    public static Map<String, RouteThresholds> all() {
+        return BY_MODEL;
+    }
 
-  /** Every calibrated model's thresholds. */
-  public static Map<String, RouteThresholds> all() {
-    return BY_MODEL;
-  }
-
-  /** Whether {@code cosine} clears {@code threshold} (never, for a disabled one). */
-  public static boolean clears(double cosine, double threshold) {
-    return !Double.isNaN(threshold) && cosine >= threshold;
-  }
+    /** Whether {@code cosine} clears {@code threshold} (never, for a disabled one). */
+    public static boolean clears(double cosine, double threshold) {
+        return !Double.isNaN(threshold) && cosine >= threshold;
+    }
 }

@@ -39,185 +39,269 @@ import java.util.Objects;
  * even an identical text lower. Thread-safe.
  */
 public final class VectorRouter {
-  /** How many of each kind the evidence lists. */
-  public static final int EVIDENCE_PER_KIND = 3;
+    /** How many of each kind the evidence lists. */
+    public static final int EVIDENCE_PER_KIND = 3;
 
-  private final Catalog catalog;
-  private final ToolIndex index;
-  private final AccessControl access;
-  private final EmbeddingModel model;
-  private final Memories memories;
-  private final SkillTools skills;
-  private final RouteThresholds thresholds;
+    private final Catalog catalog;
+    private final ToolIndex index;
+    private final AccessControl access;
+    private final EmbeddingModel model;
+    private final Memories memories;
+    private final SkillTools skills;
+    private final RouteThresholds thresholds;
 
-  /**
-   * @param memories the memories, or {@code null} for none
-   * @param skills the skills as principals see them, or {@code null} for none
-   * @param thresholds the thresholds, or {@code null} for the model's calibrated ones (all disabled when it has none)
-   */
-  public VectorRouter(Catalog catalog, ToolIndex index, AccessControl access, EmbeddingModel model, Memories memories,
-      SkillTools skills, RouteThresholds thresholds) {
-    this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.index = Objects.requireNonNull(index, "index");
-    this.access = Objects.requireNonNull(access, "access");
-    this.model = Objects.requireNonNull(model, "model");
-    this.memories = memories;
-    this.skills = skills;
-    this.thresholds = thresholds != null ? thresholds
-        : RouteThresholds.forModel(model.modelId()).orElse(RouteThresholds.disabled(model.modelId()));
-  }
-
-  public RouteThresholds thresholds() {
-    return thresholds;
-  }
-
-  /**
-   * Routes {@code message} for {@code principal}.
-   *
-   * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
-   *     nothing clears a threshold
-   * @throws IllegalArgumentException for a blank or too long message
-   */
-  public RouteDecision route(String message, Principal principal, int k) {
-    return route(RequestContext.of(message, principal == null ? Principal.ANONYMOUS : principal, null, catalog,
-        access, model, true), k);
-  }
-
-  /**
-   * Routes the message of {@code ctx}, within its catalog snapshot and allowed set: with the message's document
-   * vector the selection's model call embedded, when it embedded the whole message (else embedded here), and
-   * without searching its words again when the selection's search of the whole message found a tool ({@link
-   * RequestContext#wordsKnownToMatch}).
-   *
-   * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
-   *     nothing clears a threshold
-   */
-  public RouteDecision route(RequestContext ctx, int k) {
-    String message = ctx.message();
-    Principal p = ctx.principal();
-    boolean wordsKnownToMatch = ctx.wordsKnownToMatch();
-    float[] vector = ctx.documentVector();
-    List<Evidence> evidence = new ArrayList<>();
-    // memories
-    List<MemoryIndex.Hit> mem = memories == null ? List.of() : memories.search(p, vector, null, EVIDENCE_PER_KIND);
-    for (MemoryIndex.Hit h : mem) {
-      evidence.add(new Evidence(Kind.MEMORY, h.memory().id(), round(h.cosine()), false, h.memory().content()));
+    /**
+     * @param memories the memories, or {@code null} for none
+     * @param skills the skills as principals see them, or {@code null} for none
+     * @param thresholds the thresholds, or {@code null} for the model's calibrated ones (all disabled when it has none)
+     */
+    public VectorRouter(
+            Catalog catalog,
+            ToolIndex index,
+            AccessControl access,
+            EmbeddingModel model,
+            Memories memories,
+            SkillTools skills,
+            RouteThresholds thresholds) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.index = Objects.requireNonNull(index, "index");
+        this.access = Objects.requireNonNull(access, "access");
+        this.model = Objects.requireNonNull(model, "model");
+        this.memories = memories;
+        this.skills = skills;
+        this.thresholds = thresholds != null
+                ? thresholds
+                : RouteThresholds.forModel(model.modelId()).orElse(RouteThresholds.disabled(model.modelId()));
     }
-    // tools, inside the allowed set; a skill's own tools are reached through the skill
-    Catalog.Snapshot snap = ctx.snapshot();
-    AllowedSet allowed = ctx.allowed();
-    List<Evidence> tools = new ArrayList<>();
-    if (!allowed.isEmpty()) {
-      for (Hit h : index.dense(vector, allowed, EVIDENCE_PER_KIND + 5)) {
-        CatalogEntry e = snap.byOrd(h.ord());
-        if (e == null || e.spec().sourceKind() == SourceKind.SKILL) {
-          continue;
+
+    public RouteThresholds thresholds() {
+        return thresholds;
+    }
+
+    /**
+     * Routes {@code message} for {@code principal}.
+     *
+     * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
+     *     nothing clears a threshold
+     * @throws IllegalArgumentException for a blank or too long message
+     */
+    public RouteDecision route(String message, Principal principal, int k) {
+        return route(
+                RequestContext.of(
+                        message,
+                        principal == null ? Principal.ANONYMOUS : principal,
+                        null,
+                        catalog,
+                        access,
+                        model,
+                        true),
+                k);
+    }
+
+    /**
+     * Routes the message of {@code ctx}, within its catalog snapshot and allowed set: with the message's document
+     * vector the selection's model call embedded, when it embedded the whole message (else embedded here), and
+     * without searching its words again when the selection's search of the whole message found a tool ({@link
+     * RequestContext#wordsKnownToMatch}).
+     *
+     * @param k how many tools a selection holds: a catalog of at most {@code k} visible tools is sent whole when
+     *     nothing clears a threshold
+     */
+    public RouteDecision route(RequestContext ctx, int k) {
+        String message = ctx.message();
+        Principal p = ctx.principal();
+        boolean wordsKnownToMatch = ctx.wordsKnownToMatch();
+        float[] vector = ctx.documentVector();
+        List<Evidence> evidence = new ArrayList<>();
+        // memories
+        List<MemoryIndex.Hit> mem = memories == null ? List.of() : memories.search(p, vector, null, EVIDENCE_PER_KIND);
+        for (MemoryIndex.Hit h : mem) {
+            evidence.add(new Evidence(
+                    Kind.MEMORY,
+                    h.memory().id(),
+                    round(h.cosine()),
+                    false,
+                    h.memory().content()));
         }
-        if (tools.size() < EVIDENCE_PER_KIND) {
-          tools.add(new Evidence(Kind.TOOL, e.spec().fullName(), round(h.score()), hasRequired(e.spec()),
-              e.spec().description()));
+        // tools, inside the allowed set; a skill's own tools are reached through the skill
+        Catalog.Snapshot snap = ctx.snapshot();
+        AllowedSet allowed = ctx.allowed();
+        List<Evidence> tools = new ArrayList<>();
+        if (!allowed.isEmpty()) {
+            for (Hit h : index.dense(vector, allowed, EVIDENCE_PER_KIND + 5)) {
+                CatalogEntry e = snap.byOrd(h.ord());
+                if (e == null || e.spec().sourceKind() == SourceKind.SKILL) {
+                    continue;
+                }
+                if (tools.size() < EVIDENCE_PER_KIND) {
+                    tools.add(new Evidence(
+                            Kind.TOOL,
+                            e.spec().fullName(),
+                            round(h.score()),
+                            hasRequired(e.spec()),
+                            e.spec().description()));
+                }
+            }
         }
-      }
+        evidence.addAll(tools);
+        // skills the principal may see
+        Evidence skill = null;
+        if (skills != null) {
+            List<SkillTools.Ranked> ranked = new ArrayList<>(skills.rank(p, message, () -> vector));
+            ranked.sort(java.util.Comparator.comparingDouble(
+                            (SkillTools.Ranked r) -> -r.match().similarity())
+                    .thenComparing(r -> r.skill().name()));
+            for (SkillTools.Ranked r : ranked.subList(0, Math.min(EVIDENCE_PER_KIND, ranked.size()))) {
+                Evidence e = new Evidence(
+                        Kind.SKILL,
+                        r.skill().name(),
+                        round(r.match().similarity()),
+                        false,
+                        skills.readable(p, r.skill()).description());
+                evidence.add(e);
+                skill = skill == null ? e : skill;
+            }
+        }
+        RouteThresholds t = thresholds;
+        if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
+            return decide(
+                    Route.DIRECT_MEMORY,
+                    mem.get(0).memory().id(),
+                    "memory " + mem.get(0).memory().id() + " answers it ("
+                            + clearedText(mem.get(0).cosine(), t.directMemory()) + ")",
+                    false,
+                    false,
+                    evidence,
+                    words(message, allowed, wordsKnownToMatch));
+        }
+        Evidence top = tools.isEmpty() ? null : tools.get(0);
+        if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
+            return decide(
+                    Route.SKILL_EXECUTE,
+                    top.name(),
+                    top.name() + " needs no parameters and matches closely ("
+                            + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM",
+                    false,
+                    false,
+                    evidence,
+                    words(message, allowed, wordsKnownToMatch));
+        }
+        Evidence hint = top;
+        if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
+            hint = skill;
+        }
+        if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
+            String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
+            return decide(
+                    Route.SKILL_HINT,
+                    hint.name(),
+                    what + " matches closely (" + clearedText(hint.cosine(), t.skillHint()) + ")",
+                    false,
+                    false,
+                    evidence,
+                    words(message, allowed, wordsKnownToMatch));
+        }
+        // a word of the message that matches a visible tool (BM25, stop words left out) keeps the tools: meaning alone
+        // misses "Send an email to Bob about the budget" (cosine 0.22 with MiniLM), words alone miss nothing gibberish
+        boolean words = words(message, allowed, wordsKnownToMatch);
+        if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "tools are relevant (nearest " + top.name() + ", " + clearedText(top.cosine(), t.toolFilter())
+                            + ")",
+                    false,
+                    false,
+                    evidence,
+                    words);
+        }
+        if (Double.isNaN(t.toolFilter())) {
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "no route thresholds are calibrated for model " + t.modelId()
+                            + ", so the tools are selected as usual",
+                    false,
+                    false,
+                    evidence,
+                    words);
+        }
+        if (top != null && words) {
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "words of the message match tools (the nearest by meaning, " + top.name() + ", has cosine "
+                            + fmt(top.cosine()) + ", under " + th(t.toolFilter()) + ")",
+                    false,
+                    false,
+                    evidence,
+                    true);
+        }
+        int visible = allowed.cardinality();
+        boolean whole = visible > 0 && visible <= k;
+        String nearest = top == null
+                ? "no tool is visible"
+                : "no word matches a tool, and the nearest by meaning, " + top.name() + ", has cosine "
+                        + fmt(top.cosine()) + ", under the " + th(t.toolFilter()) + " needed";
+        return decide(
+                Route.LLM_REQUIRED,
+                null,
+                "nothing in the catalog matches (" + nearest + "); "
+                        + (whole
+                                ? "the catalog is small enough to send whole (" + visible + " tools)"
+                                : "search with tool_discovery__find instead of trusting weak matches"),
+                true,
+                whole,
+                evidence,
+                false);
     }
-    evidence.addAll(tools);
-    // skills the principal may see
-    Evidence skill = null;
-    if (skills != null) {
-      List<SkillTools.Ranked> ranked = new ArrayList<>(skills.rank(p, message, () -> vector));
-      ranked.sort(java.util.Comparator.comparingDouble((SkillTools.Ranked r) -> -r.match().similarity())
-          .thenComparing(r -> r.skill().name()));
-      for (SkillTools.Ranked r : ranked.subList(0, Math.min(EVIDENCE_PER_KIND, ranked.size()))) {
-        Evidence e = new Evidence(Kind.SKILL, r.skill().name(), round(r.match().similarity()), false,
-            skills.readable(p, r.skill()).description());
-        evidence.add(e);
-        skill = skill == null ? e : skill;
-      }
-    }
-    RouteThresholds t = thresholds;
-    if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
-      return decide(Route.DIRECT_MEMORY, mem.get(0).memory().id(), "memory " + mem.get(0).memory().id()
-          + " answers it (" + clearedText(mem.get(0).cosine(), t.directMemory()) + ")", false, false, evidence,
-          words(message, allowed, wordsKnownToMatch));
-    }
-    Evidence top = tools.isEmpty() ? null : tools.get(0);
-    if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
-      return decide(Route.SKILL_EXECUTE, top.name(), top.name() + " needs no parameters and matches closely ("
-          + clearedText(top.cosine(), t.skillExecute()) + "): it can run without the LLM", false, false, evidence,
-          words(message, allowed, wordsKnownToMatch));
-    }
-    Evidence hint = top;
-    if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
-      hint = skill;
-    }
-    if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
-      String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
-      return decide(Route.SKILL_HINT, hint.name(), what + " matches closely (" + clearedText(hint.cosine(),
-          t.skillHint()) + ")", false, false, evidence, words(message, allowed, wordsKnownToMatch));
-    }
-    // a word of the message that matches a visible tool (BM25, stop words left out) keeps the tools: meaning alone
-    // misses "Send an email to Bob about the budget" (cosine 0.22 with MiniLM), words alone miss nothing gibberish
-    boolean words = words(message, allowed, wordsKnownToMatch);
-    if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
-      return decide(Route.TOOL_FILTER, null, "tools are relevant (nearest " + top.name() + ", " + clearedText(
-          top.cosine(), t.toolFilter()) + ")", false, false, evidence, words);
-    }
-    if (Double.isNaN(t.toolFilter())) {
-      return decide(Route.TOOL_FILTER, null, "no route thresholds are calibrated for model " + t.modelId()
-          + ", so the tools are selected as usual", false, false, evidence, words);
-    }
-    if (top != null && words) {
-      return decide(Route.TOOL_FILTER, null, "words of the message match tools (the nearest by meaning, " + top.name()
-          + ", has cosine " + fmt(top.cosine()) + ", under " + th(t.toolFilter()) + ")", false, false, evidence,
-          true);
-    }
-    int visible = allowed.cardinality();
-    boolean whole = visible > 0 && visible <= k;
-    String nearest = top == null ? "no tool is visible" : "no word matches a tool, and the nearest by meaning, "
-        + top.name() + ", has cosine " + fmt(top.cosine()) + ", under the " + th(t.toolFilter()) + " needed";
-    return decide(Route.LLM_REQUIRED, null, "nothing in the catalog matches (" + nearest + "); "
-        + (whole ? "the catalog is small enough to send whole (" + visible + " tools)"
-            : "search with tool_discovery__find instead of trusting weak matches"), true, whole, evidence, false);
-  }
 
-  private RouteDecision decide(Route r, String target, String reason, boolean discovery, boolean whole,
-      List<Evidence> evidence, boolean words) {
-    return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds, words);
-  }
-
-  /**
-   * Whether a word of the message matches a tool inside {@code allowed} (BM25 finds one); {@code known}: a search
-   * inside a subset of {@code allowed} found one already.
-   */
-  private boolean words(String message, AllowedSet allowed, boolean known) {
-    return known || !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
-  }
-
-  private static String clearedText(double cosine, double threshold) {
-    return "cosine " + fmt(cosine) + " >= " + th(threshold);
-  }
-
-  private static String fmt(double d) {
-    return String.format(Locale.ROOT, "%.4f", d);
-  }
-
-  private static String th(double d) {
-    return String.format(Locale.ROOT, "%.2f", d);
-  }
-
-  private static double round(double d) {
-    return Math.round(d * 10_000) / 10_000.0;
-  }
-
-  /**
-   * Whether a tool needs arguments: its input schema lists a required parameter, or asks for one of several
-   * ({@code anyOf} or {@code oneOf} at the top, as {@code memory__recall} does).
-   */
-  public static boolean hasRequired(ToolSpec spec) {
-    JsonNode p = spec.parameters();
-    if (p == null) {
-      return false;
+    private RouteDecision decide(
+            Route r,
+            String target,
+            String reason,
+            boolean discovery,
+            boolean whole,
+            List<Evidence> evidence,
+            boolean words) {
+        return new RouteDecision(r, target, reason, discovery, whole, evidence, thresholds, words);
     }
-    JsonNode req = p.get("required");
-    return req != null && req.isArray() && !req.isEmpty() || p.has("anyOf") || p.has("oneOf");
-  }
+
+    /**
+     * Whether a word of the message matches a tool inside {@code allowed} (BM25 finds one); {@code known}: a search
+     * inside a subset of {@code allowed} found one already.
+     */
+    private boolean words(String message, AllowedSet allowed, boolean known) {
+        return known
+                || !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
+    }
+
+    private static String clearedText(double cosine, double threshold) {
+        return "cosine " + fmt(cosine) + " >= " + th(threshold);
+    }
+
+    private static String fmt(double d) {
+        return String.format(Locale.ROOT, "%.4f", d);
+    }
+
+    private static String th(double d) {
+        return String.format(Locale.ROOT, "%.2f", d);
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 10_000) / 10_000.0;
+    }
+
+    /**
+     * Whether a tool needs arguments: its input schema lists a required parameter, or asks for one of several
+     * ({@code anyOf} or {@code oneOf} at the top, as {@code memory__recall} does).
+     */
+    public static boolean hasRequired(ToolSpec spec) {
+        JsonNode p = spec.parameters();
+        if (p == null) {
+            return false;
+        }
+        JsonNode req = p.get("required");
+        return req != null && req.isArray() && !req.isEmpty() || p.has("anyOf") || p.has("oneOf");
+    }
 }

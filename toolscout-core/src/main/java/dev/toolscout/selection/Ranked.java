@@ -12,7 +12,7 @@ package dev.toolscout.selection;
  *     similarity are then the clause's), or null when it ranked for the whole message
  */
 public record Ranked(int ord, double score, int lexicalRank, int denseRank, double similarity, String clause) {
-  public Ranked(int ord, double score, int lexicalRank, int denseRank, double similarity) {
-    this(ord, score, lexicalRank, denseRank, similarity, null);
-  }
+    public Ranked(int ord, double score, int lexicalRank, int denseRank, double similarity) {
+        this(ord, score, lexicalRank, denseRank, similarity, null);
+    }
 }

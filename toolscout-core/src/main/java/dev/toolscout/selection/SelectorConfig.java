@@ -17,59 +17,58 @@ import java.util.Set;
  *     alone
  */
 public record SelectorConfig(
-    List<String> coreTools, double coreShare, Fusion fusion, int defaultK, boolean dependencies) {
-  public static final int MIN_K = 1;
-  public static final int MAX_K = 50;
-  public static final String DISCOVERY_FIND = "tool_discovery__find";
+        List<String> coreTools, double coreShare, Fusion fusion, int defaultK, boolean dependencies) {
+    public static final int MIN_K = 1;
+    public static final int MAX_K = 50;
+    public static final String DISCOVERY_FIND = "tool_discovery__find";
 
-  /** The seed's core tools. */
-  public static final List<String> SEED_CORE_TOOLS =
-      List.of(
-          DISCOVERY_FIND,
-          "memory__search",
-          "memory__store",
-          "memory__recall",
-          "memory__forget",
-          "tasks__list",
-          "tasks__create",
-          "tasks__update_status",
-          "frontend__show_card",
-          "frontend__show_form",
-          "frontend__show_choices",
-          "notifications__send");
+    /** The seed's core tools. */
+    public static final List<String> SEED_CORE_TOOLS = List.of(
+            DISCOVERY_FIND,
+            "memory__search",
+            "memory__store",
+            "memory__recall",
+            "memory__forget",
+            "tasks__list",
+            "tasks__create",
+            "tasks__update_status",
+            "frontend__show_card",
+            "frontend__show_form",
+            "frontend__show_choices",
+            "notifications__send");
 
-  public static final SelectorConfig DEFAULT = new SelectorConfig(SEED_CORE_TOOLS, 0.3, Fusion.DEFAULT, 10, true);
+    public static final SelectorConfig DEFAULT = new SelectorConfig(SEED_CORE_TOOLS, 0.3, Fusion.DEFAULT, 10, true);
 
-  public SelectorConfig {
-    coreTools = List.copyOf(new java.util.LinkedHashSet<>(coreTools));
-    if (!(coreShare >= 0 && coreShare <= 1)) {
-      throw new IllegalArgumentException("core share must be between 0 and 1, got: " + coreShare);
+    public SelectorConfig {
+        coreTools = List.copyOf(new java.util.LinkedHashSet<>(coreTools));
+        if (!(coreShare >= 0 && coreShare <= 1)) {
+            throw new IllegalArgumentException("core share must be between 0 and 1, got: " + coreShare);
+        }
+        checkK(defaultK);
     }
-    checkK(defaultK);
-  }
 
-  public Set<String> coreSet() {
-    return Set.copyOf(coreTools);
-  }
-
-  public SelectorConfig withCoreTools(List<String> tools) {
-    return new SelectorConfig(tools, coreShare, fusion, defaultK, dependencies);
-  }
-
-  public SelectorConfig withFusion(Fusion f) {
-    return new SelectorConfig(coreTools, coreShare, f, defaultK, dependencies);
-  }
-
-  /** Slots reserved for core tools at {@code k}: {@code round(k * coreShare)}. */
-  public int coreSlots(int k) {
-    return (int) Math.round(k * coreShare);
-  }
-
-  /** @throws IllegalArgumentException unless {@code MIN_K <= k <= MAX_K} */
-  public static int checkK(int k) {
-    if (k < MIN_K || k > MAX_K) {
-      throw new IllegalArgumentException("k must be between " + MIN_K + " and " + MAX_K + ", got: " + k);
+    public Set<String> coreSet() {
+        return Set.copyOf(coreTools);
     }
-    return k;
-  }
+
+    public SelectorConfig withCoreTools(List<String> tools) {
+        return new SelectorConfig(tools, coreShare, fusion, defaultK, dependencies);
+    }
+
+    public SelectorConfig withFusion(Fusion f) {
+        return new SelectorConfig(coreTools, coreShare, f, defaultK, dependencies);
+    }
+
+    /** Slots reserved for core tools at {@code k}: {@code round(k * coreShare)}. */
+    public int coreSlots(int k) {
+        return (int) Math.round(k * coreShare);
+    }
+
+    /** @throws IllegalArgumentException unless {@code MIN_K <= k <= MAX_K} */
+    public static int checkK(int k) {
+        if (k < MIN_K || k > MAX_K) {
+            throw new IllegalArgumentException("k must be between " + MIN_K + " and " + MAX_K + ", got: " + k);
+        }
+        return k;
+    }
 }

@@ -9,6 +9,6 @@ import dev.toolscout.model.ToolSpec;
  */
 @FunctionalInterface
 public interface TokenCost {
-  /** Tokens of {@code spec}'s definition as a model receives it. */
-  int definitionTokens(ToolSpec spec);
+    /** Tokens of {@code spec}'s definition as a model receives it. */
+    int definitionTokens(ToolSpec spec);
 }

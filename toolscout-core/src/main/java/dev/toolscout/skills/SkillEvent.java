@@ -6,48 +6,48 @@ package dev.toolscout.skills;
  * skill.created}).
  */
 public sealed interface SkillEvent {
-  /** The event name, e.g. {@code skill.created}. */
-  String type();
+    /** The event name, e.g. {@code skill.created}. */
+    String type();
 
-  /** The skill's name. */
-  String name();
+    /** The skill's name. */
+    String name();
 
-  /** A skill was added. */
-  record Created(Skill skill) implements SkillEvent {
-    @Override
-    public String type() {
-      return "skill.created";
+    /** A skill was added. */
+    record Created(Skill skill) implements SkillEvent {
+        @Override
+        public String type() {
+            return "skill.created";
+        }
+
+        @Override
+        public String name() {
+            return skill.name();
+        }
     }
 
-    @Override
-    public String name() {
-      return skill.name();
-    }
-  }
+    /** A skill changed (any field). */
+    record Updated(Skill before, Skill after) implements SkillEvent {
+        @Override
+        public String type() {
+            return "skill.updated";
+        }
 
-  /** A skill changed (any field). */
-  record Updated(Skill before, Skill after) implements SkillEvent {
-    @Override
-    public String type() {
-      return "skill.updated";
-    }
-
-    @Override
-    public String name() {
-      return after.name();
-    }
-  }
-
-  /** A skill was removed. */
-  record Deleted(Skill skill) implements SkillEvent {
-    @Override
-    public String type() {
-      return "skill.deleted";
+        @Override
+        public String name() {
+            return after.name();
+        }
     }
 
-    @Override
-    public String name() {
-      return skill.name();
+    /** A skill was removed. */
+    record Deleted(Skill skill) implements SkillEvent {
+        @Override
+        public String type() {
+            return "skill.deleted";
+        }
+
+        @Override
+        public String name() {
+            return skill.name();
+        }
     }
-  }
 }

@@ -32,8 +32,20 @@ import dev.toolscout.skills.SkillStore;
  * takes that interface. This package depends on every concept's package, and none of them depends on it.
  */
 public interface StateStore
-    extends CatalogStore, VectorStore, TokenCountStore, PolicyStore, ServerStore, OpenApiSourceStore, ApprovalStore,
-        SkillStore, ConversationStore, MemoryStore, LearnedStore, RunStore, UsageStore, AutoCloseable {
-  @Override
-  void close();
+        extends CatalogStore,
+                VectorStore,
+                TokenCountStore,
+                PolicyStore,
+                ServerStore,
+                OpenApiSourceStore,
+                ApprovalStore,
+                SkillStore,
+                ConversationStore,
+                MemoryStore,
+                LearnedStore,
+                RunStore,
+                UsageStore,
+                AutoCloseable {
+    @Override
+    void close();
 }

@@ -18,10 +18,15 @@ import dev.toolscout.model.SourceKind;
  * @param denseRank 1-based rank in the by-meaning (embedding) list, or 0 when absent
  */
 public record VerbCandidate(
-    String name, SourceKind sourceKind, String description, double confidence, double score, int lexicalRank,
-    int denseRank) {
-  /** Whether the candidate is a registered verb (else a tool). */
-  public boolean isVerb() {
-    return sourceKind == SourceKind.VERB;
-  }
+        String name,
+        SourceKind sourceKind,
+        String description,
+        double confidence,
+        double score,
+        int lexicalRank,
+        int denseRank) {
+    /** Whether the candidate is a registered verb (else a tool). */
+    public boolean isVerb() {
+        return sourceKind == SourceKind.VERB;
+    }
 }

@@ -50,179 +50,216 @@ import java.util.regex.Pattern;
  * @param outputDefinitions its outputs, kept as the catalog tool's output schema, or {@code null}
  */
 public record VerbManifest(
-    String verb,
-    String description,
-    List<String> capabilities,
-    String category,
-    List<String> examples,
-    ObjectNode inputDefinitions,
-    ObjectNode outputDefinitions) {
+        String verb,
+        String description,
+        List<String> capabilities,
+        String category,
+        List<String> examples,
+        ObjectNode inputDefinitions,
+        ObjectNode outputDefinitions) {
 
-  /** The source part of every verb's tool name: {@code verbs__SEARCH_WEB}. */
-  public static final String SOURCE = "verbs";
+    /** The source part of every verb's tool name: {@code verbs__SEARCH_WEB}. */
+    public static final String SOURCE = "verbs";
 
-  /** The longest verb: the tool name {@code verbs__<VERB>} must fit in 64 characters. */
-  public static final int MAX_VERB = 64 - SOURCE.length() - ToolName.SEPARATOR.length();
+    /** The longest verb: the tool name {@code verbs__<VERB>} must fit in 64 characters. */
+    public static final int MAX_VERB = 64 - SOURCE.length() - ToolName.SEPARATOR.length();
 
-  /** The most inputs (and the most outputs) a verb declares. */
-  public static final int MAX_DEFINITIONS = 64;
+    /** The most inputs (and the most outputs) a verb declares. */
+    public static final int MAX_DEFINITIONS = 64;
 
-  /** The verb naming rule, checked after {@link #normalizeVerb}. */
-  public static final Pattern VERB = Pattern.compile("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$");
+    /** The verb naming rule, checked after {@link #normalizeVerb}. */
+    public static final Pattern VERB = Pattern.compile("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$");
 
-  private static final Pattern SEPARATORS = Pattern.compile("[\\s.-]+");
+    private static final Pattern SEPARATORS = Pattern.compile("[\\s.-]+");
 
-  public VerbManifest {
-    String v = verb == null ? "null" : verb;
-    if (verb == null || !VERB.matcher(verb).matches()) {
-      throw new InvalidVerbException(v, "verb", "must be upper snake case matching " + VERB.pattern()
-          + " (e.g. SEARCH_WEB), got: '" + InvalidVerbException.shown(v) + "'");
+    public VerbManifest {
+        String v = verb == null ? "null" : verb;
+        if (verb == null || !VERB.matcher(verb).matches()) {
+            throw new InvalidVerbException(
+                    v,
+                    "verb",
+                    "must be upper snake case matching " + VERB.pattern() + " (e.g. SEARCH_WEB), got: '"
+                            + InvalidVerbException.shown(v) + "'");
+        }
+        if (verb.length() > MAX_VERB) {
+            throw new InvalidVerbException(
+                    v,
+                    "verb",
+                    "must be at most " + MAX_VERB + " characters (verbs__<VERB> is a"
+                            + " tool name of at most 64), got: " + verb.length());
+        }
+        if (description == null || description.isBlank()) {
+            throw new InvalidVerbException(v, "description", "is required and must not be blank");
+        }
+        capabilities = capabilities == null
+                ? List.of()
+                : List.copyOf(new LinkedHashSet<>(capabilities.stream()
+                        .filter(c -> c != null && !c.isBlank())
+                        .map(c -> c.strip().toLowerCase(Locale.ROOT))
+                        .toList()));
+        examples = examples == null
+                ? List.of()
+                : examples.stream().filter(Objects::nonNull).toList();
+        inputDefinitions = definitions(v, "inputDefinitions", inputDefinitions);
+        outputDefinitions = outputDefinitions == null ? null : definitions(v, "outputDefinitions", outputDefinitions);
+        // the remaining rules are the catalog tool's: check them here, under the manifest's field names
+        ToolSpec spec = spec(verb, description, capabilities, category, examples, inputDefinitions, outputDefinitions);
+        description = spec.description();
+        category = spec.category();
+        examples = spec.examples();
     }
-    if (verb.length() > MAX_VERB) {
-      throw new InvalidVerbException(v, "verb", "must be at most " + MAX_VERB + " characters (verbs__<VERB> is a"
-          + " tool name of at most 64), got: " + verb.length());
+
+    /**
+     * A manifest read from JSON values as the seed writes them: {@code inputDefinitions} and {@code
+     * outputDefinitions} may be lists of {@code {name, type, description, required}} or JSON Schema objects
+     * ({@link ToolSchemas}); the verb goes through {@link #normalizeVerb}.
+     *
+     * @throws InvalidVerbException when a definition cannot be read or a rule is broken
+     */
+    public static VerbManifest of(
+            String verb,
+            String description,
+            List<String> capabilities,
+            String category,
+            List<String> examples,
+            JsonNode inputDefinitions,
+            JsonNode outputDefinitions) {
+        String v = normalizeVerb(verb);
+        return new VerbManifest(
+                v,
+                description,
+                capabilities,
+                category,
+                examples,
+                read(v, "inputDefinitions", inputDefinitions),
+                outputDefinitions == null || outputDefinitions.isNull()
+                        ? null
+                        : read(v, "outputDefinitions", outputDefinitions));
     }
-    if (description == null || description.isBlank()) {
-      throw new InvalidVerbException(v, "description", "is required and must not be blank");
+
+    /**
+     * The verb as the rule wants it, for input written loosely: stripped, upper-cased ({@link Locale#ROOT}), runs
+     * of white space, {@code -} and {@code .} turned into one {@code _}. {@code search-web} becomes {@code
+     * SEARCH_WEB}; anything else the rule refuses is left for it to name. {@code null} stays {@code null}.
+     */
+    public static String normalizeVerb(String verb) {
+        if (verb == null) {
+            return null;
+        }
+        return SEPARATORS.matcher(verb.strip()).replaceAll("_").toUpperCase(Locale.ROOT);
     }
-    capabilities = capabilities == null ? List.of() : List.copyOf(new LinkedHashSet<>(capabilities.stream()
-        .filter(c -> c != null && !c.isBlank()).map(c -> c.strip().toLowerCase(Locale.ROOT)).toList()));
-    examples = examples == null ? List.of() : examples.stream().filter(Objects::nonNull).toList();
-    inputDefinitions = definitions(v, "inputDefinitions", inputDefinitions);
-    outputDefinitions = outputDefinitions == null ? null : definitions(v, "outputDefinitions", outputDefinitions);
-    // the remaining rules are the catalog tool's: check them here, under the manifest's field names
-    ToolSpec spec = spec(verb, description, capabilities, category, examples, inputDefinitions, outputDefinitions);
-    description = spec.description();
-    category = spec.category();
-    examples = spec.examples();
-  }
 
-  /**
-   * A manifest read from JSON values as the seed writes them: {@code inputDefinitions} and {@code
-   * outputDefinitions} may be lists of {@code {name, type, description, required}} or JSON Schema objects
-   * ({@link ToolSchemas}); the verb goes through {@link #normalizeVerb}.
-   *
-   * @throws InvalidVerbException when a definition cannot be read or a rule is broken
-   */
-  public static VerbManifest of(
-      String verb, String description, List<String> capabilities, String category, List<String> examples,
-      JsonNode inputDefinitions, JsonNode outputDefinitions) {
-    String v = normalizeVerb(verb);
-    return new VerbManifest(v, description, capabilities, category, examples,
-        read(v, "inputDefinitions", inputDefinitions),
-        outputDefinitions == null || outputDefinitions.isNull() ? null
-            : read(v, "outputDefinitions", outputDefinitions));
-  }
-
-  /**
-   * The verb as the rule wants it, for input written loosely: stripped, upper-cased ({@link Locale#ROOT}), runs
-   * of white space, {@code -} and {@code .} turned into one {@code _}. {@code search-web} becomes {@code
-   * SEARCH_WEB}; anything else the rule refuses is left for it to name. {@code null} stays {@code null}.
-   */
-  public static String normalizeVerb(String verb) {
-    if (verb == null) {
-      return null;
+    /** The catalog tool name of a verb: {@code verbs__SEARCH_WEB}. */
+    public static String toolName(String verb) {
+        return SOURCE + ToolName.SEPARATOR + verb;
     }
-    return SEPARATORS.matcher(verb.strip()).replaceAll("_").toUpperCase(Locale.ROOT);
-  }
 
-  /** The catalog tool name of a verb: {@code verbs__SEARCH_WEB}. */
-  public static String toolName(String verb) {
-    return SOURCE + ToolName.SEPARATOR + verb;
-  }
-
-  /** This verb's catalog tool name. */
-  public String toolName() {
-    return toolName(verb);
-  }
-
-  /**
-   * The catalog tool this verb is stored and indexed as: named {@link #toolName()}, kind {@link
-   * SourceKind#VERB}, the description, category and examples as they are, the capabilities as tags, the inputs
-   * as parameters and the outputs as the output schema; AI access {@code execute} and side effect {@code read}
-   * (a manifest does not say; an access policy hides or blocks verbs like any tool).
-   */
-  public ToolSpec toSpec() {
-    return spec(verb, description, capabilities, category, examples, inputDefinitions, outputDefinitions);
-  }
-
-  /** Whether {@code spec} is a verb's catalog tool. */
-  public static boolean isVerb(ToolSpec spec) {
-    return spec.sourceKind() == SourceKind.VERB && spec.name().source().equals(SOURCE);
-  }
-
-  /**
-   * The manifest a verb's catalog tool was made from ({@link #toSpec()} reversed).
-   *
-   * @throws IllegalArgumentException when {@code spec} is not a verb's tool ({@link #isVerb})
-   */
-  public static VerbManifest fromSpec(ToolSpec spec) {
-    if (!isVerb(spec)) {
-      throw new IllegalArgumentException("tool '" + spec.fullName() + "' is not a verb (kind "
-          + spec.sourceKind().name().toLowerCase(Locale.ROOT) + ", source " + spec.name().source() + ")");
+    /** This verb's catalog tool name. */
+    public String toolName() {
+        return toolName(verb);
     }
-    return new VerbManifest(spec.name().action(), spec.description(), spec.tags(), spec.category(),
-        spec.examples(), spec.parameters(), spec.outputSchema());
-  }
 
-  private static ToolSpec spec(
-      String verb, String description, List<String> capabilities, String category, List<String> examples,
-      ObjectNode inputs, ObjectNode outputs) {
-    try {
-      return ToolSpec.builder(toolName(verb), description)
-          .sourceKind(SourceKind.VERB)
-          .category(category)
-          .tags(capabilities)
-          .examples(examples)
-          .parameters(inputs)
-          .outputSchema(outputs)
-          .aiAccess(AiAccess.EXECUTE)
-          .sideEffect(SideEffect.READ)
-          .build();
-    } catch (InvalidSpecException e) {
-      throw new InvalidVerbException(verb, manifestField(e.field()), detail(e));
+    /**
+     * The catalog tool this verb is stored and indexed as: named {@link #toolName()}, kind {@link
+     * SourceKind#VERB}, the description, category and examples as they are, the capabilities as tags, the inputs
+     * as parameters and the outputs as the output schema; AI access {@code execute} and side effect {@code read}
+     * (a manifest does not say; an access policy hides or blocks verbs like any tool).
+     */
+    public ToolSpec toSpec() {
+        return spec(verb, description, capabilities, category, examples, inputDefinitions, outputDefinitions);
     }
-  }
 
-  /** The manifest's name for a catalog tool's field. */
-  private static String manifestField(String field) {
-    if (field.equals("tags")) {
-      return "capabilities";
+    /** Whether {@code spec} is a verb's catalog tool. */
+    public static boolean isVerb(ToolSpec spec) {
+        return spec.sourceKind() == SourceKind.VERB && spec.name().source().equals(SOURCE);
     }
-    if (field.startsWith("parameters")) {
-      return "inputDefinitions" + field.substring("parameters".length());
-    }
-    if (field.startsWith("output_schema")) {
-      return "outputDefinitions" + field.substring("output_schema".length());
-    }
-    return field;
-  }
 
-  /** The rule and the value of a catalog tool's error, without its {@code tool '...': field} prefix. */
-  private static String detail(InvalidSpecException e) {
-    String prefix = "tool '" + e.tool() + "': " + e.field() + " ";
-    String m = e.getMessage();
-    return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
-  }
+    /**
+     * The manifest a verb's catalog tool was made from ({@link #toSpec()} reversed).
+     *
+     * @throws IllegalArgumentException when {@code spec} is not a verb's tool ({@link #isVerb})
+     */
+    public static VerbManifest fromSpec(ToolSpec spec) {
+        if (!isVerb(spec)) {
+            throw new IllegalArgumentException("tool '" + spec.fullName() + "' is not a verb (kind "
+                    + spec.sourceKind().name().toLowerCase(Locale.ROOT) + ", source "
+                    + spec.name().source() + ")");
+        }
+        return new VerbManifest(
+                spec.name().action(),
+                spec.description(),
+                spec.tags(),
+                spec.category(),
+                spec.examples(),
+                spec.parameters(),
+                spec.outputSchema());
+    }
 
-  private static ObjectNode read(String verb, String field, JsonNode definitions) {
-    ToolSchemas.Read r = ToolSchemas.read(definitions);
-    if (!r.readable()) {
-      throw new InvalidVerbException(verb == null ? "null" : verb, field,
-          "must be a list of {name, type, description, required} or a JSON Schema object: " + r.problem());
+    private static ToolSpec spec(
+            String verb,
+            String description,
+            List<String> capabilities,
+            String category,
+            List<String> examples,
+            ObjectNode inputs,
+            ObjectNode outputs) {
+        try {
+            return ToolSpec.builder(toolName(verb), description)
+                    .sourceKind(SourceKind.VERB)
+                    .category(category)
+                    .tags(capabilities)
+                    .examples(examples)
+                    .parameters(inputs)
+                    .outputSchema(outputs)
+                    .aiAccess(AiAccess.EXECUTE)
+                    .sideEffect(SideEffect.READ)
+                    .build();
+        } catch (InvalidSpecException e) {
+            throw new InvalidVerbException(verb, manifestField(e.field()), detail(e));
+        }
     }
-    return r.schema();
-  }
 
-  private static ObjectNode definitions(String verb, String field, ObjectNode schema) {
-    if (schema == null) {
-      return read(verb, field, null);
+    /** The manifest's name for a catalog tool's field. */
+    private static String manifestField(String field) {
+        if (field.equals("tags")) {
+            return "capabilities";
+        }
+        if (field.startsWith("parameters")) {
+            return "inputDefinitions" + field.substring("parameters".length());
+        }
+        if (field.startsWith("output_schema")) {
+            return "outputDefinitions" + field.substring("output_schema".length());
+        }
+        return field;
     }
-    JsonNode props = schema.path("properties");
-    if (props.size() > MAX_DEFINITIONS) {
-      throw new InvalidVerbException(verb, field, "must declare at most " + MAX_DEFINITIONS
-          + " properties, got: " + props.size());
+
+    /** The rule and the value of a catalog tool's error, without its {@code tool '...': field} prefix. */
+    private static String detail(InvalidSpecException e) {
+        String prefix = "tool '" + e.tool() + "': " + e.field() + " ";
+        String m = e.getMessage();
+        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
     }
-    return schema.deepCopy();
-  }
+
+    private static ObjectNode read(String verb, String field, JsonNode definitions) {
+        ToolSchemas.Read r = ToolSchemas.read(definitions);
+        if (!r.readable()) {
+            throw new InvalidVerbException(
+                    verb == null ? "null" : verb,
+                    field,
+                    "must be a list of {name, type, description, required} or a JSON Schema object: " + r.problem());
+        }
+        return r.schema();
+    }
+
+    private static ObjectNode definitions(String verb, String field, ObjectNode schema) {
+        if (schema == null) {
+            return read(verb, field, null);
+        }
+        JsonNode props = schema.path("properties");
+        if (props.size() > MAX_DEFINITIONS) {
+            throw new InvalidVerbException(
+                    verb, field, "must declare at most " + MAX_DEFINITIONS + " properties, got: " + props.size());
+        }
+        return schema.deepCopy();
+    }
 }

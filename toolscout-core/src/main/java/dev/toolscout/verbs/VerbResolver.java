@@ -43,171 +43,205 @@ import java.util.Set;
  * <p>Thread-safe: it holds no state of its own; each call reads one catalog snapshot and one access decision.
  */
 public final class VerbResolver {
-  /** How many candidates {@link #discover} returns unless told. */
-  public static final int DEFAULT_LIMIT = 10;
+    /** How many candidates {@link #discover} returns unless told. */
+    public static final int DEFAULT_LIMIT = 10;
 
-  /** The most candidates {@link #discover} returns. */
-  public static final int MAX_LIMIT = 50;
+    /** The most candidates {@link #discover} returns. */
+    public static final int MAX_LIMIT = 50;
 
-  /** How many candidates a resolution lists besides its target (or as the nearest, when there is no match). */
-  public static final int NEAREST = 5;
+    /** How many candidates a resolution lists besides its target (or as the nearest, when there is no match). */
+    public static final int NEAREST = 5;
 
-  /** How many of the best-ranked candidates a resolution compares by confidence. */
-  public static final int CONSIDERED = 10;
+    /** How many of the best-ranked candidates a resolution compares by confidence. */
+    public static final int CONSIDERED = 10;
 
-  /** Most confident first; equal confidences (and NaN, last) keep the ranking's order. */
-  private static final Comparator<VerbCandidate> MOST_CONFIDENT = Comparator.comparingDouble(
-      (VerbCandidate c) -> Double.isNaN(c.confidence()) ? Double.POSITIVE_INFINITY : -c.confidence());
+    /** Most confident first; equal confidences (and NaN, last) keep the ranking's order. */
+    private static final Comparator<VerbCandidate> MOST_CONFIDENT = Comparator.comparingDouble(
+            (VerbCandidate c) -> Double.isNaN(c.confidence()) ? Double.POSITIVE_INFINITY : -c.confidence());
 
-  private final Catalog catalog;
-  private final HybridRanker ranker;
-  private final ToolIndex index;
-  private final EmbeddingModel model;
-  private final AccessControl access;
-  private final Fusion fusion;
-  private final double threshold;
+    private final Catalog catalog;
+    private final HybridRanker ranker;
+    private final ToolIndex index;
+    private final EmbeddingModel model;
+    private final AccessControl access;
+    private final Fusion fusion;
+    private final double threshold;
 
-  /**
-   * A resolver with the calibrated threshold of {@code model} ({@link VerbThresholds#forModel}; none for an
-   * uncalibrated model, which then never substitutes).
-   *
-   * @param ranker shared with the selector; closed by whoever made it (the engine)
-   * @param index the index {@code ranker} searches, for the candidates' confidences
-   * @param fusion the product's fusion ({@code SelectorConfig.fusion()}); the clause search is left out
-   */
-  public VerbResolver(Catalog catalog, HybridRanker ranker, ToolIndex index, EmbeddingModel model,
-      AccessControl access, Fusion fusion) {
-    this(catalog, ranker, index, model, access, fusion, VerbThresholds.forModel(model.modelId()));
-  }
-
-  /**
-   * A resolver with an explicit threshold (the calibration measures candidates with an empty one).
-   *
-   * @param threshold the confidence a substitution needs, or empty to never substitute
-   */
-  public VerbResolver(Catalog catalog, HybridRanker ranker, ToolIndex index, EmbeddingModel model,
-      AccessControl access, Fusion fusion, OptionalDouble threshold) {
-    this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.ranker = Objects.requireNonNull(ranker, "ranker");
-    this.index = Objects.requireNonNull(index, "index");
-    this.model = Objects.requireNonNull(model, "model");
-    this.access = Objects.requireNonNull(access, "access");
-    this.fusion = Objects.requireNonNull(fusion, "fusion").withClausePenalty(Double.POSITIVE_INFINITY);
-    this.threshold = threshold.orElse(Double.NaN);
-  }
-
-  /** The confidence a substitution needs, or empty when this resolver never substitutes. */
-  public OptionalDouble threshold() {
-    return Double.isNaN(threshold) ? OptionalDouble.empty() : OptionalDouble.of(threshold);
-  }
-
-  /** The embedding model whose cosines the confidences are. */
-  public String modelId() {
-    return model.modelId();
-  }
-
-  /**
-   * The verbs and tools that best match a description, best first (by fused score), each with its confidence.
-   *
-   * @param limit 1-{@value #MAX_LIMIT}
-   * @throws InvalidVerbException when the description is blank or too long
-   * @throws IllegalArgumentException when {@code limit} is out of range
-   */
-  public List<VerbCandidate> discover(Principal principal, String description, int limit) {
-    return discover(principal, NovelVerb.described(description), limit, Set.of());
-  }
-
-  /**
-   * The verbs and tools that best match a novel verb, best first, leaving out {@code excluding} (tool names, such
-   * as substitutions already tried; unknown names are ignored).
-   *
-   * @param limit 1-{@value #MAX_LIMIT}
-   * @throws IllegalArgumentException when {@code limit} is out of range
-   */
-  public List<VerbCandidate> discover(Principal principal, NovelVerb verb, int limit, Set<String> excluding) {
-    if (limit < 1 || limit > MAX_LIMIT) {
-      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got: " + limit);
+    /**
+     * A resolver with the calibrated threshold of {@code model} ({@link VerbThresholds#forModel}; none for an
+     * uncalibrated model, which then never substitutes).
+     *
+     * @param ranker shared with the selector; closed by whoever made it (the engine)
+     * @param index the index {@code ranker} searches, for the candidates' confidences
+     * @param fusion the product's fusion ({@code SelectorConfig.fusion()}); the clause search is left out
+     */
+    public VerbResolver(
+            Catalog catalog,
+            HybridRanker ranker,
+            ToolIndex index,
+            EmbeddingModel model,
+            AccessControl access,
+            Fusion fusion) {
+        this(catalog, ranker, index, model, access, fusion, VerbThresholds.forModel(model.modelId()));
     }
-    Objects.requireNonNull(verb, "verb");
-    Catalog.Snapshot snap = catalog.snapshot();
-    AllowedSet allowed = allowed(snap, principal, excluding);
-    String text = verb.searchText();
-    List<Ranked> ranked = ranker.rank(text, model::embedQueries, allowed,
-        fusion.withDepth(Math.max(fusion.depth(), limit)), o -> snap.byOrd(o).name());
-    List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
-    Map<Integer, Float> confidence = confidences(text, top, allowed.universe());
-    List<VerbCandidate> out = new ArrayList<>(top.size());
-    for (Ranked r : top) {
-      ToolSpec s = snap.byOrd(r.ord()).spec();
-      Float c = confidence.get(r.ord());
-      out.add(new VerbCandidate(s.fullName(), s.sourceKind(), s.description(), c == null ? Double.NaN : c,
-          r.score(), r.lexicalRank(), r.denseRank()));
-    }
-    return out;
-  }
 
-  /**
-   * The cosine of each candidate's stored vector to {@code text} embedded as a document: an exact search of the
-   * index restricted to the candidates (so the vectors need not be read out of it).
-   */
-  private Map<Integer, Float> confidences(String text, List<Ranked> candidates, int universe) {
-    if (candidates.isEmpty()) {
-      return Map.of();
+    /**
+     * A resolver with an explicit threshold (the calibration measures candidates with an empty one).
+     *
+     * @param threshold the confidence a substitution needs, or empty to never substitute
+     */
+    public VerbResolver(
+            Catalog catalog,
+            HybridRanker ranker,
+            ToolIndex index,
+            EmbeddingModel model,
+            AccessControl access,
+            Fusion fusion,
+            OptionalDouble threshold) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.ranker = Objects.requireNonNull(ranker, "ranker");
+        this.index = Objects.requireNonNull(index, "index");
+        this.model = Objects.requireNonNull(model, "model");
+        this.access = Objects.requireNonNull(access, "access");
+        this.fusion = Objects.requireNonNull(fusion, "fusion").withClausePenalty(Double.POSITIVE_INFINITY);
+        this.threshold = threshold.orElse(Double.NaN);
     }
-    float[] vector = model.embedDocuments(List.of(text)).get(0);
-    BitSet bits = new BitSet(universe);
-    candidates.forEach(r -> bits.set(r.ord()));
-    Map<Integer, Float> out = new HashMap<>();
-    for (Hit h : index.dense(vector, AllowedSet.of(bits, universe), candidates.size())) {
-      out.put(h.ord(), h.score());
-    }
-    return out;
-  }
 
-  /** {@link #resolve(Principal, NovelVerb, Set)} excluding nothing. */
-  public Resolution resolve(Principal principal, NovelVerb verb) {
-    return resolve(principal, verb, Set.of());
-  }
+    /** The confidence a substitution needs, or empty when this resolver never substitutes. */
+    public OptionalDouble threshold() {
+        return Double.isNaN(threshold) ? OptionalDouble.empty() : OptionalDouble.of(threshold);
+    }
 
-  /**
-   * Decides whether an existing verb or tool can stand in for a novel verb: of the {@value #CONSIDERED}
-   * best-ranked candidates the principal may see (leaving out {@code excluding}), the most confident when its
-   * confidence reaches the threshold, else no match. Alternatives and the nearest are listed most confident first.
-   */
-  public Resolution resolve(Principal principal, NovelVerb verb, Set<String> excluding) {
-    List<VerbCandidate> found = new ArrayList<>(discover(principal, verb, CONSIDERED, excluding));
-    found.sort(MOST_CONFIDENT);
-    String id = model.modelId();
-    if (found.isEmpty()) {
-      return new Resolution.NoMatch(List.of(), threshold, id, "no verb or tool is visible to search");
+    /** The embedding model whose cosines the confidences are. */
+    public String modelId() {
+        return model.modelId();
     }
-    VerbCandidate best = found.get(0);
-    if (Double.isNaN(threshold)) {
-      return new Resolution.NoMatch(found.subList(0, Math.min(NEAREST, found.size())), threshold, id,
-          "embedding model '" + id + "' has no calibrated verb threshold, so nothing is substituted");
-    }
-    if (best.confidence() >= threshold) {
-      return new Resolution.Substitution(best, threshold, id, found.subList(1, Math.min(NEAREST + 1, found.size())));
-    }
-    String conf = Double.isNaN(best.confidence()) ? "no similarity (not among the nearest by meaning)"
-        : String.format(Locale.ROOT, "confidence %.3f", best.confidence());
-    return new Resolution.NoMatch(found.subList(0, Math.min(NEAREST, found.size())), threshold, id,
-        String.format(Locale.ROOT, "the best candidate, %s, has %s, below the threshold %.3f of model '%s'",
-            best.name(), conf, threshold, id));
-  }
 
-  /**
-   * What the principal may see, less the tools a skill offers only through itself (as {@code
-   * tool_discovery__find} leaves them out) and {@code excluding}.
-   */
-  private AllowedSet allowed(Catalog.Snapshot snap, Principal principal, Set<String> excluding) {
-    BitSet out = snap.skillKindOrds();
-    for (String name : excluding) {
-      CatalogEntry e = snap.get(name);
-      if (e != null) {
-        out.set(e.ord());
-      }
+    /**
+     * The verbs and tools that best match a description, best first (by fused score), each with its confidence.
+     *
+     * @param limit 1-{@value #MAX_LIMIT}
+     * @throws InvalidVerbException when the description is blank or too long
+     * @throws IllegalArgumentException when {@code limit} is out of range
+     */
+    public List<VerbCandidate> discover(Principal principal, String description, int limit) {
+        return discover(principal, NovelVerb.described(description), limit, Set.of());
     }
-    return access.allowed(snap, principal).without(out);
-  }
+
+    /**
+     * The verbs and tools that best match a novel verb, best first, leaving out {@code excluding} (tool names, such
+     * as substitutions already tried; unknown names are ignored).
+     *
+     * @param limit 1-{@value #MAX_LIMIT}
+     * @throws IllegalArgumentException when {@code limit} is out of range
+     */
+    public List<VerbCandidate> discover(Principal principal, NovelVerb verb, int limit, Set<String> excluding) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got: " + limit);
+        }
+        Objects.requireNonNull(verb, "verb");
+        Catalog.Snapshot snap = catalog.snapshot();
+        AllowedSet allowed = allowed(snap, principal, excluding);
+        String text = verb.searchText();
+        List<Ranked> ranked = ranker.rank(
+                text,
+                model::embedQueries,
+                allowed,
+                fusion.withDepth(Math.max(fusion.depth(), limit)),
+                o -> snap.byOrd(o).name());
+        List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
+        Map<Integer, Float> confidence = confidences(text, top, allowed.universe());
+        List<VerbCandidate> out = new ArrayList<>(top.size());
+        for (Ranked r : top) {
+            ToolSpec s = snap.byOrd(r.ord()).spec();
+            Float c = confidence.get(r.ord());
+            out.add(new VerbCandidate(
+                    s.fullName(),
+                    s.sourceKind(),
+                    s.description(),
+                    c == null ? Double.NaN : c,
+                    r.score(),
+                    r.lexicalRank(),
+                    r.denseRank()));
+        }
+        return out;
+    }
+
+    /**
+     * The cosine of each candidate's stored vector to {@code text} embedded as a document: an exact search of the
+     * index restricted to the candidates (so the vectors need not be read out of it).
+     */
+    private Map<Integer, Float> confidences(String text, List<Ranked> candidates, int universe) {
+        if (candidates.isEmpty()) {
+            return Map.of();
+        }
+        float[] vector = model.embedDocuments(List.of(text)).get(0);
+        BitSet bits = new BitSet(universe);
+        candidates.forEach(r -> bits.set(r.ord()));
+        Map<Integer, Float> out = new HashMap<>();
+        for (Hit h : index.dense(vector, AllowedSet.of(bits, universe), candidates.size())) {
+            out.put(h.ord(), h.score());
+        }
+        return out;
+    }
+
+    /** {@link #resolve(Principal, NovelVerb, Set)} excluding nothing. */
+    public Resolution resolve(Principal principal, NovelVerb verb) {
+        return resolve(principal, verb, Set.of());
+    }
+
+    /**
+     * Decides whether an existing verb or tool can stand in for a novel verb: of the {@value #CONSIDERED}
+     * best-ranked candidates the principal may see (leaving out {@code excluding}), the most confident when its
+     * confidence reaches the threshold, else no match. Alternatives and the nearest are listed most confident first.
+     */
+    public Resolution resolve(Principal principal, NovelVerb verb, Set<String> excluding) {
+        List<VerbCandidate> found = new ArrayList<>(discover(principal, verb, CONSIDERED, excluding));
+        found.sort(MOST_CONFIDENT);
+        String id = model.modelId();
+        if (found.isEmpty()) {
+            return new Resolution.NoMatch(List.of(), threshold, id, "no verb or tool is visible to search");
+        }
+        VerbCandidate best = found.get(0);
+        if (Double.isNaN(threshold)) {
+            return new Resolution.NoMatch(
+                    found.subList(0, Math.min(NEAREST, found.size())),
+                    threshold,
+                    id,
+                    "embedding model '" + id + "' has no calibrated verb threshold, so nothing is substituted");
+        }
+        if (best.confidence() >= threshold) {
+            return new Resolution.Substitution(
+                    best, threshold, id, found.subList(1, Math.min(NEAREST + 1, found.size())));
+        }
+        String conf = Double.isNaN(best.confidence())
+                ? "no similarity (not among the nearest by meaning)"
+                : String.format(Locale.ROOT, "confidence %.3f", best.confidence());
+        return new Resolution.NoMatch(
+                found.subList(0, Math.min(NEAREST, found.size())),
+                threshold,
+                id,
+                String.format(
+                        Locale.ROOT,
+                        "the best candidate, %s, has %s, below the threshold %.3f of model '%s'",
+                        best.name(),
+                        conf,
+                        threshold,
+                        id));
+    }
+
+    /**
+     * What the principal may see, less the tools a skill offers only through itself (as {@code
+     * tool_discovery__find} leaves them out) and {@code excluding}.
+     */
+    private AllowedSet allowed(Catalog.Snapshot snap, Principal principal, Set<String> excluding) {
+        BitSet out = snap.skillKindOrds();
+        for (String name : excluding) {
+            CatalogEntry e = snap.get(name);
+            if (e != null) {
+                out.set(e.ord());
+            }
+        }
+        return access.allowed(snap, principal).without(out);
+    }
 }

@@ -15,21 +15,21 @@ import java.util.OptionalDouble;
  * held-out verbs set. A model not listed never substitutes.
  */
 public final class VerbThresholds {
-  private static final Map<String, Double> BY_MODEL = Map.of(
-      "all-minilm-l6-v2-q", 0.8310,
-      "bge-small-en-v1.5-q", 0.8547,
-      "bge-small-en-v1.5-q-instruct", 0.8547);
+    private static final Map<String, Double> BY_MODEL = Map.of(
+            "all-minilm-l6-v2-q", 0.8310,
+            "bge-small-en-v1.5-q", 0.8547,
+            "bge-small-en-v1.5-q-instruct", 0.8547);
 
-  private VerbThresholds() {}
+    private VerbThresholds() {}
 
-  /** The threshold of a model id, or empty when it was never calibrated (a resolver then never substitutes). */
-  public static OptionalDouble forModel(String modelId) {
-    Double t = modelId == null ? null : BY_MODEL.get(modelId);
-    return t == null ? OptionalDouble.empty() : OptionalDouble.of(t);
-  }
+    /** The threshold of a model id, or empty when it was never calibrated (a resolver then never substitutes). */
+    public static OptionalDouble forModel(String modelId) {
+        Double t = modelId == null ? null : BY_MODEL.get(modelId);
+        return t == null ? OptionalDouble.empty() : OptionalDouble.of(t);
+    }
 
-  /** Every calibrated model id and its threshold. */
-  public static Map<String, Double> all() {
-    return BY_MODEL;
-  }
+    /** Every calibrated model id and its threshold. */
+    public static Map<String, Double> all() {
+        return BY_MODEL;
+    }
 }

@@ -2,33 +2,29 @@ package dev.toolscout.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.state.StoreContract;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link PolicyStore} must do. Run against each implementation (SQLite, PostgreSQL). */
 public abstract class PolicyStoreContract extends StoreContract {
-  // --- policy ---
+    // --- policy ---
 
+    @Test
+    void policy_round_trips() {
+        AccessPolicy policy = samplePolicy();
 
+        store.savePolicyJson(json(policy));
 
-  @Test
-  void policy_round_trips() {
-    AccessPolicy policy = samplePolicy();
+        assertThat(store.loadPolicyJson()).contains(json(policy));
+        assertThat(reopened().loadPolicyJson()).contains(json(policy));
+    }
 
-    store.savePolicyJson(json(policy));
+    @Test
+    void saving_a_policy_replaces_the_previous_one() {
+        store.savePolicyJson(json(samplePolicy()));
 
-    assertThat(store.loadPolicyJson()).contains(json(policy));
-    assertThat(reopened().loadPolicyJson()).contains(json(policy));
-  }
+        store.savePolicyJson(json(AccessPolicy.ALLOW_ALL));
 
-  @Test
-  void saving_a_policy_replaces_the_previous_one() {
-    store.savePolicyJson(json(samplePolicy()));
-
-    store.savePolicyJson(json(AccessPolicy.ALLOW_ALL));
-
-    assertThat(store.loadPolicyJson()).contains(json(AccessPolicy.ALLOW_ALL));
-  }
-
+        assertThat(store.loadPolicyJson()).contains(json(AccessPolicy.ALLOW_ALL));
+    }
 }

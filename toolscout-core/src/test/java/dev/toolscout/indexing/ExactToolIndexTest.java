@@ -2,8 +2,8 @@ package dev.toolscout.indexing;
 
 /** Runs the {@link ToolIndexContract} against the brute-force fake, so the fake stays honest. */
 class ExactToolIndexTest extends ToolIndexContract {
-  @Override
-  protected ToolIndex newIndex(int dimension) {
-    return new ExactToolIndex(dimension);
-  }
+    @Override
+    protected ToolIndex newIndex(int dimension) {
+        return new ExactToolIndex(dimension);
+    }
 }

@@ -13,127 +13,131 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequestContextTest {
-  /** The test model, counting each kind of model call (the boundary the context saves calls at). */
-  private static final class CountingModel implements EmbeddingModel {
-    final HashingEmbeddingModel inner = new HashingEmbeddingModel(256);
-    final List<String> calls = new ArrayList<>();
+    /** The test model, counting each kind of model call (the boundary the context saves calls at). */
+    private static final class CountingModel implements EmbeddingModel {
+        final HashingEmbeddingModel inner = new HashingEmbeddingModel(256);
+        final List<String> calls = new ArrayList<>();
 
-    @Override
-    public String modelId() {
-      return inner.modelId();
+        @Override
+        public String modelId() {
+            return inner.modelId();
+        }
+
+        @Override
+        public int dimension() {
+            return inner.dimension();
+        }
+
+        @Override
+        public float[] embedQuery(String text) {
+            calls.add("query");
+            return inner.embedQuery(text);
+        }
+
+        @Override
+        public List<float[]> embedQueries(String message, List<String> clauses) {
+            calls.add("queries");
+            List<float[]> out = new ArrayList<>();
+            out.add(inner.embedQuery(message));
+            clauses.forEach(c -> out.add(inner.embedQuery(c)));
+            return out;
+        }
+
+        @Override
+        public MessageVectors embedMessage(String message, List<String> clauses) {
+            calls.add("message");
+            List<float[]> queries = new ArrayList<>();
+            queries.add(inner.embedQuery(message));
+            clauses.forEach(c -> queries.add(inner.embedQuery(c)));
+            return new MessageVectors(
+                    queries, inner.embedDocuments(List.of(message)).get(0));
+        }
+
+        @Override
+        public List<float[]> embedDocuments(List<String> texts) {
+            calls.add("documents");
+            return inner.embedDocuments(texts);
+        }
     }
 
-    @Override
-    public int dimension() {
-      return inner.dimension();
+    private static Fixture catalog() {
+        Fixture f = new Fixture();
+        f.catalog.sync(Fixture.assistantCatalog());
+        return f;
     }
 
-    @Override
-    public float[] embedQuery(String text) {
-      calls.add("query");
-      return inner.embedQuery(text);
+    private static RequestContext context(Fixture f, CountingModel model, String message, boolean routed) {
+        return RequestContext.of(message, Principal.ANONYMOUS, null, f.catalog, f.access, model, routed);
     }
 
-    @Override
-    public List<float[]> embedQueries(String message, List<String> clauses) {
-      calls.add("queries");
-      List<float[]> out = new ArrayList<>();
-      out.add(inner.embedQuery(message));
-      clauses.forEach(c -> out.add(inner.embedQuery(c)));
-      return out;
+    @Test
+    void a_routed_selection_embeds_the_message_once_for_the_ranking_the_router_and_the_skills() {
+        Fixture f = catalog();
+        CountingModel model = new CountingModel();
+        RequestContext ctx = context(f, model, "create a calendar event for the meeting", true);
+        f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
+        assertThat(model.calls).containsExactly("message");
+
+        float[] document = ctx.documentVector();
+        float[] query = ctx.queryVector();
+        assertThat(model.calls).containsExactly("message");
+        assertThat(document)
+                .isEqualTo(model.inner.embedDocuments(List.of(ctx.message())).get(0));
+        assertThat(query).isEqualTo(model.inner.embedQuery(ctx.message()));
+        // the ranking's lexical search of the whole message found a tool: the router need not search again
+        assertThat(ctx.wordsKnownToMatch()).isTrue();
     }
 
-    @Override
-    public MessageVectors embedMessage(String message, List<String> clauses) {
-      calls.add("message");
-      List<float[]> queries = new ArrayList<>();
-      queries.add(inner.embedQuery(message));
-      clauses.forEach(c -> queries.add(inner.embedQuery(c)));
-      return new MessageVectors(queries, inner.embedDocuments(List.of(message)).get(0));
+    @Test
+    void without_a_route_the_ranking_embeds_only_queries_and_a_later_step_embeds_its_vector_once() {
+        Fixture f = catalog();
+        CountingModel model = new CountingModel();
+        RequestContext ctx = context(f, model, "send an email", false);
+        f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
+        assertThat(model.calls).containsExactly("queries");
+
+        ctx.documentVector();
+        ctx.documentVector();
+        ctx.queryVector();
+        ctx.queryVector();
+        assertThat(model.calls).containsExactly("queries", "documents", "query");
     }
 
-    @Override
-    public List<float[]> embedDocuments(List<String> texts) {
-      calls.add("documents");
-      return inner.embedDocuments(texts);
+    @Test
+    void a_message_cut_for_the_search_has_its_whole_vectors_embedded_apart_and_no_known_words() {
+        Fixture f = catalog();
+        CountingModel model = new CountingModel();
+        String message = "send an email " + "x".repeat(Selector.MAX_MESSAGE_CHARS);
+        RequestContext ctx = context(f, model, message, true);
+        assertThat(ctx.whole()).isFalse();
+        assertThat(ctx.searched()).hasSize(Selector.MAX_MESSAGE_CHARS);
+        f.selector.select(Selector.Request.of(message, Principal.ANONYMOUS), ctx);
+
+        assertThat(ctx.documentVector())
+                .isEqualTo(model.inner.embedDocuments(List.of(message.strip())).get(0));
+        assertThat(ctx.queryVector()).isEqualTo(model.inner.embedQuery(message));
+        assertThat(model.calls).containsExactly("message", "documents", "query");
+        assertThat(ctx.wordsKnownToMatch()).isFalse();
     }
-  }
 
-  private static Fixture catalog() {
-    Fixture f = new Fixture();
-    f.catalog.sync(Fixture.assistantCatalog());
-    return f;
-  }
+    @Test
+    void the_snapshot_and_allowed_set_are_taken_once_and_every_step_sees_them() {
+        Fixture f = catalog();
+        RequestContext ctx = context(f, new CountingModel(), "send an email", false);
+        f.catalog.sync(Fixture.assistantCatalog().subList(0, 3));
+        assertThat(ctx.snapshot().size()).isEqualTo(Fixture.assistantCatalog().size());
+        Selection s = f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
+        assertThat(s.visibleCount()).isEqualTo(Fixture.assistantCatalog().size());
+        assertThat(ctx.allowed().cardinality())
+                .isEqualTo(Fixture.assistantCatalog().size());
+    }
 
-  private static RequestContext context(Fixture f, CountingModel model, String message, boolean routed) {
-    return RequestContext.of(message, Principal.ANONYMOUS, null, f.catalog, f.access, model, routed);
-  }
-
-  @Test
-  void a_routed_selection_embeds_the_message_once_for_the_ranking_the_router_and_the_skills() {
-    Fixture f = catalog();
-    CountingModel model = new CountingModel();
-    RequestContext ctx = context(f, model, "create a calendar event for the meeting", true);
-    f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
-    assertThat(model.calls).containsExactly("message");
-
-    float[] document = ctx.documentVector();
-    float[] query = ctx.queryVector();
-    assertThat(model.calls).containsExactly("message");
-    assertThat(document).isEqualTo(model.inner.embedDocuments(List.of(ctx.message())).get(0));
-    assertThat(query).isEqualTo(model.inner.embedQuery(ctx.message()));
-    // the ranking's lexical search of the whole message found a tool: the router need not search again
-    assertThat(ctx.wordsKnownToMatch()).isTrue();
-  }
-
-  @Test
-  void without_a_route_the_ranking_embeds_only_queries_and_a_later_step_embeds_its_vector_once() {
-    Fixture f = catalog();
-    CountingModel model = new CountingModel();
-    RequestContext ctx = context(f, model, "send an email", false);
-    f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
-    assertThat(model.calls).containsExactly("queries");
-
-    ctx.documentVector();
-    ctx.documentVector();
-    ctx.queryVector();
-    ctx.queryVector();
-    assertThat(model.calls).containsExactly("queries", "documents", "query");
-  }
-
-  @Test
-  void a_message_cut_for_the_search_has_its_whole_vectors_embedded_apart_and_no_known_words() {
-    Fixture f = catalog();
-    CountingModel model = new CountingModel();
-    String message = "send an email " + "x".repeat(Selector.MAX_MESSAGE_CHARS);
-    RequestContext ctx = context(f, model, message, true);
-    assertThat(ctx.whole()).isFalse();
-    assertThat(ctx.searched()).hasSize(Selector.MAX_MESSAGE_CHARS);
-    f.selector.select(Selector.Request.of(message, Principal.ANONYMOUS), ctx);
-
-    assertThat(ctx.documentVector()).isEqualTo(model.inner.embedDocuments(List.of(message.strip())).get(0));
-    assertThat(ctx.queryVector()).isEqualTo(model.inner.embedQuery(message));
-    assertThat(model.calls).containsExactly("message", "documents", "query");
-    assertThat(ctx.wordsKnownToMatch()).isFalse();
-  }
-
-  @Test
-  void the_snapshot_and_allowed_set_are_taken_once_and_every_step_sees_them() {
-    Fixture f = catalog();
-    RequestContext ctx = context(f, new CountingModel(), "send an email", false);
-    f.catalog.sync(Fixture.assistantCatalog().subList(0, 3));
-    assertThat(ctx.snapshot().size()).isEqualTo(Fixture.assistantCatalog().size());
-    Selection s = f.selector.select(Selector.Request.of(ctx.message(), Principal.ANONYMOUS), ctx);
-    assertThat(s.visibleCount()).isEqualTo(Fixture.assistantCatalog().size());
-    assertThat(ctx.allowed().cardinality()).isEqualTo(Fixture.assistantCatalog().size());
-  }
-
-  @Test
-  void a_blank_or_too_long_message_is_refused_as_a_selection_request_refuses_it() {
-    Fixture f = catalog();
-    assertThatThrownBy(() -> context(f, new CountingModel(), "  ", true))
-        .hasMessage("message must not be blank, got: '  '");
-    assertThatThrownBy(() -> context(f, new CountingModel(), "a".repeat(64 * 1024), true))
-        .hasMessage("message must be at most 16,384 characters, got: 65,536 characters");
-  }
+    @Test
+    void a_blank_or_too_long_message_is_refused_as_a_selection_request_refuses_it() {
+        Fixture f = catalog();
+        assertThatThrownBy(() -> context(f, new CountingModel(), "  ", true))
+                .hasMessage("message must not be blank, got: '  '");
+        assertThatThrownBy(() -> context(f, new CountingModel(), "a".repeat(64 * 1024), true))
+                .hasMessage("message must be at most 16,384 characters, got: 65,536 characters");
+    }
 }

@@ -14,25 +14,25 @@ import org.junit.jupiter.api.Test;
  * module runs all of them against each implementation (SQLite, PostgreSQL).
  */
 public abstract class StateStoreContract extends StoreContract {
-  // --- restart ---
+    // --- restart ---
 
-  @Test
-  void reopen_keeps_everything() {
-    store.applyCatalogChange(List.of(tool("crm__a"), richTool()), List.of());
-    store.applyCatalogChange(List.of(tool("crm__b")), List.of("crm__a"));
-    float[] v = randomVector(new Random(3), 384);
-    store.saveVectors(MODEL, Map.of("h", v));
-    store.savePolicyJson(json(samplePolicy()));
-    store.saveServer(server("github", "{\"command\":\"npx\"}"));
-    StoredCatalog before = store.loadCatalog();
+    @Test
+    void reopen_keeps_everything() {
+        store.applyCatalogChange(List.of(tool("crm__a"), richTool()), List.of());
+        store.applyCatalogChange(List.of(tool("crm__b")), List.of("crm__a"));
+        float[] v = randomVector(new Random(3), 384);
+        store.saveVectors(MODEL, Map.of("h", v));
+        store.savePolicyJson(json(samplePolicy()));
+        store.saveServer(server("github", "{\"command\":\"npx\"}"));
+        StoredCatalog before = store.loadCatalog();
 
-    StateStore again = reopened();
+        StateStore again = reopened();
 
-    assertThat(again.catalogVersion()).isEqualTo(2);
-    assertThat(again.loadCatalog()).isEqualTo(before);
-    assertThat(rawBits(again.loadVectors(MODEL, List.of("h")).get("h"))).containsExactly(rawBits(v));
-    assertThat(again.loadPolicyJson()).contains(json(samplePolicy()));
-    assertThat(again.loadServers()).containsExactly(server("github", "{\"command\":\"npx\"}"));
-    assertThat(again.applyCatalogChange(List.of(), List.of())).isEqualTo(3);
-  }
+        assertThat(again.catalogVersion()).isEqualTo(2);
+        assertThat(again.loadCatalog()).isEqualTo(before);
+        assertThat(rawBits(again.loadVectors(MODEL, List.of("h")).get("h"))).containsExactly(rawBits(v));
+        assertThat(again.loadPolicyJson()).contains(json(samplePolicy()));
+        assertThat(again.loadServers()).containsExactly(server("github", "{\"command\":\"npx\"}"));
+        assertThat(again.applyCatalogChange(List.of(), List.of())).isEqualTo(3);
+    }
 }

@@ -12,32 +12,32 @@ import java.util.List;
  *     answer)
  */
 public record FindResult(String query, List<ToolMatch> tools, List<SkillMatch> skills) {
-  public FindResult {
-    tools = List.copyOf(tools);
-    skills = skills == null ? List.of() : List.copyOf(skills);
-  }
-
-  /** Matching tools only. */
-  public FindResult(String query, List<ToolMatch> tools) {
-    this(query, tools, List.of());
-  }
-
-  /**
-   * A skill that matches the query (it shares a word with it, or is nearer in meaning than every tool found).
-   *
-   * @param tools the skill's tools the principal may see
-   * @param score the skill's fused reciprocal-rank score among the principal's skills, 0-1
-   */
-  public record SkillMatch(String name, String description, List<String> tools, double score) {
-    public SkillMatch {
-      tools = List.copyOf(tools);
+    public FindResult {
+        tools = List.copyOf(tools);
+        skills = skills == null ? List.of() : List.copyOf(skills);
     }
-  }
 
-  /**
-   * One match.
-   *
-   * @param score the fused relevance, 0-1, rounded to four decimals
-   */
-  public record ToolMatch(String name, String description, String category, AiAccess aiAccess, double score) {}
+    /** Matching tools only. */
+    public FindResult(String query, List<ToolMatch> tools) {
+        this(query, tools, List.of());
+    }
+
+    /**
+     * A skill that matches the query (it shares a word with it, or is nearer in meaning than every tool found).
+     *
+     * @param tools the skill's tools the principal may see
+     * @param score the skill's fused reciprocal-rank score among the principal's skills, 0-1
+     */
+    public record SkillMatch(String name, String description, List<String> tools, double score) {
+        public SkillMatch {
+            tools = List.copyOf(tools);
+        }
+    }
+
+    /**
+     * One match.
+     *
+     * @param score the fused relevance, 0-1, rounded to four decimals
+     */
+    public record ToolMatch(String name, String description, String category, AiAccess aiAccess, double score) {}
 }

@@ -14,21 +14,21 @@ import java.util.List;
  * what a gateway writes the next selection sees. Thread-safe.
  */
 public interface GatewayParts {
-  /** The catalog (a gateway's upstream servers write their tools here). */
-  Catalog catalog();
+    /** The catalog (a gateway's upstream servers write their tools here). */
+    Catalog catalog();
 
-  /** The catalog's change events ({@code notifications/tools/list_changed}). */
-  EventBus events();
+    /** The catalog's change events ({@code notifications/tools/list_changed}). */
+    EventBus events();
 
-  /** The access policy in force, applied before anything is shown or called. */
-  AccessControl access();
+    /** The access policy in force, applied before anything is shown or called. */
+    AccessControl access();
 
-  /** {@code tool_discovery__find}, {@code list_all}, {@code describe}. */
-  DiscoveryTools discovery();
+    /** {@code tool_discovery__find}, {@code list_all}, {@code describe}. */
+    DiscoveryTools discovery();
 
-  /** The skills as each principal sees them, and {@code skills__activate}. */
-  SkillTools skillTools();
+    /** The skills as each principal sees them, and {@code skills__activate}. */
+    SkillTools skillTools();
 
-  /** The selector's core tools, in priority order. */
-  List<String> coreTools();
+    /** The selector's core tools, in priority order. */
+    List<String> coreTools();
 }

@@ -8,15 +8,15 @@ import java.util.List;
  * (an HTTP API answering 404) can.
  */
 public final class NoSuchToolException extends IllegalArgumentException {
-  private final List<String> names;
+    private final List<String> names;
 
-  public NoSuchToolException(String message, List<String> names) {
-    super(message);
-    this.names = List.copyOf(names);
-  }
+    public NoSuchToolException(String message, List<String> names) {
+        super(message);
+        this.names = List.copyOf(names);
+    }
 
-  /** The names that are not in the catalog. */
-  public List<String> names() {
-    return names;
-  }
+    /** The names that are not in the catalog. */
+    public List<String> names() {
+        return names;
+    }
 }

@@ -16,26 +16,26 @@ import dev.toolscout.selection.Selector;
  * uses. Thread-safe.
  */
 public interface RankingParts {
-  Catalog catalog();
+    Catalog catalog();
 
-  /** The search index (a cache of the store). */
-  ToolIndex index();
+    /** The search index (a cache of the store). */
+    ToolIndex index();
 
-  /** The embedding model (loaded on first use unless preloaded). */
-  EmbeddingModel model();
+    /** The embedding model (loaded on first use unless preloaded). */
+    EmbeddingModel model();
 
-  AccessControl access();
+    AccessControl access();
 
-  Selector selector();
+    Selector selector();
 
-  TokenCounter tokens();
+    TokenCounter tokens();
 
-  /** What selection learned from use ({@code toolscout learn}). */
-  UsageMemory learned();
+    /** What selection learned from use ({@code toolscout learn}). */
+    UsageMemory learned();
 
-  /** The router: a route for a message before any LLM is called. */
-  VectorRouter router();
+    /** The router: a route for a message before any LLM is called. */
+    VectorRouter router();
 
-  /** The memories the router and the memory tools read. */
-  Memories memories();
+    /** The memories the router and the memory tools read. */
+    Memories memories();
 }

@@ -2,15 +2,15 @@ package dev.toolscout.engine;
 
 /** The wire forms {@link ToolScout#render} produces: what {@code toolscout select --format} prints. */
 public enum RenderFormat {
-  /**
-   * {@code {"selected": [{"name", "score", "reason"}], "core_included", "excluded_count", "reason",
-   * "discovery_suggested", "tokens": {"selected", "all", "saved_pct"}}}: the selection itself.
-   */
-  JSON,
-  /** {@code {"system": <prompt section>, "tools": [<Anthropic tool>]}}: Anthropic's Messages API. */
-  ANTHROPIC,
-  /** {@code {"messages": [{"role": "system", ...}], "tools": [<OpenAI function tool>]}}: OpenAI's Chat API. */
-  OPENAI,
-  /** {@code {"tools": [<MCP tool>]}}: an MCP {@code tools/list} result. */
-  MCP
+    /**
+     * {@code {"selected": [{"name", "score", "reason"}], "core_included", "excluded_count", "reason",
+     * "discovery_suggested", "tokens": {"selected", "all", "saved_pct"}}}: the selection itself.
+     */
+    JSON,
+    /** {@code {"system": <prompt section>, "tools": [<Anthropic tool>]}}: Anthropic's Messages API. */
+    ANTHROPIC,
+    /** {@code {"messages": [{"role": "system", ...}], "tools": [<OpenAI function tool>]}}: OpenAI's Chat API. */
+    OPENAI,
+    /** {@code {"tools": [<MCP tool>]}}: an MCP {@code tools/list} result. */
+    MCP
 }

@@ -29,106 +29,115 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the feed calls {@link #apply} on its one thread; the rest is safe from any thread.
  */
 final class ReplicaSync implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ReplicaSync.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaSync.class);
 
-  /** How often the change log is read without a notification. */
-  static final Duration POLL = Duration.ofSeconds(1);
+    /** How often the change log is read without a notification. */
+    static final Duration POLL = Duration.ofSeconds(1);
 
-  private final PostgresStateStore store;
-  private final Catalog catalog;
-  private final Skills skills;
-  private final AccessControl access;
-  private final Supplier<Optional<AccessPolicy>> storedPolicy;
-  private volatile dev.toolscout.memory.Memories memories;
-  private volatile dev.toolscout.learning.UsageMemory learned;
-  private final List<Consumer<Set<Area>>> listeners = new CopyOnWriteArrayList<>();
-  private volatile long catalogVersion;
-  private volatile PostgresChangeFeed feed;
+    private final PostgresStateStore store;
+    private final Catalog catalog;
+    private final Skills skills;
+    private final AccessControl access;
+    private final Supplier<Optional<AccessPolicy>> storedPolicy;
+    private volatile dev.toolscout.memory.Memories memories;
+    private volatile dev.toolscout.learning.UsageMemory learned;
+    private final List<Consumer<Set<Area>>> listeners = new CopyOnWriteArrayList<>();
+    private volatile long catalogVersion;
+    private volatile PostgresChangeFeed feed;
 
-  /**
-   * @param catalogVersion the stored catalog version the catalog was loaded at
-   * @param access the access control to give the stored policy, or null when this process was given its own
-   */
-  ReplicaSync(PostgresStateStore store, Catalog catalog, long catalogVersion, Skills skills, AccessControl access,
-      Supplier<Optional<AccessPolicy>> storedPolicy) {
-    this.store = store;
-    this.catalog = catalog;
-    this.catalogVersion = catalogVersion;
-    this.skills = skills;
-    this.access = access;
-    this.storedPolicy = storedPolicy;
-  }
-
-  /** Also keeps these memories and what was learned from use current (either may be null). */
-  ReplicaSync following(dev.toolscout.memory.Memories memories, dev.toolscout.learning.UsageMemory learned) {
-    this.memories = memories;
-    this.learned = learned;
-    return this;
-  }
-
-  /** Starts following the store from change {@code after} (read before the state was loaded). */
-  void start(long after) {
-    feed = PostgresChangeFeed.start(store, after, this::apply, POLL);
-  }
-
-  /** Called with the areas that changed (on the feed's thread), after this replica applied them. */
-  void subscribe(Consumer<Set<Area>> listener) {
-    listeners.add(listener);
-  }
-
-  /** Whether the store is reachable and this replica is following it. */
-  boolean connected() {
-    PostgresChangeFeed f = feed;
-    return f != null && f.connected();
-  }
-
-  private void apply(PostgresStateStore.Changes changes) {
-    Set<Area> areas = changes.gap() ? Set.of(Area.values()) : changes.areas();
-    if (areas.contains(Area.CATALOG)) {
-      catchUpCatalog();
+    /**
+     * @param catalogVersion the stored catalog version the catalog was loaded at
+     * @param access the access control to give the stored policy, or null when this process was given its own
+     */
+    ReplicaSync(
+            PostgresStateStore store,
+            Catalog catalog,
+            long catalogVersion,
+            Skills skills,
+            AccessControl access,
+            Supplier<Optional<AccessPolicy>> storedPolicy) {
+        this.store = store;
+        this.catalog = catalog;
+        this.catalogVersion = catalogVersion;
+        this.skills = skills;
+        this.access = access;
+        this.storedPolicy = storedPolicy;
     }
-    if (areas.contains(Area.SKILLS)) {
-      skills.reload();
-    }
-    if (areas.contains(Area.MEMORIES) && memories != null) {
-      memories.reload();
-    }
-    if (areas.contains(Area.LEARNED) && learned != null) {
-      learned.load(catalog.snapshot(), true); // read only: the pairs of a changed tool are the writer's to drop
-    }
-    if (areas.contains(Area.POLICY) && access != null) {
-      storedPolicy.get().ifPresent(access::setPolicy);
-    }
-    for (Consumer<Set<Area>> l : listeners) {
-      try {
-        l.accept(areas);
-      } catch (RuntimeException e) {
-        LOG.warn("replica: a listener failed on changes to {}: {}", areas, e.getMessage(), e);
-      }
-    }
-  }
 
-  /**
-   * Applies the catalog changes stored since the last version this replica applied, now, on the caller's thread
-   * (serialized with the feed's by the catalog).
-   */
-  void catchUpCatalog() {
-    Catalog.Change c = catalog.applyStored(snapshot -> {
-      Catalog.StoredChange stored = store.catalogSince(catalogVersion);
-      catalogVersion = stored.version();
-      return stored;
-    });
-    if (!c.isEmpty()) {
-      LOG.debug("replica: catalog at version {}: {} added, {} updated, {} removed by another replica",
-          c.version(), c.added(), c.updated(), c.removed());
+    /** Also keeps these memories and what was learned from use current (either may be null). */
+    ReplicaSync following(dev.toolscout.memory.Memories memories, dev.toolscout.learning.UsageMemory learned) {
+        this.memories = memories;
+        this.learned = learned;
+        return this;
     }
-  }
 
-  @Override
-  public void close() {
-    PostgresChangeFeed f = feed;
-    if (f != null) {
-      f.close();
+    /** Starts following the store from change {@code after} (read before the state was loaded). */
+    void start(long after) {
+        feed = PostgresChangeFeed.start(store, after, this::apply, POLL);
     }
-  }
+
+    /** Called with the areas that changed (on the feed's thread), after this replica applied them. */
+    void subscribe(Consumer<Set<Area>> listener) {
+        listeners.add(listener);
+    }
+
+    /** Whether the store is reachable and this replica is following it. */
+    boolean connected() {
+        PostgresChangeFeed f = feed;
+        return f != null && f.connected();
+    }
+
+    private void apply(PostgresStateStore.Changes changes) {
+        Set<Area> areas = changes.gap() ? Set.of(Area.values()) : changes.areas();
+        if (areas.contains(Area.CATALOG)) {
+            catchUpCatalog();
+        }
+        if (areas.contains(Area.SKILLS)) {
+            skills.reload();
+        }
+        if (areas.contains(Area.MEMORIES) && memories != null) {
+            memories.reload();
+        }
+        if (areas.contains(Area.LEARNED) && learned != null) {
+            learned.load(catalog.snapshot(), true); // read only: the pairs of a changed tool are the writer's to drop
+        }
+        if (areas.contains(Area.POLICY) && access != null) {
+            storedPolicy.get().ifPresent(access::setPolicy);
+        }
+        for (Consumer<Set<Area>> l : listeners) {
+            try {
+                l.accept(areas);
+            } catch (RuntimeException e) {
+                LOG.warn("replica: a listener failed on changes to {}: {}", areas, e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Applies the catalog changes stored since the last version this replica applied, now, on the caller's thread
+     * (serialized with the feed's by the catalog).
+     */
+    void catchUpCatalog() {
+        Catalog.Change c = catalog.applyStored(snapshot -> {
+            Catalog.StoredChange stored = store.catalogSince(catalogVersion);
+            catalogVersion = stored.version();
+            return stored;
+        });
+        if (!c.isEmpty()) {
+            LOG.debug(
+                    "replica: catalog at version {}: {} added, {} updated, {} removed by another replica",
+                    c.version(),
+                    c.added(),
+                    c.updated(),
+                    c.removed());
+        }
+    }
+
+    @Override
+    public void close() {
+        PostgresChangeFeed f = feed;
+        if (f != null) {
+            f.close();
+        }
+    }
 }

@@ -20,49 +20,51 @@ import java.util.regex.Pattern;
  *     [A-Za-z0-9._:-]}, or {@code null}. Accepted and checked; nothing is stored per conversation yet
  */
 public record SelectRequest(
-    String message, Principal principal, Integer k, Integer tokenBudget, String conversationId) {
-  /** The longest conversation id. */
-  public static final int MAX_CONVERSATION_ID_CHARS = 128;
+        String message, Principal principal, Integer k, Integer tokenBudget, String conversationId) {
+    /** The longest conversation id. */
+    public static final int MAX_CONVERSATION_ID_CHARS = 128;
 
-  private static final Pattern CONVERSATION_ID = Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_CONVERSATION_ID_CHARS + "}");
+    private static final Pattern CONVERSATION_ID =
+            Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_CONVERSATION_ID_CHARS + "}");
 
-  public SelectRequest {
-    if (message == null || message.isBlank()) {
-      throw new IllegalArgumentException("message must not be blank, got: "
-          + (message == null ? "null" : "'" + message + "'"));
+    public SelectRequest {
+        if (message == null || message.isBlank()) {
+            throw new IllegalArgumentException(
+                    "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
+        }
+        String tooLong = InputLimits.messageTooLong("message", message);
+        if (tooLong != null) {
+            throw new IllegalArgumentException(tooLong);
+        }
+        if (principal == null) {
+            principal = Principal.ANONYMOUS;
+        }
+        if (k != null) {
+            SelectorConfig.checkK(k);
+        }
+        if (tokenBudget != null && tokenBudget < 1) {
+            throw new IllegalArgumentException("token budget must be at least 1, got: " + tokenBudget);
+        }
+        if (conversationId != null && !CONVERSATION_ID.matcher(conversationId).matches()) {
+            String shown = conversationId.length() > 64 ? conversationId.substring(0, 64) + "..." : conversationId;
+            throw new IllegalArgumentException("conversation id must be 1-" + MAX_CONVERSATION_ID_CHARS
+                    + " characters of A-Z a-z 0-9 . _ : -, got: '" + shown + "' (" + conversationId.length()
+                    + " characters)");
+        }
     }
-    String tooLong = InputLimits.messageTooLong("message", message);
-    if (tooLong != null) {
-      throw new IllegalArgumentException(tooLong);
-    }
-    if (principal == null) {
-      principal = Principal.ANONYMOUS;
-    }
-    if (k != null) {
-      SelectorConfig.checkK(k);
-    }
-    if (tokenBudget != null && tokenBudget < 1) {
-      throw new IllegalArgumentException("token budget must be at least 1, got: " + tokenBudget);
-    }
-    if (conversationId != null && !CONVERSATION_ID.matcher(conversationId).matches()) {
-      String shown = conversationId.length() > 64 ? conversationId.substring(0, 64) + "..." : conversationId;
-      throw new IllegalArgumentException("conversation id must be 1-" + MAX_CONVERSATION_ID_CHARS
-          + " characters of A-Z a-z 0-9 . _ : -, got: '" + shown + "' (" + conversationId.length() + " characters)");
-    }
-  }
 
-  /** A request for {@code message} by the anonymous principal, with the defaults. */
-  public static SelectRequest of(String message) {
-    return new SelectRequest(message, null, null, null, null);
-  }
+    /** A request for {@code message} by the anonymous principal, with the defaults. */
+    public static SelectRequest of(String message) {
+        return new SelectRequest(message, null, null, null, null);
+    }
 
-  /** This request for {@code p}. */
-  public SelectRequest withPrincipal(Principal p) {
-    return new SelectRequest(message, p, k, tokenBudget, conversationId);
-  }
+    /** This request for {@code p}. */
+    public SelectRequest withPrincipal(Principal p) {
+        return new SelectRequest(message, p, k, tokenBudget, conversationId);
+    }
 
-  /** This request with {@code k} tools. */
-  public SelectRequest withK(Integer value) {
-    return new SelectRequest(message, principal, value, tokenBudget, conversationId);
-  }
+    /** This request with {@code k} tools. */
+    public SelectRequest withK(Integer value) {
+        return new SelectRequest(message, principal, value, tokenBudget, conversationId);
+    }
 }

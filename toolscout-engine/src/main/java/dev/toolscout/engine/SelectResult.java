@@ -26,86 +26,117 @@ import java.util.Objects;
  *     holds only the pinned core tools and discovery is suggested, instead of weak matches
  */
 public record SelectResult(
-    List<SelectedTool> selected,
-    List<String> coreIncluded,
-    int excludedCount,
-    int visibleCount,
-    String reason,
-    boolean discoverySuggested,
-    Tokens tokens,
-    List<String> activeSkills,
-    SkillSuggestion suggestedSkill,
-    RouteDecision route) {
-  public SelectResult {
-    selected = List.copyOf(selected);
-    coreIncluded = List.copyOf(coreIncluded);
-    Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(tokens, "tokens");
-    activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
-  }
-
-  /** A result with no route decided. */
-  public SelectResult(List<SelectedTool> selected, List<String> coreIncluded, int excludedCount, int visibleCount,
-      String reason, boolean discoverySuggested, Tokens tokens, List<String> activeSkills,
-      SkillSuggestion suggestedSkill) {
-    this(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens, activeSkills,
-        suggestedSkill, null);
-  }
-
-  /** This result with {@code r} as its route. */
-  public SelectResult withRoute(RouteDecision r) {
-    return new SelectResult(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens,
-        activeSkills, suggestedSkill, r);
-  }
-
-  /** A result outside a conversation: no active skills, no suggestion. */
-  public SelectResult(List<SelectedTool> selected, List<String> coreIncluded, int excludedCount, int visibleCount,
-      String reason, boolean discoverySuggested, Tokens tokens) {
-    this(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens, List.of(), null);
-  }
-
-  /**
-   * A skill that clearly matches the message (first both by words and by meaning among the principal's skills),
-   * which the system prompt suggests activating with {@code skills__activate}.
-   *
-   * @param why how it matched, e.g. {@code matches 'feature'; nearest in meaning}
-   */
-  public record SkillSuggestion(String name, String description, String why) {}
-
-  /** The selected tools' definitions, in order (what goes to the model). */
-  public List<ToolSpec> specs() {
-    return selected.stream().map(SelectedTool::spec).toList();
-  }
-
-  /**
-   * One selected tool.
-   *
-   * @param score the fused relevance, 0-1 (0 for a core tool that did not match the message at all)
-   * @param reason why it is here, e.g. {@code "core tool"} or {@code "matches 'meeting'; similar in meaning
-   *     (0.71)"}
-   * @param core whether it is one of the pinned core tools
-   * @param spec the tool's definition; its {@code dependsOn} names only tools the principal may see
-   * @param origin how it came into the selection (core, offered, skill, ranked, dependency): a value to go by,
-   *     where {@code reason} is text for people
-   */
-  public record SelectedTool(String name, double score, String reason, boolean core, ToolSpec spec, Origin origin) {
-    public SelectedTool {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(spec, "spec");
-      Objects.requireNonNull(origin, "origin");
+        List<SelectedTool> selected,
+        List<String> coreIncluded,
+        int excludedCount,
+        int visibleCount,
+        String reason,
+        boolean discoverySuggested,
+        Tokens tokens,
+        List<String> activeSkills,
+        SkillSuggestion suggestedSkill,
+        RouteDecision route) {
+    public SelectResult {
+        selected = List.copyOf(selected);
+        coreIncluded = List.copyOf(coreIncluded);
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(tokens, "tokens");
+        activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
     }
-  }
 
-  /**
-   * Token counts (cl100k) of the tool definitions: the selected ones against every one the principal may see,
-   * so {@code savedPct} is what selecting saved over sending all of them.
-   *
-   * @param savedPct {@code 100 * (all - selected) / all}, rounded to one decimal; 0 when {@code all} is 0
-   */
-  public record Tokens(long selected, long all, double savedPct) {
-    /** The counts, with {@code savedPct} computed from them. */
-    public static Tokens of(long selected, long all) {
-      return new Tokens(selected, all, all == 0 ? 0 : Math.round(1000.0 * (all - selected) / all) / 10.0);
+    /** A result with no route decided. */
+    public SelectResult(
+            List<SelectedTool> selected,
+            List<String> coreIncluded,
+            int excludedCount,
+            int visibleCount,
+            String reason,
+            boolean discoverySuggested,
+            Tokens tokens,
+            List<String> activeSkills,
+            SkillSuggestion suggestedSkill) {
+        this(
+                selected,
+                coreIncluded,
+                excludedCount,
+                visibleCount,
+                reason,
+                discoverySuggested,
+                tokens,
+                activeSkills,
+                suggestedSkill,
+                null);
     }
-  }
+
+    /** This result with {@code r} as its route. */
+    public SelectResult withRoute(RouteDecision r) {
+        return new SelectResult(
+                selected,
+                coreIncluded,
+                excludedCount,
+                visibleCount,
+                reason,
+                discoverySuggested,
+                tokens,
+                activeSkills,
+                suggestedSkill,
+                r);
+    }
+
+    /** A result outside a conversation: no active skills, no suggestion. */
+    public SelectResult(
+            List<SelectedTool> selected,
+            List<String> coreIncluded,
+            int excludedCount,
+            int visibleCount,
+            String reason,
+            boolean discoverySuggested,
+            Tokens tokens) {
+        this(selected, coreIncluded, excludedCount, visibleCount, reason, discoverySuggested, tokens, List.of(), null);
+    }
+
+    /**
+     * A skill that clearly matches the message (first both by words and by meaning among the principal's skills),
+     * which the system prompt suggests activating with {@code skills__activate}.
+     *
+     * @param why how it matched, e.g. {@code matches 'feature'; nearest in meaning}
+     */
+    public record SkillSuggestion(String name, String description, String why) {}
+
+    /** The selected tools' definitions, in order (what goes to the model). */
+    public List<ToolSpec> specs() {
+        return selected.stream().map(SelectedTool::spec).toList();
+    }
+
+    /**
+     * One selected tool.
+     *
+     * @param score the fused relevance, 0-1 (0 for a core tool that did not match the message at all)
+     * @param reason why it is here, e.g. {@code "core tool"} or {@code "matches 'meeting'; similar in meaning
+     *     (0.71)"}
+     * @param core whether it is one of the pinned core tools
+     * @param spec the tool's definition; its {@code dependsOn} names only tools the principal may see
+     * @param origin how it came into the selection (core, offered, skill, ranked, dependency): a value to go by,
+     *     where {@code reason} is text for people
+     */
+    public record SelectedTool(String name, double score, String reason, boolean core, ToolSpec spec, Origin origin) {
+        public SelectedTool {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(spec, "spec");
+            Objects.requireNonNull(origin, "origin");
+        }
+    }
+
+    /**
+     * Token counts (cl100k) of the tool definitions: the selected ones against every one the principal may see,
+     * so {@code savedPct} is what selecting saved over sending all of them.
+     *
+     * @param savedPct {@code 100 * (all - selected) / all}, rounded to one decimal; 0 when {@code all} is 0
+     */
+    public record Tokens(long selected, long all, double savedPct) {
+        /** The counts, with {@code savedPct} computed from them. */
+        public static Tokens of(long selected, long all) {
+            return new Tokens(selected, all, all == 0 ? 0 : Math.round(1000.0 * (all - selected) / all) / 10.0);
+        }
+    }
 }

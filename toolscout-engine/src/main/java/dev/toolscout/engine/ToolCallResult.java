@@ -11,14 +11,14 @@ import com.fasterxml.jackson.databind.JsonNode;
  *     null}
  */
 public record ToolCallResult(JsonNode output, String error) {
-  public ToolCallResult {
-    if ((output == null) == (error == null)) {
-      throw new IllegalArgumentException("a tool call result has an output or an error, got: " + output + ", "
-          + error);
+    public ToolCallResult {
+        if ((output == null) == (error == null)) {
+            throw new IllegalArgumentException(
+                    "a tool call result has an output or an error, got: " + output + ", " + error);
+        }
     }
-  }
 
-  public boolean isError() {
-    return error != null;
-  }
+    public boolean isError() {
+        return error != null;
+    }
 }

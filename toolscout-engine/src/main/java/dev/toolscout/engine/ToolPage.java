@@ -12,14 +12,14 @@ import java.util.Map;
  * @param categories every category the principal may see, with its number of tools, by name
  */
 public record ToolPage(List<ToolSummary> tools, int total, int offset, Map<String, Integer> categories) {
-  /** The largest page {@link ToolScout#list} gives. */
-  public static final int MAX_LIMIT = 1000;
+    /** The largest page {@link ToolScout#list} gives. */
+    public static final int MAX_LIMIT = 1000;
 
-  public ToolPage {
-    tools = List.copyOf(tools);
-    categories = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(categories));
-  }
+    public ToolPage {
+        tools = List.copyOf(tools);
+        categories = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(categories));
+    }
 
-  /** A tool's name, description and category ({@link ToolScout#describe} gives the whole definition). */
-  public record ToolSummary(String name, String description, String category) {}
+    /** A tool's name, description and category ({@link ToolScout#describe} gives the whole definition). */
+    public record ToolSummary(String name, String description, String category) {}
 }

@@ -18,47 +18,47 @@ import java.util.List;
  * IllegalStateException}.
  */
 public interface Verbs {
-  /**
-   * Adds or replaces verbs by name. Durable on return (committed to the store) and indexed: the next discovery or
-   * selection finds them.
-   *
-   * @throws IllegalArgumentException for two manifests of one verb; nothing is changed
-   * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
-   */
-  CatalogChange register(List<VerbManifest> manifests);
+    /**
+     * Adds or replaces verbs by name. Durable on return (committed to the store) and indexed: the next discovery or
+     * selection finds them.
+     *
+     * @throws IllegalArgumentException for two manifests of one verb; nothing is changed
+     * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
+     */
+    CatalogChange register(List<VerbManifest> manifests);
 
-  /**
-   * Removes verbs by name ({@code SEARCH_WEB}), all or none.
-   *
-   * @throws NoSuchToolException naming every verb that is not registered; nothing is removed
-   * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
-   */
-  CatalogChange remove(Collection<String> verbs);
+    /**
+     * Removes verbs by name ({@code SEARCH_WEB}), all or none.
+     *
+     * @throws NoSuchToolException naming every verb that is not registered; nothing is removed
+     * @throws IllegalStateException when opened {@link ToolScout.Builder#readOnly read-only}
+     */
+    CatalogChange remove(Collection<String> verbs);
 
-  /**
-   * The verbs {@code principal} may see, by name.
-   *
-   * @param principal {@code null} for the anonymous one
-   */
-  List<VerbManifest> list(Principal principal);
+    /**
+     * The verbs {@code principal} may see, by name.
+     *
+     * @param principal {@code null} for the anonymous one
+     */
+    List<VerbManifest> list(Principal principal);
 
-  /**
-   * The verbs and tools {@code principal} may see that best match {@code description}, best first, each with its
-   * confidence (a cosine similarity; see {@link VerbCandidate}).
-   *
-   * @param principal {@code null} for the anonymous one
-   * @param limit 1-{@value VerbResolver#MAX_LIMIT}
-   * @throws IllegalArgumentException for a blank or too long description, or a limit out of range
-   */
-  List<VerbCandidate> discover(Principal principal, String description, int limit);
+    /**
+     * The verbs and tools {@code principal} may see that best match {@code description}, best first, each with its
+     * confidence (a cosine similarity; see {@link VerbCandidate}).
+     *
+     * @param principal {@code null} for the anonymous one
+     * @param limit 1-{@value VerbResolver#MAX_LIMIT}
+     * @throws IllegalArgumentException for a blank or too long description, or a limit out of range
+     */
+    List<VerbCandidate> discover(Principal principal, String description, int limit);
 
-  /**
-   * Whether an existing verb or tool can stand in for {@code verb}: {@link VerbResolver#resolve}.
-   *
-   * @param principal {@code null} for the anonymous one
-   */
-  Resolution resolve(Principal principal, NovelVerb verb);
+    /**
+     * Whether an existing verb or tool can stand in for {@code verb}: {@link VerbResolver#resolve}.
+     *
+     * @param principal {@code null} for the anonymous one
+     */
+    Resolution resolve(Principal principal, NovelVerb verb);
 
-  /** The resolver behind {@link #discover} and {@link #resolve}: its threshold, and resolution with exclusions. */
-  VerbResolver resolver();
+    /** The resolver behind {@link #discover} and {@link #resolve}: its threshold, and resolution with exclusions. */
+    VerbResolver resolver();
 }

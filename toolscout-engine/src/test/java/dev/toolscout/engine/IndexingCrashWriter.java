@@ -14,38 +14,41 @@ import java.util.Locale;
  * change. Then waits to be killed.
  */
 public final class IndexingCrashWriter {
-  static final int BULK = 1_000;
-  static final int SMALL = 5;
+    static final int BULK = 1_000;
+    static final int SMALL = 5;
 
-  private IndexingCrashWriter() {}
+    private IndexingCrashWriter() {}
 
-  public static void main(String[] args) throws Exception {
-    Engine.Options o = Engine.Options.of(Path.of(args[0])).withProgress(n -> {
-      System.out.println("EMBEDDED " + n);
-      System.out.flush();
-    });
-    try (Engine e = Engine.open(o)) {
-      e.catalog().apply(bulk(), List.of());
-      for (int i = 0; i < SMALL; i++) {
-        Catalog.Change c = e.catalog().apply(List.of(small(i)), List.of());
-        System.out.println("ACK " + small(i).fullName() + " " + c.version());
-      }
-      System.out.println("ACKED");
-      System.out.flush();
-      Thread.sleep(600_000);
+    public static void main(String[] args) throws Exception {
+        Engine.Options o = Engine.Options.of(Path.of(args[0])).withProgress(n -> {
+            System.out.println("EMBEDDED " + n);
+            System.out.flush();
+        });
+        try (Engine e = Engine.open(o)) {
+            e.catalog().apply(bulk(), List.of());
+            for (int i = 0; i < SMALL; i++) {
+                Catalog.Change c = e.catalog().apply(List.of(small(i)), List.of());
+                System.out.println("ACK " + small(i).fullName() + " " + c.version());
+            }
+            System.out.println("ACKED");
+            System.out.flush();
+            Thread.sleep(600_000);
+        }
     }
-  }
 
-  static List<ToolSpec> bulk() {
-    List<ToolSpec> out = new ArrayList<>();
-    for (int i = 0; i < BULK; i++) {
-      out.add(ToolSpec.builder(String.format(Locale.ROOT, "upstream__op%04d", i),
-          "Operation " + i + " of a large upstream server: reads record " + i + " of the inventory.").build());
+    static List<ToolSpec> bulk() {
+        List<ToolSpec> out = new ArrayList<>();
+        for (int i = 0; i < BULK; i++) {
+            out.add(ToolSpec.builder(
+                            String.format(Locale.ROOT, "upstream__op%04d", i),
+                            "Operation " + i + " of a large upstream server: reads record " + i + " of the inventory.")
+                    .build());
+        }
+        return out;
     }
-    return out;
-  }
 
-  static ToolSpec small(int i) {
-    return ToolSpec.builder("other" + i + "__ping", "Check that host number " + i + " answers.").build();
-  }
+    static ToolSpec small(int i) {
+        return ToolSpec.builder("other" + i + "__ping", "Check that host number " + i + " answers.")
+                .build();
+    }
 }

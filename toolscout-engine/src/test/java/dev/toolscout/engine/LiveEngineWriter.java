@@ -13,25 +13,29 @@ import java.util.Locale;
  * Prints "WRITING" once the first change is durable.
  */
 public final class LiveEngineWriter {
-  private LiveEngineWriter() {}
+    private LiveEngineWriter() {}
 
-  public static void main(String[] args) throws Exception {
-    try (Engine e = Engine.open(Engine.Options.of(Path.of(args[0])))) {
-      for (int n = 1; ; n++) {
-        // one change: the new tool in, the one of three changes before out
-        // and waits until it is indexed, as the engine's write calls do
-        e.indexed(e.catalog().apply(List.of(ToolSpec.builder(name(n), "Live tool number " + n + ", written while "
-            + "readers read").build()), n > 3 ? List.of(name(n - 3)) : List.of()));
-        if (n == 1) {
-          System.out.println("WRITING");
-          System.out.flush();
+    public static void main(String[] args) throws Exception {
+        try (Engine e = Engine.open(Engine.Options.of(Path.of(args[0])))) {
+            for (int n = 1; ; n++) {
+                // one change: the new tool in, the one of three changes before out
+                // and waits until it is indexed, as the engine's write calls do
+                e.indexed(e.catalog()
+                        .apply(
+                                List.of(ToolSpec.builder(
+                                                name(n), "Live tool number " + n + ", written while " + "readers read")
+                                        .build()),
+                                n > 3 ? List.of(name(n - 3)) : List.of()));
+                if (n == 1) {
+                    System.out.println("WRITING");
+                    System.out.flush();
+                }
+                Thread.sleep(5); // leave the shared cores to the reader
+            }
         }
-        Thread.sleep(5); // leave the shared cores to the reader
-      }
     }
-  }
 
-  static String name(int n) {
-    return String.format(Locale.ROOT, "live__t%05d", n);
-  }
+    static String name(int n) {
+        return String.format(Locale.ROOT, "live__t%05d", n);
+    }
 }

@@ -32,84 +32,84 @@ import org.apache.lucene.util.FixedBitSet;
  * never cached (a cache keyed by a per-request set would only churn).
  */
 final class AllowedOrdsQuery extends Query {
-  private final AllowedSet allowed;
+    private final AllowedSet allowed;
 
-  AllowedOrdsQuery(AllowedSet allowed) {
-    this.allowed = allowed;
-  }
-
-  @Override
-  public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
-    if (!(searcher instanceof ToolSearcher tools)) {
-      throw new IllegalStateException("AllowedOrdsQuery runs only on a LuceneToolIndex searcher");
+    AllowedOrdsQuery(AllowedSet allowed) {
+        this.allowed = allowed;
     }
-    return new ConstantScoreWeight(this, boost) {
-      @Override
-      public ScorerSupplier scorerSupplier(LeafReaderContext context) {
-        SegmentOrds ords = tools.segmentOrds(context);
-        int maxDoc = ords.maxDoc();
-        float score = score();
-        return new ScorerSupplier() {
-          @Override
-          public Scorer get(long leadCost) {
-            boolean smallSet = (long) allowed.cardinality() * 32 < maxDoc;
-            if (!smallSet && leadCost < maxDoc / 8) {
-              return new ConstantScoreScorer(score, scoreMode, checkEach(ords.docToOrd));
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        if (!(searcher instanceof ToolSearcher tools)) {
+            throw new IllegalStateException("AllowedOrdsQuery runs only on a LuceneToolIndex searcher");
+        }
+        return new ConstantScoreWeight(this, boost) {
+            @Override
+            public ScorerSupplier scorerSupplier(LeafReaderContext context) {
+                SegmentOrds ords = tools.segmentOrds(context);
+                int maxDoc = ords.maxDoc();
+                float score = score();
+                return new ScorerSupplier() {
+                    @Override
+                    public Scorer get(long leadCost) {
+                        boolean smallSet = (long) allowed.cardinality() * 32 < maxDoc;
+                        if (!smallSet && leadCost < maxDoc / 8) {
+                            return new ConstantScoreScorer(score, scoreMode, checkEach(ords.docToOrd));
+                        }
+                        FixedBitSet bits = ords.allowedDocs(allowed);
+                        return new ConstantScoreScorer(
+                                score, scoreMode, new BitSetIterator(bits, Math.min(maxDoc, allowed.cardinality())));
+                    }
+
+                    @Override
+                    public long cost() {
+                        return Math.min(maxDoc, allowed.cardinality());
+                    }
+                };
             }
-            FixedBitSet bits = ords.allowedDocs(allowed);
-            return new ConstantScoreScorer(
-                score, scoreMode, new BitSetIterator(bits, Math.min(maxDoc, allowed.cardinality())));
-          }
 
-          @Override
-          public long cost() {
-            return Math.min(maxDoc, allowed.cardinality());
-          }
+            @Override
+            public boolean isCacheable(LeafReaderContext ctx) {
+                return false;
+            }
         };
-      }
-
-      @Override
-      public boolean isCacheable(LeafReaderContext ctx) {
-        return false;
-      }
-    };
-  }
-
-  private TwoPhaseIterator checkEach(int[] docToOrd) {
-    DocIdSetIterator all = DocIdSetIterator.all(docToOrd.length);
-    return new TwoPhaseIterator(all) {
-      @Override
-      public boolean matches() {
-        return allowed.contains(docToOrd[all.docID()]);
-      }
-
-      @Override
-      public float matchCost() {
-        return 2; // an array read and a bit test
-      }
-    };
-  }
-
-  @Override
-  public void visit(QueryVisitor visitor) {
-    if (visitor.acceptField(LuceneToolIndex.ORD)) {
-      visitor.visitLeaf(this);
     }
-  }
 
-  @Override
-  public String toString(String defaultField) {
-    // no counts or members: query strings can end up in logs
-    return "AllowedOrds";
-  }
+    private TwoPhaseIterator checkEach(int[] docToOrd) {
+        DocIdSetIterator all = DocIdSetIterator.all(docToOrd.length);
+        return new TwoPhaseIterator(all) {
+            @Override
+            public boolean matches() {
+                return allowed.contains(docToOrd[all.docID()]);
+            }
 
-  @Override
-  public boolean equals(Object other) {
-    return sameClassAs(other) && allowed == ((AllowedOrdsQuery) other).allowed;
-  }
+            @Override
+            public float matchCost() {
+                return 2; // an array read and a bit test
+            }
+        };
+    }
 
-  @Override
-  public int hashCode() {
-    return 31 * classHash() + System.identityHashCode(allowed);
-  }
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(LuceneToolIndex.ORD)) {
+            visitor.visitLeaf(this);
+        }
+    }
+
+    @Override
+    public String toString(String defaultField) {
+        // no counts or members: query strings can end up in logs
+        return "AllowedOrds";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return sameClassAs(other) && allowed == ((AllowedOrdsQuery) other).allowed;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * classHash() + System.identityHashCode(allowed);
+    }
 }

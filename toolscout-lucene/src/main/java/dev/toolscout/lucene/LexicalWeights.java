@@ -22,29 +22,29 @@ package dev.toolscout.lucene;
  * @param all weight of the combined field (all four texts as one)
  */
 public record LexicalWeights(float nameWords, float description, float params, float labels, float all) {
-  /** Name words 1.0 and the combined field 1.0; the separate description, params and labels fields 0. */
-  public static final LexicalWeights DEFAULTS = new LexicalWeights(1.0f, 0f, 0f, 0f, 1.0f);
+    /** Name words 1.0 and the combined field 1.0; the separate description, params and labels fields 0. */
+    public static final LexicalWeights DEFAULTS = new LexicalWeights(1.0f, 0f, 0f, 0f, 1.0f);
 
-  public LexicalWeights {
-    check("nameWords", nameWords);
-    check("description", description);
-    check("params", params);
-    check("labels", labels);
-    check("all", all);
-    if (nameWords + description + params + labels + all == 0) {
-      throw new IllegalArgumentException("lexical weights must not all be 0");
+    public LexicalWeights {
+        check("nameWords", nameWords);
+        check("description", description);
+        check("params", params);
+        check("labels", labels);
+        check("all", all);
+        if (nameWords + description + params + labels + all == 0) {
+            throw new IllegalArgumentException("lexical weights must not all be 0");
+        }
     }
-  }
 
-  /** Per-field weights without the combined field. */
-  public LexicalWeights(float nameWords, float description, float params, float labels) {
-    this(nameWords, description, params, labels, 0);
-  }
-
-  private static void check(String field, float weight) {
-    if (!(weight >= 0 && Float.isFinite(weight))) {
-      throw new IllegalArgumentException(
-          "lexical weight of " + field + " must be a finite number >= 0, got: " + weight);
+    /** Per-field weights without the combined field. */
+    public LexicalWeights(float nameWords, float description, float params, float labels) {
+        this(nameWords, description, params, labels, 0);
     }
-  }
+
+    private static void check(String field, float weight) {
+        if (!(weight >= 0 && Float.isFinite(weight))) {
+            throw new IllegalArgumentException(
+                    "lexical weight of " + field + " must be a finite number >= 0, got: " + weight);
+        }
+    }
 }

@@ -18,46 +18,46 @@ import org.apache.lucene.index.SegmentWriteState;
  * only checked when indexing). An index written here opens with a stock Lucene 10.3.
  */
 final class ToolCodec extends Lucene103Codec {
-  /** The largest vector dimension the index accepts (OpenAI's text-embedding-3-large has 3072). */
-  static final int MAX_DIMENSIONS = 4096;
+    /** The largest vector dimension the index accepts (OpenAI's text-embedding-3-large has 3072). */
+    static final int MAX_DIMENSIONS = 4096;
 
-  private final KnnVectorsFormat vectors;
+    private final KnnVectorsFormat vectors;
 
-  ToolCodec(int maxConn, int beamWidth) {
-    this.vectors = new WideHnswFormat(new Lucene99HnswVectorsFormat(maxConn, beamWidth));
-  }
-
-  @Override
-  public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-    return vectors;
-  }
-
-  private static final class WideHnswFormat extends KnnVectorsFormat {
-    private final Lucene99HnswVectorsFormat delegate;
-
-    WideHnswFormat(Lucene99HnswVectorsFormat delegate) {
-      super(delegate.getName()); // "Lucene99HnswVectorsFormat": readers resolve it to Lucene's format
-      this.delegate = delegate;
+    ToolCodec(int maxConn, int beamWidth) {
+        this.vectors = new WideHnswFormat(new Lucene99HnswVectorsFormat(maxConn, beamWidth));
     }
 
     @Override
-    public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
-      return delegate.fieldsWriter(state);
+    public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return vectors;
     }
 
-    @Override
-    public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-      return delegate.fieldsReader(state);
-    }
+    private static final class WideHnswFormat extends KnnVectorsFormat {
+        private final Lucene99HnswVectorsFormat delegate;
 
-    @Override
-    public int getMaxDimensions(String fieldName) {
-      return MAX_DIMENSIONS;
-    }
+        WideHnswFormat(Lucene99HnswVectorsFormat delegate) {
+            super(delegate.getName()); // "Lucene99HnswVectorsFormat": readers resolve it to Lucene's format
+            this.delegate = delegate;
+        }
 
-    @Override
-    public String toString() {
-      return "WideHnswFormat(" + delegate + ")";
+        @Override
+        public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+            return delegate.fieldsWriter(state);
+        }
+
+        @Override
+        public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+            return delegate.fieldsReader(state);
+        }
+
+        @Override
+        public int getMaxDimensions(String fieldName) {
+            return MAX_DIMENSIONS;
+        }
+
+        @Override
+        public String toString() {
+            return "WideHnswFormat(" + delegate + ")";
+        }
     }
-  }
 }

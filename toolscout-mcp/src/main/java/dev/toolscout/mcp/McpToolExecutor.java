@@ -25,59 +25,64 @@ import java.util.Optional;
  * Thread-safe.
  */
 public final class McpToolExecutor implements ToolExecutor {
-  /** The MCP actions the agent loop offers. */
-  public static final List<String> ACTIONS = List.of(McpActions.LIST, McpActions.CALL);
+    /** The MCP actions the agent loop offers. */
+    public static final List<String> ACTIONS = List.of(McpActions.LIST, McpActions.CALL);
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final McpActions actions;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final McpActions actions;
 
-  public McpToolExecutor(McpActions actions) {
-    this.actions = Objects.requireNonNull(actions, "actions");
-  }
-
-  @Override
-  public ToolResult execute(ToolInvocation call) {
-    String name = call.tool().fullName();
-    @SuppressWarnings("unchecked")
-    Map<String, Object> args = JSON.convertValue(call.arguments(), Map.class);
-    McpSchema.CallToolResult r;
-    if (McpActions.isAction(name)) {
-      if (!ACTIONS.contains(name)) {
-        return ToolResult.error("Tool not found: " + name);
-      }
-      Optional<ToolSpec> target = McpActions.CALL.equals(name) ? actions.callTarget(call.principal(), args)
-          : Optional.empty();
-      if (target.isPresent() && target.get().aiAccess() == AiAccess.PROPOSE) {
-        // the loop's approval queue holds a call of the tool by its own name; through mcp__call_tool it has none
-        return ToolResult.error(target.get().fullName() + " needs approval (ai_access: propose) and was not run: "
-            + "in the agent loop a tool that needs approval is not run through " + McpActions.CALL + ". Call "
-            + target.get().fullName() + " by its own name instead: the call is then held as an approval request "
-            + "and runs once someone else approves it.");
-      }
-      r = actions.call(call.principal(), name, args, false);
-    } else {
-      r = actions.callUpstream(call.principal(), call.tool(), args, true);
+    public McpToolExecutor(McpActions actions) {
+        this.actions = Objects.requireNonNull(actions, "actions");
     }
-    String text = text(r);
-    return Boolean.TRUE.equals(r.isError()) ? ToolResult.error(text.isEmpty() ? name + " failed" : text)
-        : ToolResult.of(TextNode.valueOf(text));
-  }
 
-  /** The result's content as text: text items as they are, other items as their JSON. */
-  static String text(McpSchema.CallToolResult r) {
-    List<String> parts = new ArrayList<>();
-    if (r.content() != null) {
-      for (McpSchema.Content c : r.content()) {
-        if (c instanceof McpSchema.TextContent t) {
-          parts.add(t.text());
+    @Override
+    public ToolResult execute(ToolInvocation call) {
+        String name = call.tool().fullName();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> args = JSON.convertValue(call.arguments(), Map.class);
+        McpSchema.CallToolResult r;
+        if (McpActions.isAction(name)) {
+            if (!ACTIONS.contains(name)) {
+                return ToolResult.error("Tool not found: " + name);
+            }
+            Optional<ToolSpec> target =
+                    McpActions.CALL.equals(name) ? actions.callTarget(call.principal(), args) : Optional.empty();
+            if (target.isPresent() && target.get().aiAccess() == AiAccess.PROPOSE) {
+                // the loop's approval queue holds a call of the tool by its own name; through mcp__call_tool it has
+                // none
+                return ToolResult.error(
+                        target.get().fullName() + " needs approval (ai_access: propose) and was not run: "
+                                + "in the agent loop a tool that needs approval is not run through " + McpActions.CALL
+                                + ". Call "
+                                + target.get().fullName()
+                                + " by its own name instead: the call is then held as an approval request "
+                                + "and runs once someone else approves it.");
+            }
+            r = actions.call(call.principal(), name, args, false);
         } else {
-          parts.add(JSON.valueToTree(c).toString());
+            r = actions.callUpstream(call.principal(), call.tool(), args, true);
         }
-      }
+        String text = text(r);
+        return Boolean.TRUE.equals(r.isError())
+                ? ToolResult.error(text.isEmpty() ? name + " failed" : text)
+                : ToolResult.of(TextNode.valueOf(text));
     }
-    if (parts.isEmpty() && r.structuredContent() != null) {
-      parts.add(JSON.valueToTree(r.structuredContent()).toString());
+
+    /** The result's content as text: text items as they are, other items as their JSON. */
+    static String text(McpSchema.CallToolResult r) {
+        List<String> parts = new ArrayList<>();
+        if (r.content() != null) {
+            for (McpSchema.Content c : r.content()) {
+                if (c instanceof McpSchema.TextContent t) {
+                    parts.add(t.text());
+                } else {
+                    parts.add(JSON.valueToTree(c).toString());
+                }
+            }
+        }
+        if (parts.isEmpty() && r.structuredContent() != null) {
+            parts.add(JSON.valueToTree(r.structuredContent()).toString());
+        }
+        return String.join("\n", parts);
     }
-    return String.join("\n", parts);
-  }
 }

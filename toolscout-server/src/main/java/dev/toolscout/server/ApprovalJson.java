@@ -10,26 +10,26 @@ import dev.toolscout.approval.ApprovalStore.StoredApproval;
  * request stored before channels were recorded) and {@code scope} (the agent run; null when none).
  */
 public final class ApprovalJson {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private ApprovalJson() {}
+    private ApprovalJson() {}
 
-  public static ObjectNode of(StoredApproval a) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("id", a.id());
-    o.put("status", a.status().id());
-    o.put("requester", a.requester());
-    o.put("tool", a.tool());
-    o.put("channel", a.channel());
-    o.put("scope", a.scope());
-    try {
-      o.set("arguments", JSON.readTree(a.argumentsJson()));
-    } catch (java.io.IOException e) {
-      o.put("arguments", a.argumentsJson()); // written by another writer, not JSON: shown as it is
+    public static ObjectNode of(StoredApproval a) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("id", a.id());
+        o.put("status", a.status().id());
+        o.put("requester", a.requester());
+        o.put("tool", a.tool());
+        o.put("channel", a.channel());
+        o.put("scope", a.scope());
+        try {
+            o.set("arguments", JSON.readTree(a.argumentsJson()));
+        } catch (java.io.IOException e) {
+            o.put("arguments", a.argumentsJson()); // written by another writer, not JSON: shown as it is
+        }
+        o.put("created_at", a.createdAt().toString());
+        o.put("decided_by", a.decidedBy());
+        o.put("decided_at", a.decidedAt() == null ? null : a.decidedAt().toString());
+        return o;
     }
-    o.put("created_at", a.createdAt().toString());
-    o.put("decided_by", a.decidedBy());
-    o.put("decided_at", a.decidedAt() == null ? null : a.decidedAt().toString());
-    return o;
-  }
 }

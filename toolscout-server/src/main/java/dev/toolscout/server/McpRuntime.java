@@ -24,94 +24,94 @@ import java.util.Objects;
  * connection may be indexing its tools into the engine), then closes the instance. Thread-safe.
  */
 public final class McpRuntime implements AutoCloseable {
-  private final ToolScout scout;
-  private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
-  private ServerRegistry registry;
-  private McpActions actions;
+    private final ToolScout scout;
+    private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
+    private ServerRegistry registry;
+    private McpActions actions;
 
-  /** Takes ownership of {@code scout}: closing this closes it. */
-  public McpRuntime(ToolScout scout) {
-    this.scout = Objects.requireNonNull(scout, "scout");
-  }
-
-  /** Opens a data directory as {@code builder} says and takes it over. */
-  public static McpRuntime open(ToolScout.Builder builder) {
-    return new McpRuntime(builder.build());
-  }
-
-  /** The library's API over the same data directory (what the CLI's catalog commands and the HTTP API use). */
-  public ToolScout scout() {
-    return scout;
-  }
-
-  /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #start}. */
-  public synchronized McpRuntime upstreamLimits(UpstreamLimits limits) {
-    if (registry != null) {
-      throw new IllegalStateException("the upstream servers are already started");
+    /** Takes ownership of {@code scout}: closing this closes it. */
+    public McpRuntime(ToolScout scout) {
+        this.scout = Objects.requireNonNull(scout, "scout");
     }
-    this.upstreamLimits = Objects.requireNonNull(limits, "limits");
-    return this;
-  }
 
-  /**
-   * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
-   * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent: a
-   * second call adds nothing.
-   */
-  public synchronized List<UpstreamManager.Registration> start(List<ServerConfig> declared, Duration wait) {
-    if (registry != null) {
-      return List.of();
+    /** Opens a data directory as {@code builder} says and takes it over. */
+    public static McpRuntime open(ToolScout.Builder builder) {
+        return new McpRuntime(builder.build());
     }
-    Maintenance m = scout.maintenance();
-    GatewayParts parts = scout.gatewayParts();
-    SecretBox secrets = SecretBox.open(m.dataDir(), System.getenv());
-    registry = new ServerRegistry(m.store(), secrets, new UpstreamManager(parts.catalog(), upstreamLimits));
-    actions = new McpActions(registry, parts.catalog(), parts.access(), ServerConfig.DEFAULT_TIMEOUT);
-    // replicas sharing a store: one writes a server's tool list, and each connects the servers another registers
-    registry.manager().syncGate(m::onceAcrossReplicas);
-    ServerRegistry r = registry;
-    m.onStoreChanges(areas -> {
-      if (areas.contains(dev.toolscout.store.PostgresStateStore.Area.SERVERS)) {
-        r.reconcile();
-      }
-    });
-    return registry.start(declared, wait);
-  }
 
-  /** The MCP server registry, once {@link #start} ran. */
-  public synchronized ServerRegistry registry() {
-    if (registry == null) {
-      throw new IllegalStateException("start was not called");
+    /** The library's API over the same data directory (what the CLI's catalog commands and the HTTP API use). */
+    public ToolScout scout() {
+        return scout;
     }
-    return registry;
-  }
 
-  /** The gateway's own MCP actions ({@code mcp__register_server}, ...), once {@link #start} ran. */
-  public synchronized McpActions actions() {
-    registry();
-    return actions;
-  }
-
-  /**
-   * An MCP gateway over the engine's catalog, access policy, discovery tools and upstream servers, with the
-   * selector's core tools, for {@code principal} when the transport names no other.
-   */
-  public McpGateway gateway(Principal principal) {
-    return new McpGateway(scout, actions(), principal);
-  }
-
-  @Override
-  public void close() {
-    ServerRegistry r;
-    synchronized (this) {
-      r = registry;
+    /** Sets the upstream manager's limits (serve's --max-upstream-calls); only before {@link #start}. */
+    public synchronized McpRuntime upstreamLimits(UpstreamLimits limits) {
+        if (registry != null) {
+            throw new IllegalStateException("the upstream servers are already started");
+        }
+        this.upstreamLimits = Objects.requireNonNull(limits, "limits");
+        return this;
     }
-    try {
-      if (r != null) {
-        r.close();
-      }
-    } finally {
-      scout.close();
+
+    /**
+     * Connects the upstream MCP servers: those registered in the store and {@code declared} (from a
+     * {@code --servers} file), waiting at most {@code wait} for their first connect attempts. Idempotent: a
+     * second call adds nothing.
+     */
+    public synchronized List<UpstreamManager.Registration> start(List<ServerConfig> declared, Duration wait) {
+        if (registry != null) {
+            return List.of();
+        }
+        Maintenance m = scout.maintenance();
+        GatewayParts parts = scout.gatewayParts();
+        SecretBox secrets = SecretBox.open(m.dataDir(), System.getenv());
+        registry = new ServerRegistry(m.store(), secrets, new UpstreamManager(parts.catalog(), upstreamLimits));
+        actions = new McpActions(registry, parts.catalog(), parts.access(), ServerConfig.DEFAULT_TIMEOUT);
+        // replicas sharing a store: one writes a server's tool list, and each connects the servers another registers
+        registry.manager().syncGate(m::onceAcrossReplicas);
+        ServerRegistry r = registry;
+        m.onStoreChanges(areas -> {
+            if (areas.contains(dev.toolscout.store.PostgresStateStore.Area.SERVERS)) {
+                r.reconcile();
+            }
+        });
+        return registry.start(declared, wait);
     }
-  }
+
+    /** The MCP server registry, once {@link #start} ran. */
+    public synchronized ServerRegistry registry() {
+        if (registry == null) {
+            throw new IllegalStateException("start was not called");
+        }
+        return registry;
+    }
+
+    /** The gateway's own MCP actions ({@code mcp__register_server}, ...), once {@link #start} ran. */
+    public synchronized McpActions actions() {
+        registry();
+        return actions;
+    }
+
+    /**
+     * An MCP gateway over the engine's catalog, access policy, discovery tools and upstream servers, with the
+     * selector's core tools, for {@code principal} when the transport names no other.
+     */
+    public McpGateway gateway(Principal principal) {
+        return new McpGateway(scout, actions(), principal);
+    }
+
+    @Override
+    public void close() {
+        ServerRegistry r;
+        synchronized (this) {
+            r = registry;
+        }
+        try {
+            if (r != null) {
+                r.close();
+            }
+        } finally {
+            scout.close();
+        }
+    }
 }

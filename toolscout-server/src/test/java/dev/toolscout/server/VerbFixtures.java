@@ -2,9 +2,9 @@ package dev.toolscout.server;
 
 /** Verb manifests the CLI and HTTP tests register: three of the held-out verbs set, in the seed's style. */
 public final class VerbFixtures {
-  private VerbFixtures() {}
+    private VerbFixtures() {}
 
-  public static final String VERBS = """
+    public static final String VERBS = """
       {"verbs": [
         {"verb": "GET_WEATHER", "description": "Get the current weather and the forecast for a city or coordinates.",
          "capabilities": ["weather_data"], "category": "data_retrieval",

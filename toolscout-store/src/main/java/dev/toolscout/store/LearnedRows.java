@@ -15,59 +15,64 @@ import java.time.Instant;
  * {@code meta}, as imported APIs' configurations are, rather than a table of their own: no schema migration.
  */
 final class LearnedRows {
-  static final String PREFIX = "learned:";
+    static final String PREFIX = "learned:";
 
-  /** The end of every learned key's range (exclusive). */
-  static final String END = "learned;";
+    /** The end of every learned key's range (exclusive). */
+    static final String END = "learned;";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private LearnedRows() {}
+    private LearnedRows() {}
 
-  static String key(StoredLearned p) {
-    return PREFIX + p.tool() + ":" + p.messageHash();
-  }
-
-  /** The first key of {@code tool}'s pairs (inclusive). */
-  static String from(String tool) {
-    return PREFIX + tool + ":";
-  }
-
-  /** The end of {@code tool}'s pairs (exclusive). */
-  static String to(String tool) {
-    return PREFIX + tool + ";";
-  }
-
-  static String value(StoredLearned p) {
-    ObjectNode n = JSON.createObjectNode();
-    n.put("message", p.message());
-    n.put("tool_hash", p.toolHash());
-    n.put("principal", p.principal());
-    n.put("conversation", p.conversationId());
-    n.put("at", p.at().toEpochMilli());
-    try {
-      return JSON.writeValueAsString(n);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write a learned pair as JSON", e);
+    static String key(StoredLearned p) {
+        return PREFIX + p.tool() + ":" + p.messageHash();
     }
-  }
 
-  /** The pair of one row. */
-  static StoredLearned read(String key, String value) {
-    String rest = key.substring(PREFIX.length());
-    int colon = rest.lastIndexOf(':');
-    try {
-      JsonNode n = JSON.readTree(value);
-      return new StoredLearned(rest.substring(0, colon), rest.substring(colon + 1), n.path("message").asText(),
-          n.path("tool_hash").asText(), text(n, "principal"), text(n, "conversation"),
-          Instant.ofEpochMilli(n.path("at").asLong()));
-    } catch (JsonProcessingException | RuntimeException e) {
-      throw new IllegalStateException("the stored learned pair '" + key + "' is invalid: " + e.getMessage(), e);
+    /** The first key of {@code tool}'s pairs (inclusive). */
+    static String from(String tool) {
+        return PREFIX + tool + ":";
     }
-  }
 
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : v.asText();
-  }
+    /** The end of {@code tool}'s pairs (exclusive). */
+    static String to(String tool) {
+        return PREFIX + tool + ";";
+    }
+
+    static String value(StoredLearned p) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("message", p.message());
+        n.put("tool_hash", p.toolHash());
+        n.put("principal", p.principal());
+        n.put("conversation", p.conversationId());
+        n.put("at", p.at().toEpochMilli());
+        try {
+            return JSON.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a learned pair as JSON", e);
+        }
+    }
+
+    /** The pair of one row. */
+    static StoredLearned read(String key, String value) {
+        String rest = key.substring(PREFIX.length());
+        int colon = rest.lastIndexOf(':');
+        try {
+            JsonNode n = JSON.readTree(value);
+            return new StoredLearned(
+                    rest.substring(0, colon),
+                    rest.substring(colon + 1),
+                    n.path("message").asText(),
+                    n.path("tool_hash").asText(),
+                    text(n, "principal"),
+                    text(n, "conversation"),
+                    Instant.ofEpochMilli(n.path("at").asLong()));
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new IllegalStateException("the stored learned pair '" + key + "' is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
 }

@@ -12,6 +12,18 @@ import dev.toolscout.state.StateStore;
  * to the millisecond. Thread-safe as its subclasses' transactions are.
  */
 public abstract sealed class SqlStateStore extends SqlDialect
-    implements StateStore, CatalogSql, VectorSql, TokenCountSql, PolicySql, ServerSql, OpenApiSourceSql, ApprovalSql,
-        SkillSql, ConversationSql, MemorySql, LearnedSql, RunSql, UsageSql
-    permits SqliteStateStore, PostgresStateStore {}
+        implements StateStore,
+                CatalogSql,
+                VectorSql,
+                TokenCountSql,
+                PolicySql,
+                ServerSql,
+                OpenApiSourceSql,
+                ApprovalSql,
+                SkillSql,
+                ConversationSql,
+                MemorySql,
+                LearnedSql,
+                RunSql,
+                UsageSql
+        permits SqliteStateStore, PostgresStateStore {}

@@ -10,23 +10,23 @@ import java.nio.file.Path;
  * cannot read is an {@link IllegalStateException} instead.
  */
 public final class StoreException extends RuntimeException {
-  private final transient Path file;
+    private final transient Path file;
 
-  public StoreException(Path file, String operation, Throwable cause) {
-    super("state store " + file + ": cannot " + operation + ": " + cause.getMessage(), cause);
-    this.file = file;
-  }
+    public StoreException(Path file, String operation, Throwable cause) {
+        super("state store " + file + ": cannot " + operation + ": " + cause.getMessage(), cause);
+        this.file = file;
+    }
 
-  /**
-   * A store that is not a file (PostgreSQL): {@code where} names it (its address, without a password).
-   */
-  public StoreException(String where, String operation, Throwable cause) {
-    super("state store " + where + ": cannot " + operation + ": " + cause.getMessage(), cause);
-    this.file = null;
-  }
+    /**
+     * A store that is not a file (PostgreSQL): {@code where} names it (its address, without a password).
+     */
+    public StoreException(String where, String operation, Throwable cause) {
+        super("state store " + where + ": cannot " + operation + ": " + cause.getMessage(), cause);
+        this.file = null;
+    }
 
-  /** The store file, or {@code null} for a store that is not a file. */
-  public Path file() {
-    return file;
-  }
+    /** The store file, or {@code null} for a store that is not a file. */
+    public Path file() {
+        return file;
+    }
 }

@@ -12,29 +12,30 @@ import java.util.Locale;
  * "WRITING" once the first change is durable.
  */
 public final class LiveStoreWriter {
-  private LiveStoreWriter() {}
+    private LiveStoreWriter() {}
 
-  public static void main(String[] args) throws InterruptedException {
-    try (SqliteStateStore store = SqliteStateStore.open(Path.of(args[0]))) {
-      for (long n = store.catalogVersion() + 1; ; n++) {
-        long version = store.applyCatalogChange(List.of(tool(n), counter(n)), List.of());
-        if (version != n) {
-          throw new IllegalStateException("expected version " + n + ", got " + version);
+    public static void main(String[] args) throws InterruptedException {
+        try (SqliteStateStore store = SqliteStateStore.open(Path.of(args[0]))) {
+            for (long n = store.catalogVersion() + 1; ; n++) {
+                long version = store.applyCatalogChange(List.of(tool(n), counter(n)), List.of());
+                if (version != n) {
+                    throw new IllegalStateException("expected version " + n + ", got " + version);
+                }
+                if (n == 1) {
+                    System.out.println("WRITING");
+                    System.out.flush();
+                }
+                Thread.sleep(2); // leave the shared cores to the reader
+            }
         }
-        if (n == 1) {
-          System.out.println("WRITING");
-          System.out.flush();
-        }
-        Thread.sleep(2); // leave the shared cores to the reader
-      }
     }
-  }
 
-  static ToolSpec tool(long n) {
-    return ToolSpec.builder(String.format(Locale.ROOT, "live__t%05d", n), "Written by change " + n).build();
-  }
+    static ToolSpec tool(long n) {
+        return ToolSpec.builder(String.format(Locale.ROOT, "live__t%05d", n), "Written by change " + n)
+                .build();
+    }
 
-  static ToolSpec counter(long n) {
-    return ToolSpec.builder("live__counter", "change " + n).build();
-  }
+    static ToolSpec counter(long n) {
+        return ToolSpec.builder("live__counter", "change " + n).build();
+    }
 }

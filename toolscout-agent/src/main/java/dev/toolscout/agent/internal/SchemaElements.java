@@ -26,90 +26,107 @@ import java.util.Map;
  * refuses goes back to the model as an error. Depth is capped (a schema is a tool's input, from outside).
  */
 public final class SchemaElements {
-  private static final int MAX_DEPTH = 32;
+    private static final int MAX_DEPTH = 32;
 
-  private SchemaElements() {}
+    private SchemaElements() {}
 
-  /** The provider-facing definition of {@code spec}. */
-  public static ToolSpecification tool(ToolSpec spec) {
-    return ToolSpecification.builder().name(spec.fullName()).description(spec.description())
-        .parameters(object(spec.parameters(), 0)).build();
-  }
+    /** The provider-facing definition of {@code spec}. */
+    public static ToolSpecification tool(ToolSpec spec) {
+        return ToolSpecification.builder()
+                .name(spec.fullName())
+                .description(spec.description())
+                .parameters(object(spec.parameters(), 0))
+                .build();
+    }
 
-  static JsonObjectSchema object(JsonNode schema, int depth) {
-    JsonObjectSchema.Builder b = JsonObjectSchema.builder();
-    if (schema == null || !schema.isObject()) {
-      return b.build();
-    }
-    if (schema.path("description").isTextual()) {
-      b.description(schema.get("description").textValue());
-    }
-    Map<String, JsonSchemaElement> props = new LinkedHashMap<>();
-    schema.path("properties").properties().forEach(e -> props.put(e.getKey(), element(e.getValue(), depth + 1)));
-    b.addProperties(props);
-    List<String> required = new ArrayList<>();
-    schema.path("required").forEach(r -> {
-      if (r.isTextual() && props.containsKey(r.textValue())) {
-        required.add(r.textValue());
-      }
-    });
-    b.required(required);
-    if (schema.path("additionalProperties").isBoolean()) {
-      b.additionalProperties(schema.get("additionalProperties").booleanValue());
-    }
-    JsonNode defs = schema.has("$defs") ? schema.get("$defs") : schema.get("definitions");
-    if (defs != null && defs.isObject() && depth == 0) {
-      Map<String, JsonSchemaElement> d = new LinkedHashMap<>();
-      defs.properties().forEach(e -> d.put(e.getKey(), element(e.getValue(), depth + 1)));
-      b.definitions(d);
-    }
-    return b.build();
-  }
-
-  static JsonSchemaElement element(JsonNode s, int depth) {
-    if (s == null || !s.isObject() || depth > MAX_DEPTH) {
-      return JsonStringSchema.builder().build();
-    }
-    String description = s.path("description").isTextual() ? s.get("description").textValue() : null;
-    if (s.path("$ref").isTextual()) {
-      String ref = s.get("$ref").textValue();
-      int slash = ref.lastIndexOf('/');
-      return JsonReferenceSchema.builder().reference(slash >= 0 ? ref.substring(slash + 1) : ref).build();
-    }
-    if (s.path("enum").isArray()) {
-      List<String> values = new ArrayList<>();
-      s.get("enum").forEach(v -> values.add(v.asText()));
-      return JsonEnumSchema.builder().description(description).enumValues(values).build();
-    }
-    for (String key : new String[] {"anyOf", "oneOf"}) {
-      if (s.path(key).isArray()) {
-        List<JsonSchemaElement> any = new ArrayList<>();
-        s.get(key).forEach(v -> any.add(element(v, depth + 1)));
-        return JsonAnyOfSchema.builder().description(description).anyOf(any).build();
-      }
-    }
-    JsonNode type = s.get("type");
-    if (type != null && type.isArray()) {
-      // ["string", "null"]: the first type that is not null
-      JsonNode first = null;
-      for (JsonNode t : type) {
-        if (!"null".equals(t.asText())) {
-          first = t;
-          break;
+    static JsonObjectSchema object(JsonNode schema, int depth) {
+        JsonObjectSchema.Builder b = JsonObjectSchema.builder();
+        if (schema == null || !schema.isObject()) {
+            return b.build();
         }
-      }
-      type = first;
+        if (schema.path("description").isTextual()) {
+            b.description(schema.get("description").textValue());
+        }
+        Map<String, JsonSchemaElement> props = new LinkedHashMap<>();
+        schema.path("properties").properties().forEach(e -> props.put(e.getKey(), element(e.getValue(), depth + 1)));
+        b.addProperties(props);
+        List<String> required = new ArrayList<>();
+        schema.path("required").forEach(r -> {
+            if (r.isTextual() && props.containsKey(r.textValue())) {
+                required.add(r.textValue());
+            }
+        });
+        b.required(required);
+        if (schema.path("additionalProperties").isBoolean()) {
+            b.additionalProperties(schema.get("additionalProperties").booleanValue());
+        }
+        JsonNode defs = schema.has("$defs") ? schema.get("$defs") : schema.get("definitions");
+        if (defs != null && defs.isObject() && depth == 0) {
+            Map<String, JsonSchemaElement> d = new LinkedHashMap<>();
+            defs.properties().forEach(e -> d.put(e.getKey(), element(e.getValue(), depth + 1)));
+            b.definitions(d);
+        }
+        return b.build();
     }
-    String t = type == null ? (s.has("properties") ? "object" : "string") : type.asText();
-    return switch (t) {
-      case "object" -> object(s, depth);
-      case "array" -> JsonArraySchema.builder().description(description).items(element(s.get("items"), depth + 1))
-          .build();
-      case "integer" -> JsonIntegerSchema.builder().description(description).build();
-      case "number" -> JsonNumberSchema.builder().description(description).build();
-      case "boolean" -> JsonBooleanSchema.builder().description(description).build();
-      case "null" -> new JsonNullSchema();
-      default -> JsonStringSchema.builder().description(description).build();
-    };
-  }
+
+    static JsonSchemaElement element(JsonNode s, int depth) {
+        if (s == null || !s.isObject() || depth > MAX_DEPTH) {
+            return JsonStringSchema.builder().build();
+        }
+        String description =
+                s.path("description").isTextual() ? s.get("description").textValue() : null;
+        if (s.path("$ref").isTextual()) {
+            String ref = s.get("$ref").textValue();
+            int slash = ref.lastIndexOf('/');
+            return JsonReferenceSchema.builder()
+                    .reference(slash >= 0 ? ref.substring(slash + 1) : ref)
+                    .build();
+        }
+        if (s.path("enum").isArray()) {
+            List<String> values = new ArrayList<>();
+            s.get("enum").forEach(v -> values.add(v.asText()));
+            return JsonEnumSchema.builder()
+                    .description(description)
+                    .enumValues(values)
+                    .build();
+        }
+        for (String key : new String[] {"anyOf", "oneOf"}) {
+            if (s.path(key).isArray()) {
+                List<JsonSchemaElement> any = new ArrayList<>();
+                s.get(key).forEach(v -> any.add(element(v, depth + 1)));
+                return JsonAnyOfSchema.builder()
+                        .description(description)
+                        .anyOf(any)
+                        .build();
+            }
+        }
+        JsonNode type = s.get("type");
+        if (type != null && type.isArray()) {
+            // ["string", "null"]: the first type that is not null
+            JsonNode first = null;
+            for (JsonNode t : type) {
+                if (!"null".equals(t.asText())) {
+                    first = t;
+                    break;
+                }
+            }
+            type = first;
+        }
+        String t = type == null ? (s.has("properties") ? "object" : "string") : type.asText();
+        return switch (t) {
+            case "object" -> object(s, depth);
+            case "array" ->
+                JsonArraySchema.builder()
+                        .description(description)
+                        .items(element(s.get("items"), depth + 1))
+                        .build();
+            case "integer" ->
+                JsonIntegerSchema.builder().description(description).build();
+            case "number" -> JsonNumberSchema.builder().description(description).build();
+            case "boolean" ->
+                JsonBooleanSchema.builder().description(description).build();
+            case "null" -> new JsonNullSchema();
+            default -> JsonStringSchema.builder().description(description).build();
+        };
+    }
 }

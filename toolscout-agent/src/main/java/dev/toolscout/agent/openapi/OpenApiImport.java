@@ -11,25 +11,25 @@ import java.util.Optional;
  * is written.
  */
 public final class OpenApiImport {
-  private OpenApiImport() {}
+    private OpenApiImport() {}
 
-  /**
-   * The configuration stored for {@code source}, if it was imported before.
-   *
-   * @throws IllegalArgumentException when the stored JSON cannot be read
-   */
-  public static Optional<OpenApiSource> stored(ToolScout scout, String source) {
-    return scout.openApiSources().configuration(source).map(OpenApiSourceJson::read);
-  }
+    /**
+     * The configuration stored for {@code source}, if it was imported before.
+     *
+     * @throws IllegalArgumentException when the stored JSON cannot be read
+     */
+    public static Optional<OpenApiSource> stored(ToolScout scout, String source) {
+        return scout.openApiSources().configuration(source).map(OpenApiSourceJson::read);
+    }
 
-  /**
-   * Writes {@code imported}: the configuration, then the tools in one catalog change.
-   *
-   * @throws IllegalArgumentException when the source name is taken by an MCP server or by tools of another kind;
-   *     nothing is written
-   */
-  public static Catalog.Change apply(ToolScout scout, OpenApiImporter.Imported imported) {
-    return scout.openApiSources().put(imported.source().name(), OpenApiSourceJson.write(imported.source()),
-        imported.tools());
-  }
+    /**
+     * Writes {@code imported}: the configuration, then the tools in one catalog change.
+     *
+     * @throws IllegalArgumentException when the source name is taken by an MCP server or by tools of another kind;
+     *     nothing is written
+     */
+    public static Catalog.Change apply(ToolScout scout, OpenApiImporter.Imported imported) {
+        return scout.openApiSources()
+                .put(imported.source().name(), OpenApiSourceJson.write(imported.source()), imported.tools());
+    }
 }

@@ -13,23 +13,23 @@ import java.util.Locale;
  * <p>Not retriable: the document (or the options) has to change. Nothing was stored.
  */
 public final class OpenApiImportException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  OpenApiImportException(String file, String detail) {
-    this(file, detail, null);
-  }
-
-  OpenApiImportException(String file, String detail, Throwable cause) {
-    super(oneLine(file + ": " + detail), cause);
-  }
-
-  /** Values quoted from the document may hold line breaks; a message stays one line in logs. */
-  private static String oneLine(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      b.append(Character.isISOControl(c) ? String.format(Locale.ROOT, "\\u%04x", (int) c) : String.valueOf(c));
+    OpenApiImportException(String file, String detail) {
+        this(file, detail, null);
     }
-    return b.toString();
-  }
+
+    OpenApiImportException(String file, String detail, Throwable cause) {
+        super(oneLine(file + ": " + detail), cause);
+    }
+
+    /** Values quoted from the document may hold line breaks; a message stays one line in logs. */
+    private static String oneLine(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(Character.isISOControl(c) ? String.format(Locale.ROOT, "\\u%04x", (int) c) : String.valueOf(c));
+        }
+        return b.toString();
+    }
 }

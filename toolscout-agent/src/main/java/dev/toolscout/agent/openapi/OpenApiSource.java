@@ -15,17 +15,17 @@ import java.util.TreeMap;
  * @param auth the credential, or {@code null} for an API that needs none
  * @param operations each tool's full name to its operation, in name order
  */
-public record OpenApiSource(String name, String document, URI baseUrl, OpenApiAuth auth,
-    Map<String, OpenApiOperation> operations) {
-  public OpenApiSource {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(document, "document");
-    baseUrl = BaseUrls.check(baseUrl);
-    operations = java.util.Collections.unmodifiableMap(new TreeMap<>(operations));
-  }
+public record OpenApiSource(
+        String name, String document, URI baseUrl, OpenApiAuth auth, Map<String, OpenApiOperation> operations) {
+    public OpenApiSource {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(document, "document");
+        baseUrl = BaseUrls.check(baseUrl);
+        operations = java.util.Collections.unmodifiableMap(new TreeMap<>(operations));
+    }
 
-  /** This source with another credential. */
-  public OpenApiSource withAuth(OpenApiAuth a) {
-    return new OpenApiSource(name, document, baseUrl, a, operations);
-  }
+    /** This source with another credential. */
+    public OpenApiSource withAuth(OpenApiAuth a) {
+        return new OpenApiSource(name, document, baseUrl, a, operations);
+    }
 }

@@ -21,43 +21,50 @@ import org.junit.jupiter.api.Test;
  * that accepts every connection and never answers (a service that hangs).
  */
 class OpenApiBulkheadTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Test
-  void past_the_calls_in_progress_to_one_api_a_call_is_a_tool_error_naming_the_limit_and_is_not_sent()
-      throws Exception {
-    try (HangingServer hanging = new HangingServer()) {
-      OpenApiImporter.Imported imported = OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore",
-          hanging.url() + "/v1", null);
-      OpenApiSource source = imported.source();
-      ToolSpec listPets = imported.tools().stream().filter(t -> t.fullName().equals("petstore__listPets"))
-          .findFirst().orElseThrow();
-      OpenApiExecutor.Settings oneAtATime = new OpenApiExecutor.Settings(Duration.ofSeconds(5),
-          Duration.ofMinutes(5), 1 << 20, 1 << 20, 1_000, 1, 1, Duration.ZERO);
-      try (OpenApiExecutor e = new OpenApiExecutor(n -> n.equals("petstore") ? Optional.of(source)
-          : Optional.empty(), s -> s, Map.of(), oneAtATime)) {
-        ToolInvocation call = new ToolInvocation(listPets, (ObjectNode) JSON.readTree("{}"), Principal.ANONYMOUS,
-            "c1");
-        CompletableFuture<ToolResult> first = CompletableFuture.supplyAsync(() -> {
-          try {
-            return e.execute(call);
-          } catch (InterruptedException ex) {
-            throw new IllegalStateException(ex);
-          }
-        }, r -> Thread.ofVirtual().start(r));
-        assertThat(hanging.awaitConnection()).as("the first call reached the API").isEqualTo(1);
+    @Test
+    void past_the_calls_in_progress_to_one_api_a_call_is_a_tool_error_naming_the_limit_and_is_not_sent()
+            throws Exception {
+        try (HangingServer hanging = new HangingServer()) {
+            OpenApiImporter.Imported imported =
+                    OpenApiImporter.read(OpenApiImporterTest.petstore(), "petstore", hanging.url() + "/v1", null);
+            OpenApiSource source = imported.source();
+            ToolSpec listPets = imported.tools().stream()
+                    .filter(t -> t.fullName().equals("petstore__listPets"))
+                    .findFirst()
+                    .orElseThrow();
+            OpenApiExecutor.Settings oneAtATime = new OpenApiExecutor.Settings(
+                    Duration.ofSeconds(5), Duration.ofMinutes(5), 1 << 20, 1 << 20, 1_000, 1, 1, Duration.ZERO);
+            try (OpenApiExecutor e = new OpenApiExecutor(
+                    n -> n.equals("petstore") ? Optional.of(source) : Optional.empty(), s -> s, Map.of(), oneAtATime)) {
+                ToolInvocation call =
+                        new ToolInvocation(listPets, (ObjectNode) JSON.readTree("{}"), Principal.ANONYMOUS, "c1");
+                CompletableFuture<ToolResult> first = CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return e.execute(call);
+                            } catch (InterruptedException ex) {
+                                throw new IllegalStateException(ex);
+                            }
+                        },
+                        r -> Thread.ofVirtual().start(r));
+                assertThat(hanging.awaitConnection())
+                        .as("the first call reached the API")
+                        .isEqualTo(1);
 
-        ToolResult second = e.execute(call);
+                ToolResult second = e.execute(call);
 
-        assertThat(second.error()).isEqualTo("GET /pets was not sent: the imported HTTP API 'petstore' is busy: 1 "
-            + "calls to it are in progress, the most allowed (maxConcurrentCalls 1), and none ended within 0 s; "
-            + "try again later");
-        assertThat(hanging.connections()).as("connections the API got").isEqualTo(1);
-        assertThat(first).isNotDone();
-        // the hanging API goes away (no new connections: the client retries a GET once): the first call ends
-        hanging.goAway();
-        assertThat(first.get(1, TimeUnit.MINUTES).isError()).isTrue();
-      }
+                assertThat(second.error())
+                        .isEqualTo("GET /pets was not sent: the imported HTTP API 'petstore' is busy: 1 "
+                                + "calls to it are in progress, the most allowed (maxConcurrentCalls 1), and none ended within 0 s; "
+                                + "try again later");
+                assertThat(hanging.connections()).as("connections the API got").isEqualTo(1);
+                assertThat(first).isNotDone();
+                // the hanging API goes away (no new connections: the client retries a GET once): the first call ends
+                hanging.goAway();
+                assertThat(first.get(1, TimeUnit.MINUTES).isError()).isTrue();
+            }
+        }
     }
-  }
 }

@@ -35,74 +35,91 @@ import java.util.List;
  * after 50 warm-up requests). Prints p50, p90, p99 and the mean in milliseconds.
  */
 public final class AgentOverheadBench {
-  private static final String[] MESSAGES = {
-    "Schedule a meeting with the team tomorrow at 10", "Send an email to Ana about the invoice",
-    "What is on my calendar this week?", "Search the web for Java 25 release notes",
-    "Create a task to renew the certificate", "Find the latest sales report in the drive",
-    "Remind me to call the bank on Friday", "Summarize the unread emails from today",
-    "Post a message in the general channel", "Look up the weather forecast for Lisbon",
-  };
-
-  private AgentOverheadBench() {}
-
-  public static void main(String[] args) throws Exception {
-    int requests = args.length > 0 ? Integer.parseInt(args[0]) : 400;
-    int warmup = 50;
-    Path dir = Files.createTempDirectory("agent-bench");
-    try (ToolScout scout = ToolScout.builder().dataDir(dir).build()) {
-      run(scout, requests, warmup);
-    }
-  }
-
-  private static void run(ToolScout scout, int requests, int warmup) throws Exception {
-    ChatProvider provider = (request, onText) -> {
-      List<ChatMessage> messages = request.messages();
-      boolean answered = messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage;
-      List<ToolSpecification> tools = request.toolSpecifications();
-      AiMessage ai = answered || tools.isEmpty() ? AiMessage.from("Done.")
-          : AiMessage.from(ToolExecutionRequest.builder().id("call_1").name(firstRunnable(scout, tools))
-              .arguments("{}").build());
-      return ChatResponse.builder().aiMessage(ai).tokenUsage(new TokenUsage(1000, 20)).build();
+    private static final String[] MESSAGES = {
+        "Schedule a meeting with the team tomorrow at 10", "Send an email to Ana about the invoice",
+        "What is on my calendar this week?", "Search the web for Java 25 release notes",
+        "Create a task to renew the certificate", "Find the latest sales report in the drive",
+        "Remind me to call the bank on Friday", "Summarize the unread emails from today",
+        "Post a message in the general channel", "Look up the weather forecast for Lisbon",
     };
-    ToolExecutor instant = call -> ToolResult.of(TextNode.valueOf("ok"));
-    {
-      Agent.Builder b = Agent.builder(scout, provider);
-      for (SourceKind k : SourceKind.values()) {
-        b.executor(k, instant);
-      }
-      Agent agent = b.build();
-      double[] perTurn = new double[requests];
-      int turns = 0;
-      for (int i = 0; i < warmup + requests; i++) {
-        AgentResult r = agent.run("bench-" + i, Principal.ANONYMOUS, MESSAGES[i % MESSAGES.length]);
-        if (r.status() != AgentResult.Status.DONE) {
-          throw new IllegalStateException("request " + i + " ended " + r.status() + ": " + r.error());
+
+    private AgentOverheadBench() {}
+
+    public static void main(String[] args) throws Exception {
+        int requests = args.length > 0 ? Integer.parseInt(args[0]) : 400;
+        int warmup = 50;
+        Path dir = Files.createTempDirectory("agent-bench");
+        try (ToolScout scout = ToolScout.builder().dataDir(dir).build()) {
+            run(scout, requests, warmup);
         }
-        if (i >= warmup) {
-          perTurn[i - warmup] = r.usage().json().path("latency_ms").path("overhead_per_turn").asDouble();
-          turns += r.usage().json().path("turns").asInt();
-        }
-      }
-      Arrays.sort(perTurn);
-      double mean = Arrays.stream(perTurn).average().orElse(0);
-      System.out.printf("agent loop overhead per turn (ms), %d requests (%d turns), %d tools in the catalog:%n",
-          requests, turns, scout.size());
-      System.out.printf("  p50 %.3f  p90 %.3f  p99 %.3f  mean %.3f  max %.3f%n", pct(perTurn, 50), pct(perTurn, 90),
-          pct(perTurn, 99), mean, perTurn[perTurn.length - 1]);
     }
-  }
 
-  /** The first offered catalog tool that runs without an approval. */
-  private static String firstRunnable(ToolScout scout, List<ToolSpecification> tools) {
-    List<String> names = new ArrayList<>();
-    tools.forEach(t -> names.add(t.name()));
-    return names.stream().filter(n -> !scout.isMetaTool(n))
-        .filter(n -> scout.describe(Principal.ANONYMOUS, n).map(s -> s.aiAccess() == AiAccess.EXECUTE).orElse(false))
-        .findFirst().orElse(names.get(0));
-  }
+    private static void run(ToolScout scout, int requests, int warmup) throws Exception {
+        ChatProvider provider = (request, onText) -> {
+            List<ChatMessage> messages = request.messages();
+            boolean answered = messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage;
+            List<ToolSpecification> tools = request.toolSpecifications();
+            AiMessage ai = answered || tools.isEmpty()
+                    ? AiMessage.from("Done.")
+                    : AiMessage.from(ToolExecutionRequest.builder()
+                            .id("call_1")
+                            .name(firstRunnable(scout, tools))
+                            .arguments("{}")
+                            .build());
+            return ChatResponse.builder()
+                    .aiMessage(ai)
+                    .tokenUsage(new TokenUsage(1000, 20))
+                    .build();
+        };
+        ToolExecutor instant = call -> ToolResult.of(TextNode.valueOf("ok"));
+        {
+            Agent.Builder b = Agent.builder(scout, provider);
+            for (SourceKind k : SourceKind.values()) {
+                b.executor(k, instant);
+            }
+            Agent agent = b.build();
+            double[] perTurn = new double[requests];
+            int turns = 0;
+            for (int i = 0; i < warmup + requests; i++) {
+                AgentResult r = agent.run("bench-" + i, Principal.ANONYMOUS, MESSAGES[i % MESSAGES.length]);
+                if (r.status() != AgentResult.Status.DONE) {
+                    throw new IllegalStateException("request " + i + " ended " + r.status() + ": " + r.error());
+                }
+                if (i >= warmup) {
+                    perTurn[i - warmup] = r.usage()
+                            .json()
+                            .path("latency_ms")
+                            .path("overhead_per_turn")
+                            .asDouble();
+                    turns += r.usage().json().path("turns").asInt();
+                }
+            }
+            Arrays.sort(perTurn);
+            double mean = Arrays.stream(perTurn).average().orElse(0);
+            System.out.printf(
+                    "agent loop overhead per turn (ms), %d requests (%d turns), %d tools in the catalog:%n",
+                    requests, turns, scout.size());
+            System.out.printf(
+                    "  p50 %.3f  p90 %.3f  p99 %.3f  mean %.3f  max %.3f%n",
+                    pct(perTurn, 50), pct(perTurn, 90), pct(perTurn, 99), mean, perTurn[perTurn.length - 1]);
+        }
+    }
 
-  private static double pct(double[] sorted, int p) {
-    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
-  }
+    /** The first offered catalog tool that runs without an approval. */
+    private static String firstRunnable(ToolScout scout, List<ToolSpecification> tools) {
+        List<String> names = new ArrayList<>();
+        tools.forEach(t -> names.add(t.name()));
+        return names.stream()
+                .filter(n -> !scout.isMetaTool(n))
+                .filter(n -> scout.describe(Principal.ANONYMOUS, n)
+                        .map(s -> s.aiAccess() == AiAccess.EXECUTE)
+                        .orElse(false))
+                .findFirst()
+                .orElse(names.get(0));
+    }
+
+    private static double pct(double[] sorted, int p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
 }

@@ -11,28 +11,28 @@ import picocli.CommandLine.Command;
  * handling (bad input exits {@link ToolScoutCli#BAD_INPUT} with one line naming the command).
  */
 @Command(
-    name = "scripts/bench.sh",
-    mixinStandardHelpOptions = true,
-    description = "Benchmarks of the product (never shipped). See docs/BENCHMARKS.md.",
-    subcommands = {
-      BenchCommand.class,
-      BenchGatewayCommand.class,
-      BenchHttpCommand.class,
-      BenchReplicasCommand.class,
-      BenchWritesCommand.class,
-      CommandLine.HelpCommand.class
-    })
+        name = "scripts/bench.sh",
+        mixinStandardHelpOptions = true,
+        description = "Benchmarks of the product (never shipped). See docs/BENCHMARKS.md.",
+        subcommands = {
+            BenchCommand.class,
+            BenchGatewayCommand.class,
+            BenchHttpCommand.class,
+            BenchReplicasCommand.class,
+            BenchWritesCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Bench {
-  private Bench() {}
+    private Bench() {}
 
-  public static void main(String[] args) {
-    // Lucene's start-up notes (vectorization) through java.util.logging, as the product's command line keeps them
-    java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
-  }
+    public static void main(String[] args) {
+        // Lucene's start-up notes (vectorization) through java.util.logging, as the product's command line keeps them
+        java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
 
-  /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
-  public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    return ToolScoutCli.execute(new CommandLine(new Bench()), args, out, err);
-  }
+    /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return ToolScoutCli.execute(new CommandLine(new Bench()), args, out, err);
+    }
 }

@@ -11,127 +11,186 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout bench-http}: {@code POST /v1/select} against the in-process selection, side by side. */
-@Command(name = "bench-http", mixinStandardHelpOptions = true,
-    description = "Measure POST /v1/select (the HTTP API of `serve`, in process on a loopback port) against the "
-        + "in-process selection at the same concurrency, interleaved in one run: throughput, p50 and p99 per "
-        + "number of clients, and the ratio. Progress goes to stderr. See docs/BENCHMARKS.md.")
+@Command(
+        name = "bench-http",
+        mixinStandardHelpOptions = true,
+        description = "Measure POST /v1/select (the HTTP API of `serve`, in process on a loopback port) against the "
+                + "in-process selection at the same concurrency, interleaved in one run: throughput, p50 and p99 per "
+                + "number of clients, and the ratio. Progress goes to stderr. See docs/BENCHMARKS.md.")
 final class BenchHttpCommand implements Callable<Integer> {
-  enum Format { table, json }
+    enum Format {
+        table,
+        json
+    }
 
-  @Option(names = "--tools", paramLabel = "N", defaultValue = "0",
-      description = "A synthetic catalog of N tools; 0 for the bundled demo catalog (default: ${DEFAULT-VALUE}).")
-  int tools;
+    @Option(
+            names = "--tools",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "A synthetic catalog of N tools; 0 for the bundled demo catalog (default: ${DEFAULT-VALUE}).")
+    int tools;
 
-  @Option(names = "--clients", split = ",", paramLabel = "N,N,...", defaultValue = "1,8,32",
-      description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
-  List<Integer> clients;
+    @Option(
+            names = "--clients",
+            split = ",",
+            paramLabel = "N,N,...",
+            defaultValue = "1,8,32",
+            description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
+    List<Integer> clients;
 
-  @Option(names = "--requests", paramLabel = "N", defaultValue = "4000",
-      description = "Measured requests per variant and number of clients (default: ${DEFAULT-VALUE}).")
-  int requests;
+    @Option(
+            names = "--requests",
+            paramLabel = "N",
+            defaultValue = "4000",
+            description = "Measured requests per variant and number of clients (default: ${DEFAULT-VALUE}).")
+    int requests;
 
-  @Option(names = "--warmup", paramLabel = "N", defaultValue = "1000",
-      description = "Warm-up requests per variant and number of clients (default: ${DEFAULT-VALUE}).")
-  int warmup;
+    @Option(
+            names = "--warmup",
+            paramLabel = "N",
+            defaultValue = "1000",
+            description = "Warm-up requests per variant and number of clients (default: ${DEFAULT-VALUE}).")
+    int warmup;
 
-  @Option(names = "--rounds", paramLabel = "N", defaultValue = "4",
-      description = "Alternating rounds the measured requests are split into (default: ${DEFAULT-VALUE}).")
-  int rounds;
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
+            defaultValue = "4",
+            description = "Alternating rounds the measured requests are split into (default: ${DEFAULT-VALUE}).")
+    int rounds;
 
-  @Option(names = "--work-dir", paramLabel = "DIR",
-      description = "Where the data directory goes; reusing one skips embedding (default: a new temporary folder).")
-  Path workDir;
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description =
+                    "Where the data directory goes; reusing one skips embedding (default: a new temporary folder).")
+    Path workDir;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
-  long seed;
+    @Option(names = "--seed", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+    long seed;
 
-  @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
-  Format format;
+    @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
+    Format format;
 
-  @Option(names = "--url", paramLabel = "BASE_URL",
-      description = "A running server's base URL (e.g. http://10.0.0.11:8765), repeatable: measure POST /v1/select "
-          + "against these servers instead, each client's requests going to them in turn (replicas on one store, "
-          + "docs/DEPLOYMENT.md); no in-process variant.")
-  List<java.net.URI> urls;
+    @Option(
+            names = "--url",
+            paramLabel = "BASE_URL",
+            description =
+                    "A running server's base URL (e.g. http://10.0.0.11:8765), repeatable: measure POST /v1/select "
+                            + "against these servers instead, each client's requests going to them in turn (replicas on one store, "
+                            + "docs/DEPLOYMENT.md); no in-process variant.")
+    List<java.net.URI> urls;
 
-  @Option(names = "--api-key", paramLabel = "KEY", description = "With --url: the API key to send (default: "
-      + "$TOOLSCOUT_API_KEY, else none).")
-  String apiKey;
+    @Option(
+            names = "--api-key",
+            paramLabel = "KEY",
+            description = "With --url: the API key to send (default: " + "$TOOLSCOUT_API_KEY, else none).")
+    String apiKey;
 
-  @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Override
-  public Integer call() throws Exception {
-    HttpBench.Options options = new HttpBench.Options(tools, clients, requests, warmup, rounds,
-        workDir != null ? workDir : Files.createTempDirectory("toolscout-bench-http"), seed);
-    PrintWriter err = spec.commandLine().getErr();
-    if (urls != null && !urls.isEmpty()) {
-      for (java.net.URI u : urls) {
-        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-          throw new IllegalArgumentException("--url must be an http(s) base URL such as http://127.0.0.1:8765, got: '"
-              + u + "'");
+    @Override
+    public Integer call() throws Exception {
+        HttpBench.Options options = new HttpBench.Options(
+                tools,
+                clients,
+                requests,
+                warmup,
+                rounds,
+                workDir != null ? workDir : Files.createTempDirectory("toolscout-bench-http"),
+                seed);
+        PrintWriter err = spec.commandLine().getErr();
+        if (urls != null && !urls.isEmpty()) {
+            for (java.net.URI u : urls) {
+                if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+                    throw new IllegalArgumentException(
+                            "--url must be an http(s) base URL such as http://127.0.0.1:8765, got: '" + u + "'");
+                }
+            }
+            String key = apiKey != null ? apiKey : System.getenv("TOOLSCOUT_API_KEY");
+            List<HttpBench.Figures> figures = new HttpBench(options, err).runAgainst(urls, key);
+            PrintWriter out = spec.commandLine().getOut();
+            ObjectNode n = JsonNodeFactory.instance.objectNode();
+            ArrayNode u = n.putArray("urls");
+            urls.forEach(x -> u.add(x.toString()));
+            ArrayNode levels = n.putArray("levels");
+            for (int i = 0; i < figures.size(); i++) {
+                levels.addObject()
+                        .put("clients", clients.get(i))
+                        .put("per_s", round(figures.get(i).perSecond()))
+                        .put("p50_ms", round(figures.get(i).p50Ms()))
+                        .put("p99_ms", round(figures.get(i).p99Ms()));
+            }
+            out.println(Json.pretty(n));
+            out.flush();
+            return 0;
         }
-      }
-      String key = apiKey != null ? apiKey : System.getenv("TOOLSCOUT_API_KEY");
-      List<HttpBench.Figures> figures = new HttpBench(options, err).runAgainst(urls, key);
-      PrintWriter out = spec.commandLine().getOut();
-      ObjectNode n = JsonNodeFactory.instance.objectNode();
-      ArrayNode u = n.putArray("urls");
-      urls.forEach(x -> u.add(x.toString()));
-      ArrayNode levels = n.putArray("levels");
-      for (int i = 0; i < figures.size(); i++) {
-        levels.addObject().put("clients", clients.get(i)).put("per_s", round(figures.get(i).perSecond()))
-            .put("p50_ms", round(figures.get(i).p50Ms())).put("p99_ms", round(figures.get(i).p99Ms()));
-      }
-      out.println(Json.pretty(n));
-      out.flush();
-      return 0;
+        err.println("bench-http: working in " + options.workDir());
+        HttpBench.Result r = new HttpBench(options, err).run();
+        PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.json) {
+            out.println(Json.pretty(json(r)));
+        } else {
+            out.printf(
+                    Locale.ROOT,
+                    "POST /v1/select against in-process select, %,d tools, %,d requests per cell%n",
+                    r.tools(),
+                    r.requests());
+            out.printf(
+                    Locale.ROOT,
+                    "%8s %14s %10s %10s %14s %10s %10s %7s%n",
+                    "clients",
+                    "in-proc req/s",
+                    "p50 ms",
+                    "p99 ms",
+                    "HTTP req/s",
+                    "p50 ms",
+                    "p99 ms",
+                    "ratio");
+            for (HttpBench.Level l : r.levels()) {
+                out.printf(
+                        Locale.ROOT,
+                        "%8d %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx%n",
+                        l.clients(),
+                        l.inProcess().perSecond(),
+                        l.inProcess().p50Ms(),
+                        l.inProcess().p99Ms(),
+                        l.http().perSecond(),
+                        l.http().p50Ms(),
+                        l.http().p99Ms(),
+                        l.ratio());
+            }
+        }
+        out.flush();
+        return 0;
     }
-    err.println("bench-http: working in " + options.workDir());
-    HttpBench.Result r = new HttpBench(options, err).run();
-    PrintWriter out = spec.commandLine().getOut();
-    if (format == Format.json) {
-      out.println(Json.pretty(json(r)));
-    } else {
-      out.printf(Locale.ROOT, "POST /v1/select against in-process select, %,d tools, %,d requests per cell%n",
-          r.tools(), r.requests());
-      out.printf(Locale.ROOT, "%8s %14s %10s %10s %14s %10s %10s %7s%n", "clients", "in-proc req/s", "p50 ms",
-          "p99 ms", "HTTP req/s", "p50 ms", "p99 ms", "ratio");
-      for (HttpBench.Level l : r.levels()) {
-        out.printf(Locale.ROOT, "%8d %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx%n", l.clients(),
-            l.inProcess().perSecond(), l.inProcess().p50Ms(), l.inProcess().p99Ms(), l.http().perSecond(),
-            l.http().p50Ms(), l.http().p99Ms(), l.ratio());
-      }
-    }
-    out.flush();
-    return 0;
-  }
 
-  static ObjectNode json(HttpBench.Result r) {
-    ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.put("tools", r.tools());
-    n.put("requests", r.requests());
-    ArrayNode levels = n.putArray("levels");
-    for (HttpBench.Level l : r.levels()) {
-      ObjectNode o = levels.addObject();
-      o.put("clients", l.clients());
-      o.put("in_process_per_s", round(l.inProcess().perSecond()));
-      o.put("in_process_p50_ms", round(l.inProcess().p50Ms()));
-      o.put("in_process_p99_ms", round(l.inProcess().p99Ms()));
-      o.put("http_per_s", round(l.http().perSecond()));
-      o.put("http_p50_ms", round(l.http().p50Ms()));
-      o.put("http_p99_ms", round(l.http().p99Ms()));
-      o.put("ratio", Math.round(l.ratio() * 100) / 100.0);
+    static ObjectNode json(HttpBench.Result r) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        n.put("tools", r.tools());
+        n.put("requests", r.requests());
+        ArrayNode levels = n.putArray("levels");
+        for (HttpBench.Level l : r.levels()) {
+            ObjectNode o = levels.addObject();
+            o.put("clients", l.clients());
+            o.put("in_process_per_s", round(l.inProcess().perSecond()));
+            o.put("in_process_p50_ms", round(l.inProcess().p50Ms()));
+            o.put("in_process_p99_ms", round(l.inProcess().p99Ms()));
+            o.put("http_per_s", round(l.http().perSecond()));
+            o.put("http_p50_ms", round(l.http().p50Ms()));
+            o.put("http_p99_ms", round(l.http().p99Ms()));
+            o.put("ratio", Math.round(l.ratio() * 100) / 100.0);
+        }
+        return n;
     }
-    return n;
-  }
 
-  private static double round(double v) {
-    return Math.round(v * 100) / 100.0;
-  }
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
 }

@@ -7,15 +7,15 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 /** Pretty JSON for the benchmarks' output, as the product's commands print it. */
 final class Json {
-  static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private Json() {}
+    private Json() {}
 
-  static String pretty(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    static String pretty(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 }

@@ -34,233 +34,262 @@ import java.util.concurrent.atomic.AtomicReference;
  * percentiles are over every request's own latency. Not thread-safe; one run per instance.
  */
 public final class HttpBench {
-  /**
-   * What to run.
-   *
-   * @param tools 0 for the bundled demo catalog, else a synthetic catalog of that many tools
-   * @param clients the concurrency levels, e.g. 1, 8, 32
-   * @param requests measured requests per variant and level
-   * @param warmup warm-up requests per variant and level
-   * @param rounds how many alternating rounds the measured requests are split into
-   */
-  public record Options(int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir,
-      long seed) {
-    public Options {
-      clients = List.copyOf(clients);
-      if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 256)) {
-        throw new IllegalArgumentException("--clients must be 1 to 256 each, got: " + clients);
-      }
-      if (requests < 1 || warmup < 0 || rounds < 1 || tools < 0) {
-        throw new IllegalArgumentException("--requests must be at least 1 and --warmup, --tools at least 0, got: "
-            + requests + ", " + warmup + ", " + tools);
-      }
-    }
-  }
-
-  /** One variant at one concurrency. */
-  public record Figures(double perSecond, double p50Ms, double p99Ms) {}
-
-  /** Both variants at one concurrency; {@code ratio} is HTTP throughput over in-process throughput. */
-  public record Level(int clients, Figures inProcess, Figures http) {
-    public double ratio() {
-      return http.perSecond() / inProcess.perSecond();
-    }
-  }
-
-  public record Result(int tools, int requests, List<Level> levels) {}
-
-  /**
-   * {@code POST /v1/select} against running servers (replicas behind no balancer): each client's requests go to
-   * {@code baseUrls} in turn, by request number. Throughput and latency over all, per number of clients; no
-   * in-process variant (the servers are other processes).
-   *
-   * @param apiKey sent as {@code Authorization: Bearer}, or null
-   */
-  public List<Figures> runAgainst(List<URI> baseUrls, String apiKey) throws Exception {
-    List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(30)).build();
-    List<URI> selects = baseUrls.stream().map(u -> URI.create(u.toString().replaceAll("/+$", "") + "/v1/select"))
-        .toList();
-    Call overHttp = (q, i) -> {
-      HttpRequest.Builder r = HttpRequest.newBuilder(selects.get(i % selects.size())).timeout(Duration.ofMinutes(2))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance.objectNode().put("message", q).toString()));
-      if (apiKey != null) {
-        r.header("Authorization", "Bearer " + apiKey);
-      }
-      HttpResponse<String> resp = client.send(r.build(), HttpResponse.BodyHandlers.ofString());
-      if (resp.statusCode() != 200) {
-        throw new IllegalStateException("POST " + selects.get(i % selects.size()) + " answered " + resp.statusCode()
-            + ": " + resp.body());
-      }
-    };
-    List<Figures> out = new ArrayList<>();
-    for (int c : o.clients()) {
-      Samples over = new Samples();
-      try (ExecutorService pool = clients(c)) {
-        phase(pool, overHttp, c, o.warmup(), queries);
-        for (int round = 0; round < o.rounds(); round++) {
-          over.add(phase(pool, overHttp, c, perRound(), queries));
-        }
-      }
-      Figures f = over.figures();
-      progress.printf(java.util.Locale.ROOT, "bench-http: %d clients over %d server(s): %.0f/s, p99 %.1f ms%n", c,
-          selects.size(), f.perSecond(), f.p99Ms());
-      progress.flush();
-      out.add(f);
-    }
-    return out;
-  }
-
-  private final Options o;
-  private final PrintWriter progress;
-
-  public HttpBench(Options o, PrintWriter progress) {
-    this.o = o;
-    this.progress = progress;
-  }
-
-  public Result run() throws Exception {
-    ToolScout.Builder b = ToolScout.builder().dataDir(o.workDir().resolve("data"));
-    if (o.tools() > 0) {
-      progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
-      progress.flush();
-      List<ToolSpec> tools = SyntheticCatalog.tools(o.tools(), o.seed());
-      b.tools(tools);
-    }
-    List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
-    GatewayAuth auth = GatewayAuth.local(Principal.ANONYMOUS);
-    HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-    try (ToolScout scout = b.build();
-        GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api)) {
-      api.open(new ApiBackend(scout, null));
-      URI select = URI.create(http.baseUrl() + "/v1/select");
-      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(30)).build();
-      List<Level> levels = new ArrayList<>();
-      for (int c : o.clients()) {
-        Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
-        Call overHttp = (q, i) -> {
-          HttpRequest r = HttpRequest.newBuilder(select).timeout(Duration.ofMinutes(2))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(
-                  JsonNodeFactory.instance.objectNode().put("message", q).toString()))
-              .build();
-          HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
-          if (resp.statusCode() != 200) {
-            throw new IllegalStateException("POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
-          }
-        };
-        progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
-        progress.flush();
-        Samples in = new Samples();
-        Samples over = new Samples();
-        int perRound = perRound();
-        // one pool per variant, so each variant's threads are warm in its own way
-        try (ExecutorService inPool = clients(c); ExecutorService httpPool = clients(c)) {
-          phase(inPool, inProcess, c, o.warmup(), queries);
-          phase(httpPool, overHttp, c, o.warmup(), queries);
-          for (int round = 0; round < o.rounds(); round++) {
-            // alternate which goes first, so neither always runs on the warmer machine
-            if (round % 2 == 0) {
-              in.add(phase(inPool, inProcess, c, perRound, queries));
-              over.add(phase(httpPool, overHttp, c, perRound, queries));
-            } else {
-              over.add(phase(httpPool, overHttp, c, perRound, queries));
-              in.add(phase(inPool, inProcess, c, perRound, queries));
+    /**
+     * What to run.
+     *
+     * @param tools 0 for the bundled demo catalog, else a synthetic catalog of that many tools
+     * @param clients the concurrency levels, e.g. 1, 8, 32
+     * @param requests measured requests per variant and level
+     * @param warmup warm-up requests per variant and level
+     * @param rounds how many alternating rounds the measured requests are split into
+     */
+    public record Options(
+            int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir, long seed) {
+        public Options {
+            clients = List.copyOf(clients);
+            if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 256)) {
+                throw new IllegalArgumentException("--clients must be 1 to 256 each, got: " + clients);
             }
-          }
+            if (requests < 1 || warmup < 0 || rounds < 1 || tools < 0) {
+                throw new IllegalArgumentException(
+                        "--requests must be at least 1 and --warmup, --tools at least 0, got: " + requests + ", "
+                                + warmup + ", " + tools);
+            }
         }
-        Level l = new Level(c, in.figures(), over.figures());
-        progress.printf(java.util.Locale.ROOT, "bench-http: %d clients: in-process %.0f/s, HTTP %.0f/s (%.2fx)%n",
-            c, l.inProcess().perSecond(), l.http().perSecond(), l.ratio());
-        progress.flush();
-        levels.add(l);
-      }
-      return new Result(scout.size(), perRound() * o.rounds(), levels);
     }
-  }
 
-  static ExecutorService clients(int n) {
-    AtomicInteger id = new AtomicInteger();
-    return Executors.newFixedThreadPool(n, r -> Thread.ofPlatform().name("bench-client-" + id.getAndIncrement())
-        .unstarted(r));
-  }
+    /** One variant at one concurrency. */
+    public record Figures(double perSecond, double p50Ms, double p99Ms) {}
 
-  private int perRound() {
-    return Math.max(1, o.requests() / o.rounds());
-  }
-
-  /** One request: {@code query}, the phase's {@code i}-th. */
-  @FunctionalInterface
-  interface Call {
-    void run(String query, int i) throws Exception;
-  }
-
-  /**
-   * One phase: {@code n} requests in all from the {@code clients} threads of {@code pool}, each request's latency
-   * and the wall time. The threads outlive the phase, as an application's do: a thread's first selection pays for
-   * state it keeps (the model's buffers, say), which a fresh thread per phase would charge to every phase.
-   */
-  static Phase phase(ExecutorService pool, Call call, int clients, int n, List<String> queries)
-      throws InterruptedException {
-    long[] latencies = new long[n];
-    AtomicInteger next = new AtomicInteger();
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    CountDownLatch ready = new CountDownLatch(clients);
-    CountDownLatch start = new CountDownLatch(1);
-    CountDownLatch done = new CountDownLatch(clients);
-    for (int t = 0; t < clients; t++) {
-      pool.execute(() -> {
-        try {
-          ready.countDown();
-          start.await();
-          for (int i; (i = next.getAndIncrement()) < n && failure.get() == null; ) {
-            long t0 = System.nanoTime();
-            call.run(queries.get(i % queries.size()), i);
-            latencies[i] = System.nanoTime() - t0;
-          }
-        } catch (Exception e) {
-          failure.compareAndSet(null, e);
-        } finally {
-          done.countDown();
+    /** Both variants at one concurrency; {@code ratio} is HTTP throughput over in-process throughput. */
+    public record Level(int clients, Figures inProcess, Figures http) {
+        public double ratio() {
+            return http.perSecond() / inProcess.perSecond();
         }
-      });
-    }
-    ready.await();
-    long t0 = System.nanoTime();
-    start.countDown();
-    done.await();
-    long wall = System.nanoTime() - t0;
-    if (failure.get() != null) {
-      throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());
-    }
-    return new Phase(latencies, wall);
-  }
-
-  record Phase(long[] latencies, long wallNanos) {}
-
-  /** The phases of one variant at one level, added up. */
-  private static final class Samples {
-    private final List<long[]> latencies = new ArrayList<>();
-    private long wall;
-    private int count;
-
-    void add(Phase p) {
-      latencies.add(p.latencies());
-      wall += p.wallNanos();
-      count += p.latencies().length;
     }
 
-    Figures figures() {
-      long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-      return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99));
+    public record Result(int tools, int requests, List<Level> levels) {}
+
+    /**
+     * {@code POST /v1/select} against running servers (replicas behind no balancer): each client's requests go to
+     * {@code baseUrls} in turn, by request number. Throughput and latency over all, per number of clients; no
+     * in-process variant (the servers are other processes).
+     *
+     * @param apiKey sent as {@code Authorization: Bearer}, or null
+     */
+    public List<Figures> runAgainst(List<URI> baseUrls, String apiKey) throws Exception {
+        List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(30))
+                .build();
+        List<URI> selects = baseUrls.stream()
+                .map(u -> URI.create(u.toString().replaceAll("/+$", "") + "/v1/select"))
+                .toList();
+        Call overHttp = (q, i) -> {
+            HttpRequest.Builder r = HttpRequest.newBuilder(selects.get(i % selects.size()))
+                    .timeout(Duration.ofMinutes(2))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
+                            .objectNode()
+                            .put("message", q)
+                            .toString()));
+            if (apiKey != null) {
+                r.header("Authorization", "Bearer " + apiKey);
+            }
+            HttpResponse<String> resp = client.send(r.build(), HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() != 200) {
+                throw new IllegalStateException("POST " + selects.get(i % selects.size()) + " answered "
+                        + resp.statusCode() + ": " + resp.body());
+            }
+        };
+        List<Figures> out = new ArrayList<>();
+        for (int c : o.clients()) {
+            Samples over = new Samples();
+            try (ExecutorService pool = clients(c)) {
+                phase(pool, overHttp, c, o.warmup(), queries);
+                for (int round = 0; round < o.rounds(); round++) {
+                    over.add(phase(pool, overHttp, c, perRound(), queries));
+                }
+            }
+            Figures f = over.figures();
+            progress.printf(
+                    java.util.Locale.ROOT,
+                    "bench-http: %d clients over %d server(s): %.0f/s, p99 %.1f ms%n",
+                    c,
+                    selects.size(),
+                    f.perSecond(),
+                    f.p99Ms());
+            progress.flush();
+            out.add(f);
+        }
+        return out;
     }
 
-    private static double percentile(long[] sorted, int p) {
-      int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+    private final Options o;
+    private final PrintWriter progress;
+
+    public HttpBench(Options o, PrintWriter progress) {
+        this.o = o;
+        this.progress = progress;
     }
-  }
+
+    public Result run() throws Exception {
+        ToolScout.Builder b = ToolScout.builder().dataDir(o.workDir().resolve("data"));
+        if (o.tools() > 0) {
+            progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
+            progress.flush();
+            List<ToolSpec> tools = SyntheticCatalog.tools(o.tools(), o.seed());
+            b.tools(tools);
+        }
+        List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
+        GatewayAuth auth = GatewayAuth.local(Principal.ANONYMOUS);
+        HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
+        try (ToolScout scout = b.build();
+                GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api)) {
+            api.open(new ApiBackend(scout, null));
+            URI select = URI.create(http.baseUrl() + "/v1/select");
+            HttpClient client = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(30))
+                    .build();
+            List<Level> levels = new ArrayList<>();
+            for (int c : o.clients()) {
+                Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
+                Call overHttp = (q, i) -> {
+                    HttpRequest r = HttpRequest.newBuilder(select)
+                            .timeout(Duration.ofMinutes(2))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
+                                    .objectNode()
+                                    .put("message", q)
+                                    .toString()))
+                            .build();
+                    HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
+                    if (resp.statusCode() != 200) {
+                        throw new IllegalStateException(
+                                "POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
+                    }
+                };
+                progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
+                progress.flush();
+                Samples in = new Samples();
+                Samples over = new Samples();
+                int perRound = perRound();
+                // one pool per variant, so each variant's threads are warm in its own way
+                try (ExecutorService inPool = clients(c);
+                        ExecutorService httpPool = clients(c)) {
+                    phase(inPool, inProcess, c, o.warmup(), queries);
+                    phase(httpPool, overHttp, c, o.warmup(), queries);
+                    for (int round = 0; round < o.rounds(); round++) {
+                        // alternate which goes first, so neither always runs on the warmer machine
+                        if (round % 2 == 0) {
+                            in.add(phase(inPool, inProcess, c, perRound, queries));
+                            over.add(phase(httpPool, overHttp, c, perRound, queries));
+                        } else {
+                            over.add(phase(httpPool, overHttp, c, perRound, queries));
+                            in.add(phase(inPool, inProcess, c, perRound, queries));
+                        }
+                    }
+                }
+                Level l = new Level(c, in.figures(), over.figures());
+                progress.printf(
+                        java.util.Locale.ROOT,
+                        "bench-http: %d clients: in-process %.0f/s, HTTP %.0f/s (%.2fx)%n",
+                        c,
+                        l.inProcess().perSecond(),
+                        l.http().perSecond(),
+                        l.ratio());
+                progress.flush();
+                levels.add(l);
+            }
+            return new Result(scout.size(), perRound() * o.rounds(), levels);
+        }
+    }
+
+    static ExecutorService clients(int n) {
+        AtomicInteger id = new AtomicInteger();
+        return Executors.newFixedThreadPool(
+                n,
+                r -> Thread.ofPlatform()
+                        .name("bench-client-" + id.getAndIncrement())
+                        .unstarted(r));
+    }
+
+    private int perRound() {
+        return Math.max(1, o.requests() / o.rounds());
+    }
+
+    /** One request: {@code query}, the phase's {@code i}-th. */
+    @FunctionalInterface
+    interface Call {
+        void run(String query, int i) throws Exception;
+    }
+
+    /**
+     * One phase: {@code n} requests in all from the {@code clients} threads of {@code pool}, each request's latency
+     * and the wall time. The threads outlive the phase, as an application's do: a thread's first selection pays for
+     * state it keeps (the model's buffers, say), which a fresh thread per phase would charge to every phase.
+     */
+    static Phase phase(ExecutorService pool, Call call, int clients, int n, List<String> queries)
+            throws InterruptedException {
+        long[] latencies = new long[n];
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(clients);
+        for (int t = 0; t < clients; t++) {
+            pool.execute(() -> {
+                try {
+                    ready.countDown();
+                    start.await();
+                    for (int i; (i = next.getAndIncrement()) < n && failure.get() == null; ) {
+                        long t0 = System.nanoTime();
+                        call.run(queries.get(i % queries.size()), i);
+                        latencies[i] = System.nanoTime() - t0;
+                    }
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        ready.await();
+        long t0 = System.nanoTime();
+        start.countDown();
+        done.await();
+        long wall = System.nanoTime() - t0;
+        if (failure.get() != null) {
+            throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());
+        }
+        return new Phase(latencies, wall);
+    }
+
+    record Phase(long[] latencies, long wallNanos) {}
+
+    /** The phases of one variant at one level, added up. */
+    private static final class Samples {
+        private final List<long[]> latencies = new ArrayList<>();
+        private long wall;
+        private int count;
+
+        void add(Phase p) {
+            latencies.add(p.latencies());
+            wall += p.wallNanos();
+            count += p.latencies().length;
+        }
+
+        Figures figures() {
+            long[] all =
+                    latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99));
+        }
+
+        private static double percentile(long[] sorted, int p) {
+            int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+        }
+    }
 }

@@ -17,52 +17,83 @@ import org.junit.jupiter.api.io.TempDir;
  * field, not the speed (the figures belong in docs/BENCHMARKS.md).
  */
 class HttpBenchTest {
-  @TempDir Path dir;
-  private String out;
-  private String err;
+    @TempDir
+    Path dir;
 
-  private int run(String... args) {
-    StringWriter o = new StringWriter();
-    StringWriter e = new StringWriter();
-    int code = Bench.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
-    out = o.toString();
-    err = e.toString();
-    return code;
-  }
+    private String out;
+    private String err;
 
-  @Test
-  void the_table_has_both_variants_and_the_ratio_for_each_number_of_clients() {
-    int code = run("bench-http", "--clients", "1,2", "--requests", "20", "--warmup", "4", "--rounds", "2",
-        "--work-dir", dir.toString());
-
-    assertThat(code).as(err).isZero();
-    assertThat(out).contains("clients", "in-proc req/s", "HTTP req/s", "p50 ms", "p99 ms", "ratio");
-    List<String> rows = out.lines().filter(l -> l.matches("\\s+[12] .*x")).toList();
-    assertThat(rows).hasSize(2);
-  }
-
-  @Test
-  void json_has_positive_figures_for_each_number_of_clients() throws Exception {
-    int code = run("bench-http", "--clients", "1,2", "--requests", "20", "--warmup", "4", "--rounds", "2",
-        "--format", "json", "--work-dir", dir.toString());
-
-    assertThat(code).as(err).isZero();
-    JsonNode n = new ObjectMapper().readTree(out);
-    assertThat(n.get("tools").asInt()).isPositive();
-    assertThat(n.get("requests").asInt()).isEqualTo(20);
-    assertThat(n.get("levels")).hasSize(2);
-    for (JsonNode l : n.get("levels")) {
-      for (String f : List.of("in_process_per_s", "in_process_p50_ms", "in_process_p99_ms", "http_per_s",
-          "http_p50_ms", "http_p99_ms", "ratio")) {
-        assertThat(l.get(f).asDouble()).as(f).isPositive();
-      }
-      assertThat(l.get("http_p50_ms").asDouble()).isLessThanOrEqualTo(l.get("http_p99_ms").asDouble());
+    private int run(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Bench.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
+        out = o.toString();
+        err = e.toString();
+        return code;
     }
-  }
 
-  @Test
-  void bad_options_exit_2_naming_the_option() {
-    assertThat(run("bench-http", "--clients", "0")).isEqualTo(2);
-    assertThat(err).contains("--clients must be 1 to 256 each, got: [0]");
-  }
+    @Test
+    void the_table_has_both_variants_and_the_ratio_for_each_number_of_clients() {
+        int code = run(
+                "bench-http",
+                "--clients",
+                "1,2",
+                "--requests",
+                "20",
+                "--warmup",
+                "4",
+                "--rounds",
+                "2",
+                "--work-dir",
+                dir.toString());
+
+        assertThat(code).as(err).isZero();
+        assertThat(out).contains("clients", "in-proc req/s", "HTTP req/s", "p50 ms", "p99 ms", "ratio");
+        List<String> rows = out.lines().filter(l -> l.matches("\\s+[12] .*x")).toList();
+        assertThat(rows).hasSize(2);
+    }
+
+    @Test
+    void json_has_positive_figures_for_each_number_of_clients() throws Exception {
+        int code = run(
+                "bench-http",
+                "--clients",
+                "1,2",
+                "--requests",
+                "20",
+                "--warmup",
+                "4",
+                "--rounds",
+                "2",
+                "--format",
+                "json",
+                "--work-dir",
+                dir.toString());
+
+        assertThat(code).as(err).isZero();
+        JsonNode n = new ObjectMapper().readTree(out);
+        assertThat(n.get("tools").asInt()).isPositive();
+        assertThat(n.get("requests").asInt()).isEqualTo(20);
+        assertThat(n.get("levels")).hasSize(2);
+        for (JsonNode l : n.get("levels")) {
+            for (String f : List.of(
+                    "in_process_per_s",
+                    "in_process_p50_ms",
+                    "in_process_p99_ms",
+                    "http_per_s",
+                    "http_p50_ms",
+                    "http_p99_ms",
+                    "ratio")) {
+                assertThat(l.get(f).asDouble()).as(f).isPositive();
+            }
+            assertThat(l.get("http_p50_ms").asDouble())
+                    .isLessThanOrEqualTo(l.get("http_p99_ms").asDouble());
+        }
+    }
+
+    @Test
+    void bad_options_exit_2_naming_the_option() {
+        assertThat(run("bench-http", "--clients", "0")).isEqualTo(2);
+        assertThat(err).contains("--clients must be 1 to 256 each, got: [0]");
+    }
 }

@@ -15,33 +15,33 @@ import java.util.Locale;
  * permissions).
  */
 public final class CatalogFileException extends IllegalArgumentException {
-  private final String file;
+    private final String file;
 
-  CatalogFileException(String file, String detail) {
-    this(file, detail, null);
-  }
-
-  CatalogFileException(String file, String detail, Throwable cause) {
-    super(oneLine(file + ": " + detail), cause);
-    this.file = file;
-  }
-
-  /** Values quoted from the file may hold line breaks; a message stays one line in logs. */
-  private static String oneLine(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isISOControl(c)) {
-        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
+    CatalogFileException(String file, String detail) {
+        this(file, detail, null);
     }
-    return b.toString();
-  }
 
-  /** The file as it was given (a path, or the classpath resource of the demo catalog). */
-  public String file() {
-    return file;
-  }
+    CatalogFileException(String file, String detail, Throwable cause) {
+        super(oneLine(file + ": " + detail), cause);
+        this.file = file;
+    }
+
+    /** Values quoted from the file may hold line breaks; a message stays one line in logs. */
+    private static String oneLine(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isISOControl(c)) {
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /** The file as it was given (a path, or the classpath resource of the demo catalog). */
+    public String file() {
+        return file;
+    }
 }

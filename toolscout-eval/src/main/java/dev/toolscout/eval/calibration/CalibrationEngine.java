@@ -20,33 +20,41 @@ import java.util.Objects;
  *
  * @param owner what holds the parts open (the engine)
  */
-public record CalibrationEngine(Catalog catalog, ToolIndex index, EmbeddingModel model, AccessControl access,
-    Fusion fusion, VectorRouter router, Memories memories, AutoCloseable owner) implements AutoCloseable {
-  /** Opens the product on a data directory with these tools and this embedding model (its model loaded). */
-  @FunctionalInterface
-  public interface Opener {
-    CalibrationEngine open(Path dataDir, List<ToolSpec> tools, String modelId) throws IOException;
-  }
-
-  public CalibrationEngine {
-    Objects.requireNonNull(catalog, "catalog");
-    Objects.requireNonNull(index, "index");
-    Objects.requireNonNull(model, "model");
-    Objects.requireNonNull(access, "access");
-    Objects.requireNonNull(fusion, "fusion");
-    Objects.requireNonNull(router, "router");
-    Objects.requireNonNull(memories, "memories");
-    Objects.requireNonNull(owner, "owner");
-  }
-
-  @Override
-  public void close() throws IOException {
-    try {
-      owner.close();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException(e);
+public record CalibrationEngine(
+        Catalog catalog,
+        ToolIndex index,
+        EmbeddingModel model,
+        AccessControl access,
+        Fusion fusion,
+        VectorRouter router,
+        Memories memories,
+        AutoCloseable owner)
+        implements AutoCloseable {
+    /** Opens the product on a data directory with these tools and this embedding model (its model loaded). */
+    @FunctionalInterface
+    public interface Opener {
+        CalibrationEngine open(Path dataDir, List<ToolSpec> tools, String modelId) throws IOException;
     }
-  }
+
+    public CalibrationEngine {
+        Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(access, "access");
+        Objects.requireNonNull(fusion, "fusion");
+        Objects.requireNonNull(router, "router");
+        Objects.requireNonNull(memories, "memories");
+        Objects.requireNonNull(owner, "owner");
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            owner.close();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
 }

@@ -9,15 +9,15 @@ import java.util.Objects;
  * ToolSpec#sourceName()} is that id).
  */
 public record DatasetTool(String id, String displayName, ToolSpec spec) {
-  public DatasetTool {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(spec, "spec");
-    if (displayName == null || displayName.isBlank()) {
-      displayName = id;
+    public DatasetTool {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(spec, "spec");
+        if (displayName == null || displayName.isBlank()) {
+            displayName = id;
+        }
     }
-  }
 
-  public DatasetTool(String id, ToolSpec spec) {
-    this(id, null, spec);
-  }
+    public DatasetTool(String id, ToolSpec spec) {
+        this(id, null, spec);
+    }
 }

@@ -12,20 +12,20 @@ import dev.toolscout.model.Role;
  *     {@code local} for the single user of a gateway without keys
  */
 public record Caller(String id, Principal principal, Role role, boolean remote) {
-  public Caller {
-    if (id == null || id.isBlank() || principal == null || role == null) {
-      throw new IllegalArgumentException("a caller needs an id, a principal and a role, got: '" + id + "', "
-          + principal + ", " + role);
+    public Caller {
+        if (id == null || id.isBlank() || principal == null || role == null) {
+            throw new IllegalArgumentException(
+                    "a caller needs an id, a principal and a role, got: '" + id + "', " + principal + ", " + role);
+        }
     }
-  }
 
-  /** Whether this caller presented an API key (its id is {@code key:...}), rather than being the local user. */
-  public boolean fromKey() {
-    return id.startsWith("key:");
-  }
+    /** Whether this caller presented an API key (its id is {@code key:...}), rather than being the local user. */
+    public boolean fromKey() {
+        return id.startsWith("key:");
+    }
 
-  /** The single user of a gateway without API keys. */
-  public static Caller local(Principal principal, boolean remote) {
-    return new Caller("local", principal, Role.DEFAULT, remote);
-  }
+    /** The single user of a gateway without API keys. */
+    public static Caller local(Principal principal, boolean remote) {
+        return new Caller("local", principal, Role.DEFAULT, remote);
+    }
 }

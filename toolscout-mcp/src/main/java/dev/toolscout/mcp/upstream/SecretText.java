@@ -41,276 +41,284 @@ import java.util.regex.Pattern;
  * Stateless and thread-safe.
  */
 public final class SecretText {
-  /** What stands in for a secret in every output. */
-  public static final String REDACTED = "***";
+    /** What stands in for a secret in every output. */
+    public static final String REDACTED = "***";
 
-  private static final Pattern FLAG_VALUE = Pattern.compile("^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)=(.*)$", Pattern.DOTALL);
-  private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$", Pattern.DOTALL);
-  private static final Pattern HEADER = Pattern.compile("^([A-Za-z][A-Za-z0-9-]*)\\s*:\\s*(.+)$", Pattern.DOTALL);
-  private static final Pattern FLAG = Pattern.compile("^--?[A-Za-z0-9][A-Za-z0-9_.-]*$");
-  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
-  /** {@code name=value} inside a longer argument ({@code "host=db password=pw"}, a libpq connection string). */
-  private static final Pattern INNER_ASSIGNMENT = Pattern.compile("(?<![\\w.-])([A-Za-z_][A-Za-z0-9_.-]*)=([^\\s&;]+)");
+    private static final Pattern FLAG_VALUE = Pattern.compile("^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)=(.*)$", Pattern.DOTALL);
+    private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$", Pattern.DOTALL);
+    private static final Pattern HEADER = Pattern.compile("^([A-Za-z][A-Za-z0-9-]*)\\s*:\\s*(.+)$", Pattern.DOTALL);
+    private static final Pattern FLAG = Pattern.compile("^--?[A-Za-z0-9][A-Za-z0-9_.-]*$");
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
+    /** {@code name=value} inside a longer argument ({@code "host=db password=pw"}, a libpq connection string). */
+    private static final Pattern INNER_ASSIGNMENT =
+            Pattern.compile("(?<![\\w.-])([A-Za-z_][A-Za-z0-9_.-]*)=([^\\s&;]+)");
 
-  private SecretText() {}
+    private SecretText() {}
 
-  /** Whether a URL query parameter (or a flag) of this name holds a secret. */
-  static boolean isSecretParam(String name) {
-    return SecretRules.isSecretName(name);
-  }
-
-  /** Whether an argument, taken alone, looks like a key or token. */
-  static boolean looksLikeKey(String arg) {
-    return SecretRules.looksLikeKey(arg);
-  }
-
-  /** The URL as text with its secrets replaced by {@value #REDACTED}; {@code null} for {@code null}. */
-  public static String url(URI u) {
-    if (u == null) {
-      return null;
+    /** Whether a URL query parameter (or a flag) of this name holds a secret. */
+    static boolean isSecretParam(String name) {
+        return SecretRules.isSecretName(name);
     }
-    if (u.isOpaque() || u.getRawAuthority() == null) {
-      return u.toString();
+
+    /** Whether an argument, taken alone, looks like a key or token. */
+    static boolean looksLikeKey(String arg) {
+        return SecretRules.looksLikeKey(arg);
     }
-    StringBuilder sb = new StringBuilder();
-    sb.append(u.getScheme()).append("://");
-    String info = u.getRawUserInfo();
-    if (info != null) {
-      int colon = info.indexOf(':');
-      sb.append(colon >= 0 ? info.substring(0, colon + 1) + REDACTED : REDACTED).append('@');
-    }
-    String authority = u.getRawAuthority();
-    sb.append(info == null ? authority : authority.substring(authority.lastIndexOf('@') + 1));
-    if (u.getRawPath() != null) {
-      sb.append(u.getRawPath());
-    }
-    if (u.getRawQuery() != null) {
-      sb.append('?');
-      String[] pairs = u.getRawQuery().split("&", -1);
-      for (int i = 0; i < pairs.length; i++) {
-        if (i > 0) {
-          sb.append('&');
+
+    /** The URL as text with its secrets replaced by {@value #REDACTED}; {@code null} for {@code null}. */
+    public static String url(URI u) {
+        if (u == null) {
+            return null;
         }
-        int eq = pairs[i].indexOf('=');
-        String name = eq < 0 ? pairs[i] : pairs[i].substring(0, eq);
-        sb.append(eq >= 0 && isSecretParam(decode(name)) ? name + "=" + REDACTED : pairs[i]);
-      }
-    }
-    if (u.getRawFragment() != null) {
-      sb.append('#').append(u.getRawFragment());
-    }
-    return sb.toString();
-  }
-
-  /**
-   * A URL given as text, perhaps not even a valid URI (for an error message about it), secrets redacted: as
-   * {@link #url} when it parses, else with its user-info and its whole query hidden.
-   */
-  public static String urlText(String text) {
-    try {
-      return url(new URI(text.strip()));
-    } catch (java.net.URISyntaxException e) {
-      String noInfo = text.replaceFirst("//[^/?#]*@", "//" + REDACTED + "@");
-      int q = noInfo.indexOf('?');
-      return q < 0 ? noInfo : noInfo.substring(0, q + 1) + REDACTED;
-    }
-  }
-
-  /** The arguments with every secret replaced by {@value #REDACTED} (same length and order). */
-  public static List<String> args(List<String> args) {
-    return args(null, args, ServerConfig.SecretMarks.NONE);
-  }
-
-  /**
-   * The arguments of {@code command} with every secret replaced by {@value #REDACTED} (same length and order):
-   * by the rules, and those {@code marks} names.
-   */
-  public static List<String> args(String command, List<String> args, ServerConfig.SecretMarks marks) {
-    String pw = SecretRules.passwordFlag(command, args);
-    List<String> out = new ArrayList<>(args.size());
-    boolean nextIsSecret = false;
-    for (int i = 0; i < args.size(); i++) {
-      String a = args.get(i);
-      boolean flag = FLAG.matcher(a).matches();
-      if (marks.position(i) || nextIsSecret && !flag) {
-        // after "--token" comes its value, unless the flag stood alone and another flag follows
-        out.add(REDACTED);
-      } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
-        out.add(pw + REDACTED); // mysql -pPASSWORD
-      } else {
-        out.add(arg(a, marks));
-      }
-      nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
-    }
-    return out;
-  }
-
-  private static boolean secretFlag(String flag, ServerConfig.SecretMarks marks) {
-    return isSecretParam(flag.replaceFirst("^-+", "")) || marks.flag(flag);
-  }
-
-  private static String arg(String a, ServerConfig.SecretMarks marks) {
-    Matcher m = FLAG_VALUE.matcher(a);
-    if (m.matches()) {
-      String value = m.group(2);
-      return secretFlag(m.group(1), marks) ? m.group(1) + "=" + REDACTED : m.group(1) + "=" + arg(value, marks);
-    }
-    if (SCHEME.matcher(a).matches()) {
-      try {
-        URI u = new URI(a);
-        if (u.getRawAuthority() != null) {
-          return url(u);
+        if (u.isOpaque() || u.getRawAuthority() == null) {
+            return u.toString();
         }
-      } catch (java.net.URISyntaxException notAUri) {
-        // judged as text below
-      }
-    }
-    m = ASSIGNMENT.matcher(a);
-    if (m.matches()) {
-      return m.group(1) + "=" + (SecretRules.isSecretName(m.group(1)) ? REDACTED : arg(m.group(2), marks));
-    }
-    m = HEADER.matcher(a);
-    if (m.matches() && SecretRules.isSecretName(m.group(1))) {
-      return m.group(1) + ": " + REDACTED;
-    }
-    if (looksLikeKey(a)) {
-      return REDACTED;
-    }
-    // a URL's user-info or a secret's name=value inside a longer text
-    String s = SecretRules.USERINFO.matcher(a).replaceAll(u -> Matcher.quoteReplacement(u.group(1)
-        + (u.group(2).indexOf(':') >= 0 ? u.group(2).substring(0, u.group(2).indexOf(':') + 1) + REDACTED
-            : REDACTED) + "@"));
-    return INNER_ASSIGNMENT.matcher(s).replaceAll(v -> Matcher.quoteReplacement(
-        SecretRules.isSecretName(v.group(1)) ? v.group(1) + "=" + REDACTED : v.group()));
-  }
-
-  /**
-   * The secret strings in a URL and an argument list: what {@link #scrub} takes out of free text such as an
-   * error message that quotes the URL or the command line.
-   */
-  static Set<String> secrets(URI url, List<String> args) {
-    return secrets(url, null, args, ServerConfig.SecretMarks.NONE);
-  }
-
-  /** As {@link #secrets(URI, List)}, for the arguments of {@code command} and what {@code marks} names too. */
-  static Set<String> secrets(URI url, String command, List<String> args, ServerConfig.SecretMarks marks) {
-    Set<String> out = new LinkedHashSet<>();
-    if (url != null) {
-      urlSecrets(url, out);
-    }
-    String pw = SecretRules.passwordFlag(command, args);
-    boolean nextIsSecret = false;
-    for (int i = 0; i < args.size(); i++) {
-      String a = args.get(i);
-      boolean flag = FLAG.matcher(a).matches();
-      if (marks.position(i) || nextIsSecret && !flag) {
-        out.add(a);
-      } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
-        out.add(a.substring(pw.length()));
-      } else {
-        argSecrets(a, marks, out);
-      }
-      nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
-    }
-    out.removeIf(s -> s.isBlank() || s.equals(REDACTED));
-    return out;
-  }
-
-  private static void urlSecrets(URI url, Set<String> out) {
-    String info = url.getRawUserInfo();
-    if (info != null) {
-      String secret = info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info;
-      out.add(secret);
-      out.add(decode(secret));
-    }
-    if (url.getRawQuery() != null) {
-      for (String pair : url.getRawQuery().split("&")) {
-        int eq = pair.indexOf('=');
-        if (eq >= 0 && isSecretParam(decode(pair.substring(0, eq)))) {
-          out.add(pair.substring(eq + 1));
-          out.add(decode(pair.substring(eq + 1)));
+        StringBuilder sb = new StringBuilder();
+        sb.append(u.getScheme()).append("://");
+        String info = u.getRawUserInfo();
+        if (info != null) {
+            int colon = info.indexOf(':');
+            sb.append(colon >= 0 ? info.substring(0, colon + 1) + REDACTED : REDACTED)
+                    .append('@');
         }
-      }
-    }
-  }
-
-  private static void argSecrets(String a, ServerConfig.SecretMarks marks, Set<String> out) {
-    Matcher m = FLAG_VALUE.matcher(a);
-    if (m.matches()) {
-      if (secretFlag(m.group(1), marks)) {
-        out.add(m.group(2));
-      } else {
-        argSecrets(m.group(2), marks, out);
-      }
-      return;
-    }
-    if (SCHEME.matcher(a).matches()) {
-      try {
-        URI u = new URI(a);
-        if (u.getRawAuthority() != null) {
-          urlSecrets(u, out);
-          return;
+        String authority = u.getRawAuthority();
+        sb.append(info == null ? authority : authority.substring(authority.lastIndexOf('@') + 1));
+        if (u.getRawPath() != null) {
+            sb.append(u.getRawPath());
         }
-      } catch (java.net.URISyntaxException notAUri) {
-        // judged as text below
-      }
+        if (u.getRawQuery() != null) {
+            sb.append('?');
+            String[] pairs = u.getRawQuery().split("&", -1);
+            for (int i = 0; i < pairs.length; i++) {
+                if (i > 0) {
+                    sb.append('&');
+                }
+                int eq = pairs[i].indexOf('=');
+                String name = eq < 0 ? pairs[i] : pairs[i].substring(0, eq);
+                sb.append(eq >= 0 && isSecretParam(decode(name)) ? name + "=" + REDACTED : pairs[i]);
+            }
+        }
+        if (u.getRawFragment() != null) {
+            sb.append('#').append(u.getRawFragment());
+        }
+        return sb.toString();
     }
-    m = ASSIGNMENT.matcher(a);
-    if (m.matches()) {
-      if (SecretRules.isSecretName(m.group(1))) {
-        out.add(m.group(2));
-      } else {
-        argSecrets(m.group(2), marks, out);
-      }
-      return;
-    }
-    m = HEADER.matcher(a);
-    if (m.matches() && SecretRules.isSecretName(m.group(1))) {
-      out.add(m.group(2));
-      return;
-    }
-    if (looksLikeKey(a)) {
-      out.add(a);
-      return;
-    }
-    Matcher u = SecretRules.USERINFO.matcher(a);
-    while (u.find()) {
-      String info = u.group(2);
-      out.add(info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info);
-    }
-    Matcher v = INNER_ASSIGNMENT.matcher(a);
-    while (v.find()) {
-      if (SecretRules.isSecretName(v.group(1))) {
-        out.add(v.group(2));
-      }
-    }
-  }
 
-  /**
-   * {@code text} with each of {@code secrets} replaced by {@value #REDACTED}, longest first (so a secret that
-   * holds another is taken out whole). Secrets shorter than 4 characters are left: taking them out would
-   * garble the text and hide next to nothing.
-   */
-  public static String scrub(String text, Collection<String> secrets) {
-    if (text == null || secrets.isEmpty()) {
-      return text;
+    /**
+     * A URL given as text, perhaps not even a valid URI (for an error message about it), secrets redacted: as
+     * {@link #url} when it parses, else with its user-info and its whole query hidden.
+     */
+    public static String urlText(String text) {
+        try {
+            return url(new URI(text.strip()));
+        } catch (java.net.URISyntaxException e) {
+            String noInfo = text.replaceFirst("//[^/?#]*@", "//" + REDACTED + "@");
+            int q = noInfo.indexOf('?');
+            return q < 0 ? noInfo : noInfo.substring(0, q + 1) + REDACTED;
+        }
     }
-    List<String> sorted = new ArrayList<>(secrets);
-    sorted.sort(Comparator.comparingInt(String::length).reversed());
-    String out = text;
-    for (String s : sorted) {
-      if (s.length() >= 4) {
-        out = out.replace(s, REDACTED);
-      }
-    }
-    return out;
-  }
 
-  private static String decode(String s) {
-    try {
-      return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return s;
+    /** The arguments with every secret replaced by {@value #REDACTED} (same length and order). */
+    public static List<String> args(List<String> args) {
+        return args(null, args, ServerConfig.SecretMarks.NONE);
     }
-  }
+
+    /**
+     * The arguments of {@code command} with every secret replaced by {@value #REDACTED} (same length and order):
+     * by the rules, and those {@code marks} names.
+     */
+    public static List<String> args(String command, List<String> args, ServerConfig.SecretMarks marks) {
+        String pw = SecretRules.passwordFlag(command, args);
+        List<String> out = new ArrayList<>(args.size());
+        boolean nextIsSecret = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            boolean flag = FLAG.matcher(a).matches();
+            if (marks.position(i) || nextIsSecret && !flag) {
+                // after "--token" comes its value, unless the flag stood alone and another flag follows
+                out.add(REDACTED);
+            } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
+                out.add(pw + REDACTED); // mysql -pPASSWORD
+            } else {
+                out.add(arg(a, marks));
+            }
+            nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
+        }
+        return out;
+    }
+
+    private static boolean secretFlag(String flag, ServerConfig.SecretMarks marks) {
+        return isSecretParam(flag.replaceFirst("^-+", "")) || marks.flag(flag);
+    }
+
+    private static String arg(String a, ServerConfig.SecretMarks marks) {
+        Matcher m = FLAG_VALUE.matcher(a);
+        if (m.matches()) {
+            String value = m.group(2);
+            return secretFlag(m.group(1), marks) ? m.group(1) + "=" + REDACTED : m.group(1) + "=" + arg(value, marks);
+        }
+        if (SCHEME.matcher(a).matches()) {
+            try {
+                URI u = new URI(a);
+                if (u.getRawAuthority() != null) {
+                    return url(u);
+                }
+            } catch (java.net.URISyntaxException notAUri) {
+                // judged as text below
+            }
+        }
+        m = ASSIGNMENT.matcher(a);
+        if (m.matches()) {
+            return m.group(1) + "=" + (SecretRules.isSecretName(m.group(1)) ? REDACTED : arg(m.group(2), marks));
+        }
+        m = HEADER.matcher(a);
+        if (m.matches() && SecretRules.isSecretName(m.group(1))) {
+            return m.group(1) + ": " + REDACTED;
+        }
+        if (looksLikeKey(a)) {
+            return REDACTED;
+        }
+        // a URL's user-info or a secret's name=value inside a longer text
+        String s = SecretRules.USERINFO
+                .matcher(a)
+                .replaceAll(u -> Matcher.quoteReplacement(u.group(1)
+                        + (u.group(2).indexOf(':') >= 0
+                                ? u.group(2).substring(0, u.group(2).indexOf(':') + 1) + REDACTED
+                                : REDACTED)
+                        + "@"));
+        return INNER_ASSIGNMENT
+                .matcher(s)
+                .replaceAll(v -> Matcher.quoteReplacement(
+                        SecretRules.isSecretName(v.group(1)) ? v.group(1) + "=" + REDACTED : v.group()));
+    }
+
+    /**
+     * The secret strings in a URL and an argument list: what {@link #scrub} takes out of free text such as an
+     * error message that quotes the URL or the command line.
+     */
+    static Set<String> secrets(URI url, List<String> args) {
+        return secrets(url, null, args, ServerConfig.SecretMarks.NONE);
+    }
+
+    /** As {@link #secrets(URI, List)}, for the arguments of {@code command} and what {@code marks} names too. */
+    static Set<String> secrets(URI url, String command, List<String> args, ServerConfig.SecretMarks marks) {
+        Set<String> out = new LinkedHashSet<>();
+        if (url != null) {
+            urlSecrets(url, out);
+        }
+        String pw = SecretRules.passwordFlag(command, args);
+        boolean nextIsSecret = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            boolean flag = FLAG.matcher(a).matches();
+            if (marks.position(i) || nextIsSecret && !flag) {
+                out.add(a);
+            } else if (pw != null && a.startsWith(pw) && a.length() > pw.length() && !a.startsWith("--")) {
+                out.add(a.substring(pw.length()));
+            } else {
+                argSecrets(a, marks, out);
+            }
+            nextIsSecret = flag && (secretFlag(a, marks) || a.equals(pw));
+        }
+        out.removeIf(s -> s.isBlank() || s.equals(REDACTED));
+        return out;
+    }
+
+    private static void urlSecrets(URI url, Set<String> out) {
+        String info = url.getRawUserInfo();
+        if (info != null) {
+            String secret = info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info;
+            out.add(secret);
+            out.add(decode(secret));
+        }
+        if (url.getRawQuery() != null) {
+            for (String pair : url.getRawQuery().split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq >= 0 && isSecretParam(decode(pair.substring(0, eq)))) {
+                    out.add(pair.substring(eq + 1));
+                    out.add(decode(pair.substring(eq + 1)));
+                }
+            }
+        }
+    }
+
+    private static void argSecrets(String a, ServerConfig.SecretMarks marks, Set<String> out) {
+        Matcher m = FLAG_VALUE.matcher(a);
+        if (m.matches()) {
+            if (secretFlag(m.group(1), marks)) {
+                out.add(m.group(2));
+            } else {
+                argSecrets(m.group(2), marks, out);
+            }
+            return;
+        }
+        if (SCHEME.matcher(a).matches()) {
+            try {
+                URI u = new URI(a);
+                if (u.getRawAuthority() != null) {
+                    urlSecrets(u, out);
+                    return;
+                }
+            } catch (java.net.URISyntaxException notAUri) {
+                // judged as text below
+            }
+        }
+        m = ASSIGNMENT.matcher(a);
+        if (m.matches()) {
+            if (SecretRules.isSecretName(m.group(1))) {
+                out.add(m.group(2));
+            } else {
+                argSecrets(m.group(2), marks, out);
+            }
+            return;
+        }
+        m = HEADER.matcher(a);
+        if (m.matches() && SecretRules.isSecretName(m.group(1))) {
+            out.add(m.group(2));
+            return;
+        }
+        if (looksLikeKey(a)) {
+            out.add(a);
+            return;
+        }
+        Matcher u = SecretRules.USERINFO.matcher(a);
+        while (u.find()) {
+            String info = u.group(2);
+            out.add(info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info);
+        }
+        Matcher v = INNER_ASSIGNMENT.matcher(a);
+        while (v.find()) {
+            if (SecretRules.isSecretName(v.group(1))) {
+                out.add(v.group(2));
+            }
+        }
+    }
+
+    /**
+     * {@code text} with each of {@code secrets} replaced by {@value #REDACTED}, longest first (so a secret that
+     * holds another is taken out whole). Secrets shorter than 4 characters are left: taking them out would
+     * garble the text and hide next to nothing.
+     */
+    public static String scrub(String text, Collection<String> secrets) {
+        if (text == null || secrets.isEmpty()) {
+            return text;
+        }
+        List<String> sorted = new ArrayList<>(secrets);
+        sorted.sort(Comparator.comparingInt(String::length).reversed());
+        String out = text;
+        for (String s : sorted) {
+            if (s.length() >= 4) {
+                out = out.replace(s, REDACTED);
+            }
+        }
+        return out;
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return s;
+        }
+    }
 }

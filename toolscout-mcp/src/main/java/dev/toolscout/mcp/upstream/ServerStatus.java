@@ -14,28 +14,28 @@ import java.time.Instant;
  * @param nextRetry when the next reconnect is due while it is down, else {@code null}
  */
 public record ServerStatus(
-    String name,
-    String prefix,
-    String transport,
-    String endpoint,
-    State state,
-    int tools,
-    String lastError,
-    int restarts,
-    Instant since,
-    Instant nextRetry) {
+        String name,
+        String prefix,
+        String transport,
+        String endpoint,
+        State state,
+        int tools,
+        String lastError,
+        int restarts,
+        Instant since,
+        Instant nextRetry) {
 
-  /** The life of a connection. */
-  public enum State {
-    /** Starting, initializing and listing tools. */
-    CONNECTING,
-    /** Initialized; its tools are in the catalog and calls go through. */
-    READY,
-    /** Connected, but its last call timed out or it broke the protocol; calls still go through. */
-    DEGRADED,
-    /** Not reachable or its process ended; a reconnect is scheduled with backoff. */
-    DOWN,
-    /** Removed or shut down. */
-    STOPPED
-  }
+    /** The life of a connection. */
+    public enum State {
+        /** Starting, initializing and listing tools. */
+        CONNECTING,
+        /** Initialized; its tools are in the catalog and calls go through. */
+        READY,
+        /** Connected, but its last call timed out or it broke the protocol; calls still go through. */
+        DEGRADED,
+        /** Not reachable or its process ended; a reconnect is scheduled with backoff. */
+        DOWN,
+        /** Removed or shut down. */
+        STOPPED
+    }
 }

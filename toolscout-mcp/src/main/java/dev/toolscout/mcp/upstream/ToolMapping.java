@@ -14,23 +14,23 @@ import java.util.List;
  * file map alike.
  */
 public final class ToolMapping {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private ToolMapping() {}
+    private ToolMapping() {}
 
-  /** One upstream tool and the catalog spec it became. */
-  public record Mapped(String originalName, ToolSpec spec, McpSchema.Tool tool) {}
+    /** One upstream tool and the catalog spec it became. */
+    public record Mapped(String originalName, ToolSpec spec, McpSchema.Tool tool) {}
 
-  /** Maps a server's tools; the order of the result follows {@code tools}. */
-  public static List<Mapped> map(String serverName, String prefix, List<McpSchema.Tool> tools) {
-    List<JsonNode> json = new ArrayList<>(tools.size());
-    for (McpSchema.Tool t : tools) {
-      json.add(t == null ? null : JSON.valueToTree(t));
+    /** Maps a server's tools; the order of the result follows {@code tools}. */
+    public static List<Mapped> map(String serverName, String prefix, List<McpSchema.Tool> tools) {
+        List<JsonNode> json = new ArrayList<>(tools.size());
+        for (McpSchema.Tool t : tools) {
+            json.add(t == null ? null : JSON.valueToTree(t));
+        }
+        List<Mapped> out = new ArrayList<>();
+        for (McpToolJson.Mapped m : McpToolJson.map(serverName, prefix, json)) {
+            out.add(new Mapped(m.originalName(), m.spec(), tools.get(m.index())));
+        }
+        return out;
     }
-    List<Mapped> out = new ArrayList<>();
-    for (McpToolJson.Mapped m : McpToolJson.map(serverName, prefix, json)) {
-      out.add(new Mapped(m.originalName(), m.spec(), tools.get(m.index())));
-    }
-    return out;
-  }
 }

@@ -51,717 +51,862 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Prints its seed; rerun a failure with {@code -Dtests.seed=<seed>}.
  */
 class ProcessTransportFuzzTest {
-  private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
-  private static final int ROUNDS = 240;
-  /** Bytes one round may write, so that the class stays fast; huge lines are dropped to small ones beyond. */
-  private static final int ROUND_BUDGET = 3 << 20;
-  /** A bound on waiting for a child that misbehaves, so that a bug fails the test instead of hanging it. */
-  private static final long WAIT_SECONDS = 30;
-  private static final String PAD = "\u0000PAD\u0000";
-  private static final String BAD = "\u0000BAD\u0000";
-  private static final String FILLER = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.:/";
+    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
+    private static final int ROUNDS = 240;
+    /** Bytes one round may write, so that the class stays fast; huge lines are dropped to small ones beyond. */
+    private static final int ROUND_BUDGET = 3 << 20;
+    /** A bound on waiting for a child that misbehaves, so that a bug fails the test instead of hanging it. */
+    private static final long WAIT_SECONDS = 30;
 
-  @TempDir Path tmp;
-  private int servers;
-  private final Queue<Throwable> uncaught = new ConcurrentLinkedQueue<>();
-  private Thread.UncaughtExceptionHandler previousHandler;
+    private static final String PAD = "\u0000PAD\u0000";
+    private static final String BAD = "\u0000BAD\u0000";
+    private static final String FILLER = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.:/";
 
-  @BeforeEach
-  void recordThreadsThatDie() {
-    previousHandler = Thread.getDefaultUncaughtExceptionHandler();
-    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(
-        new AssertionError("thread " + thread.getName() + " died: " + e, e)));
-  }
+    @TempDir
+    Path tmp;
 
-  @AfterEach
-  void restoreHandler() {
-    Thread.setDefaultUncaughtExceptionHandler(previousHandler);
-  }
+    private int servers;
+    private final Queue<Throwable> uncaught = new ConcurrentLinkedQueue<>();
+    private Thread.UncaughtExceptionHandler previousHandler;
 
-  // --- the fuzz run ---
-
-  @Test
-  void random_output_is_delivered_in_order_and_over_cap_lines_answer_only_their_own_request() throws Exception {
-    long seed = Long.getLong("tests.seed", System.nanoTime());
-    System.out.println("ProcessTransportFuzzTest seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
-    Random random = new Random(seed);
-    Stats stats = new Stats();
-    for (int round = 0; round < ROUNDS; round++) {
-      int cap = switch (random.nextInt(10)) {
-        case 0 -> 64 + random.nextInt(448);
-        case 1, 2 -> 4096 + random.nextInt(36_000);
-        default -> 512 + random.nextInt(3584);
-      };
-      Gen gen = new Gen(random, cap);
-      int count = 1 + random.nextInt(40);
-      List<Line> lines = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        lines.add(gen.line());
-      }
-      Line tail = random.nextInt(7) == 0 ? gen.line() : null;
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      for (Line line : lines) {
-        out.write(line.bytes());
-        out.write('\n');
-      }
-      if (tail != null) {
-        out.write(tail.bytes());
-      }
-      byte[] bytes = out.toByteArray();
-      Chunking chunking = Chunking.random(random, bytes.length, lines, cap);
-      String context = "seed " + seed + ", round " + round + " (cap " + cap + ", " + lines.size() + " lines"
-          + (tail == null ? "" : " and an unterminated one") + ", " + bytes.length + " bytes, " + chunking + ")";
-      try {
-        Run run = replay(bytes, cap, chunking.script, chunking.args);
-        check(lines, tail, cap, run, stats);
-      } catch (AssertionError e) {
-        throw new AssertionError(context + ": " + e.getMessage(), e);
-      }
-      stats.rounds++;
-    }
-    System.out.println("ProcessTransportFuzzTest: " + stats);
-    // every path was taken, or the generator has gone weak
-    assertThat(stats.delivered).as("valid lines delivered").isPositive();
-    assertThat(stats.answered).as("over-cap lines answered").isPositive();
-    assertThat(stats.early).as("over-cap lines answered before they ended").isPositive();
-    assertThat(stats.overCapUnanswered).as("over-cap lines without a findable id").isPositive();
-    assertThat(stats.garbage).as("garbage lines").isPositive();
-    assertThat(stats.blank).as("blank lines").isPositive();
-    assertThat(stats.nestedIds).as("over-cap lines with a nested id").isPositive();
-  }
-
-  // --- the cases the fuzz run found, and the early answer, as examples ---
-
-  /**
-   * Issue 14, item 3: whatever the parent's environment (random names in any case, locale and ToolScout
-   * look-alikes), a child gets only the inherited names and the locale, never a {@code TOOLSCOUT_*} one, plus
-   * exactly the configured variables with their configured values.
-   */
-  @Test
-  void a_childs_environment_holds_only_inherited_names_and_the_configured_ones_for_any_parent() {
-    long seed = Long.getLong("tests.seed", System.nanoTime());
-    System.out.println("ProcessTransportFuzzTest environment seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
-    Random r = new Random(seed);
-    String[] parts = {"PATH", "Path", "HOME", "LANG", "LC_ALL", "lc_ctype", "TMPDIR", "TOOLSCOUT_SECRET_KEY",
-        "toolscout_api_key", "ToolScout_X", "TOOLSCOUT", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "SystemRoot",
-        "HTTPS_PROXY", "PATH_EXTRA", "HOMEBREW_PREFIX", "LANGUAGE", "LC_", "X", "_", "BASH_FUNC_f%%"};
-    for (int round = 0; round < 500; round++) {
-      Map<String, String> parent = new java.util.HashMap<>();
-      for (int i = r.nextInt(12); i > 0; i--) {
-        String name = parts[r.nextInt(parts.length)] + (r.nextInt(4) == 0 ? "_" + r.nextInt(3) : "");
-        parent.put(name, r.nextInt(6) == 0 ? "() { :; }" : "v" + r.nextInt(100));
-      }
-      Map<String, String> configured = new java.util.HashMap<>();
-      for (int i = r.nextInt(3); i > 0; i--) {
-        configured.put(parts[r.nextInt(parts.length)], "configured-" + i);
-      }
-      Map<String, String> env = ProcessTransport.childEnvironment(parent, configured);
-      String what = "seed " + seed + ", round " + round + ", parent " + parent + ", configured " + configured;
-
-      assertThat(env).as(what).containsAllEntriesOf(configured);
-      env.forEach((k, v) -> {
-        if (!configured.containsKey(k)) {
-          String upper = k.toUpperCase(java.util.Locale.ROOT);
-          assertThat(upper).as(what).doesNotStartWith("TOOLSCOUT_");
-          assertThat(ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_")).as(what + ": " + k)
-              .isTrue();
-          assertThat(v).as(what).isEqualTo(parent.get(k)).doesNotStartWith("()");
-        }
-      });
-      parent.forEach((k, v) -> {
-        String upper = k.toUpperCase(java.util.Locale.ROOT);
-        if (!upper.startsWith("TOOLSCOUT_") && !v.startsWith("()")
-            && (ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_"))) {
-          assertThat(env).as(what).containsKey(k);
-        }
-      });
-    }
-  }
-
-  @Test
-  void over_cap_notification_with_an_id_nested_in_its_params_answers_no_request() throws Exception {
-    int cap = 1024;
-    String line = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"id\":7,\"level\":\"info\","
-        + "\"data\":\"" + "x".repeat(2 * cap) + "\"}}";
-    String after = "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}}";
-
-    Run run = replay((line + "\n" + after + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
-
-    assertThat(run.delivered()).containsExactly(new JSONRPCResponse("2.0", 8, java.util.Map.of(), null));
-    assertThat(run.problems()).containsExactly(
-        "sent a message of " + line.length() + " bytes, over the cap of 1024 bytes (mcp.max-response-bytes); it "
-            + "was dropped");
-  }
-
-  @Test
-  void over_cap_response_with_its_id_in_the_middle_is_never_answered_for_an_id_nested_before_it() throws Exception {
-    int cap = 1024;
-    String line = "{\"jsonrpc\":\"2.0\",\"result\":{\"id\":\"nested-1\",\"text\":\"" + "x".repeat(2 * cap)
-        + "\"},\"id\":3,\"extra\":true}";
-
-    Run run = replay((line + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
-
-    // an answer, if any, is for request 3 (its id is neither first nor last, so it need not be found)
-    assertThat(run.delivered()).allMatch(m -> isTooLarge(m, 3));
-  }
-
-  @Test
-  void over_cap_response_with_an_escaped_string_id_is_answered_with_the_id_as_json_reads_it() throws Exception {
-    int cap = 1024;
-    String first = "{\"jsonrpc\":\"2.0\",\"id\":\"q\\\"1\\\\ \\u00e9\",\"result\":{\"text\":\"" + "x".repeat(2 * cap)
-        + "\"}}";
-    String last = "{\"result\":{\"text\":\"" + "y".repeat(2 * cap) + "\"},\"jsonrpc\":\"2.0\",\"id\":\"q\\\"2\\\\\"}";
-
-    Run run = replay((first + "\n" + last + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
-
-    assertThat(run.delivered()).hasSize(2);
-    assertTooLarge(run.delivered().get(0), "q\"1\\ é", cap, "id-first line");
-    assertTooLarge(run.delivered().get(1), "q\"2\\", cap, "id-last line");
-  }
-
-  @Test
-  void over_cap_response_with_an_id_beyond_long_answers_no_request_and_the_reader_goes_on() throws Exception {
-    int cap = 1024;
-    // no request has such an id: the SDK's messages take only strings, ints and longs
-    String big = "{\"jsonrpc\":\"2.0\",\"id\":92233720368547758070,\"result\":{\"text\":\"" + "x".repeat(2 * cap)
-        + "\"}}";
-    String after = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
-
-    Run run = replay((big + "\n" + after + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
-
-    assertThat(run.delivered())
-        .containsExactly(new McpSchema.JSONRPCNotification("2.0", "notifications/tools/list_changed", null));
-    assertThat(run.problems()).containsExactly(
-        "sent a message of " + big.length() + " bytes, over the cap of 1024 bytes (mcp.max-response-bytes); it "
-            + "was dropped");
-  }
-
-  @Test
-  void over_cap_line_that_starts_with_its_id_is_answered_while_the_rest_is_still_to_come() throws Exception {
-    int cap = 1024;
-    byte[] start = ("{\"jsonrpc\":\"2.0\",\"id\":\"abc-7\",\"result\":{\"text\":\"" + "x".repeat(3 * cap)).getBytes(UTF_8);
-    Path file = Files.write(tmp.resolve("start.bin"), start);
-    BlockingQueue<JSONRPCMessage> delivered = new LinkedBlockingQueue<>();
-    // the second cat copies the transport's stdin: the line stays open until the transport is closed
-    ProcessTransport transport = new ProcessTransport(
-        ServerConfig.stdio("early", "sh", List.of("-c", "cat \"$1\"; cat", "sh", file.toString())), JSON, cap,
-        problem -> {}, exit -> {});
-    try {
-      transport.connect(m -> m.doOnNext(delivered::add)).block();
-
-      JSONRPCMessage answer = delivered.poll(WAIT_SECONDS, TimeUnit.SECONDS);
-
-      assertTooLarge(answer, "abc-7", cap, "the unfinished line");
-      assertThat(ProcessHandle.of(transport.pid()).map(ProcessHandle::isAlive))
-          .as("the server is still writing the line")
-          .contains(true);
-    } finally {
-      transport.close();
-    }
-    assertThat(delivered).isEmpty();
-    assertThat(uncaught).isEmpty();
-  }
-
-  // --- running a child ---
-
-  /** What one child's output did: the messages handed to the session, the problems, the exit reports. */
-  private record Run(List<JSONRPCMessage> delivered, List<String> problems, List<String> exits) {}
-
-  /** Runs {@code sh -c script sh <file> args...} with {@code output} in the file, until it and the reader end. */
-  private Run replay(byte[] output, int cap, String script, String... args) throws Exception {
-    Path file = Files.write(tmp.resolve("out-" + ++servers + ".bin"), output);
-    String name = "fuzz-" + servers;
-    List<String> shArgs = new ArrayList<>(List.of("-c", script, "sh", file.toString()));
-    shArgs.addAll(Arrays.asList(args));
-    List<JSONRPCMessage> delivered = Collections.synchronizedList(new ArrayList<>());
-    List<String> problems = Collections.synchronizedList(new ArrayList<>());
-    List<String> exits = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch exited = new CountDownLatch(1);
-    ProcessTransport transport = new ProcessTransport(ServerConfig.stdio(name, "sh", shArgs), JSON, cap,
-        problems::add, why -> {
-          exits.add(why);
-          exited.countDown();
-        });
-    try {
-      transport.connect(m -> m.doOnNext(delivered::add)).block();
-      Thread reader = Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> t.getName().equals("mcp-" + name + "-out"))
-          .findFirst()
-          .orElse(null);
-      if (reader != null) {
-        assertThat(reader.join(Duration.ofSeconds(WAIT_SECONDS))).as("the reader thread ends").isTrue();
-      }
-      assertThat(uncaught).as("threads that died").isEmpty();
-      assertThat(exited.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("the exit is reported").isTrue();
-    } finally {
-      transport.close();
-    }
-    return new Run(List.copyOf(delivered), List.copyOf(problems), List.copyOf(exits));
-  }
-
-  // --- the invariants ---
-
-  private static void check(List<Line> lines, Line tail, int cap, Run run, Stats stats) {
-    List<JSONRPCMessage> got = run.delivered();
-    int at = 0;
-    int garbage = 0;
-    int mayAnswer = 0;
-    List<Integer> overSizes = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      Line line = lines.get(i);
-      String where = "line " + i + " (" + line.describe() + ")";
-      if (line.bytes().length <= cap) {
-        Parsed parsed = parse(line.bytes());
-        assertThat(line.intent() == Intent.ANY || line.intent() == parsed.intent())
-            .as("the generator meant %s to be %s, it is %s", where, line.intent(), parsed.intent())
-            .isTrue();
-        switch (parsed.intent()) {
-          case VALID -> {
-            assertThat(at).as(where + " was not delivered; delivered: " + got).isLessThan(got.size());
-            assertThat(got.get(at)).as(where + ", delivered #" + at).isEqualTo(parsed.message());
-            at++;
-            stats.delivered++;
-          }
-          case GARBAGE -> {
-            garbage++;
-            stats.garbage++;
-          }
-          default -> stats.blank++;
-        }
-      } else {
-        overSizes.add(line.bytes().length);
-        if (line.nestedId()) {
-          stats.nestedIds++;
-        }
-        if (line.answer() != Answer.NONE) {
-          mayAnswer++;
-        }
-        if (line.answer() == Answer.MUST) {
-          assertThat(at).as(where + " is over the cap and was not answered; delivered: " + got)
-              .isLessThan(got.size());
-          assertTooLarge(got.get(at), line.id(), cap, where);
-          at++;
-          stats.answered++;
-        } else if (line.answer() == Answer.MAY && at < got.size() && isTooLarge(got.get(at), line.id())) {
-          at++;
-          stats.answered++;
-        } else {
-          stats.overCapUnanswered++;
-        }
-      }
-    }
-    boolean tailGarbage = false;
-    boolean tailOver = false;
-    if (tail != null) {
-      // cut off by the exit: may be dropped, delivered when whole, or answered when over the cap
-      tailOver = tail.bytes().length > cap;
-      Parsed parsed = parse(tail.bytes());
-      tailGarbage = !tailOver && parsed.intent() == Intent.GARBAGE;
-      if (tailOver) {
-        mayAnswer++;
-      }
-      if (at < got.size() && (tailOver ? tail.answer() != Answer.NONE && isTooLarge(got.get(at), tail.id())
-          : got.get(at).equals(parsed.message()))) {
-        at++;
-      }
-    }
-    assertThat(got.subList(at, got.size()))
-        .as("messages delivered that no line accounts for (after %d expected ones)", at)
-        .isEmpty();
-
-    List<String> notJsonRpc = new ArrayList<>();
-    List<Integer> dropped = new ArrayList<>();
-    int early = 0;
-    for (String p : run.problems()) {
-      if (p.startsWith("sent a line that is not JSON-RPC: '")) {
-        notJsonRpc.add(p);
-      } else if (p.startsWith("sent a message of ")) {
-        assertThat(p).endsWith(" bytes, over the cap of " + cap + " bytes (mcp.max-response-bytes); it was dropped");
-        dropped.add(Integer.valueOf(p.substring("sent a message of ".length(), p.indexOf(' ', 18))));
-      } else if (p.equals("sent a message over the cap of " + cap + " bytes (mcp.max-response-bytes); it was dropped")) {
-        early++;
-      } else {
-        throw new AssertionError("unexpected problem report: " + p);
-      }
-    }
-    assertThat(notJsonRpc.size()).as("garbage reports %s", notJsonRpc)
-        .isBetween(garbage, garbage + (tailGarbage ? 1 : 0));
-    if (dropped.size() == overSizes.size() + 1 && tailOver) {
-      overSizes.add(tail.bytes().length);
-    }
-    assertThat(dropped).as("over-cap reports, by size").isEqualTo(overSizes);
-    assertThat(early).as("over-cap lines answered before they ended").isLessThanOrEqualTo(mayAnswer);
-    stats.early += early;
-    assertThat(run.exits()).hasSize(1);
-    assertThat(run.exits().getFirst()).startsWith("process exited with code 0");
-  }
-
-  private static void assertTooLarge(JSONRPCMessage message, Object id, int cap, String where) {
-    assertThat(message).as(where).isInstanceOf(JSONRPCResponse.class);
-    JSONRPCResponse r = (JSONRPCResponse) message;
-    assertThat(isTooLarge(r, id)).as("%s: expected the too-large error for id %s (%s), got %s", where, id,
-        id == null ? "none" : id.getClass().getSimpleName(), r).isTrue();
-    assertThat(r.error().message()).contains("over the cap of " + cap + " bytes");
-    assertThat(r.result()).isNull();
-  }
-
-  private static boolean isTooLarge(JSONRPCMessage message, Object id) {
-    return message instanceof JSONRPCResponse r
-        && r.error() != null
-        && Objects.equals(r.error().code(), UpstreamException.TOO_LARGE_CODE)
-        && ProcessTransport.TOO_LARGE_DATA.equals(r.error().data())
-        && Objects.equals(r.id(), id);
-  }
-
-  /** What the session's own parser makes of a whole line: the oracle for lines within the cap. */
-  private record Parsed(Intent intent, JSONRPCMessage message) {}
-
-  private static Parsed parse(byte[] bytes) {
-    String text = new String(bytes, UTF_8);
-    if (text.isBlank()) {
-      return new Parsed(Intent.BLANK, null);
-    }
-    try {
-      return new Parsed(Intent.VALID, McpSchema.deserializeJsonRpcMessage(JSON, text));
-    } catch (IOException | RuntimeException e) {
-      return new Parsed(Intent.GARBAGE, null);
-    }
-  }
-
-  // --- generating lines ---
-
-  private enum Intent { VALID, GARBAGE, BLANK, ANY }
-
-  /** For a line over the cap: whether its own id must be answered, may be, or must not be (it has none). */
-  private enum Answer { MUST, MAY, NONE }
-
-  /** One line without its newline, what it is meant to be, and its top-level id as JSON reads it. */
-  private record Line(String kind, byte[] bytes, Intent intent, Object id, Answer answer, boolean nestedId) {
-    String describe() {
-      String text = new String(bytes, 0, Math.min(bytes.length, 160), UTF_8);
-      StringBuilder sb = new StringBuilder();
-      text.codePoints().forEach(c -> sb.append(c >= 0x20 && c < 0x7f ? Character.toString(c)
-          : String.format(java.util.Locale.ROOT, "\\u%04x", c)));
-      return kind + ", " + bytes.length + " bytes: " + sb + (bytes.length > 160 ? "..." : "");
-    }
-  }
-
-  /** An id as written and as JSON reads it. */
-  private record IdToken(String json, Object value) {
-    /** Whether the SDK's messages can carry it (a string, an int or a long). */
-    boolean valid() {
-      return value instanceof String || value instanceof Integer || value instanceof Long;
-    }
-  }
-
-  /** Generates the lines of one round. */
-  private static final class Gen {
-    private final Random r;
-    private final int cap;
-    private int seq;
-    private int budget = ROUND_BUDGET;
-
-    Gen(Random r, int cap) {
-      this.r = r;
-      this.cap = cap;
+    @BeforeEach
+    void recordThreadsThatDie() {
+        previousHandler = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler(
+                (thread, e) -> uncaught.add(new AssertionError("thread " + thread.getName() + " died: " + e, e)));
     }
 
-    Line line() {
-      seq++;
-      int k = r.nextInt(100);
-      if (k < 36) {
-        return response(false);
-      } else if (k < 50) {
-        return notification(false);
-      } else if (k < 56) {
-        return request();
-      } else if (k < 62) {
-        return r.nextBoolean() ? response(true) : notification(true);
-      } else if (k < 84) {
-        return garbage();
-      } else {
-        return blank();
-      }
+    @AfterEach
+    void restoreHandler() {
+        Thread.setDefaultUncaughtExceptionHandler(previousHandler);
     }
 
-    private Line response(boolean badUtf8) {
-      IdToken id = id();
-      boolean error = r.nextInt(5) == 0;
-      boolean nested = !error && r.nextInt(4) == 0;
-      String body = error
-          ? member("error", obj(member("code", "-32602"), member("message", str(note(badUtf8))),
-              member("data", "\"" + PAD + "\"")))
-          : member("result", obj(nested ? member("id", nestedId()) : null, member("seq", Integer.toString(seq)),
-              member("note", str(note(badUtf8))), member("pad", "\"" + PAD + "\"")));
-      String jsonrpc = member("jsonrpc", "\"2.0\"");
-      String idMember = member("id", id.json());
-      int position = r.nextInt(4);
-      String text = switch (position) {
-        case 0 -> obj(idMember, jsonrpc, body);
-        case 1 -> obj(jsonrpc, idMember, body);
-        case 2 -> r.nextBoolean() ? obj(jsonrpc, body, idMember) : obj(body, jsonrpc, idMember);
-        default -> r.nextBoolean() ? obj(body, idMember, jsonrpc)
-            : obj(jsonrpc, body, idMember, member("extra", str(note(false))));
-      };
-      // the id first (perhaps after "jsonrpc") or last can be found in a line too long to read; else it may not
-      if (!id.valid()) {
-        return sized("response with an id beyond long", text, Intent.GARBAGE, id.value(), Answer.NONE, nested);
-      }
-      return sized("response" + (nested ? " with a nested id" : ""), text, Intent.VALID, id.value(),
-          position < 3 ? Answer.MUST : Answer.MAY, nested);
-    }
+    // --- the fuzz run ---
 
-    private Line notification(boolean badUtf8) {
-      boolean nested = r.nextInt(3) == 0;
-      String params = member("params", obj(nested ? member("id", nestedId()) : null,
-          member("seq", Integer.toString(seq)), member("note", str(note(badUtf8))), member("data", "\"" + PAD + "\"")));
-      List<String> members = new ArrayList<>(List.of(member("jsonrpc", "\"2.0\""),
-          member("method", r.nextBoolean() ? "\"notifications/message\"" : "\"notifications/progress\""), params));
-      Collections.shuffle(members, r);
-      return sized("notification" + (nested ? " with a nested id" : ""), obj(members.toArray(String[]::new)),
-          Intent.VALID, null, Answer.NONE, nested);
-    }
-
-    /** A request from the server: over the cap it may be answered as if it were a response with its id. */
-    private Line request() {
-      IdToken id = id();
-      List<String> members = new ArrayList<>(List.of(member("jsonrpc", "\"2.0\""), member("id", id.json()),
-          member("method", "\"roots/list\""), member("params", obj(member("seq", Integer.toString(seq)),
-              member("pad", "\"" + PAD + "\"")))));
-      Collections.shuffle(members, r);
-      return sized("request", obj(members.toArray(String[]::new)), id.valid() ? Intent.VALID : Intent.GARBAGE,
-          id.value(), id.valid() ? Answer.MAY : Answer.NONE, false);
-    }
-
-    private Line garbage() {
-      switch (r.nextInt(7)) {
-        case 0, 1 -> {
-          // random bytes after a character no JSON value starts with; never a newline
-          int n = r.nextInt(3) == 0 ? target(2 * cap) : r.nextInt(200);
-          byte[] b = new byte[Math.max(1, n)];
-          r.nextBytes(b);
-          b[0] = (byte) "#@!]xZ~$".charAt(r.nextInt(8));
-          for (int i = 1; i < b.length; i++) {
-            if (b[i] == '\n') {
-              b[i] = '?';
+    @Test
+    void random_output_is_delivered_in_order_and_over_cap_lines_answer_only_their_own_request() throws Exception {
+        long seed = Long.getLong("tests.seed", System.nanoTime());
+        System.out.println("ProcessTransportFuzzTest seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
+        Random random = new Random(seed);
+        Stats stats = new Stats();
+        for (int round = 0; round < ROUNDS; round++) {
+            int cap = switch (random.nextInt(10)) {
+                case 0 -> 64 + random.nextInt(448);
+                case 1, 2 -> 4096 + random.nextInt(36_000);
+                default -> 512 + random.nextInt(3584);
+            };
+            Gen gen = new Gen(random, cap);
+            int count = 1 + random.nextInt(40);
+            List<Line> lines = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                lines.add(gen.line());
             }
-          }
-          return new Line("random bytes", b, Intent.GARBAGE, null, Answer.NONE, false);
+            Line tail = random.nextInt(7) == 0 ? gen.line() : null;
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            for (Line line : lines) {
+                out.write(line.bytes());
+                out.write('\n');
+            }
+            if (tail != null) {
+                out.write(tail.bytes());
+            }
+            byte[] bytes = out.toByteArray();
+            Chunking chunking = Chunking.random(random, bytes.length, lines, cap);
+            String context = "seed " + seed + ", round " + round + " (cap " + cap + ", " + lines.size() + " lines"
+                    + (tail == null ? "" : " and an unterminated one") + ", " + bytes.length + " bytes, " + chunking
+                    + ")";
+            try {
+                Run run = replay(bytes, cap, chunking.script, chunking.args);
+                check(lines, tail, cap, run, stats);
+            } catch (AssertionError e) {
+                throw new AssertionError(context + ": " + e.getMessage(), e);
+            }
+            stats.rounds++;
         }
-        case 2 -> {
-          // a response cut short: not JSON; over the cap it may still be answered by the id at its start
-          Line whole = response(false);
-          String text = new String(whole.bytes(), UTF_8).strip();
-          int cut = text.length() < 3 ? 1 : 1 + r.nextInt(text.length() - 2);
-          String cutText = text.substring(0, cut);
-          if (cutText.endsWith("}")) {
-            cutText = cutText + ",";
-          }
-          return new Line("truncated response", cutText.getBytes(UTF_8), Intent.GARBAGE, whole.id(), Answer.MAY,
-              whole.nestedId());
-        }
-        case 3 -> {
-          String[] notRpc = {"{}", "{\"foo\":1}", "[1,2,3]", "\"text\"", "42", "null", "true", "{\"jsonrpc\":\"2.0\"}",
-              "{\"jsonrpc\":\"2.0\",\"id\":" + seq + "}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":"};
-          String text = notRpc[r.nextInt(notRpc.length)];
-          return new Line("JSON that is not JSON-RPC", text.getBytes(UTF_8), Intent.GARBAGE, seq,
-              text.endsWith("\"id\":" + seq + "}") ? Answer.MAY : Answer.NONE, false);
-        }
-        case 4 -> {
-          // nesting deeper than the parser allows
-          int depth = 1001 + r.nextInt(4000);
-          String text = "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
-          return new Line("deep nesting", text.getBytes(UTF_8), Intent.GARBAGE, null, Answer.NONE, false);
-        }
-        case 5 -> {
-          // invalid UTF-8 where JSON needs structure; over the cap, an id at its end may still be answered
-          Line whole = r.nextBoolean() ? response(false) : notification(false);
-          byte[] b = new byte[whole.bytes().length + 1];
-          b[0] = (byte) (0x80 + r.nextInt(0x80));
-          System.arraycopy(whole.bytes(), 0, b, 1, whole.bytes().length);
-          return new Line("invalid UTF-8 before a message", b, Intent.GARBAGE, whole.id(),
-              whole.id() == null ? Answer.NONE : Answer.MAY, whole.nestedId());
-        }
-        default -> {
-          // a number longer than the parser allows: the oracle decides
-          String text = "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"n\":1" + "0".repeat(r.nextInt(3000)) + "}}";
-          return new Line("long number", text.getBytes(UTF_8), Intent.ANY, null, Answer.NONE, false);
-        }
-      }
+        System.out.println("ProcessTransportFuzzTest: " + stats);
+        // every path was taken, or the generator has gone weak
+        assertThat(stats.delivered).as("valid lines delivered").isPositive();
+        assertThat(stats.answered).as("over-cap lines answered").isPositive();
+        assertThat(stats.early).as("over-cap lines answered before they ended").isPositive();
+        assertThat(stats.overCapUnanswered)
+                .as("over-cap lines without a findable id")
+                .isPositive();
+        assertThat(stats.garbage).as("garbage lines").isPositive();
+        assertThat(stats.blank).as("blank lines").isPositive();
+        assertThat(stats.nestedIds).as("over-cap lines with a nested id").isPositive();
     }
 
-    private Line blank() {
-      String[] blanks = {"", " ", "\t", "\r", "  \r", " \u2028 ", "\u3000"};
-      String text = r.nextInt(20) == 0 ? " ".repeat(cap + 1 + r.nextInt(cap)) : blanks[r.nextInt(blanks.length)];
-      return new Line("blank", text.getBytes(UTF_8), Intent.BLANK, null, Answer.NONE, false);
-    }
+    // --- the cases the fuzz run found, and the early answer, as examples ---
 
     /**
-     * The line with its pad sized so that the whole line (with any leading space and CR) is a random length:
-     * small, near the cap, exactly at it or one over, a few times over it, or huge.
+     * Issue 14, item 3: whatever the parent's environment (random names in any case, locale and ToolScout
+     * look-alikes), a child gets only the inherited names and the locale, never a {@code TOOLSCOUT_*} one, plus
+     * exactly the configured variables with their configured values.
      */
-    private Line sized(String kind, String text, Intent intent, Object id, Answer answer, boolean nested) {
-      String lead = r.nextInt(10) == 0 ? (r.nextBoolean() ? " " : "\t") : "";
-      String end = r.nextInt(5) == 0 ? "\r" : "";
-      String full = lead + text + end;
-      int p = full.indexOf(PAD);
-      byte[] before = bytes(full.substring(0, p));
-      byte[] after = bytes(full.substring(p + PAD.length()));
-      int fixed = before.length + after.length;
-      int want = switch (r.nextInt(20)) {
-        case 0, 1, 2, 3, 4, 5, 6, 7, 8 -> fixed + r.nextInt(64);
-        case 9, 10, 11, 12 -> 1 + r.nextInt(cap + cap / 10 + 1);
-        case 13, 14 -> cap + r.nextInt(2);
-        case 15, 16, 17 -> cap + 1 + r.nextInt(2 * cap);
-        default -> target(r.nextBoolean() ? 20 * cap : 65_536 + r.nextInt(200_000));
-      };
-      int padLength = Math.max(0, want - fixed);
-      budget -= padLength;
-      ByteArrayOutputStream out = new ByteArrayOutputStream(fixed + padLength);
-      out.writeBytes(before);
-      for (int i = 0; i < padLength; i++) {
-        out.write(FILLER.charAt(r.nextInt(FILLER.length())));
-      }
-      out.writeBytes(after);
-      return new Line(kind, out.toByteArray(), intent, id, answer, nested);
-    }
+    @Test
+    void a_childs_environment_holds_only_inherited_names_and_the_configured_ones_for_any_parent() {
+        long seed = Long.getLong("tests.seed", System.nanoTime());
+        System.out.println(
+                "ProcessTransportFuzzTest environment seed: " + seed + " (rerun with -Dtests.seed=" + seed + ")");
+        Random r = new Random(seed);
+        String[] parts = {
+            "PATH",
+            "Path",
+            "HOME",
+            "LANG",
+            "LC_ALL",
+            "lc_ctype",
+            "TMPDIR",
+            "TOOLSCOUT_SECRET_KEY",
+            "toolscout_api_key",
+            "ToolScout_X",
+            "TOOLSCOUT",
+            "AWS_SECRET_ACCESS_KEY",
+            "OPENAI_API_KEY",
+            "SystemRoot",
+            "HTTPS_PROXY",
+            "PATH_EXTRA",
+            "HOMEBREW_PREFIX",
+            "LANGUAGE",
+            "LC_",
+            "X",
+            "_",
+            "BASH_FUNC_f%%"
+        };
+        for (int round = 0; round < 500; round++) {
+            Map<String, String> parent = new java.util.HashMap<>();
+            for (int i = r.nextInt(12); i > 0; i--) {
+                String name = parts[r.nextInt(parts.length)] + (r.nextInt(4) == 0 ? "_" + r.nextInt(3) : "");
+                parent.put(name, r.nextInt(6) == 0 ? "() { :; }" : "v" + r.nextInt(100));
+            }
+            Map<String, String> configured = new java.util.HashMap<>();
+            for (int i = r.nextInt(3); i > 0; i--) {
+                configured.put(parts[r.nextInt(parts.length)], "configured-" + i);
+            }
+            Map<String, String> env = ProcessTransport.childEnvironment(parent, configured);
+            String what = "seed " + seed + ", round " + round + ", parent " + parent + ", configured " + configured;
 
-    /** {@code size}, or a small size when the round's byte budget is spent. */
-    private int target(int size) {
-      return size <= budget ? size : r.nextInt(64);
-    }
-
-    /** The text with {@link #BAD} replaced by invalid UTF-8 (inside a string, where the decoder makes it U+FFFD). */
-    private byte[] bytes(String text) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      int from = 0;
-      for (int i = text.indexOf(BAD); i >= 0; i = text.indexOf(BAD, from)) {
-        out.writeBytes(text.substring(from, i).getBytes(UTF_8));
-        byte[][] bad = {{(byte) 0xff}, {(byte) 0xc3}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0x80},
-            {(byte) 0xf0, (byte) 0x9f, (byte) 0x98}, {(byte) 0xc0, (byte) 0xaf}};
-        out.writeBytes(bad[r.nextInt(bad.length)]);
-        from = i + BAD.length();
-      }
-      out.writeBytes(text.substring(from).getBytes(UTF_8));
-      return out.toByteArray();
-    }
-
-    /** Ids of every shape a server may echo: small, negative, long, beyond long, and strings with escapes. */
-    private IdToken id() {
-      String json = switch (r.nextInt(9)) {
-        case 0, 1 -> Integer.toString(seq);
-        case 2 -> Integer.toString(-seq - 1);
-        case 3 -> Long.toString((1L << 40) + seq);
-        case 4 -> "9223372036854775808" + seq;
-        case 5 -> "\"" + Integer.toHexString(0x10000000 + r.nextInt(0x70000000)) + "-" + seq + "\"";
-        case 6 -> "\"q\\\"" + seq + "\\\\\"";
-        case 7 -> "\"\\u00e9\\ud83d\\ude00\\/-" + seq + "\"";
-        default -> "\"é中😀 " + seq + "\"";
-      };
-      return new IdToken(json, readId(json));
-    }
-
-    /** An id inside the payload, followed by another member, so that it looks like "id": x, to a scanner. */
-    private String nestedId() {
-      return r.nextBoolean() ? Integer.toString(1_000_000 + seq) : "\"nested-" + seq + "\"";
-    }
-
-    private String note(boolean badUtf8) {
-      String[] parts = {"plain", "é中😀", "\\\"quoted\\\"", "back\\\\slash", "\\n\\t", "\\u0000", "}", "{",
-          "\\\"id\\\": 9,", "\\\"id\\\":9}", " "};
-      List<String> chosen = new ArrayList<>();
-      for (int i = r.nextInt(5); i > 0; i--) {
-        chosen.add(parts[r.nextInt(parts.length)]);
-      }
-      if (badUtf8) {
-        // between parts, never inside an escape sequence
-        chosen.add(r.nextInt(chosen.size() + 1), BAD);
-      }
-      return String.join("", chosen);
-    }
-
-    private String member(String key, String value) {
-      return value == null ? null : "\"" + key + "\"" + sp() + ":" + sp() + value;
-    }
-
-    private String obj(String... members) {
-      StringBuilder sb = new StringBuilder("{").append(sp());
-      boolean first = true;
-      for (String m : members) {
-        if (m == null) {
-          continue;
+            assertThat(env).as(what).containsAllEntriesOf(configured);
+            env.forEach((k, v) -> {
+                if (!configured.containsKey(k)) {
+                    String upper = k.toUpperCase(java.util.Locale.ROOT);
+                    assertThat(upper).as(what).doesNotStartWith("TOOLSCOUT_");
+                    assertThat(ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_"))
+                            .as(what + ": " + k)
+                            .isTrue();
+                    assertThat(v).as(what).isEqualTo(parent.get(k)).doesNotStartWith("()");
+                }
+            });
+            parent.forEach((k, v) -> {
+                String upper = k.toUpperCase(java.util.Locale.ROOT);
+                if (!upper.startsWith("TOOLSCOUT_")
+                        && !v.startsWith("()")
+                        && (ProcessTransport.INHERITED.contains(upper) || upper.startsWith("LC_"))) {
+                    assertThat(env).as(what).containsKey(k);
+                }
+            });
         }
-        if (!first) {
-          sb.append(sp()).append(',').append(sp());
+    }
+
+    @Test
+    void over_cap_notification_with_an_id_nested_in_its_params_answers_no_request() throws Exception {
+        int cap = 1024;
+        String line =
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"id\":7,\"level\":\"info\","
+                        + "\"data\":\"" + "x".repeat(2 * cap) + "\"}}";
+        String after = "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}}";
+
+        Run run = replay((line + "\n" + after + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
+
+        assertThat(run.delivered()).containsExactly(new JSONRPCResponse("2.0", 8, java.util.Map.of(), null));
+        assertThat(run.problems())
+                .containsExactly("sent a message of " + line.length()
+                        + " bytes, over the cap of 1024 bytes (mcp.max-response-bytes); it " + "was dropped");
+    }
+
+    @Test
+    void over_cap_response_with_its_id_in_the_middle_is_never_answered_for_an_id_nested_before_it() throws Exception {
+        int cap = 1024;
+        String line = "{\"jsonrpc\":\"2.0\",\"result\":{\"id\":\"nested-1\",\"text\":\"" + "x".repeat(2 * cap)
+                + "\"},\"id\":3,\"extra\":true}";
+
+        Run run = replay((line + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
+
+        // an answer, if any, is for request 3 (its id is neither first nor last, so it need not be found)
+        assertThat(run.delivered()).allMatch(m -> isTooLarge(m, 3));
+    }
+
+    @Test
+    void over_cap_response_with_an_escaped_string_id_is_answered_with_the_id_as_json_reads_it() throws Exception {
+        int cap = 1024;
+        String first = "{\"jsonrpc\":\"2.0\",\"id\":\"q\\\"1\\\\ \\u00e9\",\"result\":{\"text\":\""
+                + "x".repeat(2 * cap) + "\"}}";
+        String last =
+                "{\"result\":{\"text\":\"" + "y".repeat(2 * cap) + "\"},\"jsonrpc\":\"2.0\",\"id\":\"q\\\"2\\\\\"}";
+
+        Run run = replay((first + "\n" + last + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
+
+        assertThat(run.delivered()).hasSize(2);
+        assertTooLarge(run.delivered().get(0), "q\"1\\ é", cap, "id-first line");
+        assertTooLarge(run.delivered().get(1), "q\"2\\", cap, "id-last line");
+    }
+
+    @Test
+    void over_cap_response_with_an_id_beyond_long_answers_no_request_and_the_reader_goes_on() throws Exception {
+        int cap = 1024;
+        // no request has such an id: the SDK's messages take only strings, ints and longs
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":92233720368547758070,\"result\":{\"text\":\"" + "x".repeat(2 * cap)
+                + "\"}}";
+        String after = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+
+        Run run = replay((big + "\n" + after + "\n").getBytes(UTF_8), cap, "cat \"$1\"");
+
+        assertThat(run.delivered())
+                .containsExactly(new McpSchema.JSONRPCNotification("2.0", "notifications/tools/list_changed", null));
+        assertThat(run.problems())
+                .containsExactly("sent a message of " + big.length()
+                        + " bytes, over the cap of 1024 bytes (mcp.max-response-bytes); it " + "was dropped");
+    }
+
+    @Test
+    void over_cap_line_that_starts_with_its_id_is_answered_while_the_rest_is_still_to_come() throws Exception {
+        int cap = 1024;
+        byte[] start =
+                ("{\"jsonrpc\":\"2.0\",\"id\":\"abc-7\",\"result\":{\"text\":\"" + "x".repeat(3 * cap)).getBytes(UTF_8);
+        Path file = Files.write(tmp.resolve("start.bin"), start);
+        BlockingQueue<JSONRPCMessage> delivered = new LinkedBlockingQueue<>();
+        // the second cat copies the transport's stdin: the line stays open until the transport is closed
+        ProcessTransport transport = new ProcessTransport(
+                ServerConfig.stdio("early", "sh", List.of("-c", "cat \"$1\"; cat", "sh", file.toString())),
+                JSON,
+                cap,
+                problem -> {},
+                exit -> {});
+        try {
+            transport.connect(m -> m.doOnNext(delivered::add)).block();
+
+            JSONRPCMessage answer = delivered.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            assertTooLarge(answer, "abc-7", cap, "the unfinished line");
+            assertThat(ProcessHandle.of(transport.pid()).map(ProcessHandle::isAlive))
+                    .as("the server is still writing the line")
+                    .contains(true);
+        } finally {
+            transport.close();
         }
-        sb.append(m);
-        first = false;
-      }
-      return sb.append(sp()).append('}').toString();
+        assertThat(delivered).isEmpty();
+        assertThat(uncaught).isEmpty();
     }
 
-    private static String str(String content) {
-      return "\"" + content + "\"";
-    }
+    // --- running a child ---
 
-    private String sp() {
-      return r.nextInt(5) == 0 ? (r.nextBoolean() ? " " : "\t") : "";
-    }
-  }
+    /** What one child's output did: the messages handed to the session, the problems, the exit reports. */
+    private record Run(List<JSONRPCMessage> delivered, List<String> problems, List<String> exits) {}
 
-  private static Object readId(String json) {
-    try {
-      return JSON.readValue(json, Object.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** How the child writes the bytes: at once, in blocks of an odd size, or in two parts with a pause. */
-  private record Chunking(String description, String script, String[] args) {
-    static Chunking random(Random r, int size, List<Line> lines, int cap) {
-      int k = r.nextInt(10);
-      if (k < 5) {
-        return new Chunking("cat", "cat \"$1\"", new String[0]);
-      } else if (k < 8) {
-        int bs = Math.max(1 + r.nextInt(r.nextBoolean() ? 64 : 70_000), size / 2000 + 1);
-        return new Chunking("dd bs=" + bs, "dd if=\"$1\" bs=\"$2\" status=none", new String[] {Integer.toString(bs)});
-      }
-      // pause inside a line over the cap when there is one, so that its start arrives alone
-      int split = r.nextInt(size + 1);
-      int offset = 0;
-      for (Line line : lines) {
-        if (line.bytes().length > cap && r.nextBoolean()) {
-          split = offset + 1 + r.nextInt(line.bytes().length);
-          break;
+    /** Runs {@code sh -c script sh <file> args...} with {@code output} in the file, until it and the reader end. */
+    private Run replay(byte[] output, int cap, String script, String... args) throws Exception {
+        Path file = Files.write(tmp.resolve("out-" + ++servers + ".bin"), output);
+        String name = "fuzz-" + servers;
+        List<String> shArgs = new ArrayList<>(List.of("-c", script, "sh", file.toString()));
+        shArgs.addAll(Arrays.asList(args));
+        List<JSONRPCMessage> delivered = Collections.synchronizedList(new ArrayList<>());
+        List<String> problems = Collections.synchronizedList(new ArrayList<>());
+        List<String> exits = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch exited = new CountDownLatch(1);
+        ProcessTransport transport =
+                new ProcessTransport(ServerConfig.stdio(name, "sh", shArgs), JSON, cap, problems::add, why -> {
+                    exits.add(why);
+                    exited.countDown();
+                });
+        try {
+            transport.connect(m -> m.doOnNext(delivered::add)).block();
+            Thread reader = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("mcp-" + name + "-out"))
+                    .findFirst()
+                    .orElse(null);
+            if (reader != null) {
+                assertThat(reader.join(Duration.ofSeconds(WAIT_SECONDS)))
+                        .as("the reader thread ends")
+                        .isTrue();
+            }
+            assertThat(uncaught).as("threads that died").isEmpty();
+            assertThat(exited.await(WAIT_SECONDS, TimeUnit.SECONDS))
+                    .as("the exit is reported")
+                    .isTrue();
+        } finally {
+            transport.close();
         }
-        offset += line.bytes().length + 1;
-      }
-      return new Chunking("split at " + split, "head -c \"$2\" \"$1\"; sleep 0.05; tail -c +\"$3\" \"$1\"",
-          new String[] {Integer.toString(split), Integer.toString(split + 1)});
+        return new Run(List.copyOf(delivered), List.copyOf(problems), List.copyOf(exits));
     }
 
-    @Override
-    public String toString() {
-      return description;
-    }
-  }
+    // --- the invariants ---
 
-  private static final class Stats {
-    int rounds;
-    int delivered;
-    int answered;
-    int early;
-    int overCapUnanswered;
-    int garbage;
-    int blank;
-    int nestedIds;
+    private static void check(List<Line> lines, Line tail, int cap, Run run, Stats stats) {
+        List<JSONRPCMessage> got = run.delivered();
+        int at = 0;
+        int garbage = 0;
+        int mayAnswer = 0;
+        List<Integer> overSizes = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Line line = lines.get(i);
+            String where = "line " + i + " (" + line.describe() + ")";
+            if (line.bytes().length <= cap) {
+                Parsed parsed = parse(line.bytes());
+                assertThat(line.intent() == Intent.ANY || line.intent() == parsed.intent())
+                        .as("the generator meant %s to be %s, it is %s", where, line.intent(), parsed.intent())
+                        .isTrue();
+                switch (parsed.intent()) {
+                    case VALID -> {
+                        assertThat(at)
+                                .as(where + " was not delivered; delivered: " + got)
+                                .isLessThan(got.size());
+                        assertThat(got.get(at)).as(where + ", delivered #" + at).isEqualTo(parsed.message());
+                        at++;
+                        stats.delivered++;
+                    }
+                    case GARBAGE -> {
+                        garbage++;
+                        stats.garbage++;
+                    }
+                    default -> stats.blank++;
+                }
+            } else {
+                overSizes.add(line.bytes().length);
+                if (line.nestedId()) {
+                    stats.nestedIds++;
+                }
+                if (line.answer() != Answer.NONE) {
+                    mayAnswer++;
+                }
+                if (line.answer() == Answer.MUST) {
+                    assertThat(at)
+                            .as(where + " is over the cap and was not answered; delivered: " + got)
+                            .isLessThan(got.size());
+                    assertTooLarge(got.get(at), line.id(), cap, where);
+                    at++;
+                    stats.answered++;
+                } else if (line.answer() == Answer.MAY && at < got.size() && isTooLarge(got.get(at), line.id())) {
+                    at++;
+                    stats.answered++;
+                } else {
+                    stats.overCapUnanswered++;
+                }
+            }
+        }
+        boolean tailGarbage = false;
+        boolean tailOver = false;
+        if (tail != null) {
+            // cut off by the exit: may be dropped, delivered when whole, or answered when over the cap
+            tailOver = tail.bytes().length > cap;
+            Parsed parsed = parse(tail.bytes());
+            tailGarbage = !tailOver && parsed.intent() == Intent.GARBAGE;
+            if (tailOver) {
+                mayAnswer++;
+            }
+            if (at < got.size()
+                    && (tailOver
+                            ? tail.answer() != Answer.NONE && isTooLarge(got.get(at), tail.id())
+                            : got.get(at).equals(parsed.message()))) {
+                at++;
+            }
+        }
+        assertThat(got.subList(at, got.size()))
+                .as("messages delivered that no line accounts for (after %d expected ones)", at)
+                .isEmpty();
 
-    @Override
-    public String toString() {
-      return rounds + " rounds: " + delivered + " lines delivered, " + answered + " over-cap lines answered ("
-          + early + " before they ended), " + overCapUnanswered + " over-cap lines without a findable id ("
-          + nestedIds + " with a nested id), " + garbage + " garbage lines, " + blank + " blank lines";
+        List<String> notJsonRpc = new ArrayList<>();
+        List<Integer> dropped = new ArrayList<>();
+        int early = 0;
+        for (String p : run.problems()) {
+            if (p.startsWith("sent a line that is not JSON-RPC: '")) {
+                notJsonRpc.add(p);
+            } else if (p.startsWith("sent a message of ")) {
+                assertThat(p)
+                        .endsWith(" bytes, over the cap of " + cap + " bytes (mcp.max-response-bytes); it was dropped");
+                dropped.add(Integer.valueOf(p.substring("sent a message of ".length(), p.indexOf(' ', 18))));
+            } else if (p.equals(
+                    "sent a message over the cap of " + cap + " bytes (mcp.max-response-bytes); it was dropped")) {
+                early++;
+            } else {
+                throw new AssertionError("unexpected problem report: " + p);
+            }
+        }
+        assertThat(notJsonRpc.size())
+                .as("garbage reports %s", notJsonRpc)
+                .isBetween(garbage, garbage + (tailGarbage ? 1 : 0));
+        if (dropped.size() == overSizes.size() + 1 && tailOver) {
+            overSizes.add(tail.bytes().length);
+        }
+        assertThat(dropped).as("over-cap reports, by size").isEqualTo(overSizes);
+        assertThat(early).as("over-cap lines answered before they ended").isLessThanOrEqualTo(mayAnswer);
+        stats.early += early;
+        assertThat(run.exits()).hasSize(1);
+        assertThat(run.exits().getFirst()).startsWith("process exited with code 0");
     }
-  }
+
+    private static void assertTooLarge(JSONRPCMessage message, Object id, int cap, String where) {
+        assertThat(message).as(where).isInstanceOf(JSONRPCResponse.class);
+        JSONRPCResponse r = (JSONRPCResponse) message;
+        assertThat(isTooLarge(r, id))
+                .as(
+                        "%s: expected the too-large error for id %s (%s), got %s",
+                        where, id, id == null ? "none" : id.getClass().getSimpleName(), r)
+                .isTrue();
+        assertThat(r.error().message()).contains("over the cap of " + cap + " bytes");
+        assertThat(r.result()).isNull();
+    }
+
+    private static boolean isTooLarge(JSONRPCMessage message, Object id) {
+        return message instanceof JSONRPCResponse r
+                && r.error() != null
+                && Objects.equals(r.error().code(), UpstreamException.TOO_LARGE_CODE)
+                && ProcessTransport.TOO_LARGE_DATA.equals(r.error().data())
+                && Objects.equals(r.id(), id);
+    }
+
+    /** What the session's own parser makes of a whole line: the oracle for lines within the cap. */
+    private record Parsed(Intent intent, JSONRPCMessage message) {}
+
+    private static Parsed parse(byte[] bytes) {
+        String text = new String(bytes, UTF_8);
+        if (text.isBlank()) {
+            return new Parsed(Intent.BLANK, null);
+        }
+        try {
+            return new Parsed(Intent.VALID, McpSchema.deserializeJsonRpcMessage(JSON, text));
+        } catch (IOException | RuntimeException e) {
+            return new Parsed(Intent.GARBAGE, null);
+        }
+    }
+
+    // --- generating lines ---
+
+    private enum Intent {
+        VALID,
+        GARBAGE,
+        BLANK,
+        ANY
+    }
+
+    /** For a line over the cap: whether its own id must be answered, may be, or must not be (it has none). */
+    private enum Answer {
+        MUST,
+        MAY,
+        NONE
+    }
+
+    /** One line without its newline, what it is meant to be, and its top-level id as JSON reads it. */
+    private record Line(String kind, byte[] bytes, Intent intent, Object id, Answer answer, boolean nestedId) {
+        String describe() {
+            String text = new String(bytes, 0, Math.min(bytes.length, 160), UTF_8);
+            StringBuilder sb = new StringBuilder();
+            text.codePoints()
+                    .forEach(c -> sb.append(
+                            c >= 0x20 && c < 0x7f
+                                    ? Character.toString(c)
+                                    : String.format(java.util.Locale.ROOT, "\\u%04x", c)));
+            return kind + ", " + bytes.length + " bytes: " + sb + (bytes.length > 160 ? "..." : "");
+        }
+    }
+
+    /** An id as written and as JSON reads it. */
+    private record IdToken(String json, Object value) {
+        /** Whether the SDK's messages can carry it (a string, an int or a long). */
+        boolean valid() {
+            return value instanceof String || value instanceof Integer || value instanceof Long;
+        }
+    }
+
+    /** Generates the lines of one round. */
+    private static final class Gen {
+        private final Random r;
+        private final int cap;
+        private int seq;
+        private int budget = ROUND_BUDGET;
+
+        Gen(Random r, int cap) {
+            this.r = r;
+            this.cap = cap;
+        }
+
+        Line line() {
+            seq++;
+            int k = r.nextInt(100);
+            if (k < 36) {
+                return response(false);
+            } else if (k < 50) {
+                return notification(false);
+            } else if (k < 56) {
+                return request();
+            } else if (k < 62) {
+                return r.nextBoolean() ? response(true) : notification(true);
+            } else if (k < 84) {
+                return garbage();
+            } else {
+                return blank();
+            }
+        }
+
+        private Line response(boolean badUtf8) {
+            IdToken id = id();
+            boolean error = r.nextInt(5) == 0;
+            boolean nested = !error && r.nextInt(4) == 0;
+            String body = error
+                    ? member(
+                            "error",
+                            obj(
+                                    member("code", "-32602"),
+                                    member("message", str(note(badUtf8))),
+                                    member("data", "\"" + PAD + "\"")))
+                    : member(
+                            "result",
+                            obj(
+                                    nested ? member("id", nestedId()) : null,
+                                    member("seq", Integer.toString(seq)),
+                                    member("note", str(note(badUtf8))),
+                                    member("pad", "\"" + PAD + "\"")));
+            String jsonrpc = member("jsonrpc", "\"2.0\"");
+            String idMember = member("id", id.json());
+            int position = r.nextInt(4);
+            String text = switch (position) {
+                case 0 -> obj(idMember, jsonrpc, body);
+                case 1 -> obj(jsonrpc, idMember, body);
+                case 2 -> r.nextBoolean() ? obj(jsonrpc, body, idMember) : obj(body, jsonrpc, idMember);
+                default ->
+                    r.nextBoolean()
+                            ? obj(body, idMember, jsonrpc)
+                            : obj(jsonrpc, body, idMember, member("extra", str(note(false))));
+            };
+            // the id first (perhaps after "jsonrpc") or last can be found in a line too long to read; else it may not
+            if (!id.valid()) {
+                return sized("response with an id beyond long", text, Intent.GARBAGE, id.value(), Answer.NONE, nested);
+            }
+            return sized(
+                    "response" + (nested ? " with a nested id" : ""),
+                    text,
+                    Intent.VALID,
+                    id.value(),
+                    position < 3 ? Answer.MUST : Answer.MAY,
+                    nested);
+        }
+
+        private Line notification(boolean badUtf8) {
+            boolean nested = r.nextInt(3) == 0;
+            String params = member(
+                    "params",
+                    obj(
+                            nested ? member("id", nestedId()) : null,
+                            member("seq", Integer.toString(seq)),
+                            member("note", str(note(badUtf8))),
+                            member("data", "\"" + PAD + "\"")));
+            List<String> members = new ArrayList<>(List.of(
+                    member("jsonrpc", "\"2.0\""),
+                    member("method", r.nextBoolean() ? "\"notifications/message\"" : "\"notifications/progress\""),
+                    params));
+            Collections.shuffle(members, r);
+            return sized(
+                    "notification" + (nested ? " with a nested id" : ""),
+                    obj(members.toArray(String[]::new)),
+                    Intent.VALID,
+                    null,
+                    Answer.NONE,
+                    nested);
+        }
+
+        /** A request from the server: over the cap it may be answered as if it were a response with its id. */
+        private Line request() {
+            IdToken id = id();
+            List<String> members = new ArrayList<>(List.of(
+                    member("jsonrpc", "\"2.0\""),
+                    member("id", id.json()),
+                    member("method", "\"roots/list\""),
+                    member("params", obj(member("seq", Integer.toString(seq)), member("pad", "\"" + PAD + "\"")))));
+            Collections.shuffle(members, r);
+            return sized(
+                    "request",
+                    obj(members.toArray(String[]::new)),
+                    id.valid() ? Intent.VALID : Intent.GARBAGE,
+                    id.value(),
+                    id.valid() ? Answer.MAY : Answer.NONE,
+                    false);
+        }
+
+        private Line garbage() {
+            switch (r.nextInt(7)) {
+                case 0, 1 -> {
+                    // random bytes after a character no JSON value starts with; never a newline
+                    int n = r.nextInt(3) == 0 ? target(2 * cap) : r.nextInt(200);
+                    byte[] b = new byte[Math.max(1, n)];
+                    r.nextBytes(b);
+                    b[0] = (byte) "#@!]xZ~$".charAt(r.nextInt(8));
+                    for (int i = 1; i < b.length; i++) {
+                        if (b[i] == '\n') {
+                            b[i] = '?';
+                        }
+                    }
+                    return new Line("random bytes", b, Intent.GARBAGE, null, Answer.NONE, false);
+                }
+                case 2 -> {
+                    // a response cut short: not JSON; over the cap it may still be answered by the id at its start
+                    Line whole = response(false);
+                    String text = new String(whole.bytes(), UTF_8).strip();
+                    int cut = text.length() < 3 ? 1 : 1 + r.nextInt(text.length() - 2);
+                    String cutText = text.substring(0, cut);
+                    if (cutText.endsWith("}")) {
+                        cutText = cutText + ",";
+                    }
+                    return new Line(
+                            "truncated response",
+                            cutText.getBytes(UTF_8),
+                            Intent.GARBAGE,
+                            whole.id(),
+                            Answer.MAY,
+                            whole.nestedId());
+                }
+                case 3 -> {
+                    String[] notRpc = {
+                        "{}",
+                        "{\"foo\":1}",
+                        "[1,2,3]",
+                        "\"text\"",
+                        "42",
+                        "null",
+                        "true",
+                        "{\"jsonrpc\":\"2.0\"}",
+                        "{\"jsonrpc\":\"2.0\",\"id\":" + seq + "}",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":"
+                    };
+                    String text = notRpc[r.nextInt(notRpc.length)];
+                    return new Line(
+                            "JSON that is not JSON-RPC",
+                            text.getBytes(UTF_8),
+                            Intent.GARBAGE,
+                            seq,
+                            text.endsWith("\"id\":" + seq + "}") ? Answer.MAY : Answer.NONE,
+                            false);
+                }
+                case 4 -> {
+                    // nesting deeper than the parser allows
+                    int depth = 1001 + r.nextInt(4000);
+                    String text = "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":" + "[".repeat(depth)
+                            + "]".repeat(depth) + "}";
+                    return new Line("deep nesting", text.getBytes(UTF_8), Intent.GARBAGE, null, Answer.NONE, false);
+                }
+                case 5 -> {
+                    // invalid UTF-8 where JSON needs structure; over the cap, an id at its end may still be answered
+                    Line whole = r.nextBoolean() ? response(false) : notification(false);
+                    byte[] b = new byte[whole.bytes().length + 1];
+                    b[0] = (byte) (0x80 + r.nextInt(0x80));
+                    System.arraycopy(whole.bytes(), 0, b, 1, whole.bytes().length);
+                    return new Line(
+                            "invalid UTF-8 before a message",
+                            b,
+                            Intent.GARBAGE,
+                            whole.id(),
+                            whole.id() == null ? Answer.NONE : Answer.MAY,
+                            whole.nestedId());
+                }
+                default -> {
+                    // a number longer than the parser allows: the oracle decides
+                    String text = "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"n\":1"
+                            + "0".repeat(r.nextInt(3000)) + "}}";
+                    return new Line("long number", text.getBytes(UTF_8), Intent.ANY, null, Answer.NONE, false);
+                }
+            }
+        }
+
+        private Line blank() {
+            String[] blanks = {"", " ", "\t", "\r", "  \r", " \u2028 ", "\u3000"};
+            String text = r.nextInt(20) == 0 ? " ".repeat(cap + 1 + r.nextInt(cap)) : blanks[r.nextInt(blanks.length)];
+            return new Line("blank", text.getBytes(UTF_8), Intent.BLANK, null, Answer.NONE, false);
+        }
+
+        /**
+         * The line with its pad sized so that the whole line (with any leading space and CR) is a random length:
+         * small, near the cap, exactly at it or one over, a few times over it, or huge.
+         */
+        private Line sized(String kind, String text, Intent intent, Object id, Answer answer, boolean nested) {
+            String lead = r.nextInt(10) == 0 ? (r.nextBoolean() ? " " : "\t") : "";
+            String end = r.nextInt(5) == 0 ? "\r" : "";
+            String full = lead + text + end;
+            int p = full.indexOf(PAD);
+            byte[] before = bytes(full.substring(0, p));
+            byte[] after = bytes(full.substring(p + PAD.length()));
+            int fixed = before.length + after.length;
+            int want = switch (r.nextInt(20)) {
+                case 0, 1, 2, 3, 4, 5, 6, 7, 8 -> fixed + r.nextInt(64);
+                case 9, 10, 11, 12 -> 1 + r.nextInt(cap + cap / 10 + 1);
+                case 13, 14 -> cap + r.nextInt(2);
+                case 15, 16, 17 -> cap + 1 + r.nextInt(2 * cap);
+                default -> target(r.nextBoolean() ? 20 * cap : 65_536 + r.nextInt(200_000));
+            };
+            int padLength = Math.max(0, want - fixed);
+            budget -= padLength;
+            ByteArrayOutputStream out = new ByteArrayOutputStream(fixed + padLength);
+            out.writeBytes(before);
+            for (int i = 0; i < padLength; i++) {
+                out.write(FILLER.charAt(r.nextInt(FILLER.length())));
+            }
+            out.writeBytes(after);
+            return new Line(kind, out.toByteArray(), intent, id, answer, nested);
+        }
+
+        /** {@code size}, or a small size when the round's byte budget is spent. */
+        private int target(int size) {
+            return size <= budget ? size : r.nextInt(64);
+        }
+
+        /** The text with {@link #BAD} replaced by invalid UTF-8 (inside a string, where the decoder makes it U+FFFD). */
+        private byte[] bytes(String text) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int from = 0;
+            for (int i = text.indexOf(BAD); i >= 0; i = text.indexOf(BAD, from)) {
+                out.writeBytes(text.substring(from, i).getBytes(UTF_8));
+                byte[][] bad = {
+                    {(byte) 0xff},
+                    {(byte) 0xc3},
+                    {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+                    {(byte) 0x80},
+                    {(byte) 0xf0, (byte) 0x9f, (byte) 0x98},
+                    {(byte) 0xc0, (byte) 0xaf}
+                };
+                out.writeBytes(bad[r.nextInt(bad.length)]);
+                from = i + BAD.length();
+            }
+            out.writeBytes(text.substring(from).getBytes(UTF_8));
+            return out.toByteArray();
+        }
+
+        /** Ids of every shape a server may echo: small, negative, long, beyond long, and strings with escapes. */
+        private IdToken id() {
+            String json = switch (r.nextInt(9)) {
+                case 0, 1 -> Integer.toString(seq);
+                case 2 -> Integer.toString(-seq - 1);
+                case 3 -> Long.toString((1L << 40) + seq);
+                case 4 -> "9223372036854775808" + seq;
+                case 5 -> "\"" + Integer.toHexString(0x10000000 + r.nextInt(0x70000000)) + "-" + seq + "\"";
+                case 6 -> "\"q\\\"" + seq + "\\\\\"";
+                case 7 -> "\"\\u00e9\\ud83d\\ude00\\/-" + seq + "\"";
+                default -> "\"é中😀 " + seq + "\"";
+            };
+            return new IdToken(json, readId(json));
+        }
+
+        /** An id inside the payload, followed by another member, so that it looks like "id": x, to a scanner. */
+        private String nestedId() {
+            return r.nextBoolean() ? Integer.toString(1_000_000 + seq) : "\"nested-" + seq + "\"";
+        }
+
+        private String note(boolean badUtf8) {
+            String[] parts = {
+                "plain",
+                "é中😀",
+                "\\\"quoted\\\"",
+                "back\\\\slash",
+                "\\n\\t",
+                "\\u0000",
+                "}",
+                "{",
+                "\\\"id\\\": 9,",
+                "\\\"id\\\":9}",
+                " "
+            };
+            List<String> chosen = new ArrayList<>();
+            for (int i = r.nextInt(5); i > 0; i--) {
+                chosen.add(parts[r.nextInt(parts.length)]);
+            }
+            if (badUtf8) {
+                // between parts, never inside an escape sequence
+                chosen.add(r.nextInt(chosen.size() + 1), BAD);
+            }
+            return String.join("", chosen);
+        }
+
+        private String member(String key, String value) {
+            return value == null ? null : "\"" + key + "\"" + sp() + ":" + sp() + value;
+        }
+
+        private String obj(String... members) {
+            StringBuilder sb = new StringBuilder("{").append(sp());
+            boolean first = true;
+            for (String m : members) {
+                if (m == null) {
+                    continue;
+                }
+                if (!first) {
+                    sb.append(sp()).append(',').append(sp());
+                }
+                sb.append(m);
+                first = false;
+            }
+            return sb.append(sp()).append('}').toString();
+        }
+
+        private static String str(String content) {
+            return "\"" + content + "\"";
+        }
+
+        private String sp() {
+            return r.nextInt(5) == 0 ? (r.nextBoolean() ? " " : "\t") : "";
+        }
+    }
+
+    private static Object readId(String json) {
+        try {
+            return JSON.readValue(json, Object.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How the child writes the bytes: at once, in blocks of an odd size, or in two parts with a pause. */
+    private record Chunking(String description, String script, String[] args) {
+        static Chunking random(Random r, int size, List<Line> lines, int cap) {
+            int k = r.nextInt(10);
+            if (k < 5) {
+                return new Chunking("cat", "cat \"$1\"", new String[0]);
+            } else if (k < 8) {
+                int bs = Math.max(1 + r.nextInt(r.nextBoolean() ? 64 : 70_000), size / 2000 + 1);
+                return new Chunking(
+                        "dd bs=" + bs, "dd if=\"$1\" bs=\"$2\" status=none", new String[] {Integer.toString(bs)});
+            }
+            // pause inside a line over the cap when there is one, so that its start arrives alone
+            int split = r.nextInt(size + 1);
+            int offset = 0;
+            for (Line line : lines) {
+                if (line.bytes().length > cap && r.nextBoolean()) {
+                    split = offset + 1 + r.nextInt(line.bytes().length);
+                    break;
+                }
+                offset += line.bytes().length + 1;
+            }
+            return new Chunking(
+                    "split at " + split,
+                    "head -c \"$2\" \"$1\"; sleep 0.05; tail -c +\"$3\" \"$1\"",
+                    new String[] {Integer.toString(split), Integer.toString(split + 1)});
+        }
+
+        @Override
+        public String toString() {
+            return description;
+        }
+    }
+
+    private static final class Stats {
+        int rounds;
+        int delivered;
+        int answered;
+        int early;
+        int overCapUnanswered;
+        int garbage;
+        int blank;
+        int nestedIds;
+
+        @Override
+        public String toString() {
+            return rounds + " rounds: " + delivered + " lines delivered, " + answered + " over-cap lines answered ("
+                    + early + " before they ended), " + overCapUnanswered + " over-cap lines without a findable id ("
+                    + nestedIds + " with a nested id), " + garbage + " garbage lines, " + blank + " blank lines";
+        }
+    }
 }

@@ -12,42 +12,56 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code toolscout describe NAME}: tool_discovery__describe from the command line. */
-@Command(name = "describe", mixinStandardHelpOptions = true,
-    description = "Show one tool's full definition (tool_discovery__describe).")
+@Command(
+        name = "describe",
+        mixinStandardHelpOptions = true,
+        description = "Show one tool's full definition (tool_discovery__describe).")
 final class DescribeCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "NAME", description = "Tool name, e.g. gmail__send_email.")
-  String name;
+    @Parameters(index = "0", paramLabel = "NAME", description = "Tool name, e.g. gmail__send_email.")
+    String name;
 
-  @ParentCommand ToolScoutCli cli;
+    @ParentCommand
+    ToolScoutCli cli;
 
-  @Mixin PrincipalOptions who;
-  @Mixin EngineOptions engine;
-  @Mixin RemoteOptions remote;
-  @Spec CommandSpec spec;
+    @Mixin
+    PrincipalOptions who;
 
-  @Override
-  public Integer call() throws Exception {
-    if (remote.given()) {
-      // the server answers the tool in the catalog format, its dependencies already cut to what the key may see
-      Optional<ToolSpec> tool = remote.api(cli.env, engine, who, null)
-          .getIfFound("/v1/tools/" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8)
-              .replace("+", "%20"))
-          .map(json -> dev.toolscout.model.ToolSpecJson.fromJson(json, null));
-      return print(tool);
+    @Mixin
+    EngineOptions engine;
+
+    @Mixin
+    RemoteOptions remote;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (remote.given()) {
+            // the server answers the tool in the catalog format, its dependencies already cut to what the key may see
+            Optional<ToolSpec> tool = remote.api(cli.env, engine, who, null)
+                    .getIfFound("/v1/tools/"
+                            + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8)
+                                    .replace("+", "%20"))
+                    .map(json -> dev.toolscout.model.ToolSpecJson.fromJson(json, null));
+            return print(tool);
+        }
+        try (ToolScout scout = EngineOptions.openForReading(
+                engine.options(), spec.commandLine().getErr(), null)) {
+            return print(scout.describe(who.principal(), name));
+        }
     }
-    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
-      return print(scout.describe(who.principal(), name));
-    }
-  }
 
-  private int print(Optional<ToolSpec> tool) {
-    if (tool.isEmpty()) {
-      // the discovery tool's words, the same for a denied and a missing tool
-      spec.commandLine().getErr().println(spec.qualifiedName() + ": Tool not found: "
-          + (name.length() > 100 ? name.substring(0, 100) + "..." : name));
-      spec.commandLine().getErr().flush();
-      return 1;
+    private int print(Optional<ToolSpec> tool) {
+        if (tool.isEmpty()) {
+            // the discovery tool's words, the same for a denied and a missing tool
+            spec.commandLine()
+                    .getErr()
+                    .println(spec.qualifiedName() + ": Tool not found: "
+                            + (name.length() > 100 ? name.substring(0, 100) + "..." : name));
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+        return Results.print(spec, Results.describe(tool.get()));
     }
-    return Results.print(spec, Results.describe(tool.get()));
-  }
 }

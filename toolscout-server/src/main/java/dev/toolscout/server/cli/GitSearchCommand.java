@@ -1,63 +1,78 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.engine.ToolScout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.git.GitIndexer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code toolscout git-search QUERY --git-repo PATH}: what changed in a repository, by meaning. */
-@Command(name = "git-search", mixinStandardHelpOptions = true,
-    description = "Search a git repository's recent commits (message and changed paths) and the text files of its "
-        + "HEAD by meaning, best first, as JSON. Vectors are kept in the data directory's store, so a later run "
-        + "embeds only what changed since. See docs/INDEXING.md.")
+@Command(
+        name = "git-search",
+        mixinStandardHelpOptions = true,
+        description = "Search a git repository's recent commits (message and changed paths) and the text files of its "
+                + "HEAD by meaning, best first, as JSON. Vectors are kept in the data directory's store, so a later run "
+                + "embeds only what changed since. See docs/INDEXING.md.")
 final class GitSearchCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "QUERY", description = "What to look for, e.g. \"when are invoices sent\".")
-  String query;
+    @Parameters(index = "0", paramLabel = "QUERY", description = "What to look for, e.g. \"when are invoices sent\".")
+    String query;
 
-  @Option(names = "--git-repo", paramLabel = "PATH", required = true, description = "The repository (its work tree).")
-  Path repo;
+    @Option(names = "--git-repo", paramLabel = "PATH", required = true, description = "The repository (its work tree).")
+    Path repo;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "5", description = "Results, 1-50 (default: ${DEFAULT-VALUE}).")
-  int limit;
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "5",
+            description = "Results, 1-50 (default: ${DEFAULT-VALUE}).")
+    int limit;
 
-  @Mixin EngineOptions engine;
-  @Spec CommandSpec spec;
+    @Mixin
+    EngineOptions engine;
 
-  @Override
-  public Integer call() throws Exception {
-    if (limit < 1 || limit > 50) {
-      throw new IllegalArgumentException("--limit must be between 1 and 50, got: " + limit);
-    }
-    try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-      try (GitIndexer git = GitIndexer.open(repo, scout.maintenance().store(), scout.rankingParts().model(),
-          GitIndexer.Limits.DEFAULT)) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        out.put("repository", git.repository().toString());
-        out.put("head", git.indexedHead());
-        out.put("score", "cosine similarity of the entry's embedding to the query's");
-        ArrayNode hits = out.putArray("results");
-        for (GitIndexer.Hit h : git.search(query, limit)) {
-          ObjectNode o = hits.addObject().put("kind", h.kind()).put("title", h.title()).put("commit", h.commit());
-          if (h.path() != null) {
-            o.put("path", h.path());
-          }
-          o.put("when", h.when().toString()).put("similarity", h.similarity()).put("snippet", h.snippet());
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (limit < 1 || limit > 50) {
+            throw new IllegalArgumentException("--limit must be between 1 and 50, got: " + limit);
         }
-        PrintWriter w = spec.commandLine().getOut();
-        w.println(Json.pretty(out));
-        w.flush();
-      }
+        try (ToolScout scout =
+                EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+            try (GitIndexer git = GitIndexer.open(
+                    repo, scout.maintenance().store(), scout.rankingParts().model(), GitIndexer.Limits.DEFAULT)) {
+                ObjectNode out = JsonNodeFactory.instance.objectNode();
+                out.put("repository", git.repository().toString());
+                out.put("head", git.indexedHead());
+                out.put("score", "cosine similarity of the entry's embedding to the query's");
+                ArrayNode hits = out.putArray("results");
+                for (GitIndexer.Hit h : git.search(query, limit)) {
+                    ObjectNode o = hits.addObject()
+                            .put("kind", h.kind())
+                            .put("title", h.title())
+                            .put("commit", h.commit());
+                    if (h.path() != null) {
+                        o.put("path", h.path());
+                    }
+                    o.put("when", h.when().toString())
+                            .put("similarity", h.similarity())
+                            .put("snippet", h.snippet());
+                }
+                PrintWriter w = spec.commandLine().getOut();
+                w.println(Json.pretty(out));
+                w.flush();
+            }
+        }
+        return 0;
     }
-    return 0;
-  }
 }

@@ -7,15 +7,15 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 /** Pretty JSON for command output. */
 final class Json {
-  static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private Json() {}
+    private Json() {}
 
-  static String pretty(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    static String pretty(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 }

@@ -13,51 +13,69 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code toolscout list}: tool_discovery__list_all from the command line. */
-@Command(name = "list", mixinStandardHelpOptions = true,
-    description = "List the tools you may see, optionally of one category (tool_discovery__list_all).")
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        description = "List the tools you may see, optionally of one category (tool_discovery__list_all).")
 final class ListCommand implements Callable<Integer> {
-  @Option(names = "--category", paramLabel = "C", description = "Only this category.")
-  String category;
+    @Option(names = "--category", paramLabel = "C", description = "Only this category.")
+    String category;
 
-  @ParentCommand ToolScoutCli cli;
+    @ParentCommand
+    ToolScoutCli cli;
 
-  @Mixin PrincipalOptions who;
-  @Mixin EngineOptions engine;
-  @Mixin RemoteOptions remote;
-  @Spec CommandSpec spec;
+    @Mixin
+    PrincipalOptions who;
 
-  @Override
-  public Integer call() throws Exception {
-    if (remote.given()) {
-      RemoteApi api = remote.api(cli.env, engine, who, null);
-      String only = category == null ? "" : "&category="
-          + java.net.URLEncoder.encode(category, java.nio.charset.StandardCharsets.UTF_8);
-      return print(offset -> page(api.get("/v1/tools?offset=" + offset + "&limit=" + ToolPage.MAX_LIMIT + only)));
+    @Mixin
+    EngineOptions engine;
+
+    @Mixin
+    RemoteOptions remote;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (remote.given()) {
+            RemoteApi api = remote.api(cli.env, engine, who, null);
+            String only = category == null
+                    ? ""
+                    : "&category=" + java.net.URLEncoder.encode(category, java.nio.charset.StandardCharsets.UTF_8);
+            return print(offset -> page(api.get("/v1/tools?offset=" + offset + "&limit=" + ToolPage.MAX_LIMIT + only)));
+        }
+        try (ToolScout scout = EngineOptions.openForReading(
+                engine.options(), spec.commandLine().getErr(), null)) {
+            return print(offset -> scout.list(who.principal(), category, offset, ToolPage.MAX_LIMIT));
+        }
     }
-    try (ToolScout scout = EngineOptions.openForReading(engine.options(), spec.commandLine().getErr(), null)) {
-      return print(offset -> scout.list(who.principal(), category, offset, ToolPage.MAX_LIMIT));
-    }
-  }
 
-  /** Every page: the command lists all the principal may see, as tool_discovery__list_all does. */
-  private int print(java.util.function.IntFunction<ToolPage> pages) {
-    ToolPage first = pages.apply(0);
-    List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());
-    ToolPage page = first;
-    while (all.size() < page.total() && !page.tools().isEmpty()) {
-      page = pages.apply(all.size());
-      all.addAll(page.tools());
+    /** Every page: the command lists all the principal may see, as tool_discovery__list_all does. */
+    private int print(java.util.function.IntFunction<ToolPage> pages) {
+        ToolPage first = pages.apply(0);
+        List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());
+        ToolPage page = first;
+        while (all.size() < page.total() && !page.tools().isEmpty()) {
+            page = pages.apply(all.size());
+            all.addAll(page.tools());
+        }
+        return Results.print(spec, Results.list(new ToolPage(all, all.size(), 0, first.categories()), category));
     }
-    return Results.print(spec, Results.list(new ToolPage(all, all.size(), 0, first.categories()), category));
-  }
 
-  /** A page of {@code GET /v1/tools} (docs/HTTP_API.md). */
-  private static ToolPage page(com.fasterxml.jackson.databind.JsonNode json) {
-    List<ToolPage.ToolSummary> tools = new ArrayList<>();
-    json.path("tools").forEach(t -> tools.add(new ToolPage.ToolSummary(t.path("name").asText(),
-        t.path("description").asText(), t.path("category").asText())));
-    java.util.Map<String, Integer> categories = new java.util.TreeMap<>();
-    json.path("categories").properties().forEach(e -> categories.put(e.getKey(), e.getValue().asInt()));
-    return new ToolPage(tools, json.path("total").asInt(), json.path("offset").asInt(), categories);
-  }
+    /** A page of {@code GET /v1/tools} (docs/HTTP_API.md). */
+    private static ToolPage page(com.fasterxml.jackson.databind.JsonNode json) {
+        List<ToolPage.ToolSummary> tools = new ArrayList<>();
+        json.path("tools")
+                .forEach(t -> tools.add(new ToolPage.ToolSummary(
+                        t.path("name").asText(),
+                        t.path("description").asText(),
+                        t.path("category").asText())));
+        java.util.Map<String, Integer> categories = new java.util.TreeMap<>();
+        json.path("categories")
+                .properties()
+                .forEach(e -> categories.put(e.getKey(), e.getValue().asInt()));
+        return new ToolPage(
+                tools, json.path("total").asInt(), json.path("offset").asInt(), categories);
+    }
 }

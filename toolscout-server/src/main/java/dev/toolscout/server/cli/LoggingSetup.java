@@ -27,37 +27,37 @@ import java.util.Locale;
  * A {@code logback.configurationFile} system property still wins: logback then reads that file as usual.
  */
 public final class LoggingSetup extends ContextAwareBase implements Configurator {
-  @Override
-  public ExecutionStatus configure(LoggerContext context) {
-    if (System.getProperty("logback.configurationFile") != null) {
-      return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+    @Override
+    public ExecutionStatus configure(LoggerContext context) {
+        if (System.getProperty("logback.configurationFile") != null) {
+            return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+        }
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n");
+        encoder.start();
+        ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+        stderr.setContext(context);
+        stderr.setName("STDERR");
+        stderr.setTarget("System.err");
+        stderr.setEncoder(encoder);
+        stderr.start();
+        ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.WARN);
+        root.addAppender(stderr);
+        context.getLogger("ai.djl").setLevel(Level.ERROR);
+        context.getLogger("dev.toolscout").setLevel(level("TOOLSCOUT_LOG_LEVEL", Level.WARN));
+        context.getLogger("io.modelcontextprotocol.spec.McpClientSession")
+                .setLevel(level("TOOLSCOUT_SDK_LOG_LEVEL", Level.ERROR));
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n");
-    encoder.start();
-    ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
-    stderr.setContext(context);
-    stderr.setName("STDERR");
-    stderr.setTarget("System.err");
-    stderr.setEncoder(encoder);
-    stderr.start();
-    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.WARN);
-    root.addAppender(stderr);
-    context.getLogger("ai.djl").setLevel(Level.ERROR);
-    context.getLogger("dev.toolscout").setLevel(level("TOOLSCOUT_LOG_LEVEL", Level.WARN));
-    context.getLogger("io.modelcontextprotocol.spec.McpClientSession")
-        .setLevel(level("TOOLSCOUT_SDK_LOG_LEVEL", Level.ERROR));
-    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
-  }
 
-  /** The level a system property or else an environment variable names ({@code fallback} for none or junk). */
-  static Level level(String name, Level fallback) {
-    String v = System.getProperty(name);
-    if (v == null || v.isBlank()) {
-      v = System.getenv(name);
+    /** The level a system property or else an environment variable names ({@code fallback} for none or junk). */
+    static Level level(String name, Level fallback) {
+        String v = System.getProperty(name);
+        if (v == null || v.isBlank()) {
+            v = System.getenv(name);
+        }
+        return v == null || v.isBlank() ? fallback : Level.toLevel(v.strip().toUpperCase(Locale.ROOT), fallback);
     }
-    return v == null || v.isBlank() ? fallback : Level.toLevel(v.strip().toUpperCase(Locale.ROOT), fallback);
-  }
 }

@@ -5,16 +5,16 @@ import picocli.CommandLine.Option;
 
 /** Who is asking. */
 final class PrincipalOptions {
-  @Option(names = "--user", paramLabel = "U", description = "User id.")
-  String user;
+    @Option(names = "--user", paramLabel = "U", description = "User id.")
+    String user;
 
-  @Option(names = "--group", paramLabel = "G", description = "Group id.")
-  String group;
+    @Option(names = "--group", paramLabel = "G", description = "Group id.")
+    String group;
 
-  @Option(names = "--space", paramLabel = "S", description = "Space id (inherits its parent spaces' rules).")
-  String space;
+    @Option(names = "--space", paramLabel = "S", description = "Space id (inherits its parent spaces' rules).")
+    String space;
 
-  Principal principal() {
-    return new Principal(user, group, space);
-  }
+    Principal principal() {
+        return new Principal(user, group, space);
+    }
 }

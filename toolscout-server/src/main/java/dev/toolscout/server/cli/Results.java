@@ -14,48 +14,51 @@ import picocli.CommandLine.Model.CommandSpec;
  * ({@code tool_discovery__find}, {@code list_all}, {@code describe}), so a script reads one shape either way.
  */
 final class Results {
-  private Results() {}
+    private Results() {}
 
-  static ObjectNode find(FindResult r) {
-    ObjectNode out = Json.MAPPER.createObjectNode();
-    out.put("query", r.query());
-    out.put("count", r.tools().size());
-    ArrayNode tools = out.putArray("tools");
-    for (FindResult.ToolMatch t : r.tools()) {
-      tools.addObject()
-          .put("name", t.name())
-          .put("description", t.description())
-          .put("category", t.category())
-          .put("ai_access", t.aiAccess().name().toLowerCase(Locale.ROOT))
-          .put("score", t.score());
+    static ObjectNode find(FindResult r) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        out.put("query", r.query());
+        out.put("count", r.tools().size());
+        ArrayNode tools = out.putArray("tools");
+        for (FindResult.ToolMatch t : r.tools()) {
+            tools.addObject()
+                    .put("name", t.name())
+                    .put("description", t.description())
+                    .put("category", t.category())
+                    .put("ai_access", t.aiAccess().name().toLowerCase(Locale.ROOT))
+                    .put("score", t.score());
+        }
+        return out;
     }
-    return out;
-  }
 
-  /** @param category the category asked for, or {@code null} */
-  static ObjectNode list(ToolPage page, String category) {
-    ObjectNode out = Json.MAPPER.createObjectNode();
-    if (category != null && !category.isBlank()) {
-      out.put("category", category.strip().toLowerCase(Locale.ROOT));
+    /** @param category the category asked for, or {@code null} */
+    static ObjectNode list(ToolPage page, String category) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        if (category != null && !category.isBlank()) {
+            out.put("category", category.strip().toLowerCase(Locale.ROOT));
+        }
+        out.put("total", page.total());
+        ArrayNode tools = out.putArray("tools");
+        for (ToolPage.ToolSummary t : page.tools()) {
+            tools.addObject()
+                    .put("name", t.name())
+                    .put("description", t.description())
+                    .put("category", t.category());
+        }
+        ObjectNode cats = out.putObject("categories");
+        page.categories().forEach(cats::put);
+        return out;
     }
-    out.put("total", page.total());
-    ArrayNode tools = out.putArray("tools");
-    for (ToolPage.ToolSummary t : page.tools()) {
-      tools.addObject().put("name", t.name()).put("description", t.description()).put("category", t.category());
+
+    static ObjectNode describe(ToolSpec s) {
+        // the API names only the dependencies the principal may see
+        return DiscoveryTools.definition(s, s.dependsOn());
     }
-    ObjectNode cats = out.putObject("categories");
-    page.categories().forEach(cats::put);
-    return out;
-  }
 
-  static ObjectNode describe(ToolSpec s) {
-    // the API names only the dependencies the principal may see
-    return DiscoveryTools.definition(s, s.dependsOn());
-  }
-
-  static int print(CommandSpec spec, ObjectNode output) {
-    spec.commandLine().getOut().println(Json.pretty(output));
-    spec.commandLine().getOut().flush();
-    return 0;
-  }
+    static int print(CommandSpec spec, ObjectNode output) {
+        spec.commandLine().getOut().println(Json.pretty(output));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
 }

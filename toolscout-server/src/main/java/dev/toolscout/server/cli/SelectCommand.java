@@ -21,138 +21,207 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code toolscout select MESSAGE}: the tools for one message. */
-@Command(name = "select", mixinStandardHelpOptions = true,
-    description = "Select the tools an LLM should see for MESSAGE, with scores, reasons and tokens saved.")
+@Command(
+        name = "select",
+        mixinStandardHelpOptions = true,
+        description = "Select the tools an LLM should see for MESSAGE, with scores, reasons and tokens saved.")
 final class SelectCommand implements Callable<Integer> {
-  enum Format { table, json, anthropic, openai, mcp }
-
-  @Parameters(index = "0", paramLabel = "MESSAGE", description = "The user's message; - reads it from standard input.")
-  String message;
-
-  @ParentCommand ToolScoutCli cli;
-
-  @Mixin PrincipalOptions who;
-  @Mixin EngineOptions engine;
-  @Mixin ServersOptions servers;
-  @Mixin RemoteOptions remote;
-
-  @Option(names = "--k", paramLabel = "K", description = "How many tools, 1-50 (default 10).")
-  Integer k;
-
-  @Option(names = "--token-budget", paramLabel = "N", description = "Most tokens the selected definitions may take.")
-  Integer tokenBudget;
-
-  @Option(names = "--conversation", paramLabel = "ID", description = "The conversation this message belongs to: "
-      + "its active skills' tools are pinned, and skills__activate is offered (docs/SKILLS.md).")
-  String conversation;
-
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-      description = "table, json, anthropic, openai or mcp (default: ${DEFAULT-VALUE}).")
-  Format format;
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() throws Exception {
-    if (remote.given()) {
-      return remote(remote.api(cli.env, engine, who, servers));
+    enum Format {
+        table,
+        json,
+        anthropic,
+        openai,
+        mcp
     }
-    String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
-    SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, conversation);
-    var declared = servers.declared();
-    try (McpRuntime mcp = new McpRuntime(
-        EngineOptions.openForReading(engine.options().withModelPreload(), spec.commandLine().getErr(),
-            servers.servers == null ? null : "--servers"))) {
-      servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
-      ToolScout scout = mcp.scout();
-      SelectResult r = scout.select(req);
-      PrintWriter out = spec.commandLine().getOut();
-      if (format == Format.table) {
-        table(out, r);
-      } else {
-        out.println(Json.pretty(scout.render(r, RenderFormat.valueOf(format.name().toUpperCase(Locale.ROOT)))));
-      }
-      out.flush();
-    }
-    return 0;
-  }
 
-  /** {@code --server}: the server's {@code POST /v1/select}, printed as the local selection would be. */
-  private int remote(RemoteApi api) throws java.io.IOException {
-    String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
-    ObjectNode body = Json.MAPPER.createObjectNode().put("message", text);
-    if (k != null) {
-      body.put("k", k);
-    }
-    if (tokenBudget != null) {
-      body.put("token_budget", tokenBudget);
-    }
-    if (conversation != null) {
-      body.put("conversation_id", conversation);
-    }
-    body.put("format", format == Format.table ? "json" : format.name());
-    JsonNode r = api.post("/v1/select", body);
-    PrintWriter out = spec.commandLine().getOut();
-    if (format == Format.table) {
-      List<Row> rows = new ArrayList<>();
-      r.path("selected").forEach(t -> rows.add(new Row(t.path("name").asText(), t.path("score").asDouble(),
-          t.path("reason").asText())));
-      JsonNode tokens = r.path("tokens");
-      // the API leaves the visible count implicit: every visible tool is selected or excluded
-      List<String> active = new ArrayList<>();
-      r.path("active_skills").forEach(n -> active.add(n.asText()));
-      JsonNode g = r.get("suggested_skill");
-      JsonNode route = r.get("route");
-      table(out, r.path("reason").asText(), rows, tokens.path("selected").asLong(), tokens.path("all").asLong(),
-          r.path("excluded_count").asInt() + rows.size(), tokens.path("saved_pct").asDouble(), active,
-          g == null ? null : new String[] {g.path("name").asText(), g.path("why").asText()},
-          route == null ? null : route.path("route").asText() + ": " + route.path("reason").asText());
-    } else {
-      out.println(Json.pretty(r));
-    }
-    out.flush();
-    return 0;
-  }
+    @Parameters(
+            index = "0",
+            paramLabel = "MESSAGE",
+            description = "The user's message; - reads it from standard input.")
+    String message;
 
-  private record Row(String name, double score, String reason) {}
+    @ParentCommand
+    ToolScoutCli cli;
 
-  private static void table(PrintWriter out, SelectResult s) {
-    List<Row> rows = s.selected().stream().map(t -> new Row(t.name(), t.score(), t.reason())).toList();
-    SelectResult.Tokens t = s.tokens();
-    SelectResult.SkillSuggestion g = s.suggestedSkill();
-    table(out, s.reason(), rows, t.selected(), t.all(), s.visibleCount(), t.savedPct(), s.activeSkills(),
-        g == null ? null : new String[] {g.name(), g.why()},
-        s.route() == null ? null : s.route().route() + ": " + s.route().reason());
-  }
+    @Mixin
+    PrincipalOptions who;
 
-  /**
-   * @param suggested a suggested skill's name and why, or null
-   * @param route the route and its reason (docs/ROUTING.md), or null
-   */
-  private static void table(PrintWriter out, String reason, List<Row> rows, long selectedTokens, long allTokens,
-      int visible, double savedPct, List<String> activeSkills, String[] suggested, String route) {
-    out.println(reason);
-    if (route != null) {
-      out.println("Route " + route);
+    @Mixin
+    EngineOptions engine;
+
+    @Mixin
+    ServersOptions servers;
+
+    @Mixin
+    RemoteOptions remote;
+
+    @Option(names = "--k", paramLabel = "K", description = "How many tools, 1-50 (default 10).")
+    Integer k;
+
+    @Option(names = "--token-budget", paramLabel = "N", description = "Most tokens the selected definitions may take.")
+    Integer tokenBudget;
+
+    @Option(
+            names = "--conversation",
+            paramLabel = "ID",
+            description = "The conversation this message belongs to: "
+                    + "its active skills' tools are pinned, and skills__activate is offered (docs/SKILLS.md).")
+    String conversation;
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "table",
+            description = "table, json, anthropic, openai or mcp (default: ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (remote.given()) {
+            return remote(remote.api(cli.env, engine, who, servers));
+        }
+        String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
+        SelectRequest req = new SelectRequest(text, who.principal(), k, tokenBudget, conversation);
+        var declared = servers.declared();
+        try (McpRuntime mcp = new McpRuntime(EngineOptions.openForReading(
+                engine.options().withModelPreload(),
+                spec.commandLine().getErr(),
+                servers.servers == null ? null : "--servers"))) {
+            servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
+            ToolScout scout = mcp.scout();
+            SelectResult r = scout.select(req);
+            PrintWriter out = spec.commandLine().getOut();
+            if (format == Format.table) {
+                table(out, r);
+            } else {
+                out.println(Json.pretty(
+                        scout.render(r, RenderFormat.valueOf(format.name().toUpperCase(Locale.ROOT)))));
+            }
+            out.flush();
+        }
+        return 0;
     }
-    out.println();
-    int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));
-    out.printf(Locale.ROOT, " %2s  %-" + w + "s  %5s  %s%n", "#", "TOOL", "SCORE", "WHY");
-    int i = 1;
-    for (Row t : rows) {
-      out.printf(Locale.ROOT, " %2d  %-" + w + "s  %5.3f  %s%n", i++, t.name(), t.score(), t.reason());
+
+    /** {@code --server}: the server's {@code POST /v1/select}, printed as the local selection would be. */
+    private int remote(RemoteApi api) throws java.io.IOException {
+        String text = MessageArgument.resolve(message, cli.stdin, "MESSAGE");
+        ObjectNode body = Json.MAPPER.createObjectNode().put("message", text);
+        if (k != null) {
+            body.put("k", k);
+        }
+        if (tokenBudget != null) {
+            body.put("token_budget", tokenBudget);
+        }
+        if (conversation != null) {
+            body.put("conversation_id", conversation);
+        }
+        body.put("format", format == Format.table ? "json" : format.name());
+        JsonNode r = api.post("/v1/select", body);
+        PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.table) {
+            List<Row> rows = new ArrayList<>();
+            r.path("selected")
+                    .forEach(t -> rows.add(new Row(
+                            t.path("name").asText(),
+                            t.path("score").asDouble(),
+                            t.path("reason").asText())));
+            JsonNode tokens = r.path("tokens");
+            // the API leaves the visible count implicit: every visible tool is selected or excluded
+            List<String> active = new ArrayList<>();
+            r.path("active_skills").forEach(n -> active.add(n.asText()));
+            JsonNode g = r.get("suggested_skill");
+            JsonNode route = r.get("route");
+            table(
+                    out,
+                    r.path("reason").asText(),
+                    rows,
+                    tokens.path("selected").asLong(),
+                    tokens.path("all").asLong(),
+                    r.path("excluded_count").asInt() + rows.size(),
+                    tokens.path("saved_pct").asDouble(),
+                    active,
+                    g == null
+                            ? null
+                            : new String[] {
+                                g.path("name").asText(), g.path("why").asText()
+                            },
+                    route == null
+                            ? null
+                            : route.path("route").asText() + ": "
+                                    + route.path("reason").asText());
+        } else {
+            out.println(Json.pretty(r));
+        }
+        out.flush();
+        return 0;
     }
-    if (!activeSkills.isEmpty()) {
-      out.println();
-      out.println("Active skills: " + String.join(", ", activeSkills));
+
+    private record Row(String name, double score, String reason) {}
+
+    private static void table(PrintWriter out, SelectResult s) {
+        List<Row> rows = s.selected().stream()
+                .map(t -> new Row(t.name(), t.score(), t.reason()))
+                .toList();
+        SelectResult.Tokens t = s.tokens();
+        SelectResult.SkillSuggestion g = s.suggestedSkill();
+        table(
+                out,
+                s.reason(),
+                rows,
+                t.selected(),
+                t.all(),
+                s.visibleCount(),
+                t.savedPct(),
+                s.activeSkills(),
+                g == null ? null : new String[] {g.name(), g.why()},
+                s.route() == null ? null : s.route().route() + ": " + s.route().reason());
     }
-    if (suggested != null) {
-      out.println();
-      out.println("Suggested skill: " + suggested[0] + " (" + suggested[1] + "); activate it with "
-          + "`toolscout skills activate " + suggested[0] + " --conversation ID`");
+
+    /**
+     * @param suggested a suggested skill's name and why, or null
+     * @param route the route and its reason (docs/ROUTING.md), or null
+     */
+    private static void table(
+            PrintWriter out,
+            String reason,
+            List<Row> rows,
+            long selectedTokens,
+            long allTokens,
+            int visible,
+            double savedPct,
+            List<String> activeSkills,
+            String[] suggested,
+            String route) {
+        out.println(reason);
+        if (route != null) {
+            out.println("Route " + route);
+        }
+        out.println();
+        int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));
+        out.printf(Locale.ROOT, " %2s  %-" + w + "s  %5s  %s%n", "#", "TOOL", "SCORE", "WHY");
+        int i = 1;
+        for (Row t : rows) {
+            out.printf(Locale.ROOT, " %2d  %-" + w + "s  %5.3f  %s%n", i++, t.name(), t.score(), t.reason());
+        }
+        if (!activeSkills.isEmpty()) {
+            out.println();
+            out.println("Active skills: " + String.join(", ", activeSkills));
+        }
+        if (suggested != null) {
+            out.println();
+            out.println("Suggested skill: " + suggested[0] + " (" + suggested[1] + "); activate it with "
+                    + "`toolscout skills activate " + suggested[0] + " --conversation ID`");
+        }
+        out.println();
+        out.printf(
+                Locale.ROOT,
+                "Tokens: %,d for the selected definitions, %,d for all %d visible tools (%.1f%% saved)%n",
+                selectedTokens,
+                allTokens,
+                visible,
+                savedPct);
     }
-    out.println();
-    out.printf(Locale.ROOT, "Tokens: %,d for the selected definitions, %,d for all %d visible tools (%.1f%% saved)%n",
-        selectedTokens, allTokens, visible, savedPct);
-  }
 }

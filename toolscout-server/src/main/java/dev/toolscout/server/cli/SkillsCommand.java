@@ -1,7 +1,7 @@
 package dev.toolscout.server.cli;
 
-import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.ToolCallResult;
+import dev.toolscout.engine.ToolScout;
 import dev.toolscout.skills.Skill;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,113 +16,163 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code toolscout skills add|list|remove|activate}: the data directory's skills (docs/SKILLS.md). */
-@Command(name = "skills", mixinStandardHelpOptions = true,
-    description = "Skills: named instructions with the tools they bring, activated per conversation (docs/SKILLS.md).",
-    subcommands = {
-      SkillsCommand.Add.class, SkillsCommand.ListSkills.class, SkillsCommand.Remove.class,
-      SkillsCommand.Activate.class
-    })
+@Command(
+        name = "skills",
+        mixinStandardHelpOptions = true,
+        description =
+                "Skills: named instructions with the tools they bring, activated per conversation (docs/SKILLS.md).",
+        subcommands = {
+            SkillsCommand.Add.class,
+            SkillsCommand.ListSkills.class,
+            SkillsCommand.Remove.class,
+            SkillsCommand.Activate.class
+        })
 final class SkillsCommand {
-  @Command(name = "add", mixinStandardHelpOptions = true,
-      description = "Add (or update) the skills of a folder in the Agent Skills format (a SKILL.md with name and "
-          + "description front matter; allowed-tools names the tools it brings), or of a folder of such folders.")
-  static final class Add implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "A skill folder, or a folder of skill folders.")
-    Path dir;
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Add (or update) the skills of a folder in the Agent Skills format (a SKILL.md with name and "
+                            + "description front matter; allowed-tools names the tools it brings), or of a folder of such folders.")
+    static final class Add implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "A skill folder, or a folder of skill folders.")
+        Path dir;
 
-    @Mixin EngineOptions engine;
-    @Spec CommandSpec spec;
+        @Mixin
+        EngineOptions engine;
 
-    @Override
-    public Integer call() throws Exception {
-      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-        List<Skill> added = scout.addSkills(dir);
-        PrintWriter out = spec.commandLine().getOut();
-        for (Skill s : added) {
-          out.printf(Locale.ROOT, "Added skill %s (%d tool%s): %s%n", s.name(), s.tools().size(),
-              s.tools().size() == 1 ? "" : "s", String.join(", ", s.tools()));
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            try (ToolScout scout =
+                    EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+                List<Skill> added = scout.addSkills(dir);
+                PrintWriter out = spec.commandLine().getOut();
+                for (Skill s : added) {
+                    out.printf(
+                            Locale.ROOT,
+                            "Added skill %s (%d tool%s): %s%n",
+                            s.name(),
+                            s.tools().size(),
+                            s.tools().size() == 1 ? "" : "s",
+                            String.join(", ", s.tools()));
+                }
+                out.flush();
+            }
+            return 0;
         }
-        out.flush();
-      }
-      return 0;
     }
-  }
 
-  @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "List the skills the principal may see, with the tools they bring.")
-  static final class ListSkills implements Callable<Integer> {
-    @Mixin PrincipalOptions who;
-    @Mixin EngineOptions engine;
-    @Spec CommandSpec spec;
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description = "List the skills the principal may see, with the tools they bring.")
+    static final class ListSkills implements Callable<Integer> {
+        @Mixin
+        PrincipalOptions who;
 
-    @Override
-    public Integer call() throws Exception {
-      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-        List<Skill> skills = scout.skills(who.principal());
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "%d skill%s%n", skills.size(), skills.size() == 1 ? "" : "s");
-        for (Skill s : skills) {
-          out.printf(Locale.ROOT, "%n%s — %s%n  tools: %s%n  from: %s%n", s.name(), s.description(),
-              s.tools().isEmpty() ? "(none)" : String.join(", ", s.tools()), s.source());
+        @Mixin
+        EngineOptions engine;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            try (ToolScout scout =
+                    EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+                List<Skill> skills = scout.skills(who.principal());
+                PrintWriter out = spec.commandLine().getOut();
+                out.printf(Locale.ROOT, "%d skill%s%n", skills.size(), skills.size() == 1 ? "" : "s");
+                for (Skill s : skills) {
+                    out.printf(
+                            Locale.ROOT,
+                            "%n%s — %s%n  tools: %s%n  from: %s%n",
+                            s.name(),
+                            s.description(),
+                            s.tools().isEmpty() ? "(none)" : String.join(", ", s.tools()),
+                            s.source());
+                }
+                out.flush();
+            }
+            return 0;
         }
-        out.flush();
-      }
-      return 0;
     }
-  }
 
-  @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove skills by name.")
-  static final class Remove implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "NAME", description = "Skill names.")
-    List<String> names;
+    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove skills by name.")
+    static final class Remove implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "NAME", description = "Skill names.")
+        List<String> names;
 
-    @Mixin EngineOptions engine;
-    @Spec CommandSpec spec;
+        @Mixin
+        EngineOptions engine;
 
-    @Override
-    public Integer call() throws Exception {
-      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-        java.util.Set<String> stored = scout.maintenance().skillNames();
-        List<String> missing = names.stream().filter(n -> !stored.contains(n)).toList();
-        if (!missing.isEmpty()) {
-          throw new IllegalArgumentException("no skill named " + String.join(", ", missing.stream()
-              .map(n -> "'" + n + "'").toList()) + " in " + scout.maintenance().dataDir() + "; nothing was removed");
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            try (ToolScout scout =
+                    EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+                java.util.Set<String> stored = scout.maintenance().skillNames();
+                List<String> missing =
+                        names.stream().filter(n -> !stored.contains(n)).toList();
+                if (!missing.isEmpty()) {
+                    throw new IllegalArgumentException("no skill named "
+                            + String.join(
+                                    ", ",
+                                    missing.stream().map(n -> "'" + n + "'").toList()) + " in "
+                            + scout.maintenance().dataDir() + "; nothing was removed");
+                }
+                names.forEach(scout::removeSkill);
+                spec.commandLine()
+                        .getOut()
+                        .printf(Locale.ROOT, "Removed %d skill%s.%n", names.size(), names.size() == 1 ? "" : "s");
+                spec.commandLine().getOut().flush();
+            }
+            return 0;
         }
-        names.forEach(scout::removeSkill);
-        spec.commandLine().getOut().printf(Locale.ROOT, "Removed %d skill%s.%n", names.size(),
-            names.size() == 1 ? "" : "s");
-        spec.commandLine().getOut().flush();
-      }
-      return 0;
     }
-  }
 
-  @Command(name = "activate", mixinStandardHelpOptions = true,
-      description = "Activate a skill in a conversation, as a model calling skills__activate does: its tools are "
-          + "pinned into the conversation's next selections. Prints what the model would get back.")
-  static final class Activate implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "The skill's name.")
-    String name;
+    @Command(
+            name = "activate",
+            mixinStandardHelpOptions = true,
+            description = "Activate a skill in a conversation, as a model calling skills__activate does: its tools are "
+                    + "pinned into the conversation's next selections. Prints what the model would get back.")
+    static final class Activate implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "NAME", description = "The skill's name.")
+        String name;
 
-    @Option(names = "--conversation", required = true, paramLabel = "ID", description = "The conversation.")
-    String conversation;
+        @Option(names = "--conversation", required = true, paramLabel = "ID", description = "The conversation.")
+        String conversation;
 
-    @Mixin PrincipalOptions who;
-    @Mixin EngineOptions engine;
-    @Spec CommandSpec spec;
+        @Mixin
+        PrincipalOptions who;
 
-    @Override
-    public Integer call() throws Exception {
-      try (ToolScout scout = EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
-        ToolCallResult r = scout.callMetaTool(who.principal(), conversation, "skills__activate",
-            Json.MAPPER.createObjectNode().put("skill_name", name));
-        if (r.isError()) {
-          throw new IllegalArgumentException(r.error());
+        @Mixin
+        EngineOptions engine;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            try (ToolScout scout =
+                    EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
+                ToolCallResult r = scout.callMetaTool(
+                        who.principal(),
+                        conversation,
+                        "skills__activate",
+                        Json.MAPPER.createObjectNode().put("skill_name", name));
+                if (r.isError()) {
+                    throw new IllegalArgumentException(r.error());
+                }
+                spec.commandLine().getOut().println(Json.pretty(r.output()));
+                spec.commandLine().getOut().flush();
+            }
+            return 0;
         }
-        spec.commandLine().getOut().println(Json.pretty(r.output()));
-        spec.commandLine().getOut().flush();
-      }
-      return 0;
     }
-  }
 }

@@ -19,32 +19,41 @@ import org.eclipse.jetty.util.Callback;
  * {@code application/problem+json} for every other path (the HTTP API's).
  */
 final class JsonErrorHandler extends ErrorHandler {
-  private static final HttpField JSON_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/json");
-  private static final HttpField PROBLEM_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/problem+json");
+    private static final HttpField JSON_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/json");
+    private static final HttpField PROBLEM_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, "application/problem+json");
 
-  JsonErrorHandler() {
-    setShowStacks(false);
-    setShowCauses(false);
-    setShowOrigin(false);
-    setShowMessageInTitle(false);
-  }
-
-  @Override
-  protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
-      String contentType, List<Charset> charsets, int code, String message, Throwable cause) {
-    String path = request.getHttpURI() == null ? null : request.getHttpURI().getPath();
-    if (path != null && path.startsWith(GatewayHttpServer.ENDPOINT)) {
-      response.getHeaders().put(JSON_TYPE);
-      response.write(true, ByteBuffer.wrap(body(code)), callback);
-    } else {
-      response.getHeaders().put(PROBLEM_TYPE);
-      response.write(true, ByteBuffer.wrap(HttpApi.problemBody(code, JsonRpcGuard.reason(code))), callback);
+    JsonErrorHandler() {
+        setShowStacks(false);
+        setShowCauses(false);
+        setShowOrigin(false);
+        setShowMessageInTitle(false);
     }
-    return true;
-  }
 
-  private static byte[] body(int status) {
-    return JsonRpcGuard.errorBody(null, status >= 500 ? JsonRpcGuard.INTERNAL_ERROR : JsonRpcGuard.INVALID_REQUEST,
-        JsonRpcGuard.reason(status));
-  }
+    @Override
+    protected boolean generateAcceptableResponse(
+            Request request,
+            Response response,
+            Callback callback,
+            String contentType,
+            List<Charset> charsets,
+            int code,
+            String message,
+            Throwable cause) {
+        String path = request.getHttpURI() == null ? null : request.getHttpURI().getPath();
+        if (path != null && path.startsWith(GatewayHttpServer.ENDPOINT)) {
+            response.getHeaders().put(JSON_TYPE);
+            response.write(true, ByteBuffer.wrap(body(code)), callback);
+        } else {
+            response.getHeaders().put(PROBLEM_TYPE);
+            response.write(true, ByteBuffer.wrap(HttpApi.problemBody(code, JsonRpcGuard.reason(code))), callback);
+        }
+        return true;
+    }
+
+    private static byte[] body(int status) {
+        return JsonRpcGuard.errorBody(
+                null,
+                status >= 500 ? JsonRpcGuard.INTERNAL_ERROR : JsonRpcGuard.INVALID_REQUEST,
+                JsonRpcGuard.reason(status));
+    }
 }

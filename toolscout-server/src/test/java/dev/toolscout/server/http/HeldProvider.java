@@ -19,62 +19,62 @@ import java.util.concurrent.atomic.AtomicInteger;
  * once. Thread-safe.
  */
 final class HeldProvider implements AutoCloseable {
-  private final HttpServer server;
-  private final CountDownLatch released = new CountDownLatch(1);
-  private final AtomicInteger arrived = new AtomicInteger();
-  private final String answer;
+    private final HttpServer server;
+    private final CountDownLatch released = new CountDownLatch(1);
+    private final AtomicInteger arrived = new AtomicInteger();
+    private final String answer;
 
-  HeldProvider() {
-    try (InputStream in = HeldProvider.class.getResourceAsStream("/fixtures/anthropic/text.json")) {
-      answer = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${TEXT_STRING}", "Done.");
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    HeldProvider() {
+        try (InputStream in = HeldProvider.class.getResourceAsStream("/fixtures/anthropic/text.json")) {
+            answer = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${TEXT_STRING}", "Done.");
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", this::handle);
+        server.start();
     }
-    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    server.createContext("/", this::handle);
-    server.start();
-  }
 
-  /** The base URL to configure: {@code http://127.0.0.1:PORT/v1}. */
-  String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
-  }
-
-  /** The model calls received so far (each waits until {@link #release}). */
-  int arrived() {
-    return arrived.get();
-  }
-
-  /** Answers every held call, and every later one at once. */
-  void release() {
-    released.countDown();
-  }
-
-  private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
-      try (InputStream in = ex.getRequestBody()) {
-        in.readAllBytes();
-      }
-      arrived.incrementAndGet();
-      try {
-        released.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      byte[] b = answer.getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().add("Content-Type", "application/json");
-      ex.sendResponseHeaders(200, b.length);
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(b);
-      }
+    /** The base URL to configure: {@code http://127.0.0.1:PORT/v1}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
-  }
 
-  @Override
-  public void close() {
-    release();
-    server.stop(0);
-  }
+    /** The model calls received so far (each waits until {@link #release}). */
+    int arrived() {
+        return arrived.get();
+    }
+
+    /** Answers every held call, and every later one at once. */
+    void release() {
+        released.countDown();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            try (InputStream in = ex.getRequestBody()) {
+                in.readAllBytes();
+            }
+            arrived.incrementAndGet();
+            try {
+                released.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            byte[] b = answer.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(b);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        release();
+        server.stop(0);
+    }
 }

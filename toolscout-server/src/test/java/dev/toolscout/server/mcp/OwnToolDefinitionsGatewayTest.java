@@ -33,77 +33,111 @@ import org.junit.jupiter.api.io.TempDir;
  * rules), for listing and calling alike. Real gateway, real Jetty, the official MCP Java SDK client.
  */
 class OwnToolDefinitionsGatewayTest {
-  static final String READER = "rita-reader-key-0123456789";
-  static final String USER = "ulf-user-key-0123456789ab";
+    static final String READER = "rita-reader-key-0123456789";
+    static final String USER = "ulf-user-key-0123456789ab";
 
-  @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-  private static McpSyncClient client(GatewayHttpServer s, String key) {
-    McpSyncClient c = McpClient.sync(HttpClientStreamableHttpTransport
-            .builder("http://127.0.0.1:" + s.address().getPort()).endpoint(GatewayHttpServer.ENDPOINT)
-            .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + key)).build())
-        .requestTimeout(Duration.ofSeconds(60))
-        .clientInfo(McpSchema.Implementation.builder("definition-test", "1").build()).build();
-    c.initialize();
-    return c;
-  }
-
-  private static String text(McpSchema.CallToolResult r) {
-    StringBuilder sb = new StringBuilder();
-    r.content().forEach(c -> sb.append(c instanceof McpSchema.TextContent t ? t.text() : ""));
-    return sb.toString();
-  }
-
-  private static List<String> memoryTools(McpSyncClient c) {
-    return c.listTools().tools().stream().map(McpSchema.Tool::name).filter(n -> n.startsWith("memory__")).toList();
-  }
-
-  @Test
-  void a_readers_list_and_calls_agree_when_the_catalog_describes_an_own_tool_otherwise() throws Exception {
-    try (McpRuntime runtime = McpRuntime.open(
-        ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")).tools(List.of()))) {
-      runtime.start(List.of(), Duration.ZERO);
-      ToolScout scout = runtime.scout();
-      // the catalog calls the write a read, and two reads writes; forget is BLOCKED
-      scout.upsert(List.of(
-          ToolSpec.builder("tool_discovery__list_all", "List the tools.").aiAccess(AiAccess.EXECUTE)
-              .sideEffect(SideEffect.WRITE).build(),
-          ToolSpec.builder("memory__store", "Note something down.").aiAccess(AiAccess.EXECUTE)
-              .sideEffect(SideEffect.READ).build(),
-          ToolSpec.builder("memory__search", "Search the notes.").aiAccess(AiAccess.EXECUTE)
-              .sideEffect(SideEffect.WRITE).build(),
-          ToolSpec.builder("memory__forget", "Forget a note.").aiAccess(AiAccess.BLOCKED)
-              .sideEffect(SideEffect.READ).build()));
-      McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
-      try (gateway; GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.withRoles(Map.of(
-              READER, new GatewayAuth.Key(new Principal("rita", null, null), Role.READER),
-              USER, new GatewayAuth.Key(new Principal("ulf", null, null), Role.USER))), "127.0.0.1", 0);
-          McpSyncClient rita = client(s, READER); McpSyncClient ulf = client(s, USER)) {
-        // the user: every memory tool but the BLOCKED one, listed and run
-        assertThat(memoryTools(ulf)).containsExactlyInAnyOrder("memory__store", "memory__search", "memory__recall");
-        McpSchema.CallToolResult stored = ulf.callTool(McpSchema.CallToolRequest.builder("memory__store")
-            .arguments(Map.of("content", "The offsite is in Annecy.", "memory_type", "note")).build());
-        assertThat(stored.isError()).as(text(stored)).isFalse();
-
-        // the reader: offered the tools that read by their built-in definitions, whatever the catalog says
-        assertThat(memoryTools(rita)).containsExactlyInAnyOrder("memory__search", "memory__recall");
-        McpSchema.CallToolResult search = rita.callTool(McpSchema.CallToolRequest.builder("memory__search")
-            .arguments(Map.of("query", "offsite")).build());
-        assertThat(search.isError()).as(text(search)).isFalse();
-        // and refused the one that writes, which it is not offered, for its role (it exists, and is not denied)
-        McpSchema.CallToolResult store = rita.callTool(McpSchema.CallToolRequest.builder("memory__store")
-            .arguments(Map.of("content", "Rita was here.", "memory_type", "note")).build());
-        assertThat(store.isError()).isTrue();
-        assertThat(text(store)).isEqualTo("memory__store was not run: an API key with the role reader may run only "
-            + "tools that read and need no approval, and this one has side effect write. Ask the gateway's operator "
-            + "for a key with the role user.");
-
-        // the same for a discovery tool the catalog calls a write: it reads, so the reader is offered it and runs it
-        assertThat(rita.listTools().tools()).extracting(McpSchema.Tool::name).contains("tool_discovery__list_all");
-        McpSchema.CallToolResult listAll = rita.callTool(McpSchema.CallToolRequest.builder("tool_discovery__list_all")
-            .arguments(Map.of()).build());
-        assertThat(listAll.isError()).as(text(listAll)).isFalse();
-      }
+    private static McpSyncClient client(GatewayHttpServer s, String key) {
+        McpSyncClient c = McpClient.sync(HttpClientStreamableHttpTransport.builder(
+                                "http://127.0.0.1:" + s.address().getPort())
+                        .endpoint(GatewayHttpServer.ENDPOINT)
+                        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + key))
+                        .build())
+                .requestTimeout(Duration.ofSeconds(60))
+                .clientInfo(
+                        McpSchema.Implementation.builder("definition-test", "1").build())
+                .build();
+        c.initialize();
+        return c;
     }
-  }
+
+    private static String text(McpSchema.CallToolResult r) {
+        StringBuilder sb = new StringBuilder();
+        r.content().forEach(c -> sb.append(c instanceof McpSchema.TextContent t ? t.text() : ""));
+        return sb.toString();
+    }
+
+    private static List<String> memoryTools(McpSyncClient c) {
+        return c.listTools().tools().stream()
+                .map(McpSchema.Tool::name)
+                .filter(n -> n.startsWith("memory__"))
+                .toList();
+    }
+
+    @Test
+    void a_readers_list_and_calls_agree_when_the_catalog_describes_an_own_tool_otherwise() throws Exception {
+        try (McpRuntime runtime = McpRuntime.open(ToolScout.builder()
+                .preloadModel(false)
+                .dataDir(tmp.resolve("data"))
+                .tools(List.of()))) {
+            runtime.start(List.of(), Duration.ZERO);
+            ToolScout scout = runtime.scout();
+            // the catalog calls the write a read, and two reads writes; forget is BLOCKED
+            scout.upsert(List.of(
+                    ToolSpec.builder("tool_discovery__list_all", "List the tools.")
+                            .aiAccess(AiAccess.EXECUTE)
+                            .sideEffect(SideEffect.WRITE)
+                            .build(),
+                    ToolSpec.builder("memory__store", "Note something down.")
+                            .aiAccess(AiAccess.EXECUTE)
+                            .sideEffect(SideEffect.READ)
+                            .build(),
+                    ToolSpec.builder("memory__search", "Search the notes.")
+                            .aiAccess(AiAccess.EXECUTE)
+                            .sideEffect(SideEffect.WRITE)
+                            .build(),
+                    ToolSpec.builder("memory__forget", "Forget a note.")
+                            .aiAccess(AiAccess.BLOCKED)
+                            .sideEffect(SideEffect.READ)
+                            .build()));
+            McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
+            try (gateway;
+                    GatewayHttpServer s = GatewayHttpServer.start(
+                            gateway,
+                            GatewayAuth.withRoles(Map.of(
+                                    READER, new GatewayAuth.Key(new Principal("rita", null, null), Role.READER),
+                                    USER, new GatewayAuth.Key(new Principal("ulf", null, null), Role.USER))),
+                            "127.0.0.1",
+                            0);
+                    McpSyncClient rita = client(s, READER);
+                    McpSyncClient ulf = client(s, USER)) {
+                // the user: every memory tool but the BLOCKED one, listed and run
+                assertThat(memoryTools(ulf))
+                        .containsExactlyInAnyOrder("memory__store", "memory__search", "memory__recall");
+                McpSchema.CallToolResult stored = ulf.callTool(McpSchema.CallToolRequest.builder("memory__store")
+                        .arguments(Map.of("content", "The offsite is in Annecy.", "memory_type", "note"))
+                        .build());
+                assertThat(stored.isError()).as(text(stored)).isFalse();
+
+                // the reader: offered the tools that read by their built-in definitions, whatever the catalog says
+                assertThat(memoryTools(rita)).containsExactlyInAnyOrder("memory__search", "memory__recall");
+                McpSchema.CallToolResult search = rita.callTool(McpSchema.CallToolRequest.builder("memory__search")
+                        .arguments(Map.of("query", "offsite"))
+                        .build());
+                assertThat(search.isError()).as(text(search)).isFalse();
+                // and refused the one that writes, which it is not offered, for its role (it exists, and is not denied)
+                McpSchema.CallToolResult store = rita.callTool(McpSchema.CallToolRequest.builder("memory__store")
+                        .arguments(Map.of("content", "Rita was here.", "memory_type", "note"))
+                        .build());
+                assertThat(store.isError()).isTrue();
+                assertThat(text(store))
+                        .isEqualTo("memory__store was not run: an API key with the role reader may run only "
+                                + "tools that read and need no approval, and this one has side effect write. Ask the gateway's operator "
+                                + "for a key with the role user.");
+
+                // the same for a discovery tool the catalog calls a write: it reads, so the reader is offered it and
+                // runs it
+                assertThat(rita.listTools().tools())
+                        .extracting(McpSchema.Tool::name)
+                        .contains("tool_discovery__list_all");
+                McpSchema.CallToolResult listAll =
+                        rita.callTool(McpSchema.CallToolRequest.builder("tool_discovery__list_all")
+                                .arguments(Map.of())
+                                .build());
+                assertThat(listAll.isError()).as(text(listAll)).isFalse();
+            }
+        }
+    }
 }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.server.McpRuntime;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.InetSocketAddress;
@@ -30,134 +30,165 @@ import org.junit.jupiter.api.io.TempDir;
  * other secrets and redacted in every output, while the connection still uses them.
  */
 class SecretRedactionSecurityTest {
-  static final String PASSWORD = "pw-Secret-1234";
-  static final String QUERY_KEY = "qk-Secret-5678";
-  static final String TOKEN = "tok-Secret-9012";
-  static final String API_KEY_ARG = "ak-Secret-3456";
-  static final String GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-  static final List<String> SECRETS = List.of(PASSWORD, QUERY_KEY, TOKEN, API_KEY_ARG, GITHUB_TOKEN);
+    static final String PASSWORD = "pw-Secret-1234";
+    static final String QUERY_KEY = "qk-Secret-5678";
+    static final String TOKEN = "tok-Secret-9012";
+    static final String API_KEY_ARG = "ak-Secret-3456";
+    static final String GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    static final List<String> SECRETS = List.of(PASSWORD, QUERY_KEY, TOKEN, API_KEY_ARG, GITHUB_TOKEN);
 
-  @TempDir Path dir;
+    @TempDir
+    Path dir;
 
-  ServerConfig argvServer() {
-    return ServerConfig.stdio("Argv", "node", List.of(SecurityGateway.PEERS.resolve("faults/argv.mjs").toString(),
-        "--token", TOKEN, "--api-key=" + API_KEY_ARG, GITHUB_TOKEN, "--verbose"));
-  }
-
-  /** A Streamable HTTP server that records what each request carried and answers 500. */
-  record Recorder(HttpServer server, List<String> seen) implements AutoCloseable {
-    static Recorder start() throws java.io.IOException {
-      HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      List<String> seen = new CopyOnWriteArrayList<>();
-      s.createContext("/", ex -> {
-        seen.add(ex.getRequestURI() + " " + ex.getRequestHeaders().getFirst("Authorization"));
-        ex.getRequestBody().readAllBytes();
-        byte[] body = ("upstream refuses " + ex.getRequestURI()).getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(500, body.length);
-        ex.getResponseBody().write(body);
-        ex.close();
-      });
-      s.start();
-      return new Recorder(s, seen);
+    ServerConfig argvServer() {
+        return ServerConfig.stdio(
+                "Argv",
+                "node",
+                List.of(
+                        SecurityGateway.PEERS.resolve("faults/argv.mjs").toString(),
+                        "--token",
+                        TOKEN,
+                        "--api-key=" + API_KEY_ARG,
+                        GITHUB_TOKEN,
+                        "--verbose"));
     }
 
-    URI url() {
-      return URI.create("http://svc-user:" + PASSWORD + "@127.0.0.1:" + server.getAddress().getPort()
-          + "/mcp?api_key=" + QUERY_KEY + "&team=core");
-    }
-
-    @Override
-    public void close() {
-      server.stop(0);
-    }
-  }
-
-  static void assertNoSecret(String output) {
-    for (String s : SECRETS) {
-      assertThat(output).doesNotContain(s);
-    }
-  }
-
-  @Test
-  void secrets_in_a_url_and_in_arguments_are_sealed_at_rest_redacted_everywhere_and_still_used() throws Exception {
-    Path data = dir.resolve("data");
-    try (Recorder remote = Recorder.start()) {
-      try (SecurityGateway g = SecurityGateway.start(dir, "{}", null, Map.of())) {
-        ServerStatus argv = g.engine.registry().add(argvServer(), Duration.ofSeconds(30));
-        // the recording server never completes a session: the first request is what this test needs
-        ServerStatus http = g.engine.registry().add(
-            ServerConfig.http("Remote", remote.url()).withTimeout(Duration.ofSeconds(3)), Duration.ofSeconds(5));
-        for (int i = 0; i < 600 && remote.seen().isEmpty(); i++) {
-          Thread.sleep(100);
+    /** A Streamable HTTP server that records what each request carried and answers 500. */
+    record Recorder(HttpServer server, List<String> seen) implements AutoCloseable {
+        static Recorder start() throws java.io.IOException {
+            HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            List<String> seen = new CopyOnWriteArrayList<>();
+            s.createContext("/", ex -> {
+                seen.add(ex.getRequestURI() + " " + ex.getRequestHeaders().getFirst("Authorization"));
+                ex.getRequestBody().readAllBytes();
+                byte[] body = ("upstream refuses " + ex.getRequestURI()).getBytes(StandardCharsets.UTF_8);
+                ex.sendResponseHeaders(500, body.length);
+                ex.getResponseBody().write(body);
+                ex.close();
+            });
+            s.start();
+            return new Recorder(s, seen);
         }
 
-        // the connection uses them: the process got its arguments, the HTTP server the password and the key
-        assertThat(argv.state()).as(argv.lastError()).isEqualTo(ServerStatus.State.READY);
-        assertThat(text(g.engine.registry().manager().call("Argv", "argv", Map.of())))
-            .isEqualTo("[\"--token\",\"" + TOKEN + "\",\"--api-key=" + API_KEY_ARG + "\",\"" + GITHUB_TOKEN
-                + "\",\"--verbose\"]");
-        assertThat(remote.seen()).first().asString()
-            .startsWith("/mcp?api_key=" + QUERY_KEY + "&team=core Basic " + Base64.getEncoder()
-                .encodeToString(("svc-user:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
-
-        // every output redacts them: statuses (with the failing server's error), mcp__list_servers, errors
-        assertThat(argv.endpoint()).endsWith("argv.mjs --token *** --api-key=*** *** --verbose");
-        assertThat(http.endpoint()).isEqualTo("http://svc-user:***@127.0.0.1:" + remote.server().getAddress().getPort()
-            + "/mcp?api_key=***&team=core");
-        assertThat(http.state()).isNotEqualTo(ServerStatus.State.READY);
-        assertNoSecret(String.valueOf(http.lastError()));
-        assertNoSecret(McpActions.statusJson(http, 0).toString());
-        assertNoSecret(g.engine.registry().manager().config("Remote").orElseThrow().toString());
-        try (McpSyncClient c = g.client(null)) {
-          String listed = text(c.callTool(SecurityGateway.request(McpActions.LIST, Map.of())));
-          assertThat(listed).contains("\"name\":\"Argv\"").contains("--token ***").contains("svc-user:***@");
-          assertNoSecret(listed);
-          McpSchema.CallToolResult down = c.callTool(SecurityGateway.request(McpActions.CALL,
-              Map.of("server_name", "Remote", "tool_name", "anything")));
-          assertNoSecret(text(down));
-          McpSchema.CallToolResult proposed = c.callTool(SecurityGateway.request(McpActions.REGISTER,
-              Map.of("name", "other", "endpoint", remote.url().toString())));
-          // held for approval (or refused): whatever the answer says, and whatever the queue stores, no secret
-          assertThat(proposed.isError()).isTrue();
-          assertNoSecret(text(proposed));
+        URI url() {
+            return URI.create("http://svc-user:" + PASSWORD + "@127.0.0.1:"
+                    + server.getAddress().getPort() + "/mcp?api_key=" + QUERY_KEY + "&team=core");
         }
-      }
 
-      // at rest: the stored rows, and every byte of the data directory, hold no secret in clear
-      try (var store = dev.toolscout.store.SqliteStateStore.open(data.resolve("state.db"))) {
-        List<String> rows = store.loadServers().stream().map(s -> s.configJson()).toList();
-        assertThat(rows).hasSize(2).allSatisfy(row -> assertThat(row).contains("enc:v1:"));
-        rows.forEach(SecretRedactionSecurityTest::assertNoSecret);
-      }
-      assertNoSecret(McpPersistenceTest.everyFileUnder(data));
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
 
-      // the CLI's list, as a table and as JSON
-      for (String format : List.of("table", "json")) {
-        String[] r = McpPersistenceTest.run("mcp", "list", "--data-dir", data.toString(), "--format", format,
-            "--servers-wait", "20");
-        assertThat(r[1] + r[2]).contains("--token ***").contains("api_key=***");
+    static void assertNoSecret(String output) {
+        for (String s : SECRETS) {
+            assertThat(output).doesNotContain(s);
+        }
+    }
+
+    @Test
+    void secrets_in_a_url_and_in_arguments_are_sealed_at_rest_redacted_everywhere_and_still_used() throws Exception {
+        Path data = dir.resolve("data");
+        try (Recorder remote = Recorder.start()) {
+            try (SecurityGateway g = SecurityGateway.start(dir, "{}", null, Map.of())) {
+                ServerStatus argv = g.engine.registry().add(argvServer(), Duration.ofSeconds(30));
+                // the recording server never completes a session: the first request is what this test needs
+                ServerStatus http = g.engine
+                        .registry()
+                        .add(
+                                ServerConfig.http("Remote", remote.url()).withTimeout(Duration.ofSeconds(3)),
+                                Duration.ofSeconds(5));
+                for (int i = 0; i < 600 && remote.seen().isEmpty(); i++) {
+                    Thread.sleep(100);
+                }
+
+                // the connection uses them: the process got its arguments, the HTTP server the password and the key
+                assertThat(argv.state()).as(argv.lastError()).isEqualTo(ServerStatus.State.READY);
+                assertThat(text(g.engine.registry().manager().call("Argv", "argv", Map.of())))
+                        .isEqualTo("[\"--token\",\"" + TOKEN + "\",\"--api-key=" + API_KEY_ARG + "\",\"" + GITHUB_TOKEN
+                                + "\",\"--verbose\"]");
+                assertThat(remote.seen())
+                        .first()
+                        .asString()
+                        .startsWith("/mcp?api_key=" + QUERY_KEY + "&team=core Basic "
+                                + Base64.getEncoder()
+                                        .encodeToString(("svc-user:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+
+                // every output redacts them: statuses (with the failing server's error), mcp__list_servers, errors
+                assertThat(argv.endpoint()).endsWith("argv.mjs --token *** --api-key=*** *** --verbose");
+                assertThat(http.endpoint())
+                        .isEqualTo("http://svc-user:***@127.0.0.1:"
+                                + remote.server().getAddress().getPort() + "/mcp?api_key=***&team=core");
+                assertThat(http.state()).isNotEqualTo(ServerStatus.State.READY);
+                assertNoSecret(String.valueOf(http.lastError()));
+                assertNoSecret(McpActions.statusJson(http, 0).toString());
+                assertNoSecret(g.engine
+                        .registry()
+                        .manager()
+                        .config("Remote")
+                        .orElseThrow()
+                        .toString());
+                try (McpSyncClient c = g.client(null)) {
+                    String listed = text(c.callTool(SecurityGateway.request(McpActions.LIST, Map.of())));
+                    assertThat(listed)
+                            .contains("\"name\":\"Argv\"")
+                            .contains("--token ***")
+                            .contains("svc-user:***@");
+                    assertNoSecret(listed);
+                    McpSchema.CallToolResult down = c.callTool(SecurityGateway.request(
+                            McpActions.CALL, Map.of("server_name", "Remote", "tool_name", "anything")));
+                    assertNoSecret(text(down));
+                    McpSchema.CallToolResult proposed = c.callTool(SecurityGateway.request(
+                            McpActions.REGISTER,
+                            Map.of("name", "other", "endpoint", remote.url().toString())));
+                    // held for approval (or refused): whatever the answer says, and whatever the queue stores, no
+                    // secret
+                    assertThat(proposed.isError()).isTrue();
+                    assertNoSecret(text(proposed));
+                }
+            }
+
+            // at rest: the stored rows, and every byte of the data directory, hold no secret in clear
+            try (var store = dev.toolscout.store.SqliteStateStore.open(data.resolve("state.db"))) {
+                List<String> rows =
+                        store.loadServers().stream().map(s -> s.configJson()).toList();
+                assertThat(rows).hasSize(2).allSatisfy(row -> assertThat(row).contains("enc:v1:"));
+                rows.forEach(SecretRedactionSecurityTest::assertNoSecret);
+            }
+            assertNoSecret(McpPersistenceTest.everyFileUnder(data));
+
+            // the CLI's list, as a table and as JSON
+            for (String format : List.of("table", "json")) {
+                String[] r = McpPersistenceTest.run(
+                        "mcp", "list", "--data-dir", data.toString(), "--format", format, "--servers-wait", "20");
+                assertThat(r[1] + r[2]).contains("--token ***").contains("api_key=***");
+                assertNoSecret(r[1] + r[2]);
+            }
+
+            // and after a restart the unsealed secrets still reach the server
+            try (McpRuntime e =
+                    McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
+                e.start(List.of(), Duration.ofSeconds(30));
+                assertThat(text(e.registry().manager().call("Argv", "argv", Map.of())))
+                        .contains(TOKEN)
+                        .contains(GITHUB_TOKEN);
+            }
+        }
+    }
+
+    @Test
+    void a_servers_file_url_that_cannot_be_parsed_is_reported_without_its_secret() throws Exception {
+        Path servers = dir.resolve("servers.json");
+        Files.writeString(
+                servers,
+                "{\"mcpServers\": {\"bad\": {\"url\": \"https://u:" + PASSWORD + "@host/ x?token=" + TOKEN + "\"}}}");
+
+        String[] r = McpPersistenceTest.run(
+                "mcp", "list", "--data-dir", dir.resolve("d").toString(), "--servers", servers.toString());
+
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[2]).contains("must be an absolute http:// or https:// URL");
         assertNoSecret(r[1] + r[2]);
-      }
-
-      // and after a restart the unsealed secrets still reach the server
-      try (McpRuntime e = McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
-        e.start(List.of(), Duration.ofSeconds(30));
-        assertThat(text(e.registry().manager().call("Argv", "argv", Map.of()))).contains(TOKEN).contains(GITHUB_TOKEN);
-      }
     }
-  }
-
-  @Test
-  void a_servers_file_url_that_cannot_be_parsed_is_reported_without_its_secret() throws Exception {
-    Path servers = dir.resolve("servers.json");
-    Files.writeString(servers, "{\"mcpServers\": {\"bad\": {\"url\": \"https://u:" + PASSWORD + "@host/ x?token="
-        + TOKEN + "\"}}}");
-
-    String[] r = McpPersistenceTest.run("mcp", "list", "--data-dir", dir.resolve("d").toString(), "--servers",
-        servers.toString());
-
-    assertThat(r[0]).isNotEqualTo("0");
-    assertThat(r[2]).contains("must be an absolute http:// or https:// URL");
-    assertNoSecret(r[1] + r[2]);
-  }
 }

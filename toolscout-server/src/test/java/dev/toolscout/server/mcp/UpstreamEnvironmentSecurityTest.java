@@ -27,66 +27,86 @@ import org.junit.jupiter.api.io.TempDir;
  * asks the reference server for its environment through the gateway.
  */
 class UpstreamEnvironmentSecurityTest {
-  static final String SECRET_KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
-  static final String PARENT_ONLY = "parent-only-value-5c1e";
+    static final String SECRET_KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+    static final String PARENT_ONLY = "parent-only-value-5c1e";
 
-  @TempDir Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void the_reference_servers_get_env_shows_what_it_needs_and_what_its_config_names_but_no_secret_of_ours()
-      throws Exception {
-    Path servers = dir.resolve("servers.json");
-    Files.writeString(servers, """
+    @Test
+    void the_reference_servers_get_env_shows_what_it_needs_and_what_its_config_names_but_no_secret_of_ours()
+            throws Exception {
+        Path servers = dir.resolve("servers.json");
+        Files.writeString(servers, """
         {"mcpServers": {"everything": {"command": "node", "args": ["%s", "stdio"],
           "env": {"GIVEN_BY_CONFIG": "given-value"}}}}""".formatted(SecurityGateway.EVERYTHING));
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "--add-modules",
-        "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"), "dev.toolscout.server.cli.ToolScoutCli",
-        "serve", "--port", "0", "--servers", servers.toString(), "--servers-wait", "30",
-        "--data-dir", dir.resolve("data").toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("gateway.log").toFile());
-    pb.environment().put("TOOLSCOUT_SECRET_KEY", SECRET_KEY);
-    pb.environment().put("PARENT_ONLY_SECRET", PARENT_ONLY);
-    Process gateway = pb.start();
-    try {
-      String url = awaitUrl(gateway, dir.resolve("gateway.log"));
-      McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(url.replace("/mcp", ""))
-              .endpoint(GatewayHttpServer.ENDPOINT).build())
-          .requestTimeout(Duration.ofSeconds(60)).build();
-      try (client) {
-        client.initialize();
-        McpSchema.CallToolResult r = client.callTool(SecurityGateway.request(McpActions.CALL,
-            Map.of("server_name", "everything", "tool_name", "get-env")));
-        String env = text(r);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--add-modules",
+                        "jdk.incubator.vector",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.toolscout.server.cli.ToolScoutCli",
+                        "serve",
+                        "--port",
+                        "0",
+                        "--servers",
+                        servers.toString(),
+                        "--servers-wait",
+                        "30",
+                        "--data-dir",
+                        dir.resolve("data").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("gateway.log").toFile());
+        pb.environment().put("TOOLSCOUT_SECRET_KEY", SECRET_KEY);
+        pb.environment().put("PARENT_ONLY_SECRET", PARENT_ONLY);
+        Process gateway = pb.start();
+        try {
+            String url = awaitUrl(gateway, dir.resolve("gateway.log"));
+            McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(url.replace("/mcp", ""))
+                            .endpoint(GatewayHttpServer.ENDPOINT)
+                            .build())
+                    .requestTimeout(Duration.ofSeconds(60))
+                    .build();
+            try (client) {
+                client.initialize();
+                McpSchema.CallToolResult r = client.callTool(SecurityGateway.request(
+                        McpActions.CALL, Map.of("server_name", "everything", "tool_name", "get-env")));
+                String env = text(r);
 
-        assertThat(r.isError()).as(env).isNotEqualTo(Boolean.TRUE);
-        assertThat(env).contains("\"PATH\"").contains("\"GIVEN_BY_CONFIG\": \"given-value\"")
-            .doesNotContain("TOOLSCOUT_SECRET_KEY").doesNotContain(SECRET_KEY)
-            .doesNotContain("PARENT_ONLY_SECRET").doesNotContain(PARENT_ONLY);
-      }
-    } finally {
-      gateway.destroy();
-      if (!gateway.waitFor(20, TimeUnit.SECONDS)) {
-        gateway.destroyForcibly();
-      }
+                assertThat(r.isError()).as(env).isNotEqualTo(Boolean.TRUE);
+                assertThat(env)
+                        .contains("\"PATH\"")
+                        .contains("\"GIVEN_BY_CONFIG\": \"given-value\"")
+                        .doesNotContain("TOOLSCOUT_SECRET_KEY")
+                        .doesNotContain(SECRET_KEY)
+                        .doesNotContain("PARENT_ONLY_SECRET")
+                        .doesNotContain(PARENT_ONLY);
+            }
+        } finally {
+            gateway.destroy();
+            if (!gateway.waitFor(20, TimeUnit.SECONDS)) {
+                gateway.destroyForcibly();
+            }
+        }
     }
-  }
 
-  /** The gateway's URL, once its log says it listens. */
-  static String awaitUrl(Process p, Path log) throws Exception {
-    Pattern listening = Pattern.compile("listening on (http://\\S+/mcp)");
-    for (int i = 0; i < 1200; i++) {
-      String text = Files.exists(log) ? Files.readString(log) : "";
-      Matcher m = listening.matcher(text);
-      if (m.find()) {
-        return m.group(1);
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError("the gateway exited with " + p.exitValue() + ":\n" + text);
-      }
-      Thread.sleep(100);
+    /** The gateway's URL, once its log says it listens. */
+    static String awaitUrl(Process p, Path log) throws Exception {
+        Pattern listening = Pattern.compile("listening on (http://\\S+/mcp)");
+        for (int i = 0; i < 1200; i++) {
+            String text = Files.exists(log) ? Files.readString(log) : "";
+            Matcher m = listening.matcher(text);
+            if (m.find()) {
+                return m.group(1);
+            }
+            if (!p.isAlive()) {
+                throw new AssertionError("the gateway exited with " + p.exitValue() + ":\n" + text);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the gateway did not start within 120 s:\n" + Files.readString(log));
     }
-    throw new AssertionError("the gateway did not start within 120 s:\n" + Files.readString(log));
-  }
-
 }

@@ -13,12 +13,12 @@ import java.util.Objects;
  *     configured
  */
 public record ApiBackend(ToolScout scout, ServerRegistry servers, dev.toolscout.agent.Agent agent) {
-  public ApiBackend {
-    Objects.requireNonNull(scout, "scout");
-  }
+    public ApiBackend {
+        Objects.requireNonNull(scout, "scout");
+    }
 
-  /** A backend without the agent loop (no provider configured). */
-  public ApiBackend(ToolScout scout, ServerRegistry servers) {
-    this(scout, servers, null);
-  }
+    /** A backend without the agent loop (no provider configured). */
+    public ApiBackend(ToolScout scout, ServerRegistry servers) {
+        this(scout, servers, null);
+    }
 }

@@ -39,109 +39,153 @@ import java.util.function.IntSupplier;
  * Histogram buckets are fixed (1 ms to 10 s), so the series per route stay few. Thread-safe.
  */
 public final class ApiMetrics {
-  /** The Prometheus text exposition format. */
-  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** The Prometheus text exposition format. */
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private static final Duration[] BUCKETS = {
-    Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20),
-    Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(500),
-    Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10)
-  };
+    private static final Duration[] BUCKETS = {
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(20),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(200),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10)
+    };
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Timer select;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer select;
 
-  ApiMetrics() {
-    new JvmMemoryMetrics().bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
-    new UptimeMetrics().bindTo(registry);
-    select = Timer.builder("toolscout.select").description("Time to select the tools for one message")
-        .serviceLevelObjectives(BUCKETS).register(registry);
-  }
-
-  void request(String method, String route, int status, long nanos) {
-    Timer.builder("toolscout.http.server.requests").description("HTTP requests, by route, method and status")
-        .tags("method", method, "route", route, "status", Integer.toString(status))
-        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  /** Records one selection's duration. */
-  public void select(long nanos) {
-    select.record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  /** Shows the catalog's size from now on. */
-  void catalog(IntSupplier size) {
-    Gauge.builder("toolscout.catalog.tools", size::getAsInt).description("Tools in the catalog")
-        .register(registry);
-  }
-
-  /** Shows how many texts were embedded, and whether the store is reachable, from now on. */
-  void engine(java.util.function.LongSupplier embedded, java.util.function.BooleanSupplier storeConnected) {
-    Gauge.builder("toolscout.texts.embedded", embedded::getAsLong)
-        .description("Texts sent to the embedding model since the process started").register(registry);
-    Gauge.builder("toolscout.store.connected", () -> storeConnected.getAsBoolean() ? 1 : 0)
-        .description("1 while the store is reachable (a replica's change feed connected), else 0").register(registry);
-  }
-
-  /** Shows an indexer's queue length and lag from now on. */
-  void indexer(dev.toolscout.indexing.Indexer indexer) {
-    Gauge.builder("toolscout.index.queue", indexer, i -> i.status().queued())
-        .description("Changes waiting to be indexed").tag("indexer", indexer.name()).register(registry);
-    Gauge.builder("toolscout.index.lag", indexer, i -> i.status().lag())
-        .description("Versions durable in the store but not yet searchable").tag("indexer", indexer.name())
-        .register(registry);
-  }
-
-  /** Shows the upstream servers' states from now on. */
-  void servers(ServerRegistry servers) {
-    for (ServerStatus.State s : ServerStatus.State.values()) {
-      Gauge.builder("toolscout.upstream.servers", servers,
-              r -> r.manager().servers().stream().filter(x -> x.state() == s).count())
-          .description("Upstream MCP servers, by state").tag("state", s.name().toLowerCase(Locale.ROOT))
-          .register(registry);
+    ApiMetrics() {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        select = Timer.builder("toolscout.select")
+                .description("Time to select the tools for one message")
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry);
     }
-    Gauge.builder("toolscout.upstream.servers", servers, r -> r.servers().stream().filter(x -> r.isDisabled(x.name()))
-            .count())
-        .description("Upstream MCP servers, by state").tag("state", "disabled").register(registry);
-  }
 
-  /**
-   * Counts the agent loop's usage records from now on: {@code toolscout_agent_requests_total} (by status), {@code
-   * toolscout_agent_tool_calls_total} (by origin: selected, discovery, skill, other, meta; the pre-selected share
-   * is selected over the others but meta), {@code toolscout_agent_discovery_calls_total} (by found: yes, no),
-   * {@code toolscout_agent_not_found_total}, {@code toolscout_agent_approvals_total} (by outcome), {@code
-   * toolscout_agent_tokens_total} (by kind: input, output, saved). A paused request is counted when it ends.
-   */
-  void agent(dev.toolscout.agent.Agent agent) {
-    agent.onUsage(r -> {
-      if (r.status().equals("awaiting_approval")) {
-        return;
-      }
-      var j = r.json();
-      registry.counter("toolscout.agent.requests", "status", r.status()).increment();
-      for (var c : j.path("calls")) {
-        if (c.path("outcome").asText().equals("not_found")) {
-          registry.counter("toolscout.agent.not.found").increment();
-          continue;
-        }
-        registry.counter("toolscout.agent.tool.calls", "origin", c.path("origin").asText()).increment();
-        if (c.path("tool").asText().equals("tool_discovery__find")) {
-          registry.counter("toolscout.agent.discovery.calls", "found", c.path("found").asInt(0) > 0 ? "yes" : "no")
-              .increment();
-        }
-      }
-      for (var a : j.path("approvals")) {
-        registry.counter("toolscout.agent.approvals", "outcome", a.path("outcome").asText()).increment();
-      }
-      for (String k : new String[] {"input", "output", "saved"}) {
-        registry.counter("toolscout.agent.tokens", "kind", k).increment(j.path("tokens").path(k).asLong());
-      }
-    });
-  }
+    void request(String method, String route, int status, long nanos) {
+        Timer.builder("toolscout.http.server.requests")
+                .description("HTTP requests, by route, method and status")
+                .tags("method", method, "route", route, "status", Integer.toString(status))
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
 
-  String scrape() {
-    return registry.scrape();
-  }
+    /** Records one selection's duration. */
+    public void select(long nanos) {
+        select.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Shows the catalog's size from now on. */
+    void catalog(IntSupplier size) {
+        Gauge.builder("toolscout.catalog.tools", size::getAsInt)
+                .description("Tools in the catalog")
+                .register(registry);
+    }
+
+    /** Shows how many texts were embedded, and whether the store is reachable, from now on. */
+    void engine(java.util.function.LongSupplier embedded, java.util.function.BooleanSupplier storeConnected) {
+        Gauge.builder("toolscout.texts.embedded", embedded::getAsLong)
+                .description("Texts sent to the embedding model since the process started")
+                .register(registry);
+        Gauge.builder("toolscout.store.connected", () -> storeConnected.getAsBoolean() ? 1 : 0)
+                .description("1 while the store is reachable (a replica's change feed connected), else 0")
+                .register(registry);
+    }
+
+    /** Shows an indexer's queue length and lag from now on. */
+    void indexer(dev.toolscout.indexing.Indexer indexer) {
+        Gauge.builder("toolscout.index.queue", indexer, i -> i.status().queued())
+                .description("Changes waiting to be indexed")
+                .tag("indexer", indexer.name())
+                .register(registry);
+        Gauge.builder("toolscout.index.lag", indexer, i -> i.status().lag())
+                .description("Versions durable in the store but not yet searchable")
+                .tag("indexer", indexer.name())
+                .register(registry);
+    }
+
+    /** Shows the upstream servers' states from now on. */
+    void servers(ServerRegistry servers) {
+        for (ServerStatus.State s : ServerStatus.State.values()) {
+            Gauge.builder(
+                            "toolscout.upstream.servers",
+                            servers,
+                            r -> r.manager().servers().stream()
+                                    .filter(x -> x.state() == s)
+                                    .count())
+                    .description("Upstream MCP servers, by state")
+                    .tag("state", s.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
+        Gauge.builder(
+                        "toolscout.upstream.servers",
+                        servers,
+                        r -> r.servers().stream()
+                                .filter(x -> r.isDisabled(x.name()))
+                                .count())
+                .description("Upstream MCP servers, by state")
+                .tag("state", "disabled")
+                .register(registry);
+    }
+
+    /**
+     * Counts the agent loop's usage records from now on: {@code toolscout_agent_requests_total} (by status), {@code
+     * toolscout_agent_tool_calls_total} (by origin: selected, discovery, skill, other, meta; the pre-selected share
+     * is selected over the others but meta), {@code toolscout_agent_discovery_calls_total} (by found: yes, no),
+     * {@code toolscout_agent_not_found_total}, {@code toolscout_agent_approvals_total} (by outcome), {@code
+     * toolscout_agent_tokens_total} (by kind: input, output, saved). A paused request is counted when it ends.
+     */
+    void agent(dev.toolscout.agent.Agent agent) {
+        agent.onUsage(r -> {
+            if (r.status().equals("awaiting_approval")) {
+                return;
+            }
+            var j = r.json();
+            registry.counter("toolscout.agent.requests", "status", r.status()).increment();
+            for (var c : j.path("calls")) {
+                if (c.path("outcome").asText().equals("not_found")) {
+                    registry.counter("toolscout.agent.not.found").increment();
+                    continue;
+                }
+                registry.counter(
+                                "toolscout.agent.tool.calls",
+                                "origin",
+                                c.path("origin").asText())
+                        .increment();
+                if (c.path("tool").asText().equals("tool_discovery__find")) {
+                    registry.counter(
+                                    "toolscout.agent.discovery.calls",
+                                    "found",
+                                    c.path("found").asInt(0) > 0 ? "yes" : "no")
+                            .increment();
+                }
+            }
+            for (var a : j.path("approvals")) {
+                registry.counter(
+                                "toolscout.agent.approvals",
+                                "outcome",
+                                a.path("outcome").asText())
+                        .increment();
+            }
+            for (String k : new String[] {"input", "output", "saved"}) {
+                registry.counter("toolscout.agent.tokens", "kind", k)
+                        .increment(j.path("tokens").path(k).asLong());
+            }
+        });
+    }
+
+    String scrape() {
+        return registry.scrape();
+    }
 }

@@ -9,8 +9,8 @@ import java.util.Map;
  * bodies use. A new group is added to {@link HttpApi}'s list; a new route to its group's {@link #routes()}.
  */
 public interface RouteGroup {
-  List<Endpoint> routes();
+    List<Endpoint> routes();
 
-  /** Component schemas by name (JSON Schema 2020-12), referred to by the routes' request and response names. */
-  Map<String, JsonNode> schemas();
+    /** Component schemas by name (JSON Schema 2020-12), referred to by the routes' request and response names. */
+    Map<String, JsonNode> schemas();
 }

@@ -13,17 +13,17 @@ package dev.toolscout.server.http.api;
  *     #DEFAULT_MAX_RUNS_PER_PRINCIPAL})
  */
 public record RunLimits(int maxRuns, int maxRunsPerPrincipal) {
-  public static final int DEFAULT_MAX_RUNS = 64;
-  public static final int DEFAULT_MAX_RUNS_PER_PRINCIPAL = 16;
-  public static final RunLimits DEFAULT = new RunLimits(DEFAULT_MAX_RUNS, DEFAULT_MAX_RUNS_PER_PRINCIPAL);
+    public static final int DEFAULT_MAX_RUNS = 64;
+    public static final int DEFAULT_MAX_RUNS_PER_PRINCIPAL = 16;
+    public static final RunLimits DEFAULT = new RunLimits(DEFAULT_MAX_RUNS, DEFAULT_MAX_RUNS_PER_PRINCIPAL);
 
-  public RunLimits {
-    if (maxRuns < 1 || maxRuns > 10_000) {
-      throw new IllegalArgumentException("--max-runs must be between 1 and 10000, got: " + maxRuns);
+    public RunLimits {
+        if (maxRuns < 1 || maxRuns > 10_000) {
+            throw new IllegalArgumentException("--max-runs must be between 1 and 10000, got: " + maxRuns);
+        }
+        if (maxRunsPerPrincipal < 1 || maxRunsPerPrincipal > maxRuns) {
+            throw new IllegalArgumentException("--max-runs-per-principal must be between 1 and --max-runs (" + maxRuns
+                    + "), got: " + maxRunsPerPrincipal);
+        }
     }
-    if (maxRunsPerPrincipal < 1 || maxRunsPerPrincipal > maxRuns) {
-      throw new IllegalArgumentException("--max-runs-per-principal must be between 1 and --max-runs (" + maxRuns
-          + "), got: " + maxRunsPerPrincipal);
-    }
-  }
 }

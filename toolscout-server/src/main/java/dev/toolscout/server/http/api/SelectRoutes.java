@@ -14,76 +14,91 @@ import java.util.regex.Pattern;
 
 /** {@code POST /v1/select}: the tools for one message, as {@code toolscout select --format} prints them. */
 final class SelectRoutes implements RouteGroup {
-  private static final Set<String> FIELDS = Set.of("message", "k", "token_budget", "conversation_id", "format",
-      "principal");
-  private static final List<String> FORMATS = List.of("json", "anthropic", "openai", "mcp");
-  private static final Pattern CONVERSATION_ID =
-      Pattern.compile("[A-Za-z0-9._:-]{1," + SelectRequest.MAX_CONVERSATION_ID_CHARS + "}");
+    private static final Set<String> FIELDS =
+            Set.of("message", "k", "token_budget", "conversation_id", "format", "principal");
+    private static final List<String> FORMATS = List.of("json", "anthropic", "openai", "mcp");
+    private static final Pattern CONVERSATION_ID =
+            Pattern.compile("[A-Za-z0-9._:-]{1," + SelectRequest.MAX_CONVERSATION_ID_CHARS + "}");
 
-  private final ApiMetrics metrics;
+    private final ApiMetrics metrics;
 
-  SelectRoutes(ApiMetrics metrics) {
-    this.metrics = metrics;
-  }
+    SelectRoutes(ApiMetrics metrics) {
+        this.metrics = metrics;
+    }
 
-  @Override
-  public List<Endpoint> routes() {
-    return List.of(Endpoint.post("/v1/select", "select").tag("selection")
-        .summary("Select the tools an LLM should see for a message")
-        .description("The fields of `toolscout select --format json` (format json, the default), or the rendered "
-            + "form for Anthropic's Messages API, OpenAI's Chat API or an MCP tools/list result. Only tools the "
-            + "caller's principal may see are ranked, listed or counted.")
-        .request("SelectRequest")
-        .response(200, "The selection, or its rendered form", "application/json", OpenApi.schema("""
+    @Override
+    public List<Endpoint> routes() {
+        return List.of(Endpoint.post("/v1/select", "select")
+                .tag("selection")
+                .summary("Select the tools an LLM should see for a message")
+                .description(
+                        "The fields of `toolscout select --format json` (format json, the default), or the rendered "
+                                + "form for Anthropic's Messages API, OpenAI's Chat API or an MCP tools/list result. Only tools the "
+                                + "caller's principal may see are ranked, listed or counted.")
+                .request("SelectRequest")
+                .response(200, "The selection, or its rendered form", "application/json", OpenApi.schema("""
             {"oneOf": [{"$ref": "#/components/schemas/SelectResult"},
                        {"$ref": "#/components/schemas/AnthropicSelection"},
                        {"$ref": "#/components/schemas/OpenAiSelection"},
                        {"$ref": "#/components/schemas/McpSelection"}]}"""))
-        .handle(this::select));
-  }
+                .handle(this::select));
+    }
 
-  private Reply select(Call c) {
-    Fields f = Fields.of(c.json(), "", FIELDS);
-    String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
-    Integer k = f.integer("k", SelectorConfig.MIN_K, SelectorConfig.MAX_K);
-    Integer budget = f.integer("token_budget", 1, Integer.MAX_VALUE);
-    String conversation = f.text("conversation_id", false, SelectRequest.MAX_CONVERSATION_ID_CHARS);
-    if (conversation != null && !CONVERSATION_ID.matcher(conversation).matches()) {
-      throw ApiProblem.invalid("conversation_id", "1-128 characters of A-Z a-z 0-9 . _ : -", conversation,
-          "conversation_id must be 1-128 characters of A-Z a-z 0-9 . _ : -, got: '" + Fields.shown(conversation)
-              + "'");
+    private Reply select(Call c) {
+        Fields f = Fields.of(c.json(), "", FIELDS);
+        String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+        Integer k = f.integer("k", SelectorConfig.MIN_K, SelectorConfig.MAX_K);
+        Integer budget = f.integer("token_budget", 1, Integer.MAX_VALUE);
+        String conversation = f.text("conversation_id", false, SelectRequest.MAX_CONVERSATION_ID_CHARS);
+        if (conversation != null && !CONVERSATION_ID.matcher(conversation).matches()) {
+            throw ApiProblem.invalid(
+                    "conversation_id",
+                    "1-128 characters of A-Z a-z 0-9 . _ : -",
+                    conversation,
+                    "conversation_id must be 1-128 characters of A-Z a-z 0-9 . _ : -, got: '"
+                            + Fields.shown(conversation) + "'");
+        }
+        String format = f.oneOf("format", FORMATS, "json");
+        SelectRequest request = new SelectRequest(message, principal(c, f), k, budget, conversation);
+        long start = System.nanoTime();
+        SelectResult result = c.backend().scout().select(request);
+        metrics.select(System.nanoTime() - start);
+        return Reply.json(c.backend().scout().render(result, RenderFormat.valueOf(format.toUpperCase(Locale.ROOT))));
     }
-    String format = f.oneOf("format", FORMATS, "json");
-    SelectRequest request = new SelectRequest(message, principal(c, f), k, budget, conversation);
-    long start = System.nanoTime();
-    SelectResult result = c.backend().scout().select(request);
-    metrics.select(System.nanoTime() - start);
-    return Reply.json(c.backend().scout().render(result, RenderFormat.valueOf(format.toUpperCase(Locale.ROOT))));
-  }
 
-  /** The caller's principal, or for an admin the one its {@code principal} field names (the console's "try"). */
-  private static dev.toolscout.model.Principal principal(Call c, Fields f) {
-    JsonNode p = f.node("principal");
-    if (p == null) {
-      return c.principal();
+    /** The caller's principal, or for an admin the one its {@code principal} field names (the console's "try"). */
+    private static dev.toolscout.model.Principal principal(Call c, Fields f) {
+        JsonNode p = f.node("principal");
+        if (p == null) {
+            return c.principal();
+        }
+        if (c.caller() == null || c.caller().role() != dev.toolscout.model.Role.ADMIN) {
+            throw ApiProblem.of(
+                    403,
+                    "forbidden",
+                    "Forbidden",
+                    "principal (selecting as another principal) needs an API "
+                            + "key with the role admin; this caller's role is "
+                            + (c.caller() == null ? "none" : c.caller().role().id()));
+        }
+        if (!p.isObject()) {
+            throw ApiProblem.invalid(
+                    "principal",
+                    "an object of user, group and space",
+                    p,
+                    "principal must be an object of user, group and space, got: " + Fields.kind(p));
+        }
+        Fields pf = Fields.of(p, "principal", Set.of("user", "group", "space"));
+        return new dev.toolscout.model.Principal(
+                pf.text("user", false, InputLimits.MAX_NAME_CHARS),
+                pf.text("group", false, InputLimits.MAX_NAME_CHARS),
+                pf.text("space", false, InputLimits.MAX_NAME_CHARS));
     }
-    if (c.caller() == null || c.caller().role() != dev.toolscout.model.Role.ADMIN) {
-      throw ApiProblem.of(403, "forbidden", "Forbidden", "principal (selecting as another principal) needs an API "
-          + "key with the role admin; this caller's role is " + (c.caller() == null ? "none" : c.caller().role().id()));
-    }
-    if (!p.isObject()) {
-      throw ApiProblem.invalid("principal", "an object of user, group and space", p,
-          "principal must be an object of user, group and space, got: " + Fields.kind(p));
-    }
-    Fields pf = Fields.of(p, "principal", Set.of("user", "group", "space"));
-    return new dev.toolscout.model.Principal(pf.text("user", false, InputLimits.MAX_NAME_CHARS),
-        pf.text("group", false, InputLimits.MAX_NAME_CHARS), pf.text("space", false, InputLimits.MAX_NAME_CHARS));
-  }
 
-  @Override
-  public Map<String, JsonNode> schemas() {
-    return Map.of(
-        "SelectRequest", OpenApi.schema("""
+    @Override
+    public Map<String, JsonNode> schemas() {
+        return Map.of(
+                "SelectRequest", OpenApi.schema("""
             {"type": "object", "required": ["message"], "additionalProperties": false,
              "properties": {
               "message": {"type": "string", "minLength": 1, "maxLength": 16384,
@@ -99,7 +114,7 @@ final class SelectRoutes implements RouteGroup {
                             "properties": {"user": {"type": "string", "maxLength": 256},
                                            "group": {"type": "string", "maxLength": 256},
                                            "space": {"type": "string", "maxLength": 256}}}}}"""),
-        "SelectResult", OpenApi.schema("""
+                "SelectResult", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
              "required": ["selected", "core_included", "excluded_count", "reason", "discovery_suggested", "tokens"],
              "properties": {
@@ -124,7 +139,7 @@ final class SelectRoutes implements RouteGroup {
                                                  "why": {"type": "string"}}},
               "route": {"$ref": "#/components/schemas/RouteDecision",
                         "description": "The route the message took (docs/ROUTING.md); on LLM_REQUIRED only the core tools are selected"}}}"""),
-        "AnthropicSelection", OpenApi.schema("""
+                "AnthropicSelection", OpenApi.schema("""
             {"type": "object", "required": ["system", "tools"], "additionalProperties": false,
              "description": "For Anthropic's Messages API: the system prompt section and the tools",
              "properties": {
@@ -133,7 +148,7 @@ final class SelectRoutes implements RouteGroup {
                 "type": "object", "required": ["name", "description", "input_schema"],
                 "properties": {"name": {"type": "string"}, "description": {"type": "string"},
                                "input_schema": {"type": "object"}}}}}}"""),
-        "OpenAiSelection", OpenApi.schema("""
+                "OpenAiSelection", OpenApi.schema("""
             {"type": "object", "required": ["messages", "tools"], "additionalProperties": false,
              "description": "For OpenAI's Chat API: the system message and the function tools",
              "properties": {
@@ -144,7 +159,7 @@ final class SelectRoutes implements RouteGroup {
                 "type": "object", "required": ["type", "function"],
                 "properties": {"type": {"const": "function"},
                                "function": {"type": "object", "required": ["name", "description", "parameters"]}}}}}}"""),
-        "McpSelection", OpenApi.schema("""
+                "McpSelection", OpenApi.schema("""
             {"type": "object", "required": ["tools"], "additionalProperties": false,
              "description": "An MCP tools/list result",
              "properties": {
@@ -152,5 +167,5 @@ final class SelectRoutes implements RouteGroup {
                 "type": "object", "required": ["name", "description", "inputSchema"],
                 "properties": {"name": {"type": "string"}, "description": {"type": "string"},
                                "inputSchema": {"type": "object"}, "annotations": {"type": "object"}}}}}}"""));
-  }
+    }
 }

@@ -26,125 +26,151 @@ import java.util.Set;
  * acknowledged once durable.
  */
 final class VerbRoutes implements RouteGroup {
-  private static final Set<String> DISCOVER_FIELDS = Set.of("description", "limit");
-  private static final Set<String> RESOLVE_FIELDS = Set.of("verb", "description", "inputs");
+    private static final Set<String> DISCOVER_FIELDS = Set.of("description", "limit");
+    private static final Set<String> RESOLVE_FIELDS = Set.of("verb", "description", "inputs");
 
-  @Override
-  public List<Endpoint> routes() {
-    return List.of(
-        Endpoint.post("/v1/verbs/register", "registerVerbs").tag("verbs").access(Endpoint.Access.ADMIN)
-            .summary("Add or replace verbs")
-            .description("The body is a verb manifest, an array of them or {\"verbs\": [...]} (at most 500), checked "
-                + "as a whole: a bad manifest registers nothing. Answered once the verbs are durable in the store.")
-            .request("VerbRegisterRequest")
-            .response(200, "Replaced (or unchanged)", "VerbsRegistered")
-            .response(201, "At least one verb added", "VerbsRegistered")
-            .handle(this::register),
-        Endpoint.get("/v1/verbs", "listVerbs").tag("verbs")
-            .summary("The verbs the caller may see, by name, as manifests")
-            .response(200, "The verbs", "VerbList")
-            .handle(this::list),
-        Endpoint.post("/v1/verbs/discover", "discoverVerbs").tag("verbs")
-            .summary("The verbs and tools that best match a description, each with its confidence")
-            .description("Best first by the hybrid search's fused score; each candidate's confidence is the cosine "
-                + "similarity of its embedding to the description's, the absolute score a substitution's threshold "
-                + "applies to (docs/VERBS.md).")
-            .request("VerbDiscoverRequest")
-            .response(200, "The candidates", "VerbDiscovery")
-            .handle(this::discover),
-        Endpoint.post("/v1/verbs/resolve", "resolveVerb").tag("verbs")
-            .summary("Whether an existing verb or tool can stand in for an unknown verb")
-            .description("A substitution when the best candidate's confidence reaches the embedding model's "
-                + "calibrated threshold, else no match with the nearest candidates (seed 002's NovelVerbHandler).")
-            .request("VerbResolveRequest")
-            .response(200, "The resolution", "VerbResolution")
-            .handle(this::resolve),
-        Endpoint.delete("/v1/verbs/{verb}", "deleteVerb").tag("verbs").access(Endpoint.Access.ADMIN)
-            .summary("Remove one verb")
-            .pathParam("verb", "The verb, e.g. SEARCH_WEB",
-                OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 256}"))
-            .response(200, "Removed; durable in the store", "CatalogChange")
-            .problem(404, "No such verb")
-            .handle(this::delete));
-  }
-
-  private Reply register(Call c) {
-    List<VerbManifest> manifests;
-    try {
-      manifests = VerbManifestJson.readAll(c.json(), "body");
-    } catch (IllegalArgumentException e) {
-      String input = e.getCause() instanceof InvalidVerbException iv ? iv.field() : "body";
-      throw ApiProblem.invalid(input, "docs/VERBS.md, The manifest", (JsonNode) null, e.getMessage());
+    @Override
+    public List<Endpoint> routes() {
+        return List.of(
+                Endpoint.post("/v1/verbs/register", "registerVerbs")
+                        .tag("verbs")
+                        .access(Endpoint.Access.ADMIN)
+                        .summary("Add or replace verbs")
+                        .description(
+                                "The body is a verb manifest, an array of them or {\"verbs\": [...]} (at most 500), checked "
+                                        + "as a whole: a bad manifest registers nothing. Answered once the verbs are durable in the store.")
+                        .request("VerbRegisterRequest")
+                        .response(200, "Replaced (or unchanged)", "VerbsRegistered")
+                        .response(201, "At least one verb added", "VerbsRegistered")
+                        .handle(this::register),
+                Endpoint.get("/v1/verbs", "listVerbs")
+                        .tag("verbs")
+                        .summary("The verbs the caller may see, by name, as manifests")
+                        .response(200, "The verbs", "VerbList")
+                        .handle(this::list),
+                Endpoint.post("/v1/verbs/discover", "discoverVerbs")
+                        .tag("verbs")
+                        .summary("The verbs and tools that best match a description, each with its confidence")
+                        .description(
+                                "Best first by the hybrid search's fused score; each candidate's confidence is the cosine "
+                                        + "similarity of its embedding to the description's, the absolute score a substitution's threshold "
+                                        + "applies to (docs/VERBS.md).")
+                        .request("VerbDiscoverRequest")
+                        .response(200, "The candidates", "VerbDiscovery")
+                        .handle(this::discover),
+                Endpoint.post("/v1/verbs/resolve", "resolveVerb")
+                        .tag("verbs")
+                        .summary("Whether an existing verb or tool can stand in for an unknown verb")
+                        .description(
+                                "A substitution when the best candidate's confidence reaches the embedding model's "
+                                        + "calibrated threshold, else no match with the nearest candidates (seed 002's NovelVerbHandler).")
+                        .request("VerbResolveRequest")
+                        .response(200, "The resolution", "VerbResolution")
+                        .handle(this::resolve),
+                Endpoint.delete("/v1/verbs/{verb}", "deleteVerb")
+                        .tag("verbs")
+                        .access(Endpoint.Access.ADMIN)
+                        .summary("Remove one verb")
+                        .pathParam(
+                                "verb",
+                                "The verb, e.g. SEARCH_WEB",
+                                OpenApi.schema("{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 256}"))
+                        .response(200, "Removed; durable in the store", "CatalogChange")
+                        .problem(404, "No such verb")
+                        .handle(this::delete));
     }
-    CatalogChange change = c.backend().scout().verbs().register(manifests);
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
-    ArrayNode names = out.putArray("verbs");
-    manifests.forEach(m -> names.add(m.verb()));
-    out.set("change", changeJson(change));
-    return Reply.json(change.added() > 0 ? 201 : 200, out);
-  }
 
-  private Reply list(Call c) {
-    List<VerbManifest> verbs = c.backend().scout().verbs().list(c.principal());
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
-    out.put("count", verbs.size());
-    ArrayNode a = out.putArray("verbs");
-    verbs.forEach(v -> a.add(VerbManifestJson.toJson(v)));
-    return Reply.json(out);
-  }
-
-  private Reply discover(Call c) {
-    Fields f = Fields.of(c.json(), "", DISCOVER_FIELDS);
-    String description = f.text("description", true, InputLimits.MAX_MESSAGE_CHARS);
-    Integer limit = f.integer("limit", 1, VerbResolver.MAX_LIMIT);
-    Verbs verbs = c.backend().scout().verbs();
-    return Reply.json(VerbJson.discovery(description, verbs.resolver().modelId(), verbs.resolver().threshold(),
-        verbs.discover(c.principal(), description, limit == null ? VerbResolver.DEFAULT_LIMIT : limit)));
-  }
-
-  private Reply resolve(Call c) {
-    Fields f = Fields.of(c.json(), "", RESOLVE_FIELDS);
-    String verb = f.text("verb", false, InputLimits.MAX_NAME_CHARS);
-    String description = f.text("description", false, InputLimits.MAX_MESSAGE_CHARS);
-    List<String> inputs = new ArrayList<>();
-    List<JsonNode> given = f.array("inputs", VerbManifest.MAX_DEFINITIONS);
-    for (int i = 0; i < given.size(); i++) {
-      JsonNode in = given.get(i);
-      if (!in.isTextual() || in.textValue().length() > InputLimits.MAX_NAME_CHARS) {
-        throw ApiProblem.invalid("inputs[" + i + "]", "an input name (a string of at most 256 characters)", in,
-            "inputs[" + i + "] must be an input name (a string of at most 256 characters), got: " + Fields.shown(in));
-      }
-      inputs.add(in.textValue());
+    private Reply register(Call c) {
+        List<VerbManifest> manifests;
+        try {
+            manifests = VerbManifestJson.readAll(c.json(), "body");
+        } catch (IllegalArgumentException e) {
+            String input = e.getCause() instanceof InvalidVerbException iv ? iv.field() : "body";
+            throw ApiProblem.invalid(input, "docs/VERBS.md, The manifest", (JsonNode) null, e.getMessage());
+        }
+        CatalogChange change = c.backend().scout().verbs().register(manifests);
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ArrayNode names = out.putArray("verbs");
+        manifests.forEach(m -> names.add(m.verb()));
+        out.set("change", changeJson(change));
+        return Reply.json(change.added() > 0 ? 201 : 200, out);
     }
-    if (verb == null && description == null) {
-      throw ApiProblem.invalid("verb", "verb or description given", (JsonNode) null,
-          "give the unknown verb's name (verb), what it should do (description), or both");
-    }
-    return Reply.json(VerbJson.resolution(c.backend().scout().verbs().resolve(c.principal(),
-        new NovelVerb(verb, description, inputs))));
-  }
 
-  private Reply delete(Call c) {
-    String verb = c.path("verb");
-    if (verb.length() > InputLimits.MAX_NAME_CHARS) {
-      throw ApiProblem.invalid("verb", "at most 256 characters", verb, InputLimits.nameTooLong("verb", verb));
+    private Reply list(Call c) {
+        List<VerbManifest> verbs = c.backend().scout().verbs().list(c.principal());
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("count", verbs.size());
+        ArrayNode a = out.putArray("verbs");
+        verbs.forEach(v -> a.add(VerbManifestJson.toJson(v)));
+        return Reply.json(out);
     }
-    try {
-      return Reply.json(changeJson(c.backend().scout().verbs().remove(List.of(verb))));
-    } catch (NoSuchToolException e) {
-      throw ApiProblem.notFound("Verb not found: " + Fields.shown(verb));
+
+    private Reply discover(Call c) {
+        Fields f = Fields.of(c.json(), "", DISCOVER_FIELDS);
+        String description = f.text("description", true, InputLimits.MAX_MESSAGE_CHARS);
+        Integer limit = f.integer("limit", 1, VerbResolver.MAX_LIMIT);
+        Verbs verbs = c.backend().scout().verbs();
+        return Reply.json(VerbJson.discovery(
+                description,
+                verbs.resolver().modelId(),
+                verbs.resolver().threshold(),
+                verbs.discover(c.principal(), description, limit == null ? VerbResolver.DEFAULT_LIMIT : limit)));
     }
-  }
 
-  private static ObjectNode changeJson(CatalogChange c) {
-    return JsonNodeFactory.instance.objectNode().put("version", c.version()).put("added", c.added())
-        .put("updated", c.updated()).put("removed", c.removed());
-  }
+    private Reply resolve(Call c) {
+        Fields f = Fields.of(c.json(), "", RESOLVE_FIELDS);
+        String verb = f.text("verb", false, InputLimits.MAX_NAME_CHARS);
+        String description = f.text("description", false, InputLimits.MAX_MESSAGE_CHARS);
+        List<String> inputs = new ArrayList<>();
+        List<JsonNode> given = f.array("inputs", VerbManifest.MAX_DEFINITIONS);
+        for (int i = 0; i < given.size(); i++) {
+            JsonNode in = given.get(i);
+            if (!in.isTextual() || in.textValue().length() > InputLimits.MAX_NAME_CHARS) {
+                throw ApiProblem.invalid(
+                        "inputs[" + i + "]",
+                        "an input name (a string of at most 256 characters)",
+                        in,
+                        "inputs[" + i + "] must be an input name (a string of at most 256 characters), got: "
+                                + Fields.shown(in));
+            }
+            inputs.add(in.textValue());
+        }
+        if (verb == null && description == null) {
+            throw ApiProblem.invalid(
+                    "verb",
+                    "verb or description given",
+                    (JsonNode) null,
+                    "give the unknown verb's name (verb), what it should do (description), or both");
+        }
+        return Reply.json(VerbJson.resolution(
+                c.backend().scout().verbs().resolve(c.principal(), new NovelVerb(verb, description, inputs))));
+    }
 
-  @Override
-  public Map<String, JsonNode> schemas() {
-    return Map.of(
-        "VerbManifest", OpenApi.schema("""
+    private Reply delete(Call c) {
+        String verb = c.path("verb");
+        if (verb.length() > InputLimits.MAX_NAME_CHARS) {
+            throw ApiProblem.invalid("verb", "at most 256 characters", verb, InputLimits.nameTooLong("verb", verb));
+        }
+        try {
+            return Reply.json(changeJson(c.backend().scout().verbs().remove(List.of(verb))));
+        } catch (NoSuchToolException e) {
+            throw ApiProblem.notFound("Verb not found: " + Fields.shown(verb));
+        }
+    }
+
+    private static ObjectNode changeJson(CatalogChange c) {
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("version", c.version())
+                .put("added", c.added())
+                .put("updated", c.updated())
+                .put("removed", c.removed());
+    }
+
+    @Override
+    public Map<String, JsonNode> schemas() {
+        return Map.of(
+                "VerbManifest", OpenApi.schema("""
             {"type": "object", "required": ["verb", "description"], "additionalProperties": false,
              "description": "A verb manifest (docs/VERBS.md); input_definitions and output_definitions are accepted too",
              "properties": {
@@ -158,27 +184,27 @@ final class VerbRoutes implements RouteGroup {
               "input_definitions": {"type": ["object", "array"]},
               "outputDefinitions": {"type": ["object", "array"]},
               "output_definitions": {"type": ["object", "array"]}}}"""),
-        "VerbRegisterRequest", OpenApi.schema("""
+                "VerbRegisterRequest", OpenApi.schema("""
             {"oneOf": [{"$ref": "#/components/schemas/VerbManifest"},
                        {"type": "array", "minItems": 1, "maxItems": 500,
                         "items": {"$ref": "#/components/schemas/VerbManifest"}},
                        {"type": "object", "required": ["verbs"], "additionalProperties": false,
                         "properties": {"verbs": {"type": "array", "minItems": 1, "maxItems": 500,
                                                  "items": {"$ref": "#/components/schemas/VerbManifest"}}}}]}"""),
-        "VerbsRegistered", OpenApi.schema("""
+                "VerbsRegistered", OpenApi.schema("""
             {"type": "object", "required": ["verbs", "change"], "additionalProperties": false,
              "properties": {"verbs": {"type": "array", "items": {"type": "string"}},
                             "change": {"$ref": "#/components/schemas/CatalogChange"}}}"""),
-        "VerbList", OpenApi.schema("""
+                "VerbList", OpenApi.schema("""
             {"type": "object", "required": ["count", "verbs"], "additionalProperties": false,
              "properties": {"count": {"type": "integer"},
                             "verbs": {"type": "array", "items": {"$ref": "#/components/schemas/VerbManifest"}}}}"""),
-        "VerbDiscoverRequest", OpenApi.schema("""
+                "VerbDiscoverRequest", OpenApi.schema("""
             {"type": "object", "required": ["description"], "additionalProperties": false,
              "properties": {"description": {"type": "string", "minLength": 1, "maxLength": 16384,
                                             "description": "What the verb should do"},
                             "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}}}"""),
-        "VerbCandidate", OpenApi.schema("""
+                "VerbCandidate", OpenApi.schema("""
             {"type": "object", "required": ["name", "kind", "description", "confidence", "score"],
              "additionalProperties": false,
              "properties": {"name": {"type": "string"}, "kind": {"type": "string", "enum": ["verb", "tool"]},
@@ -186,20 +212,20 @@ final class VerbRoutes implements RouteGroup {
               "description": {"type": "string"},
               "confidence": {"type": ["number", "null"], "description": "Cosine similarity to the description, -1 to 1; null when not among the nearest by meaning"},
               "score": {"type": "number", "description": "Fused relevance, 0-1, relative to this search's candidates"}}}"""),
-        "VerbDiscovery", OpenApi.schema("""
+                "VerbDiscovery", OpenApi.schema("""
             {"type": "object", "required": ["description", "model", "threshold", "count", "candidates"],
              "additionalProperties": false,
              "properties": {"description": {"type": "string"}, "model": {"type": "string"},
               "threshold": {"type": ["number", "null"], "description": "The confidence a substitution needs with this model; null when it has none"},
               "count": {"type": "integer"},
               "candidates": {"type": "array", "items": {"$ref": "#/components/schemas/VerbCandidate"}}}}"""),
-        "VerbResolveRequest", OpenApi.schema("""
+                "VerbResolveRequest", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
              "description": "An unknown verb: its name, what it should do, or both",
              "properties": {"verb": {"type": "string", "minLength": 1, "maxLength": 256},
                             "description": {"type": "string", "minLength": 1, "maxLength": 16384},
                             "inputs": {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 256}}}}"""),
-        "VerbResolution", OpenApi.schema("""
+                "VerbResolution", OpenApi.schema("""
             {"oneOf": [
               {"type": "object", "required": ["result", "target", "confidence", "threshold", "model", "alternatives"],
                "additionalProperties": false,
@@ -212,5 +238,5 @@ final class VerbRoutes implements RouteGroup {
                "properties": {"result": {"const": "no_match"}, "reason": {"type": "string"},
                 "threshold": {"type": ["number", "null"]}, "model": {"type": "string"},
                 "nearest": {"type": "array", "items": {"$ref": "#/components/schemas/VerbCandidate"}}}}]}"""));
-  }
+    }
 }
