@@ -434,6 +434,19 @@ class CliTest {
     }
 
     @Test
+    void a_message_with_a_pasted_document_is_selected_for_on_its_first_part_with_a_note() {
+        String message = "send an email with this text: " + "a".repeat(20_000);
+        assertThat(runWithInput(message, "select", "-")).as(err).isZero();
+        assertThat(out)
+                .contains(
+                        "Note: the message is longer than the ranking reads; it was ranked on its first 8,192 of 20,030"
+                                + " characters.")
+                .contains("gmail__send_email");
+        assertThat(run("select", "send an email")).as(err).isZero();
+        assertThat(out).doesNotContain("Note:");
+    }
+
+    @Test
     void index_source_loads_a_saved_mcp_tools_list_response() throws Exception {
         Path saved = dir.resolve("fs-tools.json");
         // the mapping itself is ToolsListImportTest's (toolscout-engine); here, that the command reads the file
