@@ -448,6 +448,11 @@ final class LocalToolScout extends EngineServices implements ToolScout {
     }
 
     @Override
+    public Optional<List<String>> availableInGroups(Principal principal, String name) {
+        return describe(principal, name).map(engine.access()::groupsAllowed);
+    }
+
+    @Override
     public Optional<ToolSpec> describe(Principal principal, String name) {
         open();
         String tooLong = InputLimits.nameTooLong("name", name);

@@ -135,6 +135,14 @@ class CliTest {
                 .noneMatch(n -> n.startsWith("gmail__"));
         assertThat(run("describe", "gmail__send_email", "--group", "kids")).isEqualTo(1);
         assertThat(err).contains("Tool not found: gmail__send_email");
+        assertThat(out).isEmpty();
+        // a tool the caller sees names the policy's groups that may use it: not the kids for gmail
+        assertThat(run("describe", "gmail__send_email", "--group", "staff")).isZero();
+        assertThat(Json.MAPPER.readTree(out).get("available_in_groups").toString())
+                .isEqualTo("[]");
+        assertThat(run("describe", "calendar__create_event", "--group", "kids")).isZero();
+        assertThat(Json.MAPPER.readTree(out).get("available_in_groups").toString())
+                .isEqualTo("[\"kids\"]");
         assertThat(run("find", "send an email", "--group", "kids", "--limit", "50"))
                 .isZero();
         assertThat(toolNames(Json.MAPPER.readTree(out).get("tools")))

@@ -375,6 +375,16 @@ class HttpApiTest {
                             .path("name")
                             .asText())
                     .isEqualTo("gmail__send_email");
+            // who may use it is told only beside a tool the caller sees: the kids are not among its groups
+            assertThat(json(admin.get("/v1/tools/gmail__send_email"))
+                            .path("available_in_groups")
+                            .toString())
+                    .isEqualTo("[]");
+            assertThat(json(reader.get("/v1/tools/calendar__create_event"))
+                            .path("available_in_groups")
+                            .toString())
+                    .isEqualTo("[\"kids\"]");
+            assertThat(denied.body()).doesNotContain("available_in_groups", "kids");
             assertThat(names(json(reader.post("/v1/tools/search", "{\"query\": \"send an email\"}"))
                             .path("tools")))
                     .noneMatch(n -> n.startsWith("gmail__"));
