@@ -455,6 +455,49 @@ class CliTest {
     }
 
     @Test
+    void find_and_list_show_the_skills_the_principal_may_see() throws Exception {
+        Path skill = Files.createDirectories(dir.resolve("skills/expense-report"));
+        Files.writeString(skill.resolve("SKILL.md"), """
+                ---
+                name: expense-report
+                description: File an expense report from receipts in the inbox and email it to accounting.
+                allowed-tools: gmail__search_emails gmail__send_email
+                ---
+                Find the receipts, total them, and send the report.
+                """);
+        assertThat(run("skills", "add", skill.toString())).as(err).isZero();
+
+        assertThat(run("find", "file my expense report")).as(err).isZero();
+        JsonNode found = Json.MAPPER.readTree(out);
+        assertThat(found.path("skills").get(0).path("name").asText()).isEqualTo("expense-report");
+        assertThat(found.path("skills").get(0).path("kind").asText()).isEqualTo("skill");
+        assertThat(found.path("skills").get(0).path("tools").size()).isEqualTo(2);
+
+        assertThat(run("list", "--category", "skills")).as(err).isZero();
+        JsonNode listed = Json.MAPPER.readTree(out);
+        assertThat(listed.path("skills_total").asInt()).isEqualTo(1);
+        assertThat(listed.path("skills").get(0).path("name").asText()).isEqualTo("expense-report");
+        assertThat(listed.path("skills").get(0).path("tools").toString())
+                .isEqualTo("[\"gmail__search_emails\",\"gmail__send_email\"]");
+        assertThat(run("list")).as(err).isZero();
+        assertThat(Json.MAPPER.readTree(out).path("skills_total").asInt()).isEqualTo(1);
+        assertThat(run("list", "--category", "calendar")).as(err).isZero();
+        assertThat(Json.MAPPER.readTree(out).has("skills")).isFalse();
+
+        // a principal who may see none of its tools sees no skill, in either command
+        Path policy = dir.resolve("p.json");
+        Files.writeString(policy, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmail\",\"group\":\"kids\"}]}");
+        assertThat(run("list", "--category", "skills", "--group", "kids", "--policy", policy.toString()))
+                .as(err)
+                .isZero();
+        assertThat(Json.MAPPER.readTree(out).path("skills_total").asInt()).isZero();
+        assertThat(run("find", "file my expense report", "--group", "kids", "--policy", policy.toString()))
+                .as(err)
+                .isZero();
+        assertThat(Json.MAPPER.readTree(out).has("skills")).isFalse();
+    }
+
+    @Test
     void index_source_loads_a_saved_mcp_tools_list_response() throws Exception {
         Path saved = dir.resolve("fs-tools.json");
         // the mapping itself is ToolsListImportTest's (toolscout-engine); here, that the command reads the file
