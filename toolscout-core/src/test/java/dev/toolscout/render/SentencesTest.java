@@ -47,4 +47,62 @@ class SentencesTest {
                 .isEqualTo("Lists the files of a folder, with sizes and modification times, recursively when asked to");
         assertThat(Sentences.first("Ends with etc.")).isEqualTo("Ends with etc.");
     }
+
+    @Test
+    void for_random_descriptions_the_summary_is_a_prefix_that_never_ends_at_an_abbreviation_or_inside_a_number() {
+        long seed = new java.util.Random().nextLong();
+        System.out.println("SentencesTest seed: " + seed);
+        java.util.Random rnd = new java.util.Random(seed);
+        String[] words = {
+            "Sends",
+            "an",
+            "email",
+            "to",
+            "Bob",
+            "with",
+            "the",
+            "report",
+            "Lists",
+            "files",
+            "3.5",
+            "example.com",
+            "U.S.",
+            "e.g.",
+            "i.e.",
+            "etc.",
+            "vs.",
+            "approx.",
+            "J.",
+            "Returns",
+            "JSON",
+            "(PNG,",
+            "JPG)"
+        };
+        for (int n = 0; n < 2_000; n++) {
+            StringBuilder b = new StringBuilder();
+            int len = 1 + rnd.nextInt(30);
+            for (int i = 0; i < len; i++) {
+                b.append(i == 0 ? "" : rnd.nextInt(20) == 0 ? "\n" : " ").append(words[rnd.nextInt(words.length)]);
+                if (rnd.nextInt(6) == 0) {
+                    b.append('.');
+                }
+            }
+            String text = b.toString();
+            String folded = text.strip().replaceAll("\\s+", " ");
+            String first = Sentences.first(text);
+            assertThat(folded).as("seed %d: %s", seed, text).startsWith(first);
+            if (first.length() < folded.length()) {
+                String lastWord = first.substring(first.lastIndexOf(' ') + 1).toLowerCase(java.util.Locale.ROOT);
+                assertThat(first).as("seed %d: %s", seed, text).endsWith(".");
+                assertThat(lastWord)
+                        .as("seed %d: %s", seed, text)
+                        .isNotIn("e.g.", "i.e.", "etc.", "vs.", "approx.", "u.s.", "j.", "3.5.", "example.com.");
+                // what follows a cut starts a sentence: not a lower-case word or a digit
+                char next = folded.charAt(first.length() + 1);
+                assertThat(Character.isLowerCase(next) || Character.isDigit(next))
+                        .as("seed %d: %s", seed, text)
+                        .isFalse();
+            }
+        }
+    }
 }
