@@ -162,7 +162,8 @@ public final class Agent {
      * @param principal who the request runs for (access, the conversation's owner)
      * @param requester who asks, as approvals record it ({@code key:alice}); {@code null} for the local user
      *     ({@code local}). An approval is never decided by its requester
-     * @param message the user's message, at most {@value InputLimits#MAX_MESSAGE_CHARS} characters
+     * @param message the user's message, at most {@value InputLimits#MAX_REQUEST_MESSAGE_CHARS} characters (sent to the
+     *     model whole; the tools are selected on its first 8,192)
      * @param events told the text as it streams, and each tool call
      * @throws IllegalArgumentException for a bad conversation id or message
      * @throws IllegalStateException when the conversation has a run waiting for an approval (decide it first)
@@ -177,7 +178,7 @@ public final class Agent {
             throw new IllegalArgumentException(
                     "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
         }
-        String tooLong = InputLimits.messageTooLong("message", message);
+        String tooLong = InputLimits.requestMessageTooLong("message", message);
         if (tooLong != null) {
             throw new IllegalArgumentException(tooLong);
         }

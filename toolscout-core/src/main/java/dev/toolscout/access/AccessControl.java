@@ -81,6 +81,30 @@ public final class AccessControl {
         return new Resolver(policy, principal).allows(spec);
     }
 
+    /**
+     * The groups of the policy (those its group rules name) whose members may use {@code spec}, in name order: each
+     * judged as a principal of that group with no user and no space, so by the group's rules, the rules for everyone
+     * and the default (a user's or a space's own rules may still narrow it). What {@code describe} shows as {@code
+     * available_in_groups}; its callers answer it only for a tool the asking principal may see, since for any other
+     * it would tell who may use a tool the asker is not to know of.
+     */
+    public List<String> groupsAllowed(ToolSpec spec) {
+        AccessPolicy p = policy;
+        java.util.TreeSet<String> groups = new java.util.TreeSet<>();
+        for (AccessRule rule : p.rules()) {
+            if (rule.subject() == AccessRule.Subject.GROUP) {
+                groups.add(rule.subjectValue());
+            }
+        }
+        List<String> out = new java.util.ArrayList<>();
+        for (String g : groups) {
+            if (new Resolver(p, new Principal(null, g, null)).allows(spec)) {
+                out.add(g);
+            }
+        }
+        return List.copyOf(out);
+    }
+
     private record Key(long catalogVersion, int universe, long policyVersion, Principal principal) {}
 
     /**

@@ -306,7 +306,10 @@ public final class DiscoveryTools {
         return new DiscoveryResult.Ok(out);
     }
 
-    /** The full definition of one tool, if the principal may see it. */
+    /**
+     * The full definition of one tool, if the principal may see it, with {@code available_in_groups}: the policy's
+     * groups whose members may use it ({@link AccessControl#groupsAllowed}).
+     */
     public DiscoveryResult describe(Principal principal, String toolName) {
         if (toolName == null) {
             return new DiscoveryResult.Error(notFound("null"));
@@ -349,6 +352,9 @@ public final class DiscoveryTools {
             }
         }
         ObjectNode out = definition(s, deps);
+        // only here, for a tool the principal may see: a denied one answered "not found" above, policy unsaid
+        ArrayNode groups = out.putArray("available_in_groups");
+        access.groupsAllowed(s).forEach(groups::add);
         return new DiscoveryResult.Ok(out);
     }
 

@@ -7,15 +7,29 @@ import java.util.Locale;
  * query, a tool name to describe, a category to list. Every entry point checks them before any work, so
  * the cost of one request is bounded whoever sends it (docs/SECURITY.md, "Limits").
  *
- * <p>Why 16,384 characters for a message: the ranking reads far less of it (the embedding model reads its
- * first 512 tokens, about 2,000 characters of English; the lexical search its first 64 distinct terms; the
- * selector its first {@code Selector.MAX_MESSAGE_CHARS}), so anything longer only costs time, while a
- * request with a pasted paragraph or two still fits. A name is at most 64 characters on the wire, so 256
- * leaves room for a name with its prefix and white space and nothing else.
+ * <p>A request's message (select, route, chat) may be far longer than the ranking reads: the selector and the
+ * router read its first {@code Selector.MAX_MESSAGE_CHARS} characters and say so in the result ({@code
+ * Shortened}), since an agent's message with a pasted document is a real request and the model still gets it
+ * whole. Such a message is capped at {@link #MAX_REQUEST_MESSAGE_CHARS} only so that its cost stays bounded.
+ *
+ * <p>Why 16,384 characters for a query or a description: what a model or a tool author writes there is a few
+ * sentences, and the ranking reads far less (the lexical search its first 64 distinct terms, the selector its
+ * first {@code Selector.MAX_MESSAGE_CHARS}), so anything longer only costs time. A name is at most 64 characters on
+ * the wire, so 256 leaves room for a name with its prefix and white space and nothing else.
  */
 public final class InputLimits {
-    /** The longest message or query, in UTF-16 characters (Java's {@code String.length()}). */
+    /**
+     * The longest {@code tool_discovery__find} query, description or learned message, in UTF-16 characters (Java's
+     * {@code String.length()}).
+     */
     public static final int MAX_MESSAGE_CHARS = 16_384;
+
+    /**
+     * The longest message of a request (select, route, chat), in UTF-16 characters: 1 Mi, a pasted document of some
+     * hundred pages. Only its first {@code Selector.MAX_MESSAGE_CHARS} are ranked. Over HTTP the request body cap
+     * ({@link #MAX_ARGUMENT_BYTES} bytes) applies as well.
+     */
+    public static final int MAX_REQUEST_MESSAGE_CHARS = 1024 * 1024;
 
     /** The longest tool name or category an argument may hold. */
     public static final int MAX_NAME_CHARS = 256;
@@ -36,6 +50,11 @@ public final class InputLimits {
      */
     public static String messageTooLong(String input, CharSequence value) {
         return tooLong(input, value, MAX_MESSAGE_CHARS);
+    }
+
+    /** The error for a request's message over {@link #MAX_REQUEST_MESSAGE_CHARS}, or {@code null} when it fits. */
+    public static String requestMessageTooLong(String input, CharSequence value) {
+        return tooLong(input, value, MAX_REQUEST_MESSAGE_CHARS);
     }
 
     /** The error for a name over {@link #MAX_NAME_CHARS}, or {@code null} when it fits. */

@@ -5,6 +5,7 @@ import static dev.toolscout.discovery.DiscoveryTools.FIND;
 import static dev.toolscout.discovery.DiscoveryTools.LIST_ALL;
 import static dev.toolscout.skills.SkillTools.ACTIVATE;
 
+import dev.toolscout.model.AiAccess;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selection.SelectedTool;
 import java.util.ArrayList;
@@ -14,7 +15,9 @@ import java.util.List;
  * The system-prompt section that tells the model which tools it has for this request, why, and how to find
  * more (the seed's transparency message). It names only tools the selection carries: a discovery meta-tool
  * left out of the selection (by K, a token budget or the policy) is never mentioned, since a model told to call
- * a tool it was not given fails the call.
+ * a tool it was not given fails the call. Each tool is named with the first sentence of its description (cut only
+ * at a sentence end: {@link Sentences}) and, when its calls wait for a person's approval ({@code PROPOSE}), the mark
+ * {@code (requires approval)}, as the seed's prompt has it.
  */
 public final class SystemPrompt {
     private SystemPrompt() {}
@@ -50,7 +53,11 @@ public final class SystemPrompt {
                         .append(". ")
                         .append(t.name())
                         .append(" — ")
-                        .append(firstSentence(t.spec().description()));
+                        .append(Sentences.first(t.spec().description()));
+                if (t.spec().aiAccess() == AiAccess.PROPOSE) {
+                    // the seed's mark: the model should say so before it calls, since the call waits for a person
+                    b.append(" (requires approval)");
+                }
                 b.append(" (").append(t.reason()).append(")\n");
             }
             b.append('\n').append(selection.reason()).append('\n');
@@ -97,7 +104,7 @@ public final class SystemPrompt {
                         .append("' matches this message (")
                         .append(suggestion.why())
                         .append("): ")
-                        .append(firstSentence(suggestion.description()))
+                        .append(Sentences.first(suggestion.description()))
                         .append(" Call ")
                         .append(ACTIVATE)
                         .append(" with skill_name \"")
@@ -117,11 +124,5 @@ public final class SystemPrompt {
             return ways.get(0) + " or " + ways.get(1);
         }
         return String.join(", ", ways.subList(0, ways.size() - 1)) + ", or " + ways.get(ways.size() - 1);
-    }
-
-    private static String firstSentence(String s) {
-        int dot = s.indexOf(". ");
-        String first = dot > 0 ? s.substring(0, dot + 1) : s;
-        return first.length() > 160 ? first.substring(0, 157) + "..." : first;
     }
 }

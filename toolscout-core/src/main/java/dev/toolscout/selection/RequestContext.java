@@ -63,7 +63,7 @@ public final class RequestContext {
      * @param conversation the conversation the request belongs to, or {@code null}
      * @param routed whether a route is decided for the message too: the selection's model call then also embeds the
      *     message as a document, the router's vector
-     * @throws IllegalArgumentException for a blank message or one over {@link InputLimits#MAX_MESSAGE_CHARS}
+     * @throws IllegalArgumentException for a blank message or one over {@link InputLimits#MAX_REQUEST_MESSAGE_CHARS}
      */
     public static RequestContext of(
             String message,
@@ -86,12 +86,15 @@ public final class RequestContext {
                 routed);
     }
 
-    /** The checks every request's message passes: not blank, not over {@link InputLimits#MAX_MESSAGE_CHARS}. */
+    /**
+     * The checks every request's message passes: not blank, not over {@link InputLimits#MAX_REQUEST_MESSAGE_CHARS}.
+     * A message longer than the ranking reads is accepted and ranked on its first part ({@link Shortened}).
+     */
     static void checkMessage(String message) {
         if (message == null || message.isBlank()) {
             throw new IllegalArgumentException("message must not be blank, got: '" + message + "'");
         }
-        String tooLong = InputLimits.messageTooLong("message", message);
+        String tooLong = InputLimits.requestMessageTooLong("message", message);
         if (tooLong != null) {
             throw new IllegalArgumentException(tooLong);
         }
@@ -106,13 +109,17 @@ public final class RequestContext {
      * The message as it is embedded and searched: stripped, and cut to {@link Selector#MAX_MESSAGE_CHARS}.
      */
     public String searched() {
-        String m = message.strip();
-        return m.length() > Selector.MAX_MESSAGE_CHARS ? m.substring(0, Selector.MAX_MESSAGE_CHARS) : m;
+        return Shortened.rankedPart(message);
     }
 
     /** Whether the message is searched whole (not cut to {@link Selector#MAX_MESSAGE_CHARS}). */
     public boolean whole() {
-        return message.strip().length() <= Selector.MAX_MESSAGE_CHARS;
+        return shortened() == null;
+    }
+
+    /** How the message was shortened for the ranking and the router, or {@code null} when they read it whole. */
+    public Shortened shortened() {
+        return Shortened.of(message);
     }
 
     public Principal principal() {
@@ -171,31 +178,32 @@ public final class RequestContext {
     }
 
     /**
-     * The whole message's document vector (the router's, compared like for like with stored documents): the
-     * ranking's when its model call embedded the whole message, so one model call per message serves both; else
-     * (nothing visible to rank, a lexical-only ranking, a message cut for the search) embedded now, once.
+     * The searched message's document vector (the router's, compared like for like with stored documents): the
+     * ranking's when its model call embedded one, so one model call per message serves both; else (nothing visible
+     * to rank, a lexical-only ranking) embedded now, once. Of the part the ranking reads ({@link #searched()}), so a
+     * message with a pasted document costs the router no more than the ranking.
      */
     public float[] documentVector() {
-        if (rankedDocument != null && whole()) {
+        if (rankedDocument != null) {
             return rankedDocument;
         }
         if (document == null) {
-            document = model.embedDocuments(List.of(message.strip())).get(0);
+            document = model.embedDocuments(List.of(searched())).get(0);
         }
         return document;
     }
 
     /**
-     * The whole message's query vector: the ranking's when a routed ranking embedded the whole message, else
-     * embedded now (once).
+     * The searched message's query vector: the ranking's when a routed ranking embedded it, else embedded now
+     * (once).
      */
     public float[] queryVector() {
-        float[] r = routed && whole() ? rankedQuery() : null;
+        float[] r = routed ? rankedQuery() : null;
         if (r != null) {
             return r;
         }
         if (query == null) {
-            query = model.embedQuery(message);
+            query = model.embedQuery(searched());
         }
         return query;
     }

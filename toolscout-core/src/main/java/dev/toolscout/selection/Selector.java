@@ -35,7 +35,8 @@ import java.util.Objects;
 public final class Selector {
     /**
      * The longest part of a message embedded and searched; the rest of a longer one is not used (small
-     * embedders read 512 tokens). A message longer than {@link InputLimits#MAX_MESSAGE_CHARS} is refused.
+     * embedders read 512 tokens), and the result says so ({@link Shortened}). A message longer than {@link
+     * InputLimits#MAX_REQUEST_MESSAGE_CHARS} is refused.
      */
     public static final int MAX_MESSAGE_CHARS = 8_192;
 

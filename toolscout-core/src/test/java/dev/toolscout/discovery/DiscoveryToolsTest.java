@@ -86,6 +86,63 @@ class DiscoveryToolsTest {
     }
 
     @Test
+    void describe_names_the_groups_that_may_use_a_visible_tool_and_nothing_for_a_denied_one() {
+        Fixture f = new Fixture();
+        f.catalog.sync(Fixture.assistantCatalog());
+        f.access.setPolicy(new AccessPolicy(
+                AccessRule.Effect.DENY,
+                Map.of(),
+                List.of(
+                        new AccessRule(
+                                AccessRule.Effect.ALLOW,
+                                AccessRule.Target.SOURCE,
+                                "gmail",
+                                AccessRule.Subject.GROUP,
+                                "parents"),
+                        new AccessRule(
+                                AccessRule.Effect.ALLOW,
+                                AccessRule.Target.SOURCE,
+                                "gmail",
+                                AccessRule.Subject.GROUP,
+                                "kids"),
+                        new AccessRule(
+                                AccessRule.Effect.DENY,
+                                AccessRule.Target.TOOL,
+                                "gmail__send_email",
+                                AccessRule.Subject.GROUP,
+                                "kids"),
+                        new AccessRule(
+                                AccessRule.Effect.ALLOW,
+                                AccessRule.Target.TOOL,
+                                "gmail__send_email",
+                                AccessRule.Subject.USER,
+                                "ann"))));
+        Principal parent = new Principal(null, "parents", null);
+        Principal kid = new Principal(null, "kids", null);
+        JsonNode send = ok(f.discovery.describe(parent, "gmail__send_email"));
+        assertThat(send.get("available_in_groups")).containsExactly(JsonNodeFactory.instance.textNode("parents"));
+        JsonNode search = ok(f.discovery.describe(kid, "gmail__list_emails"));
+        assertThat(search.get("available_in_groups"))
+                .containsExactly(
+                        JsonNodeFactory.instance.textNode("kids"), JsonNodeFactory.instance.textNode("parents"));
+        // a user's own allow does not make the tool a group's: ann of the kids sees it, the kids as a group do not
+        JsonNode forAnn = ok(f.discovery.describe(new Principal("ann", "kids", null), "gmail__send_email"));
+        assertThat(forAnn.get("available_in_groups")).containsExactly(JsonNodeFactory.instance.textNode("parents"));
+        // denied: the very answer a missing tool gets, and through the model's own call too
+        assertThat(f.discovery.describe(kid, "gmail__send_email"))
+                .isEqualTo(new DiscoveryResult.Error("Tool not found: gmail__send_email"));
+        assertThat(f.discovery.describe(kid, "gmail__send_emailz"))
+                .isEqualTo(new DiscoveryResult.Error("Tool not found: gmail__send_emailz"));
+        assertThat(f.discovery.call(
+                        kid,
+                        DiscoveryTools.DESCRIBE,
+                        JsonNodeFactory.instance.objectNode().put("tool_name", "gmail__send_email")))
+                .isEqualTo(new DiscoveryResult.Error("Tool not found: gmail__send_email"));
+        assertThat(f.discovery.describe(Principal.ANONYMOUS, "gmail__list_emails"))
+                .isEqualTo(new DiscoveryResult.Error("Tool not found: gmail__list_emails"));
+    }
+
+    @Test
     void list_all_filters_by_category_and_counts_only_visible_tools() {
         Fixture f = fixtureDenyingGmailSend();
         JsonNode out = ok(f.discovery.listAll(new Principal(null, "kids", null), "Communication"));

@@ -42,6 +42,27 @@ class RenderTest {
     }
 
     @Test
+    void system_prompt_marks_tools_that_need_approval_and_cuts_descriptions_at_sentence_ends_only() {
+        Fixture f = new Fixture();
+        f.catalog.sync(java.util.List.of(
+                ToolSpec.builder(
+                                "gmail__search_emails",
+                                "Searches the mailbox with Gmail query syntax, e.g. 'from:alice is:unread'. Read only.")
+                        .build(),
+                ToolSpec.builder("gmail__send_email", "Sends an email from the user's account. Needs a connection.")
+                        .aiAccess(dev.toolscout.model.AiAccess.PROPOSE)
+                        .build()));
+        Selection s = f.selector.select(Selector.Request.of("search and send email", Principal.ANONYMOUS));
+        String p = SystemPrompt.section(s);
+        assertThat(p)
+                .contains("gmail__search_emails — Searches the mailbox with Gmail query syntax, e.g. "
+                        + "'from:alice is:unread'. (")
+                .contains("gmail__send_email — Sends an email from the user's account. (requires approval) (")
+                .doesNotContain("Read only", "Needs a connection");
+        assertThat(p.lines().filter(l -> l.contains("requires approval"))).hasSize(1);
+    }
+
+    @Test
     void token_counts_are_positive_and_additive() {
         TokenCounter t = new TokenCounter();
         ToolSpec other = ToolSpec.builder("files__read", "Read a file.").build();

@@ -7,6 +7,7 @@ import dev.toolscout.Fixture;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.MessageVectors;
 import dev.toolscout.indexing.HashingEmbeddingModel;
+import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,20 +105,45 @@ class RequestContextTest {
     }
 
     @Test
-    void a_message_cut_for_the_search_has_its_whole_vectors_embedded_apart_and_no_known_words() {
+    void a_message_cut_for_the_search_is_routed_on_the_same_part_from_the_one_model_call_and_says_so() {
         Fixture f = catalog();
         CountingModel model = new CountingModel();
-        String message = "send an email " + "x".repeat(Selector.MAX_MESSAGE_CHARS);
+        String message = "  send an email " + "x".repeat(Selector.MAX_MESSAGE_CHARS);
         RequestContext ctx = context(f, model, message, true);
         assertThat(ctx.whole()).isFalse();
-        assertThat(ctx.searched()).hasSize(Selector.MAX_MESSAGE_CHARS);
-        f.selector.select(Selector.Request.of(message, Principal.ANONYMOUS), ctx);
+        assertThat(ctx.searched()).hasSize(Selector.MAX_MESSAGE_CHARS).startsWith("send an email x");
+        assertThat(ctx.shortened()).isEqualTo(new Shortened(message.length(), Selector.MAX_MESSAGE_CHARS));
+        Selection long_ = f.selector.select(Selector.Request.of(message, Principal.ANONYMOUS), ctx);
+        Selection firstPart = f.selector.select(Selector.Request.of(ctx.searched(), Principal.ANONYMOUS));
+        assertThat(long_.selected().stream().map(Selection.SelectedTool::name).toList())
+                .isNotEmpty()
+                .isEqualTo(firstPart.selected().stream()
+                        .map(Selection.SelectedTool::name)
+                        .toList());
 
+        // the router reads what the ranking read: a pasted document costs it no second model call over the whole
         assertThat(ctx.documentVector())
-                .isEqualTo(model.inner.embedDocuments(List.of(message.strip())).get(0));
-        assertThat(ctx.queryVector()).isEqualTo(model.inner.embedQuery(message));
-        assertThat(model.calls).containsExactly("message", "documents", "query");
+                .isEqualTo(model.inner.embedDocuments(List.of(ctx.searched())).get(0));
+        assertThat(ctx.queryVector()).isEqualTo(model.inner.embedQuery(ctx.searched()));
+        assertThat(model.calls).containsExactly("message");
         assertThat(ctx.wordsKnownToMatch()).isFalse();
+    }
+
+    @Test
+    void a_message_the_ranking_reads_whole_is_not_shortened() {
+        Fixture f = catalog();
+        String fits = "send an email " + "x".repeat(Selector.MAX_MESSAGE_CHARS - 14) + "   ";
+        RequestContext ctx = context(f, new CountingModel(), fits, true);
+        assertThat(ctx.whole()).isTrue();
+        assertThat(ctx.shortened()).isNull();
+        assertThat(ctx.searched()).isEqualTo(fits.strip());
+    }
+
+    @Test
+    void a_surrogate_pair_at_the_cut_is_left_out_whole_never_split() {
+        String message = "a".repeat(Selector.MAX_MESSAGE_CHARS - 1) + "\uD83D\uDE00" + "b".repeat(10);
+        assertThat(Shortened.rankedPart(message)).hasSize(Selector.MAX_MESSAGE_CHARS - 1);
+        assertThat(Shortened.of(message)).isEqualTo(new Shortened(message.length(), Selector.MAX_MESSAGE_CHARS - 1));
     }
 
     @Test
@@ -137,7 +163,8 @@ class RequestContextTest {
         Fixture f = catalog();
         assertThatThrownBy(() -> context(f, new CountingModel(), "  ", true))
                 .hasMessage("message must not be blank, got: '  '");
-        assertThatThrownBy(() -> context(f, new CountingModel(), "a".repeat(64 * 1024), true))
-                .hasMessage("message must be at most 16,384 characters, got: 65,536 characters");
+        assertThatThrownBy(() ->
+                        context(f, new CountingModel(), "a".repeat(InputLimits.MAX_REQUEST_MESSAGE_CHARS + 1), true))
+                .hasMessage("message must be at most 1,048,576 characters, got: 1,048,577 characters");
     }
 }

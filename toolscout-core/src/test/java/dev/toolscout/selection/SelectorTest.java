@@ -27,11 +27,14 @@ class SelectorTest {
 
     @Test
     void a_message_over_the_size_limit_is_refused_naming_the_limit_and_its_size() {
-        assertThatThrownBy(() -> Selector.Request.of("a".repeat(64 * 1024), Principal.ANONYMOUS))
+        assertThatThrownBy(() -> Selector.Request.of(
+                        "a".repeat(dev.toolscout.model.InputLimits.MAX_REQUEST_MESSAGE_CHARS + 1), Principal.ANONYMOUS))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("message must be at most 16,384 characters, got: 65,536 characters");
-        assertThat(Selector.Request.of("a".repeat(16_384), Principal.ANONYMOUS).message())
-                .hasSize(16_384);
+                .hasMessage("message must be at most 1,048,576 characters, got: 1,048,577 characters");
+        // longer than the ranking reads is no error: it is ranked on its first part
+        assertThat(Selector.Request.of("a".repeat(64 * 1024), Principal.ANONYMOUS)
+                        .message())
+                .hasSize(64 * 1024);
     }
 
     @Test

@@ -96,7 +96,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
             Selection s = engine.selector()
                     .select(new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), ctx);
             RouteDecision route = engine.router().route(ctx, k);
-            return result(routed(s, route), ctx).withRoute(route);
+            return result(routed(s, route), ctx).withRoute(route).withShortened(ctx.shortened());
         }
         return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
     }
@@ -175,7 +175,8 @@ final class LocalToolScout extends EngineServices implements ToolScout {
                         plain.tokens(),
                         active,
                         suggestion)
-                .withRoute(route);
+                .withRoute(route)
+                .withShortened(ctx.shortened());
     }
 
     /** The conversation's active skills {@code p} may still see, in activation order. */
@@ -335,6 +336,13 @@ final class LocalToolScout extends EngineServices implements ToolScout {
                 if (result.route() != null) {
                     n.set("route", RouteJson.toJson(result.route()));
                 }
+                // present only for a message longer than the ranking reads
+                if (result.shortened() != null) {
+                    n.putObject("shortened")
+                            .put("from_chars", result.shortened().fromChars())
+                            .put("to_chars", result.shortened().toChars())
+                            .put("note", result.shortened().note());
+                }
             }
             case ANTHROPIC -> {
                 n.put("system", systemPrompt(s, result));
@@ -437,6 +445,11 @@ final class LocalToolScout extends EngineServices implements ToolScout {
             total++;
         }
         return new ToolPage(page, total, offset, categories);
+    }
+
+    @Override
+    public Optional<List<String>> availableInGroups(Principal principal, String name) {
+        return describe(principal, name).map(engine.access()::groupsAllowed);
     }
 
     @Override

@@ -4,7 +4,8 @@ package dev.toolscout.engine;
 public enum RenderFormat {
     /**
      * {@code {"selected": [{"name", "score", "reason"}], "core_included", "excluded_count", "reason",
-     * "discovery_suggested", "tokens": {"selected", "all", "saved_pct"}}}: the selection itself.
+     * "discovery_suggested", "tokens": {"selected", "all", "saved_pct"}}}: the selection itself; a message longer than
+     * the ranking reads adds {@code "shortened": {"from_chars", "to_chars", "note"}}.
      */
     JSON,
     /** {@code {"system": <prompt section>, "tools": [<Anthropic tool>]}}: Anthropic's Messages API. */

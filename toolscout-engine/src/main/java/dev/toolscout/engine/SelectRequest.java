@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
  * What to select tools for. Validated here, so a bad request fails before any work, with a message naming the
  * input, the rule and the value.
  *
- * @param message the user's message (required, not blank, at most {@link InputLimits#MAX_MESSAGE_CHARS}
- *     characters; only the first 8,192 are ranked)
+ * @param message the user's message (required, not blank, at most {@link InputLimits#MAX_REQUEST_MESSAGE_CHARS}
+ *     characters; only the first 8,192 are ranked, and a longer one's result says so: {@link
+ *     SelectResult#shortened()})
  * @param principal who asks; {@code null} means {@link Principal#ANONYMOUS} (what a policy's default rules apply
  *     to)
  * @param k how many tools, {@value SelectorConfig#MIN_K}-{@value SelectorConfig#MAX_K}; {@code null} for the
@@ -32,7 +33,7 @@ public record SelectRequest(
             throw new IllegalArgumentException(
                     "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
         }
-        String tooLong = InputLimits.messageTooLong("message", message);
+        String tooLong = InputLimits.requestMessageTooLong("message", message);
         if (tooLong != null) {
             throw new IllegalArgumentException(tooLong);
         }

@@ -4,6 +4,7 @@ import dev.toolscout.model.ToolSpec;
 import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.selection.Origin;
+import dev.toolscout.selection.Shortened;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,6 +25,8 @@ import java.util.Objects;
  * @param route the route the message took ({@code docs/ROUTING.md}) with its evidence (cosines), or {@code null}
  *     when none was decided; on {@link Route#LLM_REQUIRED} (and a catalog too large to send whole) {@code selected}
  *     holds only the pinned core tools and discovery is suggested, instead of weak matches
+ * @param shortened how the message was shortened for the ranking and the route (a message longer than they read is
+ *     ranked on its first part), or {@code null} when they read it whole
  */
 public record SelectResult(
         List<SelectedTool> selected,
@@ -35,13 +38,40 @@ public record SelectResult(
         Tokens tokens,
         List<String> activeSkills,
         SkillSuggestion suggestedSkill,
-        RouteDecision route) {
+        RouteDecision route,
+        Shortened shortened) {
     public SelectResult {
         selected = List.copyOf(selected);
         coreIncluded = List.copyOf(coreIncluded);
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(tokens, "tokens");
         activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
+    }
+
+    /** A result with a message read whole. */
+    public SelectResult(
+            List<SelectedTool> selected,
+            List<String> coreIncluded,
+            int excludedCount,
+            int visibleCount,
+            String reason,
+            boolean discoverySuggested,
+            Tokens tokens,
+            List<String> activeSkills,
+            SkillSuggestion suggestedSkill,
+            RouteDecision route) {
+        this(
+                selected,
+                coreIncluded,
+                excludedCount,
+                visibleCount,
+                reason,
+                discoverySuggested,
+                tokens,
+                activeSkills,
+                suggestedSkill,
+                route,
+                null);
     }
 
     /** A result with no route decided. */
@@ -80,7 +110,24 @@ public record SelectResult(
                 tokens,
                 activeSkills,
                 suggestedSkill,
-                r);
+                r,
+                shortened);
+    }
+
+    /** This result with {@code s} as how its message was shortened ({@code null}: read whole). */
+    public SelectResult withShortened(Shortened s) {
+        return new SelectResult(
+                selected,
+                coreIncluded,
+                excludedCount,
+                visibleCount,
+                reason,
+                discoverySuggested,
+                tokens,
+                activeSkills,
+                suggestedSkill,
+                route,
+                s);
     }
 
     /** A result outside a conversation: no active skills, no suggestion. */

@@ -92,6 +92,15 @@ public interface ToolScout extends AutoCloseable {
     Optional<ToolSpec> describe(Principal principal, String name);
 
     /**
+     * The groups of the access policy whose members may use tool {@code name} (those its group rules name, each
+     * judged with no user and no space), in name order; empty for a tool {@code principal} may not see, exactly as
+     * for a missing one, so the policy of a tool the principal is not to know of is never told.
+     *
+     * @param principal {@code null} for the anonymous one
+     */
+    Optional<List<String>> availableInGroups(Principal principal, String name);
+
+    /**
      * Adds or replaces tools by name. Durable on return (committed to the store) and indexed: the next
      * selection ranks them. An unchanged tool is neither counted nor embedded again. Verbs are registered through
      * {@link #verbs()}.

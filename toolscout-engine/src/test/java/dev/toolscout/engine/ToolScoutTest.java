@@ -44,6 +44,32 @@ class ToolScoutTest {
     }
 
     @Test
+    void a_message_with_a_pasted_document_is_ranked_on_its_first_part_and_says_so() {
+        // an agent's message: the request first, then a long pasted text that names no tool's words
+        String pasted = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. ".repeat(250);
+        String message = "Schedule a meeting with the team tomorrow at 3pm about this report:\n" + pasted;
+        assertThat(message.length()).isGreaterThan(20_000);
+        try (ToolScout scout = open()) {
+            SelectResult r = scout.select(SelectRequest.of(message));
+            assertThat(r.shortened()).isEqualTo(new dev.toolscout.selection.Shortened(message.length(), 8_192));
+            assertThat(names(r)).contains("calendar__create_event");
+            com.fasterxml.jackson.databind.JsonNode json = scout.render(r, RenderFormat.JSON);
+            assertThat(json.path("shortened").path("from_chars").asInt()).isEqualTo(message.length());
+            assertThat(json.path("shortened").path("to_chars").asInt()).isEqualTo(8_192);
+            assertThat(json.path("shortened").path("note").asText())
+                    .isEqualTo("the message is longer than the ranking reads; it was ranked on its first 8,192 of "
+                            + String.format(java.util.Locale.ROOT, "%,d", message.length()) + " characters");
+
+            SelectResult whole = scout.select(SelectRequest.of("Schedule a meeting with the team tomorrow at 3pm"));
+            assertThat(whole.shortened()).isNull();
+            assertThat(scout.render(whole, RenderFormat.JSON).has("shortened")).isFalse();
+        }
+        assertThatThrownBy(() ->
+                        SelectRequest.of("a".repeat(dev.toolscout.model.InputLimits.MAX_REQUEST_MESSAGE_CHARS + 1)))
+                .hasMessage("message must be at most 1,048,576 characters, got: 1,048,577 characters");
+    }
+
+    @Test
     void an_upserted_tool_is_selected_next_and_a_removed_one_is_gone() {
         ToolSpec probe = ToolSpec.builder(
                         "quasar__calibrate_telescope",

@@ -14,6 +14,7 @@ import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.learning.LearnedPair;
 import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.model.Hashing;
+import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.TokenCounter;
@@ -22,6 +23,7 @@ import dev.toolscout.selection.HybridRanker;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
 import dev.toolscout.selection.SelectorConfig;
+import dev.toolscout.selection.Shortened;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -331,8 +333,12 @@ public final class EvalRunner {
             ds.tools().forEach(t -> nameOfId.put(t.id(), t.spec().fullName()));
             List<LearnedPair> pairs = new ArrayList<>(train.size());
             for (ScoredQuery q : train) {
+                // a learned message is capped lower than a request's; what the ranking reads of a longer one is what
+                // a selection would learn from it, so one long query never aborts the run
+                String text =
+                        q.text().length() > InputLimits.MAX_MESSAGE_CHARS ? Shortened.rankedPart(q.text()) : q.text();
                 pairs.add(new LearnedPair(
-                        q.text(), q.gold().stream().map(nameOfId::get).toList(), null, null, null));
+                        text, q.gold().stream().map(nameOfId::get).toList(), null, null, null));
             }
             learn = pairs;
         }
@@ -411,6 +417,7 @@ public final class EvalRunner {
         }
         double top10Tokens = 0;
         int qi = 0;
+        int shortened = 0;
         // LangChain4j's strategy is an external baseline: it gets the model's plain query vectors, not the
         // product's query adapter (its document vectors are the same either way)
         VectorToolSearch lc4j = o.retriever() == Retriever.langchain4j
@@ -438,12 +445,21 @@ public final class EvalRunner {
         try (BufferedWriter perQuery =
                 perQueryPart == null ? null : Files.newBufferedWriter(perQueryPart, StandardCharsets.UTF_8)) {
             for (ScoredQuery q : queries) {
+                // a query longer than the ranking reads is ranked on its first part, as a request's message is; one
+                // past even a request's cap is handed over as that part (the same ranking), so no query aborts the run
+                String text = q.text();
+                if (Shortened.of(text) != null) {
+                    shortened++;
+                    if (text.length() > InputLimits.MAX_REQUEST_MESSAGE_CHARS) {
+                        text = Shortened.rankedPart(text);
+                    }
+                }
                 long t0 = System.nanoTime();
                 List<String> names;
                 if (lc4j != null) {
-                    names = lc4j.search(q.text(), DEPTH);
+                    names = lc4j.search(text, DEPTH);
                 } else {
-                    Selection sel = selector.select(new Selector.Request(q.text(), Principal.ANONYMOUS, DEPTH, null));
+                    Selection sel = selector.select(new Selector.Request(text, Principal.ANONYMOUS, DEPTH, null));
                     names = sel.selected().stream()
                             .map(Selection.SelectedTool::name)
                             .toList();
@@ -491,6 +507,16 @@ public final class EvalRunner {
         }
         if (perQueryPart != null) {
             Files.move(perQueryPart, perQueryFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        if (shortened > 0) {
+            log.println(String.format(
+                    java.util.Locale.ROOT,
+                    "eval: shortened %d of %d queries: longer than the ranking reads (%,d characters), each was ranked"
+                            + " on its first part",
+                    shortened,
+                    queries.size(),
+                    Selector.MAX_MESSAGE_CHARS));
+            log.flush();
         }
         int n = Math.max(1, queries.size());
         Map<Integer, Double> rec = new LinkedHashMap<>();

@@ -39,20 +39,27 @@ final class DescribeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (remote.given()) {
             // the server answers the tool in the catalog format, its dependencies already cut to what the key may see
-            Optional<ToolSpec> tool = remote.api(cli.env, engine, who, null)
+            Optional<com.fasterxml.jackson.databind.JsonNode> json = remote.api(cli.env, engine, who, null)
                     .getIfFound("/v1/tools/"
                             + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8)
-                                    .replace("+", "%20"))
-                    .map(json -> dev.toolscout.model.ToolSpecJson.fromJson(json, null));
-            return print(tool);
+                                    .replace("+", "%20"));
+            Optional<ToolSpec> tool = json.map(j -> dev.toolscout.model.ToolSpecJson.fromJson(j, null));
+            java.util.List<String> groups = new java.util.ArrayList<>();
+            json.ifPresent(j -> j.path("available_in_groups").forEach(g -> groups.add(g.asText())));
+            return print(tool, groups);
         }
         try (ToolScout scout = EngineOptions.openForReading(
                 engine.options(), spec.commandLine().getErr(), null)) {
-            return print(scout.describe(who.principal(), name));
+            Optional<ToolSpec> tool = scout.describe(who.principal(), name);
+            return print(
+                    tool,
+                    tool.isEmpty()
+                            ? java.util.List.of()
+                            : scout.availableInGroups(who.principal(), name).orElse(java.util.List.of()));
         }
     }
 
-    private int print(Optional<ToolSpec> tool) {
+    private int print(Optional<ToolSpec> tool, java.util.List<String> groups) {
         if (tool.isEmpty()) {
             // the discovery tool's words, the same for a denied and a missing tool
             spec.commandLine()
@@ -62,6 +69,9 @@ final class DescribeCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             return 1;
         }
-        return Results.print(spec, Results.describe(tool.get()));
+        com.fasterxml.jackson.databind.node.ObjectNode out = Results.describe(tool.get());
+        com.fasterxml.jackson.databind.node.ArrayNode g = out.putArray("available_in_groups");
+        groups.forEach(g::add);
+        return Results.print(spec, out);
     }
 }

@@ -43,16 +43,25 @@ final class ListCommand implements Callable<Integer> {
             String only = category == null
                     ? ""
                     : "&category=" + java.net.URLEncoder.encode(category, java.nio.charset.StandardCharsets.UTF_8);
-            return print(offset -> page(api.get("/v1/tools?offset=" + offset + "&limit=" + ToolPage.MAX_LIMIT + only)));
+            return print(
+                    offset -> page(api.get("/v1/tools?offset=" + offset + "&limit=" + ToolPage.MAX_LIMIT + only)),
+                    () -> skills(api.get("/v1/skills")));
         }
         try (ToolScout scout = EngineOptions.openForReading(
                 engine.options(), spec.commandLine().getErr(), null)) {
-            return print(offset -> scout.list(who.principal(), category, offset, ToolPage.MAX_LIMIT));
+            return print(
+                    offset -> scout.list(who.principal(), category, offset, ToolPage.MAX_LIMIT),
+                    () -> scout.skills(who.principal()));
         }
     }
 
-    /** Every page: the command lists all the principal may see, as tool_discovery__list_all does. */
-    private int print(java.util.function.IntFunction<ToolPage> pages) {
+    /**
+     * Every page: the command lists all the principal may see, as tool_discovery__list_all does, skills included
+     * (for no category, or the category skills).
+     */
+    private int print(
+            java.util.function.IntFunction<ToolPage> pages,
+            java.util.function.Supplier<List<dev.toolscout.skills.Skill>> skills) {
         ToolPage first = pages.apply(0);
         List<ToolPage.ToolSummary> all = new ArrayList<>(first.tools());
         ToolPage page = first;
@@ -60,7 +69,21 @@ final class ListCommand implements Callable<Integer> {
             page = pages.apply(all.size());
             all.addAll(page.tools());
         }
-        return Results.print(spec, Results.list(new ToolPage(all, all.size(), 0, first.categories()), category));
+        return Results.print(
+                spec,
+                Results.withSkills(
+                        Results.list(new ToolPage(all, all.size(), 0, first.categories()), category),
+                        category,
+                        skills.get()));
+    }
+
+    /** The skills of {@code GET /v1/skills} (docs/HTTP_API.md), as the server lets the caller read them. */
+    private static List<dev.toolscout.skills.Skill> skills(com.fasterxml.jackson.databind.JsonNode json) {
+        List<dev.toolscout.skills.Skill> out = new ArrayList<>();
+        json.path("skills")
+                .forEach(n -> out.add(dev.toolscout.skills.SkillJson.fromJson(
+                        n, "GET /v1/skills", dev.toolscout.skills.Skill.Source.API)));
+        return out;
     }
 
     /** A page of {@code GET /v1/tools} (docs/HTTP_API.md). */

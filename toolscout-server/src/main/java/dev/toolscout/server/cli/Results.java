@@ -6,6 +6,7 @@ import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.skills.Skill;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -29,7 +30,42 @@ final class Results {
                     .put("ai_access", t.aiAccess().name().toLowerCase(Locale.ROOT))
                     .put("score", t.score());
         }
+        // the skills that match, as POST /v1/tools/search gives them (docs/SKILLS.md, "Finding skills")
+        if (!r.skills().isEmpty()) {
+            ArrayNode skills = out.putArray("skills");
+            for (FindResult.SkillMatch m : r.skills()) {
+                ObjectNode sk = skills.addObject()
+                        .put("name", m.name())
+                        .put("kind", "skill")
+                        .put("description", m.description());
+                m.tools().forEach(sk.putArray("tools")::add);
+                sk.put("score", m.score());
+            }
+        }
         return out;
+    }
+
+    /**
+     * {@code list}'s output with the visible skills added as {@code tool_discovery__list_all} adds them: for no
+     * category or the category {@value DiscoveryTools#SKILLS_CATEGORY}, {@code "skills": [{"name", "kind":
+     * "skill", "description", "tools"}]} and {@code "skills_total"}.
+     *
+     * @param skills every skill the principal may see, in name order, with only the tools it may see
+     */
+    static ObjectNode withSkills(ObjectNode list, String category, java.util.List<Skill> skills) {
+        if (category != null
+                && !category.isBlank()
+                && !category.strip().toLowerCase(Locale.ROOT).equals(DiscoveryTools.SKILLS_CATEGORY)) {
+            return list;
+        }
+        ArrayNode out = list.putArray("skills");
+        for (Skill s : skills) {
+            ObjectNode n =
+                    out.addObject().put("name", s.name()).put("kind", "skill").put("description", s.description());
+            s.tools().forEach(n.putArray("tools")::add);
+        }
+        list.put("skills_total", skills.size());
+        return list;
     }
 
     /** @param category the category asked for, or {@code null} */

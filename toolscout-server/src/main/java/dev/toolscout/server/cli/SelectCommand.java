@@ -151,7 +151,8 @@ final class SelectCommand implements Callable<Integer> {
                     route == null
                             ? null
                             : route.path("route").asText() + ": "
-                                    + route.path("reason").asText());
+                                    + route.path("reason").asText(),
+                    r.has("shortened") ? r.path("shortened").path("note").asText() : null);
         } else {
             out.println(Json.pretty(r));
         }
@@ -177,12 +178,14 @@ final class SelectCommand implements Callable<Integer> {
                 t.savedPct(),
                 s.activeSkills(),
                 g == null ? null : new String[] {g.name(), g.why()},
-                s.route() == null ? null : s.route().route() + ": " + s.route().reason());
+                s.route() == null ? null : s.route().route() + ": " + s.route().reason(),
+                s.shortened() == null ? null : s.shortened().note());
     }
 
     /**
      * @param suggested a suggested skill's name and why, or null
      * @param route the route and its reason (docs/ROUTING.md), or null
+     * @param shortened the note on a message longer than the ranking reads, or null
      */
     private static void table(
             PrintWriter out,
@@ -194,10 +197,14 @@ final class SelectCommand implements Callable<Integer> {
             double savedPct,
             List<String> activeSkills,
             String[] suggested,
-            String route) {
+            String route,
+            String shortened) {
         out.println(reason);
         if (route != null) {
             out.println("Route " + route);
+        }
+        if (shortened != null) {
+            out.println("Note: " + shortened + ".");
         }
         out.println();
         int w = Math.max(4, rows.stream().mapToInt(t -> t.name().length()).max().orElse(4));

@@ -166,7 +166,7 @@ final class ServeCommand implements Callable<Integer> {
             paramLabel = "PATH",
             description =
                     "Follow this git repository's commits and index what changed (commit messages, changed paths, "
-                            + "text files of HEAD); its indexing shows in /readyz and /metrics, and `toolscout git-search` searches it "
+                            + "text files of HEAD); its indexing shows in /readyz and /metrics, POST /v1/git/search (as the tool git__search under the access policy) and `toolscout git-search` search it "
                             + "(docs/INDEXING.md).")
     Path gitRepo;
 
@@ -219,7 +219,7 @@ final class ServeCommand implements Callable<Integer> {
                                         GitIndexer.Limits.DEFAULT)
                                 .start()) {
             if (git != null) {
-                api.addIndexer(git);
+                api.gitRepository(git);
             }
             e.upstreamLimits(upstream);
             servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);

@@ -135,6 +135,14 @@ class CliTest {
                 .noneMatch(n -> n.startsWith("gmail__"));
         assertThat(run("describe", "gmail__send_email", "--group", "kids")).isEqualTo(1);
         assertThat(err).contains("Tool not found: gmail__send_email");
+        assertThat(out).isEmpty();
+        // a tool the caller sees names the policy's groups that may use it: not the kids for gmail
+        assertThat(run("describe", "gmail__send_email", "--group", "staff")).isZero();
+        assertThat(Json.MAPPER.readTree(out).get("available_in_groups").toString())
+                .isEqualTo("[]");
+        assertThat(run("describe", "calendar__create_event", "--group", "kids")).isZero();
+        assertThat(Json.MAPPER.readTree(out).get("available_in_groups").toString())
+                .isEqualTo("[\"kids\"]");
         assertThat(run("find", "send an email", "--group", "kids", "--limit", "50"))
                 .isZero();
         assertThat(toolNames(Json.MAPPER.readTree(out).get("tools")))
@@ -431,6 +439,62 @@ class CliTest {
 
         assertThat(runWithInput("  \n", "select", "-")).isEqualTo(ToolScoutCli.BAD_INPUT);
         assertThat(err).contains("MESSAGE from standard input (-) is empty");
+    }
+
+    @Test
+    void a_message_with_a_pasted_document_is_selected_for_on_its_first_part_with_a_note() {
+        String message = "send an email with this text: " + "a".repeat(20_000);
+        assertThat(runWithInput(message, "select", "-")).as(err).isZero();
+        assertThat(out)
+                .contains(
+                        "Note: the message is longer than the ranking reads; it was ranked on its first 8,192 of 20,030"
+                                + " characters.")
+                .contains("gmail__send_email");
+        assertThat(run("select", "send an email")).as(err).isZero();
+        assertThat(out).doesNotContain("Note:");
+    }
+
+    @Test
+    void find_and_list_show_the_skills_the_principal_may_see() throws Exception {
+        Path skill = Files.createDirectories(dir.resolve("skills/expense-report"));
+        Files.writeString(skill.resolve("SKILL.md"), """
+                ---
+                name: expense-report
+                description: File an expense report from receipts in the inbox and email it to accounting.
+                allowed-tools: gmail__search_emails gmail__send_email
+                ---
+                Find the receipts, total them, and send the report.
+                """);
+        assertThat(run("skills", "add", skill.toString())).as(err).isZero();
+
+        assertThat(run("find", "file my expense report")).as(err).isZero();
+        JsonNode found = Json.MAPPER.readTree(out);
+        assertThat(found.path("skills").get(0).path("name").asText()).isEqualTo("expense-report");
+        assertThat(found.path("skills").get(0).path("kind").asText()).isEqualTo("skill");
+        assertThat(found.path("skills").get(0).path("tools").size()).isEqualTo(2);
+
+        assertThat(run("list", "--category", "skills")).as(err).isZero();
+        JsonNode listed = Json.MAPPER.readTree(out);
+        assertThat(listed.path("skills_total").asInt()).isEqualTo(1);
+        assertThat(listed.path("skills").get(0).path("name").asText()).isEqualTo("expense-report");
+        assertThat(listed.path("skills").get(0).path("tools").toString())
+                .isEqualTo("[\"gmail__search_emails\",\"gmail__send_email\"]");
+        assertThat(run("list")).as(err).isZero();
+        assertThat(Json.MAPPER.readTree(out).path("skills_total").asInt()).isEqualTo(1);
+        assertThat(run("list", "--category", "calendar")).as(err).isZero();
+        assertThat(Json.MAPPER.readTree(out).has("skills")).isFalse();
+
+        // a principal who may see none of its tools sees no skill, in either command
+        Path policy = dir.resolve("p.json");
+        Files.writeString(policy, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmail\",\"group\":\"kids\"}]}");
+        assertThat(run("list", "--category", "skills", "--group", "kids", "--policy", policy.toString()))
+                .as(err)
+                .isZero();
+        assertThat(Json.MAPPER.readTree(out).path("skills_total").asInt()).isZero();
+        assertThat(run("find", "file my expense report", "--group", "kids", "--policy", policy.toString()))
+                .as(err)
+                .isZero();
+        assertThat(Json.MAPPER.readTree(out).has("skills")).isFalse();
     }
 
     @Test

@@ -152,4 +152,108 @@ class EvalCommandInputTest {
                 .isEqualTo(ToolScoutCli.BAD_INPUT);
         assertThat(err.toString()).contains("--retriever", "'dense_plain'", "dense-plain", "langchain4j");
     }
+
+    /**
+     * A dataset in the layout of ../shared/datasets/* ({@code <set>/normalized/} with tools, queries and qrels.test
+     * and qrels.train), whose {@code long} query is a request followed by a pasted document of 20,000 characters.
+     */
+    private Path longQueryDataset(String extraTrainQuery) throws IOException {
+        Path set = dir.resolve("long-set");
+        Path norm = Files.createDirectories(set.resolve("normalized"));
+        String pasted = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. ";
+        String request = "email Bob the minutes of the meeting pasted below: ";
+        String longText = request + pasted.repeat((20_000 - request.length()) / pasted.length() + 1);
+        longText = longText.substring(0, 20_000);
+        ObjectMapper m = new ObjectMapper();
+        Files.writeString(
+                norm.resolve("tools.jsonl"),
+                String.join(
+                        "\n",
+                        "{\"id\": \"w\", \"name\": \"get_weather_forecast\", \"description\": \"Weather forecast for a city\"}",
+                        "{\"id\": \"m\", \"name\": \"send_email\", \"description\": \"Send an email message to a recipient\"}",
+                        "{\"id\": \"c\", \"name\": \"create_calendar_event\", \"description\": \"Add an event to the calendar\"}"));
+        Files.writeString(
+                norm.resolve("queries.jsonl"),
+                String.join(
+                        "\n",
+                        "{\"id\": \"q1\", \"text\": \"will it rain in Paris tomorrow\"}",
+                        m.createObjectNode()
+                                .put("id", "long")
+                                .put("text", longText)
+                                .toString(),
+                        "{\"id\": \"q3\", \"text\": \"put the team meeting on my calendar\"}",
+                        "{\"id\": \"t1\", \"text\": \"send a message to Alice\"}",
+                        m.createObjectNode()
+                                .put("id", "t2")
+                                .put("text", extraTrainQuery == null ? "forecast for Rome" : extraTrainQuery)
+                                .toString()));
+        Files.writeString(norm.resolve("qrels.test.tsv"), "query-id\ttool-id\tscore\nq1\tw\t1\nlong\tm\t1\nq3\tc\t1\n");
+        Files.writeString(norm.resolve("qrels.train.tsv"), "query-id\ttool-id\tscore\nt1\tm\t1\nt2\tw\t1\n");
+        return set;
+    }
+
+    @Test
+    void a_query_longer_than_the_ranking_reads_is_ranked_on_its_first_part_and_the_run_says_one_was_shortened()
+            throws Exception {
+        Path set = longQueryDataset(null);
+        Path perQuery = dir.resolve("per-query.jsonl");
+        String[] args = {
+            "eval",
+            "--dataset=" + set,
+            "--qrels=qrels.test.tsv",
+            "--work-dir=" + dir.resolve("work"),
+            "--format=json",
+            "--per-query=" + perQuery
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(ToolScoutCli.run(args, new PrintWriter(out), new PrintWriter(err, true)))
+                .as(err.toString())
+                .isZero();
+        assertThat(err.toString())
+                .contains("eval: shortened 1 of 3 queries: longer than the ranking reads (8,192 characters), each was"
+                        + " ranked on its first part");
+        JsonNode r = new ObjectMapper().readTree(out.toString());
+        assertThat(r.path("queries").asInt()).as(out.toString()).isEqualTo(3);
+        // its first part asks for an email: the long query is scored, and on what it asks
+        JsonNode longLine =
+                new ObjectMapper().readTree(Files.readAllLines(perQuery).get(1));
+        assertThat(longLine.path("id").asText()).isEqualTo("long");
+        assertThat(longLine.path("gold_ranks").path("m").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void learning_from_a_set_with_a_long_query_and_scoring_one_past_every_cap_still_finishes() throws Exception {
+        // one learned query past the learned-message cap (16,384), one scored past even a request's (1 Mi)
+        Path set = longQueryDataset("forecast for Rome " + "and more words ".repeat(2_000));
+        Path queries = set.resolve("normalized/queries.jsonl");
+        String huge = "will it rain in Paris tomorrow "
+                + "x".repeat(dev.toolscout.model.InputLimits.MAX_REQUEST_MESSAGE_CHARS);
+        Files.writeString(
+                queries,
+                Files.readString(queries)
+                        .replace(
+                                "{\"id\": \"q1\", \"text\": \"will it rain in Paris tomorrow\"}",
+                                new ObjectMapper()
+                                        .createObjectNode()
+                                        .put("id", "q1")
+                                        .put("text", huge)
+                                        .toString()));
+        String[] args = {
+            "eval",
+            "--dataset=" + set,
+            "--qrels=qrels.test.tsv",
+            "--learn-qrels=qrels.train.tsv",
+            "--work-dir=" + dir.resolve("work"),
+            "--format=json"
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(ToolScoutCli.run(args, new PrintWriter(out), new PrintWriter(err, true)))
+                .as(err.toString())
+                .isZero();
+        assertThat(err.toString()).contains("eval: shortened 2 of 3 queries", "eval: learned ");
+        assertThat(new ObjectMapper().readTree(out.toString()).path("queries").asInt())
+                .isEqualTo(3);
+    }
 }

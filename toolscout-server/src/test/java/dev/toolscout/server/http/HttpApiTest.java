@@ -203,9 +203,22 @@ class HttpApiTest {
                         .path("input")
                         .asText())
                 .isEqualTo("message");
-        JsonNode longMessage = problem(reader.post("/v1/select", "{\"message\": \"" + "a".repeat(16_385) + "\"}"), 400);
+        // longer than the ranking reads: ranked on its first part, and the answer says so
+        HttpResponse<String> pasted = reader.post(
+                "/v1/select", "{\"message\": \"send an email with this text: " + "a".repeat(20_000) + "\"}");
+        assertThat(pasted.statusCode()).as(pasted.body()).isEqualTo(200);
+        JsonNode shortened = json(pasted).path("shortened");
+        assertThat(shortened.path("from_chars").asInt()).isEqualTo(20_030);
+        assertThat(shortened.path("to_chars").asInt()).isEqualTo(8_192);
+        // past the hard cap (under the body cap): refused, naming the field, the rule and the size
+        JsonNode longMessage = problem(
+                reader.post(
+                        "/v1/select",
+                        "{\"message\": \"" + "a".repeat(dev.toolscout.model.InputLimits.MAX_REQUEST_MESSAGE_CHARS + 1)
+                                + "\"}"),
+                400);
         assertThat(longMessage.path("detail").asText())
-                .isEqualTo("message must be at most 16,384 characters, got: 16,385 characters");
+                .isEqualTo("message must be at most 1,048,576 characters, got: 1,048,577 characters");
         assertThat(longMessage.path("value").asText()).hasSizeLessThan(200);
         assertThat(problem(reader.post("/v1/select", "{\"message\": \"x\", \"format\": \"xml\"}"), 400)
                         .path("rule")
@@ -362,6 +375,16 @@ class HttpApiTest {
                             .path("name")
                             .asText())
                     .isEqualTo("gmail__send_email");
+            // who may use it is told only beside a tool the caller sees: the kids are not among its groups
+            assertThat(json(admin.get("/v1/tools/gmail__send_email"))
+                            .path("available_in_groups")
+                            .toString())
+                    .isEqualTo("[]");
+            assertThat(json(reader.get("/v1/tools/calendar__create_event"))
+                            .path("available_in_groups")
+                            .toString())
+                    .isEqualTo("[\"kids\"]");
+            assertThat(denied.body()).doesNotContain("available_in_groups", "kids");
             assertThat(names(json(reader.post("/v1/tools/search", "{\"query\": \"send an email\"}"))
                             .path("tools")))
                     .noneMatch(n -> n.startsWith("gmail__"));

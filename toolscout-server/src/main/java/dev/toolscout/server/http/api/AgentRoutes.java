@@ -151,7 +151,7 @@ final class AgentRoutes implements RouteGroup {
         }
         String conv = conversationId(c.path("id"));
         Fields f = Fields.of(c.json(), "", Set.of("message"));
-        String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+        String message = f.text("message", true, InputLimits.MAX_REQUEST_MESSAGE_CHARS);
         Agent agent = agent(c);
         String requester = c.caller() == null ? "local" : c.caller().id();
         boolean stream = c.wantsEventStream();

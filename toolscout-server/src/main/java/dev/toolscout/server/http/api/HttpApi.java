@@ -63,6 +63,8 @@ public final class HttpApi {
     private volatile ApiBackend backend;
     private volatile boolean ready;
     private final List<dev.toolscout.indexing.Indexer> indexers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The repository {@code serve --git-repo} indexes, searched by {@code POST /v1/git/search}; null for none. */
+    private volatile dev.toolscout.git.GitIndexer git;
 
     public HttpApi(GatewayAuth auth, Options options) {
         this.auth = Objects.requireNonNull(auth, "auth");
@@ -104,6 +106,7 @@ public final class HttpApi {
                 new PolicyRoutes(auth),
                 new ServerRoutes(options),
                 new AgentRoutes(options.runs()),
+                new GitRoutes(() -> git),
                 new ConsoleRoutes(this),
                 new OpsRoutes(this));
     }
@@ -138,6 +141,15 @@ public final class HttpApi {
     public void addIndexer(dev.toolscout.indexing.Indexer indexer) {
         indexers.add(indexer);
         metrics.indexer(indexer);
+    }
+
+    /**
+     * Serves {@code git}'s repository at {@code POST /v1/git/search} (to callers the access policy lets use {@code
+     * git__search}), and shows its indexing in {@code /metrics} and {@code /readyz}.
+     */
+    public void gitRepository(dev.toolscout.git.GitIndexer g) {
+        addIndexer(g);
+        this.git = Objects.requireNonNull(g, "git");
     }
 
     /** The indexers shown in {@code /readyz}, in the order added. */

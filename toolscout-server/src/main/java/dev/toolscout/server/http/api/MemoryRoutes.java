@@ -104,7 +104,7 @@ final class MemoryRoutes implements RouteGroup {
 
     private Reply route(Call c) {
         Fields f = Fields.of(c.json(), "", Set.of("message"));
-        String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+        String message = f.text("message", true, InputLimits.MAX_REQUEST_MESSAGE_CHARS);
         return Reply.json(RouteJson.toJson(c.backend().scout().route(c.principal(), message)));
     }
 

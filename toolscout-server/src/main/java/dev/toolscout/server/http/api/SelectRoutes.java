@@ -46,7 +46,7 @@ final class SelectRoutes implements RouteGroup {
 
     private Reply select(Call c) {
         Fields f = Fields.of(c.json(), "", FIELDS);
-        String message = f.text("message", true, InputLimits.MAX_MESSAGE_CHARS);
+        String message = f.text("message", true, InputLimits.MAX_REQUEST_MESSAGE_CHARS);
         Integer k = f.integer("k", SelectorConfig.MIN_K, SelectorConfig.MAX_K);
         Integer budget = f.integer("token_budget", 1, Integer.MAX_VALUE);
         String conversation = f.text("conversation_id", false, SelectRequest.MAX_CONVERSATION_ID_CHARS);
@@ -101,8 +101,8 @@ final class SelectRoutes implements RouteGroup {
                 "SelectRequest", OpenApi.schema("""
             {"type": "object", "required": ["message"], "additionalProperties": false,
              "properties": {
-              "message": {"type": "string", "minLength": 1, "maxLength": 16384,
-                          "description": "The user's message; only its first 8,192 characters are ranked"},
+              "message": {"type": "string", "minLength": 1, "maxLength": 1048576,
+                          "description": "The user's message; only its first 8,192 characters are ranked (see shortened)"},
               "k": {"type": "integer", "minimum": 1, "maximum": 50, "description": "How many tools (default 10)"},
               "token_budget": {"type": "integer", "minimum": 1,
                                "description": "The most tokens the selected definitions may take"},
@@ -138,7 +138,11 @@ final class SelectRoutes implements RouteGroup {
                                   "properties": {"name": {"type": "string"}, "description": {"type": "string"},
                                                  "why": {"type": "string"}}},
               "route": {"$ref": "#/components/schemas/RouteDecision",
-                        "description": "The route the message took (docs/ROUTING.md); on LLM_REQUIRED only the core tools are selected"}}}"""),
+                        "description": "The route the message took (docs/ROUTING.md); on LLM_REQUIRED only the core tools are selected"},
+              "shortened": {"type": "object", "required": ["from_chars", "to_chars", "note"], "additionalProperties": false,
+                            "description": "Only for a message longer than the ranking reads: it was ranked and routed on its first to_chars characters",
+                            "properties": {"from_chars": {"type": "integer"}, "to_chars": {"type": "integer"},
+                                           "note": {"type": "string"}}}}}"""),
                 "AnthropicSelection", OpenApi.schema("""
             {"type": "object", "required": ["system", "tools"], "additionalProperties": false,
              "description": "For Anthropic's Messages API: the system prompt section and the tools",

@@ -51,6 +51,20 @@ final class ToolRoutes implements RouteGroup {
             "examples",
             "output_schema",
             "outputSchema");
+    /**
+     * What GET answers beside a tool's fields, read-only: a PUT takes a GET's answer back, so it accepts and ignores
+     * it.
+     */
+    static final String AVAILABLE_IN_GROUPS = "available_in_groups";
+
+    private static final Set<String> PUT_FIELDS = union(TOOL_FIELDS, AVAILABLE_IN_GROUPS);
+
+    private static Set<String> union(Set<String> a, String b) {
+        Set<String> out = new HashSet<>(a);
+        out.add(b);
+        return Set.copyOf(out);
+    }
+
     /** The most tools one page lists; the library's own cap. */
     static final int MAX_PAGE = 1000;
 
@@ -187,14 +201,22 @@ final class ToolRoutes implements RouteGroup {
         String name = c.path("name");
         checkName(name);
         Optional<ToolSpec> spec = c.backend().scout().describe(c.principal(), name.strip());
-        return Reply.json(ToolSpecJson.toJson(spec.orElseThrow(() -> notFound(name))));
+        ObjectNode out = ToolSpecJson.toJson(spec.orElseThrow(() -> notFound(name)));
+        // asked only once the tool is known to be visible: a denied tool's 404 above says nothing of the policy
+        ArrayNode groups = out.putArray(AVAILABLE_IN_GROUPS);
+        c.backend()
+                .scout()
+                .availableInGroups(c.principal(), name.strip())
+                .orElse(List.of())
+                .forEach(groups::add);
+        return Reply.json(out);
     }
 
     private Reply put(Call c) {
         String name = c.path("name");
         checkName(name);
         JsonNode body = c.json();
-        Fields.of(body, "", TOOL_FIELDS);
+        Fields.of(body, "", PUT_FIELDS);
         JsonNode given = body.get("name");
         if (given != null
                 && !given.isNull()
@@ -208,6 +230,7 @@ final class ToolRoutes implements RouteGroup {
         }
         ObjectNode tool = ((ObjectNode) body).deepCopy();
         tool.put("name", name);
+        tool.remove(AVAILABLE_IN_GROUPS);
         ToolSpec spec = read(tool, "");
         checkNotUpstream(c.backend().servers(), List.of(spec.fullName()), "");
         ToolScout scout = c.backend().scout();
@@ -432,6 +455,8 @@ final class ToolRoutes implements RouteGroup {
              "properties": {
               "name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
               "description": {"type": "string", "minLength": 1, "maxLength": 16384},
+              "available_in_groups": {"type": "array", "items": {"type": "string"}, "readOnly": true,
+                                      "description": "Only in a GET: the access policy's groups whose members may use the tool (a PUT ignores it)"},
               "category": {"type": "string"},
               "tags": {"type": "array", "items": {"type": "string"}},
               "parameters": {"type": ["object", "array"], "description": "A JSON Schema object (or a shape of docs/CATALOG_FORMAT.md)"},

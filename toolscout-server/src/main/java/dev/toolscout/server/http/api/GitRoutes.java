@@ -1,0 +1,105 @@
+package dev.toolscout.server.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.git.GitIndexer;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.SideEffect;
+import dev.toolscout.model.ToolSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code POST /v1/git/search}: the repository that {@code serve --git-repo} indexes, searched by meaning, under the
+ * access policy. The search is judged as the tool {@value #TOOL} (source {@code git}), so a policy allows or denies
+ * it like any tool ({@code {"effect": "deny", "source": "git", "group": "kids"}}); a caller it is denied to, and any
+ * caller while no repository is indexed, get the same 404, so a denial says nothing of the repository.
+ */
+final class GitRoutes implements RouteGroup {
+    /** The name the access policy judges the search by. */
+    static final String TOOL = "git__search";
+
+    /** The search as a tool, for the policy's decision (not in the catalog: the repository's text is not a tool). */
+    static final ToolSpec SPEC = ToolSpec.builder(
+                    TOOL,
+                    "Search the indexed git repository's recent commits (message and changed paths) and the text files "
+                            + "of its HEAD by meaning.")
+            .category("code")
+            .aiAccess(AiAccess.EXECUTE)
+            .sideEffect(SideEffect.READ)
+            .build();
+
+    private static final String NOT_FOUND = "no git repository is indexed here (serve --git-repo PATH)";
+
+    private final Supplier<GitIndexer> git;
+
+    /** @param git the indexed repository, or {@code null} while none is */
+    GitRoutes(Supplier<GitIndexer> git) {
+        this.git = git;
+    }
+
+    @Override
+    public List<Endpoint> routes() {
+        return List.of(Endpoint.post("/v1/git/search", "searchGit")
+                .tag("git")
+                .summary("Search the repository serve --git-repo indexes (commits and HEAD's text files), by meaning")
+                .description("Judged by the access policy as the tool git__search (source git): a caller it denies, "
+                        + "and every caller while no repository is indexed, get the same 404 (docs/INDEXING.md).")
+                .request("GitSearchRequest")
+                .response(200, "The entries nearest in meaning, best first", "GitSearchResult")
+                .problem(404, "No repository is indexed, or the caller may not search it")
+                .handle(this::search));
+    }
+
+    private Reply search(Call c) {
+        GitIndexer g = git.get();
+        // access first, before the body is read: a denied caller learns nothing, not even its input's faults
+        if (g == null || !c.backend().scout().allows(c.principal(), SPEC)) {
+            throw ApiProblem.notFound(NOT_FOUND);
+        }
+        Fields f = Fields.of(c.json(), "", Set.of("query", "limit"));
+        String query = f.text("query", true, 2_000);
+        Integer limit = f.integer("limit", 1, 50);
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("repository", g.repository().toString());
+        out.put("head", g.indexedHead());
+        out.put("score", "cosine similarity of the entry's embedding to the query's");
+        ArrayNode hits = out.putArray("results");
+        for (GitIndexer.Hit h : g.search(query, limit == null ? 5 : limit)) {
+            ObjectNode o = hits.addObject()
+                    .put("kind", h.kind())
+                    .put("title", h.title())
+                    .put("commit", h.commit());
+            if (h.path() != null) {
+                o.put("path", h.path());
+            }
+            o.put("when", h.when().toString()).put("similarity", h.similarity()).put("snippet", h.snippet());
+        }
+        return Reply.json(out);
+    }
+
+    @Override
+    public Map<String, JsonNode> schemas() {
+        return Map.of(
+                "GitSearchRequest", OpenApi.schema("""
+            {"type": "object", "required": ["query"], "additionalProperties": false,
+             "properties": {
+              "query": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "What to look for"},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Results (default 5)"}}}"""),
+                "GitSearchResult", OpenApi.schema("""
+            {"type": "object", "required": ["repository", "head", "score", "results"], "additionalProperties": false,
+             "properties": {
+              "repository": {"type": "string"}, "head": {"type": ["string", "null"]}, "score": {"type": "string"},
+              "results": {"type": "array", "items": {
+                "type": "object", "required": ["kind", "title", "commit", "when", "similarity", "snippet"],
+                "additionalProperties": false,
+                "properties": {"kind": {"type": "string", "enum": ["commit", "file"]}, "title": {"type": "string"},
+                               "commit": {"type": "string"}, "path": {"type": "string"},
+                               "when": {"type": "string"}, "similarity": {"type": "number"},
+                               "snippet": {"type": "string"}}}}}}"""));
+    }
+}
