@@ -106,6 +106,39 @@ class VerbsCliTest {
     }
 
     @Test
+    void the_discovery_sample_in_the_docs_is_what_the_command_prints() throws Exception {
+        // docs/VERBS.md: the held-out verbs set registered beside the demo catalog
+        Path file = dir.resolve("verbs.json");
+        try (java.io.InputStream in =
+                getClass().getClassLoader().getResourceAsStream("dev/toolscout/eval/calibration/verbs.json")) {
+            Files.write(file, in.readAllBytes());
+        }
+        assertThat(run("verbs", "register", file.toString())).as(err).isZero();
+        assertThat(run("verbs", "discover", "will it snow in Oslo", "--limit", "3"))
+                .as(err)
+                .isZero();
+        JsonNode printed = Json.MAPPER.readTree(out);
+
+        String doc = Files.readString(Path.of("../docs/VERBS.md"));
+        int at = doc.indexOf("```json\n{\"description\": \"will it snow in Oslo\"");
+        assertThat(at).as("the sample in docs/VERBS.md").isPositive();
+        String block = doc.substring(at + "```json\n".length(), doc.indexOf("```", at + 7));
+        JsonNode documented = Json.MAPPER.readTree(block);
+        assertThat(printed.get("threshold").asDouble())
+                .isEqualTo(documented.get("threshold").asDouble());
+        assertThat(printed.get("count")).isEqualTo(documented.get("count"));
+        for (int i = 0; i < documented.get("count").asInt(); i++) {
+            JsonNode p = printed.get("candidates").get(i);
+            JsonNode d = documented.get("candidates").get(i);
+            assertThat(p.get("name")).isEqualTo(d.get("name"));
+            assertThat(p.get("description")).isEqualTo(d.get("description"));
+            assertThat(p.get("confidence").asDouble())
+                    .isEqualTo(d.get("confidence").asDouble());
+            assertThat(p.get("score").asDouble()).isEqualTo(d.get("score").asDouble());
+        }
+    }
+
+    @Test
     void bad_input_exits_2_naming_the_file_the_verb_and_the_field() throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "[{\"verb\": \"SEARCH_WEB\", \"description\": \"d\", \"inputDefintions\": []}]");
