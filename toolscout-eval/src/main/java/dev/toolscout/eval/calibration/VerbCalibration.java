@@ -50,20 +50,24 @@ import java.util.function.Function;
  *       name or description) and once with the gold tool and its duplicates left out ({@code removed}: any
  *       substitution is wrong); and {@value #GIBBERISH} strings of no meaning per catalog (any substitution is
  *       wrong).
+ *   <li><b>Equivalent MCP tools</b> (etom-mcp's {@code gold_efs}: tools of different servers that do the same
+ *       thing), real paraphrases: each tool of a set, as a novel verb, resolved present and removed
+ *       ({@link #equivalentCases}); the groups split at random (seeded) into a calibration half and a held-out half.
  *   <li><b>The verbs set</b> (held out, never used to pick a threshold), in this module's resources {@value
  *       #VERBS}: hand-written verb manifests in seed 002's style, the only catalog; novel verbs that paraphrase one
  *       of them ({@code present} and {@code removed} as above), unrelated requests and gibberish (any substitution
  *       is wrong).
  * </ul>
  *
- * <p>For each rule (which candidate is the target, what its confidence is) and model, the threshold is the lowest
- * confidence at which the substitutions made on the development sets are at least {@value #TARGET_PRECISION}
- * precise; coverage is the share of {@code present} cases that substitute the right tool. The product ships its
- * rule's threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints Markdown tables to
- * stdout and progress to stderr.
+ * <p>For each rule (which candidate is the target, what its confidence is) and model, the threshold is {@link
+ * #calibrated}: the lowest confidence at which the substitutions are at least {@value #TARGET_PRECISION} precise on
+ * the development sets' requests and, apart, on the calibration half of the equivalent tools, the higher of the two;
+ * coverage is the share of {@code present} cases that substitute the right tool. The product ships its rule's
+ * threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints
+ * Markdown tables to stdout and progress to stderr.
  *
- * <p>Usage: {@code toolscout calibrate verbs <datasets-root> [--models id,id] [--per-set N] [--work DIR]
- * [--cases FILE]} (defaults: every model, {@value #PER_SET} queries per set, work folder {@code
+ * <p>Usage: {@code toolscout calibrate verbs <datasets-root> [--models id,id] [--sets prefix,...] [--per-set N]
+ * [--work DIR] [--cases FILE]} (defaults: every model, {@value #PER_SET} queries per set, work folder {@code
  * ~/.toolscout/verb-calibration}). Not thread-safe: one run at a time.
  */
 public final class VerbCalibration {
