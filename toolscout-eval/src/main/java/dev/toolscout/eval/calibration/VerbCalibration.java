@@ -52,7 +52,7 @@ import java.util.function.Function;
  *       wrong).
  *   <li><b>Equivalent MCP tools</b> (etom-mcp's {@code gold_efs}: tools of different servers that do the same
  *       thing), real paraphrases: each tool of a set, as a novel verb, resolved present and removed
- *       ({@link #equivalentCases}); the groups split at random (seeded) into a calibration half and a held-out half.
+ *       ({@link EquivalentTools}); the groups split at random (seeded) into a calibration half and a held-out half.
  *   <li><b>The verbs set</b> (held out, never used to pick a threshold), in this module's resources {@value
  *       #VERBS}: hand-written verb manifests in seed 002's style, the only catalog; novel verbs that paraphrase one
  *       of them ({@code present} and {@code removed} as above), unrelated requests and gibberish (any substitution
@@ -77,7 +77,7 @@ public final class VerbCalibration {
     static final String VERBS = "dev/toolscout/eval/calibration/";
     static final String EQUIVALENTS_DIR = "etom-mcp/normalized";
     static final String EQUIVALENTS = "etom equivalents";
-    private static final long SEED = 42;
+    static final long SEED = 42;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A development set: a dataset folder and a qrels file. */
@@ -344,46 +344,7 @@ public final class VerbCalibration {
         curve(dev, held);
         out.flush();
         if (casesFile != null) {
-            writeCases(casesFile, dev, held);
-        }
-    }
-
-    /** One JSON line per case and model: its label and its top candidates, for analysis beyond the tables. */
-    private static void writeCases(Path file, Map<String, List<Case>> dev, Map<String, List<Case>> held)
-            throws IOException {
-        try (java.io.BufferedWriter w = java.nio.file.Files.newBufferedWriter(file)) {
-            for (Map<String, List<Case>> m : List.of(dev, held)) {
-                for (Map.Entry<String, List<Case>> e : m.entrySet()) {
-                    for (Case c : e.getValue()) {
-                        com.fasterxml.jackson.databind.node.ObjectNode n = JSON.createObjectNode();
-                        n.put("model", e.getKey());
-                        n.put("source", c.source());
-                        n.put("kind", c.kind().name().toLowerCase(Locale.ROOT));
-                        n.put("negative", c.negative());
-                        c.right().stream().sorted().forEach(n.putArray("right")::add);
-                        com.fasterxml.jackson.databind.node.ArrayNode top = n.putArray("top");
-                        com.fasterxml.jackson.databind.node.ArrayNode parts = n.putArray("parts");
-                        for (Parts pt : c.parts()) {
-                            parts.addObject()
-                                    .put("name", pt.name())
-                                    .put("stored", pt.stored())
-                                    .put("description", pt.description())
-                                    .put("inputs", pt.inputs());
-                        }
-                        for (VerbCandidate v :
-                                c.ranked().subList(0, Math.min(10, c.ranked().size()))) {
-                            top.addObject()
-                                    .put("name", v.name())
-                                    .put("confidence", v.confidence())
-                                    .put("score", v.score())
-                                    .put("lexical_rank", v.lexicalRank())
-                                    .put("dense_rank", v.denseRank());
-                        }
-                        w.write(n.toString());
-                        w.newLine();
-                    }
-                }
-            }
+            CaseFile.write(casesFile, dev, held);
         }
     }
 
@@ -407,7 +368,7 @@ public final class VerbCalibration {
                     HybridRanker ranker = new HybridRanker(engine.index())) {
                 Probe probe = new Probe(engine, resolver(engine, ranker));
                 if (e.getKey().equals(EQUIVALENTS_DIR)) {
-                    equivalentCases(root.resolve(EQUIVALENTS_DIR), ds, probe, out, heldOut);
+                    EquivalentTools.cases(root.resolve(EQUIVALENTS_DIR), ds, probe, out, heldOut, this::progress);
                 }
                 for (DevSet set : e.getValue()) {
                     int n = 0;
@@ -440,115 +401,6 @@ public final class VerbCalibration {
             }
         }
         return out;
-    }
-
-    /**
-     * The equivalent MCP tools: etom-mcp's queries give, per step, a set of tools of different servers that do the
-     * same thing ({@code gold_efs}). Each tool of such a set, as a novel verb (its name, description and input
-     * names), is resolved in the whole catalog less itself and its copies (same description): right when it
-     * substitutes a tool of its sets or one of the same name ({@code present}); and with those left out too
-     * ({@code removed}, any substitution wrong: a lower bound, since the sets do not list every equivalent tool).
-     * The sets are joined where they share a tool and the groups split at random (seeded) into halves: the first
-     * calibrates, the second is held out.
-     */
-    private void equivalentCases(
-            Path dir, NormalizedDataset ds, Probe probe, List<Case> calibration, List<Case> heldOut)
-            throws IOException {
-        Map<String, DatasetTool> byId = new HashMap<>();
-        ds.tools().forEach(t -> byId.put(t.id(), t));
-        Map<String, Set<String>> mates = new java.util.TreeMap<>();
-        Map<String, String> parent = new HashMap<>();
-        for (String line : java.nio.file.Files.readAllLines(dir.resolve(NormalizedDataset.QUERIES_FILE))) {
-            if (line.isBlank()) {
-                continue;
-            }
-            for (JsonNode step : JSON.readTree(line).path("gold_efs")) {
-                List<String> ids = new ArrayList<>();
-                step.forEach(i -> {
-                    String id = i.asText().strip();
-                    if (byId.containsKey(id) && !ids.contains(id)) {
-                        ids.add(id);
-                    }
-                });
-                if (ids.size() < 2) {
-                    continue;
-                }
-                for (String id : ids) {
-                    mates.computeIfAbsent(id, k -> new java.util.TreeSet<>()).addAll(ids);
-                    union(parent, ids.get(0), id);
-                }
-            }
-        }
-        Map<String, List<String>> groups = new java.util.TreeMap<>();
-        mates.keySet()
-                .forEach(id -> groups.computeIfAbsent(find(parent, id), k -> new ArrayList<>())
-                        .add(id));
-        List<List<String>> shuffled = new ArrayList<>(groups.values());
-        java.util.Collections.shuffle(shuffled, new Random(SEED));
-        Map<String, Set<String>> byName = new HashMap<>();
-        Map<String, Set<String>> byDescription = new HashMap<>();
-        for (DatasetTool t : ds.tools()) {
-            byName.computeIfAbsent(t.displayName(), k -> new HashSet<>())
-                    .add(t.spec().fullName());
-            byDescription
-                    .computeIfAbsent(t.spec().description(), k -> new HashSet<>())
-                    .add(t.spec().fullName());
-        }
-        int calibrating = 0;
-        int held = 0;
-        for (int g = 0; g < shuffled.size(); g++) {
-            boolean calibrates = g < (shuffled.size() + 1) / 2;
-            List<Case> into = calibrates ? calibration : heldOut;
-            String source = calibrates ? EQUIVALENTS : EQUIVALENTS + " (held out)";
-            for (String id : shuffled.get(g)) {
-                DatasetTool t = byId.get(id);
-                Set<String> copies = byDescription.get(t.spec().description());
-                Set<String> right = new HashSet<>();
-                for (String m : mates.get(id)) {
-                    right.addAll(byName.get(byId.get(m).displayName()));
-                    right.add(byId.get(m).spec().fullName());
-                }
-                right.removeAll(copies);
-                if (right.isEmpty()) {
-                    continue; // its only mates are copies of it
-                }
-                NovelVerb verb = new NovelVerb(
-                        t.displayName(), t.spec().description(), t.spec().parameterNames());
-                Set<String> removed = new HashSet<>(copies);
-                removed.addAll(right);
-                into.add(probe.run(source, Kind.PRESENT, null, verb, copies, right));
-                into.add(probe.run(source, Kind.REMOVED, null, verb, removed, right));
-                if (calibrates) {
-                    calibrating++;
-                } else {
-                    held++;
-                }
-            }
-        }
-        progress("etom equivalents: %d groups, %d tools calibrate, %d held out", shuffled.size(), calibrating, held);
-    }
-
-    private static String find(Map<String, String> parent, String id) {
-        String p = parent.getOrDefault(id, id);
-        if (p.equals(id)) {
-            return id;
-        }
-        String root = find(parent, p);
-        parent.put(id, root);
-        return root;
-    }
-
-    private static void union(Map<String, String> parent, String a, String b) {
-        String ra = find(parent, a);
-        String rb = find(parent, b);
-        if (!ra.equals(rb)) {
-            // the smaller id is the root, so the groups do not depend on the order the sets come in
-            if (ra.compareTo(rb) < 0) {
-                parent.put(rb, ra);
-            } else {
-                parent.put(ra, rb);
-            }
-        }
     }
 
     /** Per wire name, the names of the tools that count as the same: same dataset name or same description. */
@@ -920,7 +772,7 @@ public final class VerbCalibration {
         return a + "/" + b;
     }
 
-    private void progress(String format, Object... args) {
+    void progress(String format, Object... args) {
         err.printf(Locale.ROOT, "verb-calibration: " + format + "%n", args);
         err.flush();
     }
