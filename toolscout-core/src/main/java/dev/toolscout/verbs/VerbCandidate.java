@@ -8,10 +8,10 @@ import dev.toolscout.model.SourceKind;
  * @param name the catalog tool name ({@code verbs__SEARCH_WEB} for a verb)
  * @param sourceKind {@link SourceKind#VERB} for a verb, the tool's kind otherwise
  * @param description the verb's or tool's description
- * @param confidence the cosine similarity of the candidate's stored embedding to the searched text embedded the
- *     same way (as a document), in -1..1: an absolute score, comparable across requests and catalogs (unlike
- *     {@code score}), 1 for the very same text, and what a substitution's threshold applies to;
- *     {@code NaN} only if the index could not score the candidate, which puts it below any threshold
+ * @param confidence how alike the candidate and the searched verb are ({@link VerbMatch}): the cosine of the
+ *     two descriptions embedded alone as documents, combined with the overlap of the input names when the verb
+ *     names inputs; in -1..1, absolute (comparable across requests and catalogs, unlike {@code score}), 1 for a
+ *     copy under any name, and what a substitution's threshold applies to; {@code NaN} puts it below any threshold
  * @param score the fused hybrid score, 0-1, that orders the candidates: relative to the other candidates of
  *     this search (even text of no meaning gets a high one), so never a confidence
  * @param lexicalRank 1-based rank in the keyword (BM25) list, or 0 when absent

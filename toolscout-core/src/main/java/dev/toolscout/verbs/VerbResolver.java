@@ -5,8 +5,7 @@ import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
-import dev.toolscout.indexing.Hit;
-import dev.toolscout.indexing.ToolIndex;
+import dev.toolscout.indexing.ToolText;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Fusion;
@@ -15,7 +14,7 @@ import dev.toolscout.selection.Ranked;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,10 +28,12 @@ import java.util.Set;
  * principal may see (verbs and tools alike), with the same hybrid ranking, the text ranked whole (a verb is one
  * intent, so no clause search).
  *
- * <p>Each candidate's confidence ({@link VerbCandidate#confidence()}) is the cosine similarity of its stored
- * embedding to the searched text embedded the same way, as a document: two descriptions compared like for like,
- * so the very same text scores 1 whatever the model. (The query vector that ranks the candidates is
- * not used for it: a query adapter or a query instruction makes even an identical text score far below 1.) The
+ * <p>Each candidate's confidence ({@link VerbCandidate#confidence()}, {@link VerbMatch}) compares what the two do:
+ * the cosine of the novel verb's description and the candidate's, each embedded alone as a document, combined with
+ * the overlap of their input names when the novel verb names inputs. A copy of a verb under another name scores 1
+ * whatever the model. (Neither the stored embedding, whose text also holds the name, the examples and the
+ * parameters, nor the query vector that ranks the candidates is used for it: the first put a renamed copy at 0.75
+ * with the default model, and a query adapter or instruction makes even an identical text score far below 1.) The
  * fused score that orders candidates is never the confidence: it is relative to the other candidates, so text of
  * no meaning gets a high one too.
  *
@@ -40,7 +41,9 @@ import java.util.Set;
  * confidence reaches the embedding model's calibrated threshold ({@link VerbThresholds}); otherwise it answers
  * {@link Resolution.NoMatch} with the nearest candidates. A model without a calibrated threshold never substitutes.
  *
- * <p>Thread-safe: it holds no state of its own; each call reads one catalog snapshot and one access decision.
+ * <p>Thread-safe: each call reads one catalog snapshot and one access decision; its only state is a bounded cache of
+ * description vectors ({@value #CACHED}, least recently used dropped), keyed by text, so a changed description is
+ * embedded anew.
  */
 public final class VerbResolver {
     /** How many candidates {@link #discover} returns unless told. */
@@ -55,34 +58,41 @@ public final class VerbResolver {
     /** How many of the best-ranked candidates a resolution compares by confidence. */
     public static final int CONSIDERED = 10;
 
+    /** How many document vectors of descriptions the resolver keeps (about 1.5 MB at 384 dimensions). */
+    static final int CACHED = 1024;
+
     /** Most confident first; equal confidences (and NaN, last) keep the ranking's order. */
     private static final Comparator<VerbCandidate> MOST_CONFIDENT = Comparator.comparingDouble(
             (VerbCandidate c) -> Double.isNaN(c.confidence()) ? Double.POSITIVE_INFINITY : -c.confidence());
 
     private final Catalog catalog;
     private final HybridRanker ranker;
-    private final ToolIndex index;
     private final EmbeddingModel model;
     private final AccessControl access;
     private final Fusion fusion;
     private final double threshold;
 
     /**
+     * Document vectors of recent texts (candidates' descriptions recur from call to call), least recently used
+     * dropped past {@value #CACHED}; guarded by itself.
+     */
+    private final Map<String, float[]> vectors = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > CACHED;
+        }
+    };
+
+    /**
      * A resolver with the calibrated threshold of {@code model} ({@link VerbThresholds#forModel}; none for an
      * uncalibrated model, which then never substitutes).
      *
      * @param ranker shared with the selector; closed by whoever made it (the engine)
-     * @param index the index {@code ranker} searches, for the candidates' confidences
      * @param fusion the product's fusion ({@code SelectorConfig.fusion()}); the clause search is left out
      */
     public VerbResolver(
-            Catalog catalog,
-            HybridRanker ranker,
-            ToolIndex index,
-            EmbeddingModel model,
-            AccessControl access,
-            Fusion fusion) {
-        this(catalog, ranker, index, model, access, fusion, VerbThresholds.forModel(model.modelId()));
+            Catalog catalog, HybridRanker ranker, EmbeddingModel model, AccessControl access, Fusion fusion) {
+        this(catalog, ranker, model, access, fusion, VerbThresholds.forModel(model.modelId()));
     }
 
     /**
@@ -93,14 +103,12 @@ public final class VerbResolver {
     public VerbResolver(
             Catalog catalog,
             HybridRanker ranker,
-            ToolIndex index,
             EmbeddingModel model,
             AccessControl access,
             Fusion fusion,
             OptionalDouble threshold) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.ranker = Objects.requireNonNull(ranker, "ranker");
-        this.index = Objects.requireNonNull(index, "index");
         this.model = Objects.requireNonNull(model, "model");
         this.access = Objects.requireNonNull(access, "access");
         this.fusion = Objects.requireNonNull(fusion, "fusion").withClausePenalty(Double.POSITIVE_INFINITY);
@@ -142,24 +150,24 @@ public final class VerbResolver {
         Objects.requireNonNull(verb, "verb");
         Catalog.Snapshot snap = catalog.snapshot();
         AllowedSet allowed = allowed(snap, principal, excluding);
-        String text = verb.searchText();
         List<Ranked> ranked = ranker.rank(
-                text,
+                verb.searchText(),
                 model::embedQueries,
                 allowed,
                 fusion.withDepth(Math.max(fusion.depth(), limit)),
                 o -> snap.byOrd(o).name());
         List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
-        Map<Integer, Float> confidence = confidences(text, top, allowed.universe());
+        List<ToolSpec> specs = top.stream().map(r -> snap.byOrd(r.ord()).spec()).toList();
+        double[] confidence = confidences(verb, specs);
         List<VerbCandidate> out = new ArrayList<>(top.size());
-        for (Ranked r : top) {
-            ToolSpec s = snap.byOrd(r.ord()).spec();
-            Float c = confidence.get(r.ord());
+        for (int i = 0; i < top.size(); i++) {
+            Ranked r = top.get(i);
+            ToolSpec s = specs.get(i);
             out.add(new VerbCandidate(
                     s.fullName(),
                     s.sourceKind(),
                     s.description(),
-                    c == null ? Double.NaN : c,
+                    confidence[i],
                     r.score(),
                     r.lexicalRank(),
                     r.denseRank()));
@@ -168,21 +176,54 @@ public final class VerbResolver {
     }
 
     /**
-     * The cosine of each candidate's stored vector to {@code text} embedded as a document: an exact search of the
-     * index restricted to the candidates (so the vectors need not be read out of it).
+     * Each candidate's confidence ({@link VerbMatch}): its description and the novel verb's text embedded together
+     * as documents (one batch), their cosine, combined with the overlap of the input names.
      */
-    private Map<Integer, Float> confidences(String text, List<Ranked> candidates, int universe) {
+    private double[] confidences(NovelVerb verb, List<ToolSpec> candidates) {
+        double[] out = new double[candidates.size()];
         if (candidates.isEmpty()) {
-            return Map.of();
+            return out;
         }
-        float[] vector = model.embedDocuments(List.of(text)).get(0);
-        BitSet bits = new BitSet(universe);
-        candidates.forEach(r -> bits.set(r.ord()));
-        Map<Integer, Float> out = new HashMap<>();
-        for (Hit h : index.dense(vector, AllowedSet.of(bits, universe), candidates.size())) {
-            out.put(h.ord(), h.score());
+        List<String> texts = new ArrayList<>(candidates.size() + 1);
+        texts.add(VerbMatch.text(verb));
+        for (ToolSpec s : candidates) {
+            texts.add(s.description().isBlank() ? ToolText.splitIdentifier(s.fullName()) : s.description());
+        }
+        List<float[]> vectors = documentVectors(texts);
+        for (int i = 0; i < out.length; i++) {
+            double cos = VerbMatch.cosine(vectors.get(0), vectors.get(i + 1));
+            out[i] = VerbMatch.confidence(
+                    cos, VerbMatch.inputOverlap(verb.inputs(), candidates.get(i).parameterNames()));
         }
         return out;
+    }
+
+    /** The texts' document vectors, from the cache where it has them, the rest embedded in one batch. */
+    private List<float[]> documentVectors(List<String> texts) {
+        float[][] out = new float[texts.size()][];
+        List<String> missing = new ArrayList<>();
+        synchronized (vectors) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = vectors.get(texts.get(i));
+                if (out[i] == null && !missing.contains(texts.get(i))) {
+                    missing.add(texts.get(i));
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<float[]> embedded = model.embedDocuments(missing);
+            synchronized (vectors) {
+                for (int i = 0; i < missing.size(); i++) {
+                    vectors.put(missing.get(i), embedded.get(i));
+                }
+            }
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] == null) {
+                    out[i] = embedded.get(missing.indexOf(texts.get(i)));
+                }
+            }
+        }
+        return List.of(out);
     }
 
     /** {@link #resolve(Principal, NovelVerb, Set)} excluding nothing. */

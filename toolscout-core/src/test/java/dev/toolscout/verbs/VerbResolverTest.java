@@ -66,13 +66,7 @@ class VerbResolverTest {
 
     private static VerbResolver resolver(Fixture f, double threshold) {
         return new VerbResolver(
-                f.catalog,
-                f.ranker,
-                f.index,
-                f.model,
-                f.access,
-                f.selector.config().fusion(),
-                OptionalDouble.of(threshold));
+                f.catalog, f.ranker, f.model, f.access, f.selector.config().fusion(), OptionalDouble.of(threshold));
     }
 
     @Test
@@ -84,16 +78,11 @@ class VerbResolverTest {
         assertThat(found.get(0).name()).isEqualTo("verbs__SEARCH_WEB");
         assertThat(found.get(0).isVerb()).isTrue();
         assertThat(found).anyMatch(c -> !c.isVerb());
-        // the confidence is the cosine of the bag-of-words vectors: the best shares the most words
-        float[] q = f.model.embedQuery("search the web for a topic");
-        float[] d = f.model
-                .embedDocuments(List.of(dev.toolscout.indexing.ToolText.embeddingText(
-                        f.catalog.get("verbs__SEARCH_WEB").orElseThrow().spec())))
-                .get(0);
-        double cos = 0;
-        for (int i = 0; i < q.length; i++) {
-            cos += q[i] * d[i];
-        }
+        // the confidence is the cosine of the two descriptions embedded as documents (no inputs named)
+        List<float[]> v = f.model.embedDocuments(List.of(
+                "search the web for a topic",
+                f.catalog.get("verbs__SEARCH_WEB").orElseThrow().spec().description()));
+        double cos = VerbMatch.cosine(v.get(0), v.get(1));
         assertThat(found.get(0).confidence()).isCloseTo(cos, org.assertj.core.data.Offset.offset(1e-5));
     }
 
@@ -122,6 +111,34 @@ class VerbResolverTest {
                     .startsWith("the best candidate, verbs__SEARCH_WEB, has confidence ")
                     .contains("below the threshold");
         });
+    }
+
+    @Test
+    void a_renamed_copy_with_the_same_description_and_inputs_has_confidence_one() {
+        Fixture f = fixture();
+        NovelVerb copy = new NovelVerb("TRANSLATE", "Translate text into another language", List.of());
+        Resolution r = resolver(f, 0.99).resolve(Principal.ANONYMOUS, copy);
+        assertThat(r).isInstanceOfSatisfying(Resolution.Substitution.class, s -> {
+            assertThat(s.target().name()).isEqualTo("verbs__TRANSLATE_TEXT");
+            assertThat(s.confidence()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+        });
+    }
+
+    @Test
+    void input_names_compare_as_words_and_weigh_in_only_when_the_novel_verb_names_inputs() {
+        assertThat(VerbMatch.inputOverlap(List.of("task_id", "MAX-RESULTS"), List.of("taskId", "maxResults")))
+                .isEqualTo(1.0);
+        assertThat(VerbMatch.inputOverlap(List.of("query", "limit"), List.of("query", "page")))
+                .isEqualTo(1.0 / 3);
+        assertThat(VerbMatch.inputOverlap(List.of("query"), List.of())).isZero();
+        assertThat(VerbMatch.inputOverlap(List.of(), List.of("query"))).isNaN();
+        assertThat(VerbMatch.confidence(0.8, Double.NaN)).isEqualTo(0.8);
+        assertThat(VerbMatch.confidence(1.0, 1.0)).isEqualTo(1.0);
+        assertThat(VerbMatch.confidence(0.8, 0.0, 0.25)).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(VerbMatch.text(new NovelVerb("getForecast", null, List.of())))
+                .isEqualTo("get forecast");
+        assertThatThrownBy(() -> VerbMatch.cosine(new float[2], new float[3]))
+                .hasMessage("vectors must have the same dimension, got: 2 and 3");
     }
 
     @Test
@@ -168,12 +185,7 @@ class VerbResolverTest {
     void an_uncalibrated_model_never_substitutes() {
         Fixture f = fixture();
         VerbResolver r = new VerbResolver(
-                f.catalog,
-                f.ranker,
-                f.index,
-                f.model,
-                f.access,
-                f.selector.config().fusion());
+                f.catalog, f.ranker, f.model, f.access, f.selector.config().fusion());
 
         assertThat(r.threshold()).isEmpty();
         assertThat(r.resolve(

@@ -662,8 +662,8 @@ final class Engine implements AutoCloseable {
             this.router = new VectorRouter(catalog, idx, access, m, memories, skillTools, null);
             this.discovery =
                     new DiscoveryTools(catalog, ranker, m, access, o.selector().fusion()).withSkills(skillTools);
-            this.verbs = new VerbResolver(
-                    catalog, ranker, idx, m, access, o.selector().fusion());
+            this.verbs =
+                    new VerbResolver(catalog, ranker, m, access, o.selector().fusion());
             this.store = s;
             this.approvals = new Approvals(s, java.time.Clock.systemUTC(), Approvals.DEFAULT_TTL);
             if (pg != null) {

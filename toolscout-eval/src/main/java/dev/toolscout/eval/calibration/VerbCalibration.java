@@ -13,6 +13,7 @@ import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.VerbCandidate;
 import dev.toolscout.verbs.VerbManifest;
 import dev.toolscout.verbs.VerbManifestJson;
+import dev.toolscout.verbs.VerbMatch;
 import dev.toolscout.verbs.VerbResolver;
 import dev.toolscout.verbs.VerbThresholds;
 import java.io.IOException;
@@ -49,20 +50,24 @@ import java.util.function.Function;
  *       name or description) and once with the gold tool and its duplicates left out ({@code removed}: any
  *       substitution is wrong); and {@value #GIBBERISH} strings of no meaning per catalog (any substitution is
  *       wrong).
+ *   <li><b>Equivalent MCP tools</b> (etom-mcp's {@code gold_efs}: tools of different servers that do the same
+ *       thing), real paraphrases: each tool of a set, as a novel verb, resolved present and removed
+ *       ({@link EquivalentTools}); the groups split at random (seeded) into a calibration half and a held-out half.
  *   <li><b>The verbs set</b> (held out, never used to pick a threshold), in this module's resources {@value
  *       #VERBS}: hand-written verb manifests in seed 002's style, the only catalog; novel verbs that paraphrase one
  *       of them ({@code present} and {@code removed} as above), unrelated requests and gibberish (any substitution
  *       is wrong).
  * </ul>
  *
- * <p>For each rule (which candidate is the target, what its confidence is) and model, the threshold is the lowest
- * confidence at which the substitutions made on the development sets are at least {@value #TARGET_PRECISION}
- * precise; coverage is the share of {@code present} cases that substitute the right tool. The product ships its
- * rule's threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints Markdown tables to
- * stdout and progress to stderr.
+ * <p>For each rule (which candidate is the target, what its confidence is) and model, the threshold is {@link
+ * #calibrated}: the lowest confidence at which the substitutions are at least {@value #TARGET_PRECISION} precise on
+ * the development sets' requests and, apart, on the calibration half of the equivalent tools, the higher of the two;
+ * coverage is the share of {@code present} cases that substitute the right tool. The product ships its rule's
+ * threshold rounded down to four decimals ({@code VerbThresholds}); the per-set table checks that value. Prints
+ * Markdown tables to stdout and progress to stderr.
  *
- * <p>Usage: {@code toolscout calibrate verbs <datasets-root> [--models id,id] [--per-set N] [--work DIR]
- * [--cases FILE]} (defaults: every model, {@value #PER_SET} queries per set, work folder {@code
+ * <p>Usage: {@code toolscout calibrate verbs <datasets-root> [--models id,id] [--sets prefix,...] [--per-set N]
+ * [--work DIR] [--cases FILE]} (defaults: every model, {@value #PER_SET} queries per set, work folder {@code
  * ~/.toolscout/verb-calibration}). Not thread-safe: one run at a time.
  */
 public final class VerbCalibration {
@@ -70,11 +75,13 @@ public final class VerbCalibration {
     public static final int PER_SET = 300;
     static final int GIBBERISH = 40;
     static final String VERBS = "dev/toolscout/eval/calibration/";
-    private static final long SEED = 42;
+    static final String EQUIVALENTS_DIR = "etom-mcp/normalized";
+    static final String EQUIVALENTS = "etom equivalents";
+    static final long SEED = 42;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A development set: a dataset folder and a qrels file. */
-    record DevSet(String label, String dir, String qrels) {}
+    public record DevSet(String label, String dir, String qrels) {}
 
     static final List<DevSet> SETS = List.of(
             new DevSet("metatool single", "metatool-toole/normalized", "qrels.single.tsv"),
@@ -86,6 +93,31 @@ public final class VerbCalibration {
             new DevSet("toolret toolink", "toolret-subsets-via-mftr/toolink/normalized", "qrels.tsv"),
             new DevSet("etom level 1", "etom-mcp/normalized", "qrels.level1.tsv"),
             new DevSet("etom level 2", "etom-mcp/normalized", "qrels.level2.tsv"));
+
+    /**
+     * The development sets whose label starts with one of {@code prefixes} (comma-separated, case-insensitive:
+     * {@code etom,seal}), or all of them for {@code null}.
+     *
+     * @throws IllegalArgumentException naming a prefix that matches no set
+     */
+    public static List<DevSet> sets(String prefixes) {
+        if (prefixes == null || prefixes.isBlank()) {
+            return SETS;
+        }
+        List<DevSet> out = new ArrayList<>();
+        for (String p : prefixes.split(",")) {
+            String prefix = p.strip().toLowerCase(Locale.ROOT);
+            List<DevSet> hit =
+                    SETS.stream().filter(s -> s.label().startsWith(prefix)).toList();
+            if (hit.isEmpty()) {
+                throw new IllegalArgumentException("--sets: '" + p.strip() + "' starts no development set's label"
+                        + " (labels: "
+                        + String.join(", ", SETS.stream().map(DevSet::label).toList()) + ")");
+            }
+            hit.stream().filter(s -> !out.contains(s)).forEach(out::add);
+        }
+        return out;
+    }
 
     /** Hand-written text of no meaning; {@link #gibberish} adds random strings to it. */
     static final List<String> GIBBERISH_FIXED = List.of(
@@ -111,9 +143,10 @@ public final class VerbCalibration {
     }
 
     /**
-     * One resolved case: its ranked candidates (the fused order, with confidences) and which targets are right.
+     * One resolved case: its ranked candidates (the fused order, with the product's confidences), what the rules
+     * compared need of the {@value VerbResolver#CONSIDERED} best-ranked, and which targets are right.
      *
-     * @param source the set's label, or {@code verbs}
+     * @param source the set's label, {@code etom equivalents}, or {@code verbs}
      * @param negative what kind of negative, for the report ({@code gibberish}, {@code unrelated}), or null
      */
     record Case(
@@ -121,107 +154,73 @@ public final class VerbCalibration {
             Kind kind,
             String negative,
             List<VerbCandidate> ranked,
-            Set<String> right,
-            double topOverlap,
-            double topQueryCosine) {}
+            List<Parts> parts,
+            Set<String> right) {}
+
+    /**
+     * What a considered candidate's confidence is made of: the cosine of its stored embedding to the verb's search
+     * text embedded as a document (the confidence before issue 32), the cosine of the two descriptions embedded
+     * alone, and the input overlap ({@link VerbMatch}; NaN when the verb names no inputs).
+     */
+    record Parts(String name, double stored, double description, double inputs) {}
 
     /** Resolves cases against one engine, and measures what the rules compared need beside the candidates. */
-    record Probe(CalibrationEngine engine, VerbResolver resolver) {
+    record Probe(CalibrationEngine engine, VerbResolver resolver, Map<String, float[]> cache) {
+        Probe(CalibrationEngine engine, VerbResolver resolver) {
+            this(engine, resolver, new HashMap<>());
+        }
+
+        /** Document vectors, each text embedded once per engine (the catalog's descriptions recur in every case). */
+        private List<float[]> embed(List<String> texts) {
+            List<String> missing =
+                    texts.stream().filter(t -> !cache.containsKey(t)).distinct().toList();
+            if (!missing.isEmpty()) {
+                List<float[]> v = engine.model().embedDocuments(missing);
+                for (int i = 0; i < missing.size(); i++) {
+                    cache.put(missing.get(i), v.get(i));
+                }
+            }
+            return texts.stream().map(cache::get).toList();
+        }
+
         Case run(String source, Kind kind, String negative, NovelVerb verb, Set<String> excluding, Set<String> right) {
+            // the rules read the considered candidates only
             List<VerbCandidate> ranked =
-                    resolver.discover(Principal.ANONYMOUS, verb, VerbResolver.MAX_LIMIT, excluding);
-            double overlap = 0;
-            double queryCosine = Double.NaN;
-            if (!ranked.isEmpty()) {
-                dev.toolscout.catalog.CatalogEntry top =
-                        engine.catalog().get(ranked.get(0).name()).orElseThrow();
-                String text = verb.searchText();
-                Set<String> q = words(text);
-                Set<String> c = words(dev.toolscout.indexing.ToolText.embeddingText(top.spec()) + " "
-                        + dev.toolscout.indexing.ToolText.labels(top.spec()) + " "
-                        + dev.toolscout.indexing.ToolText.parameterText(top.spec()));
-                overlap = q.isEmpty()
-                        ? 0
-                        : (double) q.stream().filter(c::contains).count() / q.size();
+                    resolver.discover(Principal.ANONYMOUS, verb, VerbResolver.CONSIDERED, excluding);
+            List<VerbCandidate> considered = ranked;
+            List<Parts> parts = new ArrayList<>();
+            if (!considered.isEmpty()) {
+                List<dev.toolscout.model.ToolSpec> specs = considered.stream()
+                        .map(c -> engine.catalog().get(c.name()).orElseThrow().spec())
+                        .toList();
+                List<String> texts = new ArrayList<>();
+                texts.add(verb.searchText());
+                texts.add(VerbMatch.text(verb));
+                specs.forEach(sp -> texts.add(sp.description()));
+                List<float[]> v = embed(texts);
                 java.util.BitSet bits = new java.util.BitSet();
-                bits.set(top.ord());
-                List<dev.toolscout.indexing.Hit> h = engine.index()
+                specs.forEach(sp -> bits.set(
+                        engine.catalog().get(sp.fullName()).orElseThrow().ord()));
+                Map<String, Double> stored = new HashMap<>();
+                for (dev.toolscout.indexing.Hit h : engine.index()
                         .dense(
-                                engine.model().embedQuery(text),
+                                v.get(0),
                                 dev.toolscout.access.AllowedSet.of(
                                         bits, engine.catalog().snapshot().universe()),
-                                1);
-                queryCosine = h.isEmpty() ? Double.NaN : h.get(0).score();
+                                specs.size())) {
+                    stored.put(engine.catalog().snapshot().byOrd(h.ord()).name(), (double) h.score());
+                }
+                for (int i = 0; i < specs.size(); i++) {
+                    String name = specs.get(i).fullName();
+                    parts.add(new Parts(
+                            name,
+                            stored.getOrDefault(name, Double.NaN),
+                            VerbMatch.cosine(v.get(1), v.get(i + 2)),
+                            VerbMatch.inputOverlap(verb.inputs(), specs.get(i).parameterNames())));
+                }
             }
-            return new Case(source, kind, negative, ranked, right, overlap, queryCosine);
+            return new Case(source, kind, negative, ranked, parts, right);
         }
-    }
-
-    private static final Set<String> STOP = Set.of(
-            "a",
-            "an",
-            "the",
-            "and",
-            "or",
-            "of",
-            "to",
-            "in",
-            "on",
-            "for",
-            "with",
-            "by",
-            "at",
-            "from",
-            "is",
-            "are",
-            "be",
-            "it",
-            "its",
-            "this",
-            "that",
-            "me",
-            "my",
-            "i",
-            "you",
-            "your",
-            "we",
-            "our",
-            "can",
-            "please",
-            "what",
-            "which",
-            "how",
-            "do",
-            "does",
-            "some",
-            "any",
-            "all",
-            "about",
-            "into",
-            "as",
-            "if",
-            "so",
-            "parameters",
-            "want",
-            "need",
-            "would",
-            "like",
-            "get",
-            "give",
-            "find",
-            "show",
-            "tell");
-
-    /** Distinct lower-case words of two letters or more, stop words left out, a plural -s dropped. */
-    static Set<String> words(String text) {
-        Set<String> out = new HashSet<>();
-        for (String w : dev.toolscout.indexing.ToolText.splitIdentifier(text).split(" ")) {
-            if (w.length() < 2 || STOP.contains(w)) {
-                continue;
-            }
-            out.add(w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.substring(0, w.length() - 1) : w);
-        }
-        return out;
     }
 
     /**
@@ -233,11 +232,16 @@ public final class VerbCalibration {
 
     static final Pick NONE = new Pick(null, Double.NaN);
 
-    /** The fused top candidate's confidence. */
-    private static Pick top(Case c) {
-        return c.ranked().isEmpty()
-                ? NONE
-                : new Pick(c.ranked().get(0).name(), c.ranked().get(0).confidence());
+    /** The most confident considered candidate by a confidence of its parts. */
+    private static Pick mostBy(Case c, java.util.function.ToDoubleFunction<Parts> confidence) {
+        Pick best = NONE;
+        for (Parts p : c.parts()) {
+            double conf = confidence.applyAsDouble(p);
+            if (!Double.isNaN(conf) && (best == NONE || conf > best.confidence())) {
+                best = new Pick(p.name(), conf);
+            }
+        }
+        return best;
     }
 
     /** What {@link VerbResolver#resolve} substitutes: the most confident of the {@value VerbResolver#CONSIDERED} best. */
@@ -264,34 +268,35 @@ public final class VerbCalibration {
         return p.confidence() - other;
     }
 
+    private static Rule weighted(double w) {
+        return new Rule(
+                String.format(Locale.ROOT, "description+%.1finputs", w),
+                String.format(
+                        Locale.ROOT,
+                        "the most confident of the 10 by description cosine, input overlap weighted %.1f",
+                        w),
+                c -> mostBy(c, p -> VerbMatch.confidence(p.description(), p.inputs(), w)));
+    }
+
     /** The rules compared; the first is what {@link VerbResolver} does. */
     static final List<Rule> RULES = List.of(
             new Rule(
-                    "most-confident-of-10",
-                    "the most confident of the 10 best-ranked candidates (the product)",
+                    "product",
+                    "the most confident of the 10 best-ranked candidates by VerbMatch (description cosine, input"
+                            + " overlap weighted " + VerbMatch.INPUT_WEIGHT + ")",
                     VerbCalibration::mostConfident),
-            new Rule("fused-top", "the best-ranked candidate, its confidence", VerbCalibration::top),
             new Rule(
-                    "fused-top-query-cosine",
-                    "the best-ranked candidate, its cosine to the query vector (the ranking's,"
-                            + " with the model's query adapter or instruction)",
-                    c -> c.ranked().isEmpty()
-                            ? NONE
-                            : new Pick(c.ranked().get(0).name(), c.topQueryCosine())),
-            new Rule(
-                    "most-confident+2margin",
-                    "the product's pick, its confidence plus twice its lead over the next",
-                    c -> {
-                        Pick p = mostConfident(c);
-                        return p == NONE ? NONE : new Pick(p.name(), p.confidence() + 2 * margin(c, p));
-                    }),
-            new Rule(
-                    "fused-top+0.3words",
-                    "the best-ranked candidate, its confidence plus 0.3 times the share of the"
-                            + " text's content words its text holds",
-                    c -> c.ranked().isEmpty()
-                            ? NONE
-                            : new Pick(top(c).name(), top(c).confidence() + 0.3 * c.topOverlap())));
+                    "stored-text-cosine",
+                    "the most confident of the 10 by the cosine of its stored embedding (name, description, examples,"
+                            + " parameters) to the verb's search text (before issue 32)",
+                    c -> mostBy(c, Parts::stored)),
+            weighted(0.1),
+            weighted(0.2),
+            weighted(0.3),
+            new Rule("product+2margin", "the product's pick, its confidence plus twice its lead over the next", c -> {
+                Pick p = mostConfident(c);
+                return p == NONE ? NONE : new Pick(p.name(), p.confidence() + 2 * margin(c, p));
+            }));
 
     private final CalibrationEngine.Opener engines;
     private final PrintWriter out;
@@ -314,6 +319,15 @@ public final class VerbCalibration {
      * {@code casesFile}, one JSON line per case there too.
      */
     public void run(Path root, List<String> models, Path work, int perSet, Path casesFile) throws IOException {
+        run(root, models, work, perSet, casesFile, SETS);
+    }
+
+    /**
+     * {@link #run(Path, List, Path, int, Path)} over some of the development sets ({@link #sets}); the equivalent
+     * MCP tools are always in (from etom-mcp).
+     */
+    public void run(Path root, List<String> models, Path work, int perSet, Path casesFile, List<DevSet> sets)
+            throws IOException {
         if (perSet < 1) {
             throw new IllegalArgumentException("--per-set must be at least 1, got: " + perSet);
         }
@@ -321,56 +335,27 @@ public final class VerbCalibration {
         Map<String, List<Case>> held = new LinkedHashMap<>();
         for (String model : models) {
             LocalEmbeddingModels.dimension(model); // an unknown id fails before minutes of embedding
-            dev.put(model, developmentCases(root, model, work, perSet));
-            held.put(model, verbsCases(model, work));
+            List<Case> heldOut = new ArrayList<>();
+            dev.put(model, developmentCases(root, model, work, perSet, sets, heldOut));
+            heldOut.addAll(verbsCases(model, work));
+            held.put(model, heldOut);
         }
         report(dev, held);
         curve(dev, held);
         out.flush();
         if (casesFile != null) {
-            writeCases(casesFile, dev, held);
-        }
-    }
-
-    /** One JSON line per case and model: its label and its top candidates, for analysis beyond the tables. */
-    private static void writeCases(Path file, Map<String, List<Case>> dev, Map<String, List<Case>> held)
-            throws IOException {
-        try (java.io.BufferedWriter w = java.nio.file.Files.newBufferedWriter(file)) {
-            for (Map<String, List<Case>> m : List.of(dev, held)) {
-                for (Map.Entry<String, List<Case>> e : m.entrySet()) {
-                    for (Case c : e.getValue()) {
-                        com.fasterxml.jackson.databind.node.ObjectNode n = JSON.createObjectNode();
-                        n.put("model", e.getKey());
-                        n.put("source", c.source());
-                        n.put("kind", c.kind().name().toLowerCase(Locale.ROOT));
-                        n.put("negative", c.negative());
-                        c.right().stream().sorted().forEach(n.putArray("right")::add);
-                        com.fasterxml.jackson.databind.node.ArrayNode top = n.putArray("top");
-                        n.put("top_overlap", c.topOverlap());
-                        n.put("top_query_cosine", c.topQueryCosine());
-                        for (VerbCandidate v :
-                                c.ranked().subList(0, Math.min(10, c.ranked().size()))) {
-                            top.addObject()
-                                    .put("name", v.name())
-                                    .put("confidence", v.confidence())
-                                    .put("score", v.score())
-                                    .put("lexical_rank", v.lexicalRank())
-                                    .put("dense_rank", v.denseRank());
-                        }
-                        w.write(n.toString());
-                        w.newLine();
-                    }
-                }
-            }
+            CaseFile.write(casesFile, dev, held);
         }
     }
 
     // ---- the cases ----
 
-    private List<Case> developmentCases(Path root, String model, Path work, int perSet) throws IOException {
+    private List<Case> developmentCases(
+            Path root, String model, Path work, int perSet, List<DevSet> sets, List<Case> heldOut) throws IOException {
         List<Case> out = new ArrayList<>();
         Map<String, List<DevSet>> byDir = new LinkedHashMap<>();
-        SETS.forEach(s -> byDir.computeIfAbsent(s.dir(), d -> new ArrayList<>()).add(s));
+        byDir.put(EQUIVALENTS_DIR, new ArrayList<>());
+        sets.forEach(s -> byDir.computeIfAbsent(s.dir(), d -> new ArrayList<>()).add(s));
         for (Map.Entry<String, List<DevSet>> e : byDir.entrySet()) {
             NormalizedDataset ds = NormalizedDataset.read(root.resolve(e.getKey()));
             List<ToolSpec> specs = ds.tools().stream().map(DatasetTool::spec).toList();
@@ -382,6 +367,9 @@ public final class VerbCalibration {
             try (CalibrationEngine engine = engines.open(dataDir, specs, model);
                     HybridRanker ranker = new HybridRanker(engine.index())) {
                 Probe probe = new Probe(engine, resolver(engine, ranker));
+                if (e.getKey().equals(EQUIVALENTS_DIR)) {
+                    EquivalentTools.cases(root.resolve(EQUIVALENTS_DIR), ds, probe, out, heldOut, this::progress);
+                }
                 for (DevSet set : e.getValue()) {
                     int n = 0;
                     for (ScoredQuery q : ds.scoredQueries(set.qrels())) {
@@ -401,7 +389,9 @@ public final class VerbCalibration {
                 }
                 for (String g : gibberish(GIBBERISH)) {
                     out.add(probe.run(
-                            e.getValue().get(0).label(),
+                            e.getValue().isEmpty()
+                                    ? EQUIVALENTS
+                                    : e.getValue().get(0).label(),
                             Kind.NEGATIVE,
                             "gibberish",
                             NovelVerb.described(g),
@@ -474,13 +464,7 @@ public final class VerbCalibration {
     /** A resolver with no threshold: the calibration looks at the candidates and decides itself. */
     private static VerbResolver resolver(CalibrationEngine engine, HybridRanker ranker) {
         return new VerbResolver(
-                engine.catalog(),
-                ranker,
-                engine.index(),
-                engine.model(),
-                engine.access(),
-                engine.fusion(),
-                OptionalDouble.empty());
+                engine.catalog(), ranker, engine.model(), engine.access(), engine.fusion(), OptionalDouble.empty());
     }
 
     /** The fixed strings, then random ones of 1-4 pseudo-words of 2-9 lower-case letters (seeded: same every run). */
@@ -599,41 +583,86 @@ public final class VerbCalibration {
         return max;
     }
 
+    /** Whether a case is one of etom-mcp's equivalent tools (else a request of a development set, or gibberish). */
+    private static boolean equivalent(Case c) {
+        return c.source().startsWith(EQUIVALENTS);
+    }
+
+    /**
+     * The threshold a rule gets from the calibration cases: the lowest at which its substitutions are at least
+     * {@value #TARGET_PRECISION} precise on the requests of the development sets (with their gibberish) and, apart,
+     * on the calibration half of the equivalent tools: the higher of the two, so neither kind of case pays for the
+     * other. NaN when either never is.
+     */
+    static double calibrated(List<Case> calibration, Rule rule) {
+        List<Case> requests = calibration.stream().filter(c -> !equivalent(c)).toList();
+        List<Case> tools =
+                calibration.stream().filter(VerbCalibration::equivalent).toList();
+        double r = requests.isEmpty() ? Double.NEGATIVE_INFINITY : threshold(requests, rule, TARGET_PRECISION);
+        double t = tools.isEmpty() ? Double.NEGATIVE_INFINITY : threshold(tools, rule, TARGET_PRECISION);
+        return Math.max(r, t);
+    }
+
+    private static Map<String, List<Case>> bySource(List<Case> cases) {
+        Map<String, List<Case>> out = new LinkedHashMap<>();
+        for (Case c : cases) {
+            out.computeIfAbsent(c.source(), k -> new ArrayList<>()).add(c);
+        }
+        return out;
+    }
+
     private void report(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
         out.printf(
                 Locale.ROOT,
-                "Target precision %.2f on the development sets (present, removed and gibberish"
-                        + " cases pooled); coverage = right substitutions / present cases; verbs = the held-out verbs set at the"
-                        + " development sets' threshold.%n%n",
-                TARGET_PRECISION);
-        out.println("| model | rule | threshold | dev substituted | dev precision | dev coverage | wrong when"
-                + " removed | max gibberish | verbs precision | verbs coverage | verbs wrong (removed / unrelated /"
+                "Threshold: the lowest at which a rule's substitutions are at least %.0f%% precise on the calibration"
+                        + " cases (the development sets' requests and gibberish; apart, the calibration half of the"
+                        + " equivalent MCP tools; the higher of the two). Coverage = right substitutions / present cases;"
+                        + " 2 SE is the precision's noise (binomial). The held-out cases never set a threshold.%n%n",
+                100 * TARGET_PRECISION);
+        out.println("| model | rule | threshold | requests: precision / coverage | equivalents (calibration):"
+                + " precision / coverage | equivalents (held out): substituted / precision (2 SE) / coverage / wrong"
+                + " when removed | verbs set (held out): precision / coverage / wrong (removed / unrelated /"
                 + " gibberish) |");
-        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        out.println("|---|---|---|---|---|---|---|");
         for (String model : dev.keySet()) {
+            List<Case> requests =
+                    dev.get(model).stream().filter(c -> !equivalent(c)).toList();
+            List<Case> tools =
+                    dev.get(model).stream().filter(VerbCalibration::equivalent).toList();
+            List<Case> heldTools =
+                    held.get(model).stream().filter(VerbCalibration::equivalent).toList();
+            List<Case> verbs =
+                    held.get(model).stream().filter(c -> !equivalent(c)).toList();
             for (Rule rule : RULES) {
-                double t = threshold(dev.get(model), rule, TARGET_PRECISION);
-                Outcome d = outcome(dev.get(model), rule, t);
-                Outcome v = outcome(held.get(model), rule, t);
+                double t = calibrated(dev.get(model), rule);
+                Outcome r = outcome(requests, rule, t);
+                Outcome e = outcome(tools, rule, t);
+                Outcome h = outcome(heldTools, rule, t);
+                Outcome v = outcome(verbs, rule, t);
                 out.printf(
                         Locale.ROOT,
-                        "| %s | %s | %.4f | %d | %s | %s | %s | %.3f | %s | %s | %d/%d / %d/%d / %d/%d" + " |%n",
+                        "| %s | %s | %.4f | %s / %s | %s / %s | %d / %s (%s) / %s / %s | %s / %s / %d/%d / %d/%d /"
+                                + " %d/%d |%n",
                         model,
                         rule.id(),
                         t,
-                        d.substituted(),
-                        pct(d.precision()),
-                        pct(d.coverage()),
-                        frac(d.wrongRemoved(), d.removed()),
-                        maxNegative(dev.get(model), rule, "gibberish"),
+                        pct(r.precision()),
+                        pct(r.coverage()),
+                        pct(e.precision()),
+                        pct(e.coverage()),
+                        h.substituted(),
+                        pct(h.precision()),
+                        se2(h.precision(), h.substituted()),
+                        pct(h.coverage()),
+                        frac(h.wrongRemoved(), h.removed()),
                         pct(v.precision()),
                         pct(v.coverage()),
                         v.wrongRemoved(),
                         v.removed(),
-                        wrongOf(held.get(model), rule, t, "unrelated"),
-                        countOf(held.get(model), "unrelated"),
-                        wrongOf(held.get(model), rule, t, "gibberish"),
-                        countOf(held.get(model), "gibberish"));
+                        wrongOf(verbs, rule, t, "unrelated"),
+                        countOf(verbs, "unrelated"),
+                        wrongOf(verbs, rule, t, "gibberish"),
+                        countOf(verbs, "gibberish"));
             }
         }
         Rule product = RULES.get(0);
@@ -643,24 +672,23 @@ public final class VerbCalibration {
                 product.id());
         out.println("| model | shipped threshold | calibrated now (4 decimals, rounded down) | set | present |"
                 + " substituted |"
-                + " precision | coverage | wrong when removed | gibberish substituted |");
+                + " precision (2 SE) | coverage | wrong when removed | gibberish substituted (highest confidence) |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (String model : dev.keySet()) {
             // rounded down, so the case that set it stays in; the table below checks the value shipped
-            double now = Math.floor(threshold(dev.get(model), product, TARGET_PRECISION) * 10_000) / 10_000;
+            double now = Math.floor(calibrated(dev.get(model), product) * 10_000) / 10_000;
             OptionalDouble shipped = VerbThresholds.forModel(model);
             double t = shipped.orElse(now);
-            Map<String, List<Case>> bySet = new LinkedHashMap<>();
-            bySet.put("all development sets", dev.get(model));
-            for (Case c : dev.get(model)) {
-                bySet.computeIfAbsent(c.source(), k -> new ArrayList<>()).add(c);
-            }
-            bySet.put("verbs (held out)", held.get(model));
-            bySet.forEach((set, cases) -> {
+            Map<String, List<Case>> sets = new LinkedHashMap<>();
+            sets.put("calibration: all", dev.get(model));
+            bySource(dev.get(model)).forEach((k, v) -> sets.put("calibration: " + k, v));
+            sets.put("held out: all", held.get(model));
+            bySource(held.get(model)).forEach((k, v) -> sets.put("held out: " + k, v));
+            sets.forEach((set, cases) -> {
                 Outcome o = outcome(cases, product, t);
                 out.printf(
                         Locale.ROOT,
-                        "| %s | %s | %.4f | %s | %d | %d | %s | %s | %s | %s |%n",
+                        "| %s | %s | %.4f | %s | %d | %d | %s (%s) | %s | %s | %s (%.3f) |%n",
                         model,
                         shipped.isPresent() ? String.format(Locale.ROOT, "%.4f", t) : "none",
                         now,
@@ -668,9 +696,11 @@ public final class VerbCalibration {
                         o.present(),
                         o.substituted(),
                         pct(o.precision()),
+                        se2(o.precision(), o.substituted()),
                         pct(o.coverage()),
                         frac(o.wrongRemoved(), o.removed()),
-                        frac(wrongOf(cases, product, t, "gibberish"), countOf(cases, "gibberish")));
+                        frac(wrongOf(cases, product, t, "gibberish"), countOf(cases, "gibberish")),
+                        maxNegative(cases, product, "gibberish"));
             });
         }
     }
@@ -679,27 +709,43 @@ public final class VerbCalibration {
     private void curve(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
         Rule product = RULES.get(0);
         out.printf(Locale.ROOT, "%nThe product's rule (%s) at other thresholds:%n%n", product.id());
-        out.println("| model | threshold | dev precision | dev coverage | verbs precision | verbs coverage |"
-                + " verbs wrong (removed / unrelated / gibberish) |");
-        out.println("|---|---|---|---|---|---|---|");
+        out.println("| model | threshold | requests precision / coverage | equivalents (calibration) precision /"
+                + " coverage | equivalents (held out) precision / coverage | verbs set precision / coverage |");
+        out.println("|---|---|---|---|---|---|");
         for (String model : dev.keySet()) {
+            List<Case> requests =
+                    dev.get(model).stream().filter(c -> !equivalent(c)).toList();
+            List<Case> tools =
+                    dev.get(model).stream().filter(VerbCalibration::equivalent).toList();
+            List<Case> heldTools =
+                    held.get(model).stream().filter(VerbCalibration::equivalent).toList();
+            List<Case> verbs =
+                    held.get(model).stream().filter(c -> !equivalent(c)).toList();
             for (double t = 0.5; t < 0.951; t += 0.05) {
-                Outcome d = outcome(dev.get(model), product, t);
-                Outcome v = outcome(held.get(model), product, t);
+                Outcome r = outcome(requests, product, t);
+                Outcome e = outcome(tools, product, t);
+                Outcome h = outcome(heldTools, product, t);
+                Outcome v = outcome(verbs, product, t);
                 out.printf(
                         Locale.ROOT,
-                        "| %s | %.2f | %s | %s | %s | %s | %d / %d / %d |%n",
+                        "| %s | %.2f | %s / %s | %s / %s | %s / %s | %s / %s |%n",
                         model,
                         t,
-                        pct(d.precision()),
-                        pct(d.coverage()),
+                        pct(r.precision()),
+                        pct(r.coverage()),
+                        pct(e.precision()),
+                        pct(e.coverage()),
+                        pct(h.precision()),
+                        pct(h.coverage()),
                         pct(v.precision()),
-                        pct(v.coverage()),
-                        v.wrongRemoved(),
-                        wrongOf(held.get(model), product, t, "unrelated"),
-                        wrongOf(held.get(model), product, t, "gibberish"));
+                        pct(v.coverage()));
             }
         }
+    }
+
+    /** Twice the binomial standard error of a share over n, as percentage points ("-" for none). */
+    private static String se2(double p, int n) {
+        return n == 0 || Double.isNaN(p) ? "-" : String.format(Locale.ROOT, "±%.1f", 200 * Math.sqrt(p * (1 - p) / n));
     }
 
     private static int wrongOf(List<Case> cases, Rule rule, double t, String negative) {
@@ -726,7 +772,7 @@ public final class VerbCalibration {
         return a + "/" + b;
     }
 
-    private void progress(String format, Object... args) {
+    void progress(String format, Object... args) {
         err.printf(Locale.ROOT, "verb-calibration: " + format + "%n", args);
         err.flush();
     }

@@ -103,9 +103,10 @@ final class CalibrateCommand {
     @Command(
             name = "verbs",
             mixinStandardHelpOptions = true,
-            description = "Fit the verb resolver's substitution threshold per model on the development sets under "
-                    + "DATASETS (open-set protocol), compare the candidate confidence rules, and check the threshold on the "
-                    + "held-out verbs set (docs/VERBS.md, \"Calibration\").")
+            description =
+                    "Fit the verb resolver's substitution threshold per model on the development sets under "
+                            + "DATASETS (open-set protocol) and half of etom-mcp's equivalent tools, compare the candidate confidence"
+                            + " rules, and check the threshold on the held-out half and the verbs set (docs/VERBS.md, \"Calibration\").")
     static final class Verbs implements Callable<Integer> {
         @Parameters(
                 index = "0",
@@ -135,6 +136,13 @@ final class CalibrateCommand {
         Path work;
 
         @Option(
+                names = "--sets",
+                paramLabel = "PREFIX,...",
+                description = "Only the development sets whose label starts with one of these (e.g. etom,seal;"
+                        + " default: all). The equivalent MCP tools of etom-mcp are always in.")
+        String sets;
+
+        @Option(
                 names = "--cases",
                 paramLabel = "FILE",
                 description = "Also write one JSON line per case and model (its label and top candidates) to FILE.")
@@ -149,7 +157,13 @@ final class CalibrateCommand {
                             CalibrateCommand::open,
                             spec.commandLine().getOut(),
                             spec.commandLine().getErr())
-                    .run(root, models, work != null ? work : defaultWork("verb-calibration"), perSet, cases);
+                    .run(
+                            root,
+                            models,
+                            work != null ? work : defaultWork("verb-calibration"),
+                            perSet,
+                            cases,
+                            VerbCalibration.sets(sets));
             return 0;
         }
     }

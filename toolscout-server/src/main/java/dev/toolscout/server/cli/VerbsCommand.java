@@ -121,8 +121,9 @@ final class VerbsCommand implements Callable<Integer> {
     @Command(
             name = "discover",
             mixinStandardHelpOptions = true,
-            description = "The verbs and tools you may see that best match a description, best first, each with its "
-                    + "confidence (a cosine similarity) and the threshold a substitution needs (JSON).")
+            description =
+                    "The verbs and tools you may see that best match a description, best first, each with its "
+                            + "confidence (the cosine similarity of the two descriptions) and the threshold a substitution needs (JSON).")
     static final class Discover implements Callable<Integer> {
         @Parameters(
                 index = "0",

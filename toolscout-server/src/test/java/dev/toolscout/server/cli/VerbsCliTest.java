@@ -74,15 +74,14 @@ class VerbsCliTest {
         assertThat(first.get("confidence").asDouble()).isBetween(-1.0, 1.0);
         assertThat(d.get("candidates").findValuesAsText("kind")).contains("tool");
 
-        // a restated verb (the default model substitutes restatements: docs/VERBS.md, Calibration)
+        // a renamed verb given the registered description, with the default model (docs/VERBS.md, Confidence)
         assertThat(run(
                         "verbs",
                         "resolve",
                         "--verb",
                         "FORECAST_WEATHER",
                         "--description",
-                        "Get the current weather and "
-                                + "the forecast for a city or coordinates. Examples: Will it rain in Paris tomorrow?.",
+                        "Get the current weather and the forecast for a city or coordinates.",
                         "--input",
                         "location"))
                 .as(err)
@@ -91,7 +90,8 @@ class VerbsCliTest {
         assertThat(sub.get("result").asText()).as(out).isEqualTo("substitution");
         assertThat(sub.get("target").get("name").asText()).isEqualTo("verbs__GET_WEATHER");
         assertThat(sub.get("confidence").asDouble())
-                .isGreaterThanOrEqualTo(sub.get("threshold").asDouble());
+                .isGreaterThanOrEqualTo(sub.get("threshold").asDouble())
+                .isGreaterThan(0.99);
 
         assertThat(run("verbs", "resolve", "--description", "xqzv blorf")).isZero();
         JsonNode none = Json.MAPPER.readTree(out);
@@ -103,6 +103,39 @@ class VerbsCliTest {
         assertThat(out).startsWith("Removed 1 verb.");
         assertThat(run("verbs", "remove", "SEARCH_WEB")).isEqualTo(ToolScoutCli.BAD_INPUT);
         assertThat(err).contains("no verb named 'SEARCH_WEB' is registered; nothing was removed");
+    }
+
+    @Test
+    void the_discovery_sample_in_the_docs_is_what_the_command_prints() throws Exception {
+        // docs/VERBS.md: the held-out verbs set registered beside the demo catalog
+        Path file = dir.resolve("verbs.json");
+        try (java.io.InputStream in =
+                getClass().getClassLoader().getResourceAsStream("dev/toolscout/eval/calibration/verbs.json")) {
+            Files.write(file, in.readAllBytes());
+        }
+        assertThat(run("verbs", "register", file.toString())).as(err).isZero();
+        assertThat(run("verbs", "discover", "will it snow in Oslo", "--limit", "3"))
+                .as(err)
+                .isZero();
+        JsonNode printed = Json.MAPPER.readTree(out);
+
+        String doc = Files.readString(Path.of("../docs/VERBS.md"));
+        int at = doc.indexOf("```json\n{\"description\": \"will it snow in Oslo\"");
+        assertThat(at).as("the sample in docs/VERBS.md").isPositive();
+        String block = doc.substring(at + "```json\n".length(), doc.indexOf("```", at + 7));
+        JsonNode documented = Json.MAPPER.readTree(block);
+        assertThat(printed.get("threshold").asDouble())
+                .isEqualTo(documented.get("threshold").asDouble());
+        assertThat(printed.get("count")).isEqualTo(documented.get("count"));
+        for (int i = 0; i < documented.get("count").asInt(); i++) {
+            JsonNode p = printed.get("candidates").get(i);
+            JsonNode d = documented.get("candidates").get(i);
+            assertThat(p.get("name")).isEqualTo(d.get("name"));
+            assertThat(p.get("description")).isEqualTo(d.get("description"));
+            assertThat(p.get("confidence").asDouble())
+                    .isEqualTo(d.get("confidence").asDouble());
+            assertThat(p.get("score").asDouble()).isEqualTo(d.get("score").asDouble());
+        }
     }
 
     @Test

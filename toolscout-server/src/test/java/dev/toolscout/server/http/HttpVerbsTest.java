@@ -75,7 +75,7 @@ class HttpVerbsTest {
 
         JsonNode sub = json(reader.post("/v1/verbs/resolve", """
         {"verb": "FORECAST_WEATHER", "inputs": ["location"], "description":
-         "Get the current weather and the forecast for a city or coordinates. Examples: Will it rain in Paris tomorrow?."}
+         "Get the current weather and the forecast for a city or coordinates."}
         """));
         assertThat(sub.path("result").asText()).as(sub.toString()).isEqualTo("substitution");
         assertThat(sub.path("target").path("verb").asText()).isEqualTo("GET_WEATHER");

@@ -53,8 +53,8 @@ final class VerbRoutes implements RouteGroup {
                         .summary("The verbs and tools that best match a description, each with its confidence")
                         .description(
                                 "Best first by the hybrid search's fused score; each candidate's confidence is the cosine "
-                                        + "similarity of its embedding to the description's, the absolute score a substitution's threshold "
-                                        + "applies to (docs/VERBS.md).")
+                                        + "similarity of its description's embedding to the searched description's, the absolute score a "
+                                        + "substitution's threshold applies to (docs/VERBS.md).")
                         .request("VerbDiscoverRequest")
                         .response(200, "The candidates", "VerbDiscovery")
                         .handle(this::discover),
@@ -210,7 +210,7 @@ final class VerbRoutes implements RouteGroup {
              "properties": {"name": {"type": "string"}, "kind": {"type": "string", "enum": ["verb", "tool"]},
               "verb": {"type": "string", "description": "For a verb: its name without the verbs__ prefix"},
               "description": {"type": "string"},
-              "confidence": {"type": ["number", "null"], "description": "Cosine similarity to the description, -1 to 1; null when not among the nearest by meaning"},
+              "confidence": {"type": ["number", "null"], "description": "Cosine similarity of the candidate's description to the searched one (each embedded alone), -1 to 1; null when it could not be scored"},
               "score": {"type": "number", "description": "Fused relevance, 0-1, relative to this search's candidates"}}}"""),
                 "VerbDiscovery", OpenApi.schema("""
             {"type": "object", "required": ["description", "model", "threshold", "count", "candidates"],
