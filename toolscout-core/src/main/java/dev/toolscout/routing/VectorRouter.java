@@ -10,6 +10,8 @@ import dev.toolscout.indexing.Hit;
 import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.memory.MemoryIntent;
+import dev.toolscout.memory.MemorySubjects;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
@@ -108,6 +110,28 @@ public final class VectorRouter {
      *     nothing clears a threshold
      */
     public RouteDecision route(RequestContext ctx, int k) {
+        RouteDecision d = decideRoute(ctx, k);
+        if (d.route() == Route.DIRECT_MEMORY || d.reason().contains("a request to")) {
+            return d;
+        }
+        List<Evidence> memEvidence =
+                d.evidence().stream().filter(e -> e.kind() == Kind.MEMORY).toList();
+        String note =
+                notAnswered(MemoryIntent.of(ctx.message()), ctx.message(), memEvidence, thresholds.directMemory());
+        return note.isEmpty()
+                ? d
+                : new RouteDecision(
+                        d.route(),
+                        d.target(),
+                        d.reason() + note,
+                        d.discoverySuggested(),
+                        d.sendWhole(),
+                        d.evidence(),
+                        d.thresholds(),
+                        d.wordsMatch());
+    }
+
+    private RouteDecision decideRoute(RequestContext ctx, int k) {
         String message = ctx.message();
         Principal p = ctx.principal();
         boolean wordsKnownToMatch = ctx.wordsKnownToMatch();
@@ -163,12 +187,29 @@ public final class VectorRouter {
             }
         }
         RouteThresholds t = thresholds;
-        if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
+        MemoryIntent intent = MemoryIntent.of(message);
+        List<Evidence> memEvidence =
+                evidence.stream().filter(e -> e.kind() == Kind.MEMORY).toList();
+        Evidence answer = directMemory(intent, message, memEvidence, t.directMemory());
+        if (answer != null) {
             return decide(
                     Route.DIRECT_MEMORY,
-                    mem.get(0).memory().id(),
-                    "memory " + mem.get(0).memory().id() + " answers it ("
-                            + clearedText(mem.get(0).cosine(), t.directMemory()) + ")",
+                    answer.name(),
+                    "memory " + answer.name() + " answers it (" + clearedText(answer.cosine(), t.directMemory())
+                            + ", and it is about what the question asks)",
+                    false,
+                    false,
+                    evidence,
+                    words(message, allowed, wordsKnownToMatch));
+        }
+        if (intent.tool() != null && !intent.answerable()) {
+            // a request to store, correct or forget: the model does it with the memory tool (the selection offers it),
+            // never a tool run or a memory answer in its place
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "a request to " + intent.name().toLowerCase(Locale.ROOT) + " a memory: the model does it with "
+                            + intent.tool() + notAnswered(intent, message, memEvidence, t.directMemory()),
                     false,
                     false,
                     evidence,
@@ -254,6 +295,45 @@ public final class VectorRouter {
                 whole,
                 evidence,
                 false);
+    }
+
+    /**
+     * The memory that answers {@code message} directly, or {@code null}: the message is a question ({@link
+     * MemoryIntent#answerable()}), and the nearest memory whose cosine clears {@code threshold} and which is about
+     * what the question asks ({@link MemorySubjects#mismatch}). Shared with the route calibration, so what it
+     * measures is what the router does.
+     *
+     * @param memories the memory evidence, nearest first
+     */
+    public static Evidence directMemory(
+            MemoryIntent intent, String message, List<Evidence> memories, double threshold) {
+        if (!intent.answerable()) {
+            return null;
+        }
+        for (Evidence e : memories) {
+            if (!RouteThresholds.clears(e.cosine(), threshold)) {
+                return null;
+            }
+            if (MemorySubjects.mismatch(message, e.text()).isEmpty()) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** Why the nearest memory, which clears the threshold, does not answer: for the route's reason; or "". */
+    private static String notAnswered(MemoryIntent intent, String message, List<Evidence> memories, double threshold) {
+        if (memories.isEmpty() || !RouteThresholds.clears(memories.get(0).cosine(), threshold)) {
+            return "";
+        }
+        Evidence e = memories.get(0);
+        if (!intent.answerable()) {
+            return " (memory " + e.name() + " is near, cosine " + fmt(e.cosine())
+                    + ", but the message is not a question)";
+        }
+        return MemorySubjects.mismatch(message, e.text())
+                .map(why -> " (memory " + e.name() + " is near, cosine " + fmt(e.cosine()) + ", but " + why + ")")
+                .orElse("");
     }
 
     private RouteDecision decide(
