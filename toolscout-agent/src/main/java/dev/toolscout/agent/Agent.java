@@ -79,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Before the first model call, the router's route may answer without one (docs/AGENT.md, Routes): a memory
- * that answers the message ({@code DIRECT_MEMORY}), or a no-parameter, read-only tool the policy allows outright
+ * that answers the message ({@code DIRECT_MEMORY}: a question about the memory's own subject), or a no-parameter, read-only tool the policy allows outright
  * ({@code SKILL_EXECUTE}), run with no arguments.
  *
  * <p>Limits ({@link AgentLimits}) stop a run with an error naming the limit. Every run leaves a {@link
@@ -97,6 +97,8 @@ public final class Agent {
     public static final int MAX_HISTORY_MESSAGES = 40;
 
     static final String RUNNING = "running";
+    /** How far under the direct-memory threshold a memory may be and still be shown to the model as evidence. */
+    static final double MEMORY_EVIDENCE_MARGIN = 0.15;
 
     private final ToolScout scout;
     private final RunStore store;
@@ -386,6 +388,7 @@ public final class Agent {
                     system += "\n\nTools discovery found in this conversation, also available: "
                             + String.join(", ", found) + ".";
                 }
+                system += memoryEvidence(sel.route());
                 List<ChatMessage> messages = new ArrayList<>(st.messages.size() + 1);
                 messages.add(SystemMessage.from(system));
                 messages.addAll(st.messages);
@@ -420,6 +423,30 @@ public final class Agent {
         } catch (ProviderException e) {
             return finish(st, AgentResult.Status.FAILED, e.getMessage(), segment);
         }
+    }
+
+    /**
+     * The memories the router found near the message but did not answer with (the message is a request, or the
+     * memory is about another subject, or not near enough): offered to the model as evidence to check, with their ids
+     * (a request to forget or correct one needs it), never as the answer. Empty when there are none. The router's
+     * evidence holds only memories the principal may read.
+     */
+    static String memoryEvidence(dev.toolscout.routing.RouteDecision route) {
+        if (route == null || route.route() == Route.DIRECT_MEMORY) {
+            return "";
+        }
+        double floor = route.thresholds().directMemory();
+        StringBuilder b = new StringBuilder();
+        for (dev.toolscout.routing.RouteDecision.Evidence e : route.evidence()) {
+            if (e.kind() == dev.toolscout.routing.RouteDecision.Kind.MEMORY
+                    && (Double.isNaN(floor) || e.cosine() >= floor - MEMORY_EVIDENCE_MARGIN)) {
+                b.append("\n- ").append(e.name()).append(": ").append(e.text());
+            }
+        }
+        return b.isEmpty()
+                ? ""
+                : "\n\nStored memories near this message (check whether one is about what the user asks before using"
+                        + " it; to forget or correct one, use its id with memory__forget or memory__store):" + b;
     }
 
     private static AiMessage lastAi(RunState st) {

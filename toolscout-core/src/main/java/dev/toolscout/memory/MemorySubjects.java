@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  *   <li>every person or thing the question names (a capitalised word inside the sentence, not a month, a day or a
  *       question word) is named in the memory;
  *   <li>every thing the question says is someone's ("my dog", "my wife's birthday", "Jon's shop", "our office") is
- *       in the memory (its last word, singular or plural; a generic word like "name" or "number" counts through the
- *       other words of its phrase), and not there as someone else's: the memory's "my wife's birthday" is not the
+ *       in the memory (each word of its phrase, singular or plural, but generic words like "name" or "favourite"),
+ *       and not there as someone else's: the memory's "my wife's birthday" is not the
  *       question's "my birthday".
  * </ul>
  *
@@ -27,9 +27,13 @@ import java.util.regex.Pattern;
 public final class MemorySubjects {
     private MemorySubjects() {}
 
+    private static Set<String> set(String... words) {
+        return Set.copyOf(java.util.Arrays.asList(words));
+    }
+
     private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}]+(?:[-'][\\p{L}\\p{N}]+)*");
     /** Capitalised words that name no one: question words, pronouns, months, days, and the like. */
-    private static final Set<String> NOT_NAMES = Set.of(
+    private static final Set<String> NOT_NAMES = set(
             "i",
             "i'm",
             "i've",
@@ -118,7 +122,7 @@ public final class MemorySubjects {
             "german",
             "spanish");
     /** Words that end a noun phrase after "my": verbs, articles, prepositions, conjunctions. */
-    private static final Set<String> PHRASE_END = Set.of(
+    private static final Set<String> PHRASE_END = set(
             "is", "are", "was", "were", "be", "been", "being", "am", "called", "named", "do", "does", "did", "have",
             "has", "had", "will", "would", "can", "could", "should", "may", "might", "must", "shall", "in", "on", "at",
             "to", "for", "of", "with", "and", "or", "but", "the", "a", "an", "from", "by", "about", "that", "this",
@@ -129,9 +133,9 @@ public final class MemorySubjects {
             "under", "after", "before", "since", "until", "while", "during", "per", "via", "always", "often", "start",
             "starts", "end", "ends", "run", "runs", "expire", "expires");
     /** Words too general to name a subject alone: the phrase's other words stand for them. */
-    private static final Set<String> GENERIC = Set.of(
-            "name",
-            "names",
+    private static final Set<String> NAME_WORDS = set("name", "names", "named", "called");
+
+    private static final Set<String> GENERIC = set(
             "number",
             "numbers",
             "thing",
@@ -153,7 +157,128 @@ public final class MemorySubjects {
             "current",
             "usual");
 
-    private static final Set<String> OWNERS = Set.of("my", "our", "your", "his", "her", "their", "its");
+    /** Words that say nothing of what is asked: function words and the words of asking and recalling. */
+    private static final Set<String> STOP = set(
+            "what",
+            "what's",
+            "whats",
+            "when",
+            "when's",
+            "where",
+            "where's",
+            "who",
+            "who's",
+            "whom",
+            "whose",
+            "which",
+            "how",
+            "why",
+            "my",
+            "our",
+            "your",
+            "his",
+            "her",
+            "their",
+            "its",
+            "me",
+            "i",
+            "you",
+            "we",
+            "he",
+            "she",
+            "they",
+            "it",
+            "tell",
+            "told",
+            "say",
+            "said",
+            "remember",
+            "remind",
+            "know",
+            "mention",
+            "mentioned",
+            "please",
+            "again",
+            "recall",
+            "did",
+            "does",
+            "do",
+            "s",
+            "t",
+            "don't",
+            "doesn't",
+            "didn't",
+            "isn't",
+            "aren't",
+            "wasn't",
+            "according",
+            "yet",
+            "ago",
+            "kind",
+            "much",
+            "many",
+            "long",
+            "lot",
+            "lots",
+            "something",
+            "anything",
+            "everything",
+            "someone",
+            "anyone",
+            "one",
+            "would",
+            "could",
+            "likely",
+            "both",
+            "each",
+            "other",
+            "all",
+            "some",
+            "any",
+            "no",
+            "yes",
+            "very",
+            "well",
+            "there",
+            "then",
+            "else",
+            "being",
+            "become",
+            "became",
+            "make",
+            "made",
+            "makes",
+            "go",
+            "went",
+            "going",
+            "gone",
+            "do",
+            "doing",
+            "done",
+            "get",
+            "getting",
+            "give",
+            "gave",
+            "like",
+            "liked",
+            "used",
+            "use",
+            "first",
+            "last",
+            "recently",
+            "ever",
+            "time",
+            "times",
+            "day",
+            "days",
+            "year",
+            "years",
+            "week",
+            "weeks",
+            "month",
+            "months");
+
+    private static final Set<String> OWNERS = set("my", "our", "your", "his", "her", "their", "its");
 
     /**
      * Why {@code memory} is not about what {@code question} asks, or empty when it is (as far as words tell).
@@ -180,7 +305,7 @@ public final class MemorySubjects {
             String owner;
             if (w.equals("my") || w.equals("our")) {
                 owner = "my";
-            } else if (w.endsWith("'s") && w.length() > 2 && i > 0 && !OWNERS.contains(qLower.get(i - 1))) {
+            } else if (w.endsWith("'s") && w.length() > 2 && i > 0) {
                 owner = w.substring(0, w.length() - 2); // a name's thing: "jon's shop"
             } else {
                 continue;
@@ -204,13 +329,19 @@ public final class MemorySubjects {
             if (phrase.isEmpty()) {
                 continue;
             }
-            String head = phrase.get(phrase.size() - 1);
-            List<String> wanted = GENERIC.contains(head) ? phrase.subList(0, phrase.size() - 1) : List.of(head);
-            for (String h : wanted) {
+            // every word of the phrase: without a tagger, "my wife prefer" (a verb after the noun) reads as one
+            // phrase, and its noun must still be there
+            for (String h : phrase) {
                 if (GENERIC.contains(h)) {
                     continue;
                 }
                 List<Integer> at = positions(mLower, h);
+                if (at.isEmpty() && NAME_WORDS.contains(h)) {
+                    // "my dog's name": "My dog is called Rex" says it
+                    for (String n : NAME_WORDS) {
+                        at = at.isEmpty() ? positions(mLower, n) : at;
+                    }
+                }
                 String said = (owner.equals("my") ? w : owner + "'s") + " " + String.join(" ", phrase);
                 if (at.isEmpty()) {
                     return Optional.of("the question asks about '" + said + "', which the memory does not mention");
@@ -224,7 +355,34 @@ public final class MemorySubjects {
                 i = j - 1; // "my wife's birthday": "wife's" is read next as the owner of "birthday"
             }
         }
+        // what is asked about it: "How old is my cat?" is about the cat, but "My cat is called Tom." does not say
+        List<String> content = new ArrayList<>();
+        for (String w : qLower) {
+            String t = stripPossessive(w);
+            if (!STOP.contains(t) && !PHRASE_END.contains(t) && !NAME_WORDS.contains(t)) {
+                content.add(t);
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (String t : content) {
+            if (!containsWord(mLower, t) && !sharesStem(mLower, t)) {
+                missing.add(t);
+            }
+        }
+        if (!content.isEmpty() && missing.size() * 2 >= content.size()) {
+            return Optional.of("the memory does not say " + String.join(", ", missing) + " (half or more of what the"
+                    + " question asks about)");
+        }
         return Optional.empty();
+    }
+
+    /** Whether a word of the memory begins with the first five letters of {@code w}: "attended" and "attend". */
+    private static boolean sharesStem(List<String> m, String w) {
+        if (w.length() < 5) {
+            return false;
+        }
+        String stem = w.substring(0, 5);
+        return m.stream().anyMatch(x -> x.startsWith(stem));
     }
 
     /** Whether the word at {@code p} of the memory is someone else's: "wife's birthday", "her birthday". */
