@@ -94,6 +94,58 @@ class RoutingAndMemoryTest {
     }
 
     @Test
+    void a_memory_about_a_neighbouring_subject_or_a_request_never_routes_to_direct_memory() {
+        try (ToolScout scout = open()) {
+            for (String f : List.of(
+                    "My cat is called Tom.", "My wife's birthday is on May 3.", "I prefer aisle seats on flights.")) {
+                scout.memory().store(ANN, MemoryScope.USER, MemoryType.FACT, f, null);
+            }
+            for (String m : List.of(
+                    "What is my dog's name?",
+                    "When is my birthday?",
+                    "Forget that my cat is called Tom",
+                    "Remember that my dog is called Rex",
+                    "Which seats does my wife prefer?")) {
+                RouteDecision d = scout.route(ANN, m);
+                assertThat(d.route()).as(m).isNotEqualTo(Route.DIRECT_MEMORY);
+            }
+            RouteDecision cat = scout.route(ANN, "What's my cat called?");
+            assertThat(cat.route()).isEqualTo(Route.DIRECT_MEMORY);
+            assertThat(cat.evidence().get(0).text()).isEqualTo("My cat is called Tom.");
+            assertThat(scout.route(ANN, "What is my dog's name?").reason())
+                    .contains("the question asks about 'my dog', which the memory does not mention");
+        }
+    }
+
+    @Test
+    void a_request_to_remember_forget_or_recall_is_offered_its_memory_tool_on_the_demo_catalog() {
+        try (ToolScout scout = open()) {
+            Map<String, String> wanted = Map.of(
+                    "Remember that my cat is called Tom", "memory__store",
+                    "Note that the standup moved to 10am", "memory__store",
+                    "Forget that my cat is called Tom", "memory__forget",
+                    "What did I tell you about my car?", "memory__search");
+            wanted.forEach((message, tool) -> assertThat(scout.select(new SelectRequest(message, ANN, null, null, null))
+                            .selected())
+                    .as(message)
+                    .extracting(SelectResult.SelectedTool::name)
+                    .contains(tool));
+        }
+    }
+
+    @Test
+    void the_demo_catalog_defines_no_memory_tool_beside_the_engines_own() {
+        try (ToolScout scout = open()) {
+            assertThat(scout.select(new SelectRequest("list my recent memories", ANN, 50, null, null))
+                            .selected())
+                    .extracting(SelectResult.SelectedTool::name)
+                    .filteredOn(n -> n.startsWith("memory__"))
+                    .allMatch(n -> List.of("memory__store", "memory__search", "memory__recall", "memory__forget")
+                            .contains(n));
+        }
+    }
+
+    @Test
     void a_request_for_a_tool_without_parameters_routes_to_skill_execute() {
         try (ToolScout scout = open()) {
             RouteDecision d = scout.route(ANN, "List the webhook endpoints");

@@ -11,6 +11,7 @@ import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,6 +72,22 @@ final class CalibrateCommand {
         Path root;
 
         @Option(
+                names = "--locomo",
+                paramLabel = "DIR",
+                description = "Also the LoCoMo memory set (the locomo-memory folder, read in place): its calibration "
+                        + "conversations join the fit, the others are scored held out (docs/EVALUATION.md, Routes).")
+        Path locomo;
+
+        @Option(
+                names = "--locomo-calibration",
+                split = ",",
+                paramLabel = "CONV,CONV,...",
+                description = "The LoCoMo conversations the thresholds may be fitted on; the others are held out "
+                        + "(default: conv-26,conv-30,conv-41).")
+        List<String> locomoCalibration =
+                List.copyOf(new java.util.TreeSet<>(RouteCalibration.Locomo.DEFAULT_CALIBRATION));
+
+        @Option(
                 names = "--models",
                 split = ",",
                 paramLabel = "ID,ID,...",
@@ -95,7 +112,11 @@ final class CalibrateCommand {
                             CatalogFiles.demo(),
                             spec.commandLine().getOut(),
                             spec.commandLine().getErr())
-                    .run(root, models, work != null ? work : defaultWork("route-calibration"));
+                    .run(
+                            root,
+                            models,
+                            work != null ? work : defaultWork("route-calibration"),
+                            locomo == null ? null : new RouteCalibration.Locomo(locomo, Set.copyOf(locomoCalibration)));
             return 0;
         }
     }
