@@ -27,6 +27,13 @@ import java.util.regex.Pattern;
 public final class MemorySubjects {
     private MemorySubjects() {}
 
+    /**
+     * The share of the question's own words (not function words, not the words of asking) the memory must hold, as
+     * words or five-letter stems: two thirds, chosen on LoCoMo's calibration conversations (docs/EVALUATION.md,
+     * Routes).
+     */
+    static final double MIN_COVERAGE = 0.67;
+
     private static Set<String> set(String... words) {
         return Set.copyOf(java.util.Arrays.asList(words));
     }
@@ -287,6 +294,11 @@ public final class MemorySubjects {
      *     which the memory does not mention"}
      */
     public static Optional<String> mismatch(String question, String memory) {
+        return mismatch(question, memory, MIN_COVERAGE);
+    }
+
+    /** As {@link #mismatch(String, String)}, with another share of the question's words the memory must hold. */
+    static Optional<String> mismatch(String question, String memory, double minCoverage) {
         List<String> q = tokens(question);
         List<String> qLower = lower(q);
         List<String> mLower = lower(tokens(memory));
@@ -369,9 +381,9 @@ public final class MemorySubjects {
                 missing.add(t);
             }
         }
-        if (!content.isEmpty() && missing.size() * 2 >= content.size()) {
-            return Optional.of("the memory does not say " + String.join(", ", missing) + " (half or more of what the"
-                    + " question asks about)");
+        if (!content.isEmpty() && (content.size() - missing.size()) < minCoverage * content.size() - 1e-9) {
+            return Optional.of("the memory does not say " + String.join(", ", missing) + " (of what the question asks"
+                    + " about, it must hold " + Math.round(100 * minCoverage) + "%)");
         }
         return Optional.empty();
     }

@@ -41,6 +41,13 @@ import java.util.Objects;
  * even an identical text lower. Thread-safe.
  */
 public final class VectorRouter {
+    /**
+     * How far ahead of the next memory the answering one must be (cosine): another memory nearly as near means the
+     * question may be about either (LoCoMo: two pride parades, two camping trips), and the model should choose.
+     * Chosen on LoCoMo's calibration conversations (docs/EVALUATION.md, Routes).
+     */
+    public static final double MEMORY_MARGIN = 0.10;
+
     /** How many of each kind the evidence lists. */
     public static final int EVIDENCE_PER_KIND = 3;
 
@@ -300,7 +307,7 @@ public final class VectorRouter {
     /**
      * The memory that answers {@code message} directly, or {@code null}: the message is a question ({@link
      * MemoryIntent#answerable()}), and the nearest memory whose cosine clears {@code threshold} and which is about
-     * what the question asks ({@link MemorySubjects#mismatch}). Shared with the route calibration, so what it
+     * what the question asks ({@link MemorySubjects#mismatch}), at least {@link #MEMORY_MARGIN} ahead of the next. Shared with the route calibration, so what it
      * measures is what the router does.
      *
      * @param memories the memory evidence, nearest first
@@ -310,12 +317,14 @@ public final class VectorRouter {
         if (!intent.answerable()) {
             return null;
         }
-        for (Evidence e : memories) {
+        for (int i = 0; i < memories.size(); i++) {
+            Evidence e = memories.get(i);
             if (!RouteThresholds.clears(e.cosine(), threshold)) {
                 return null;
             }
             if (MemorySubjects.mismatch(message, e.text()).isEmpty()) {
-                return e;
+                double next = i + 1 < memories.size() ? memories.get(i + 1).cosine() : Double.NEGATIVE_INFINITY;
+                return e.cosine() - next >= MEMORY_MARGIN ? e : null;
             }
         }
         return null;

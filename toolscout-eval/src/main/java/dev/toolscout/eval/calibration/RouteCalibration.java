@@ -255,25 +255,47 @@ public final class RouteCalibration {
         Path dir = work.resolve("locomo").resolve(model);
         progress("%s: locomo-memory, %d conversations, data in %s", model, memories.size(), dir);
         List<Case> out = new ArrayList<>();
-        try (CalibrationEngine e = engines.open(dir, demo, model)) {
+        java.nio.file.Files.createDirectories(dir);
+        try (CalibrationEngine e = engines.open(dir, demo, model);
+                PrintWriter dump = new PrintWriter(java.nio.file.Files.newBufferedWriter(dir.resolve("cases.jsonl")))) {
             Map<String, Principal> users = new HashMap<>();
             Map<String, String> ids = new HashMap<>();
+            Map<String, String> canonical = new HashMap<>();
             for (Map.Entry<String, List<JsonNode>> c : memories.entrySet()) {
                 Principal p = new Principal("locomo-" + c.getKey(), null, null);
                 users.put(c.getKey(), p);
-                // start from no memories: a rerun stores the same facts again (their vectors are cached)
-                for (Memory m : e.memories().recent(p, null, Integer.MAX_VALUE)) {
-                    e.memories().forget(p, m.id());
+                // a rerun finds the same facts stored and keeps them; anything else is forgotten and stored again
+                List<Memory> had = e.memories().recent(p, null, Integer.MAX_VALUE);
+                List<String> want = c.getValue().stream()
+                        .map(n -> n.path("text").asText())
+                        .sorted()
+                        .toList();
+                if (!had.stream().map(Memory::content).sorted().toList().equals(want)) {
+                    for (Memory m : had) {
+                        e.memories().forget(p, m.id());
+                    }
+                    had = new ArrayList<>();
+                    for (JsonNode n : c.getValue()) {
+                        had.add(e.memories()
+                                .store(
+                                        p,
+                                        MemoryScope.USER,
+                                        MemoryType.FACT,
+                                        n.path("text").asText(),
+                                        null));
+                    }
                 }
+                // the dataset's ids by text (a text stated twice takes its first id: the same fact either way)
+                Map<String, String> byText = new HashMap<>();
+                c.getValue()
+                        .forEach(n -> byText.putIfAbsent(
+                                n.path("text").asText(), n.path("id").asText()));
                 for (JsonNode n : c.getValue()) {
-                    Memory m = e.memories()
-                            .store(
-                                    p,
-                                    MemoryScope.USER,
-                                    MemoryType.FACT,
-                                    n.path("text").asText(),
-                                    null);
-                    ids.put(m.id(), n.path("id").asText());
+                    canonical.put(
+                            n.path("id").asText(), byText.get(n.path("text").asText()));
+                }
+                for (Memory m : had) {
+                    ids.put(m.id(), byText.get(m.content()));
                 }
             }
             for (String line : java.nio.file.Files.readAllLines(qs)) {
@@ -288,10 +310,10 @@ public final class RouteCalibration {
                 }
                 Set<String> right = new HashSet<>();
                 if (label.equals("answerable")) {
-                    q.path("memory_ids").forEach(m -> right.add(m.asText()));
+                    q.path("memory_ids").forEach(m -> right.add(canonical.getOrDefault(m.asText(), m.asText())));
                 }
                 boolean held = !locomo.calibration().contains(conv);
-                out.add(route(
+                Case c = route(
                                 e,
                                 users.get(conv),
                                 "locomo " + (held ? "held-out" : "calibration") + ": " + label,
@@ -301,7 +323,23 @@ public final class RouteCalibration {
                                 false,
                                 right,
                                 ids)
-                        .heldOut(held));
+                        .heldOut(held);
+                out.add(c);
+                // what was routed, for a look at the cases (in the work folder, never the repository)
+                com.fasterxml.jackson.databind.node.ObjectNode row = JSON.createObjectNode()
+                        .put("id", q.path("id").asText())
+                        .put("label", label)
+                        .put("category", q.path("category").asInt())
+                        .put("held_out", held)
+                        .put("text", c.text());
+                right.forEach(row.putArray("gold")::add);
+                com.fasterxml.jackson.databind.node.ArrayNode ev = row.putArray("memories");
+                c.memories()
+                        .forEach(m -> ev.addObject()
+                                .put("id", m.name())
+                                .put("cosine", m.cosine())
+                                .put("text", m.text()));
+                dump.println(row.toString());
             }
         }
         return out;
