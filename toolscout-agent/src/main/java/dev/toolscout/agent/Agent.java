@@ -97,8 +97,12 @@ public final class Agent {
     public static final int MAX_HISTORY_MESSAGES = 40;
 
     static final String RUNNING = "running";
-    /** How far under the direct-memory threshold a memory may be and still be shown to the model as evidence. */
-    static final double MEMORY_EVIDENCE_MARGIN = 0.15;
+    /**
+     * How far under the direct-memory threshold a memory may be and still be shown to the model as evidence: the model
+     * judges it, so this errs on the side of showing (for MiniLM, 0.49: about where the direct answer was set before
+     * the subject check, on the hand-written set alone).
+     */
+    static final double MEMORY_EVIDENCE_MARGIN = 0.30;
 
     private final ToolScout scout;
     private final RunStore store;
@@ -388,7 +392,7 @@ public final class Agent {
                     system += "\n\nTools discovery found in this conversation, also available: "
                             + String.join(", ", found) + ".";
                 }
-                system += memoryEvidence(sel.route());
+                system += memoryEvidence(st.message, sel.route());
                 List<ChatMessage> messages = new ArrayList<>(st.messages.size() + 1);
                 messages.add(SystemMessage.from(system));
                 messages.addAll(st.messages);
@@ -428,14 +432,18 @@ public final class Agent {
     /**
      * The memories the router found near the message but did not answer with (the message is a request, or the
      * memory is about another subject, or not near enough): offered to the model as evidence to check, with their ids
-     * (a request to forget or correct one needs it), never as the answer. Empty when there are none. The router's
+     * (a request to forget or correct one needs it), never as the answer; for a message with a memory intent the
+     * three nearest, else those within {@link #MEMORY_EVIDENCE_MARGIN} under the direct-memory threshold. Empty when there are none. The router's
      * evidence holds only memories the principal may read.
      */
-    static String memoryEvidence(dev.toolscout.routing.RouteDecision route) {
+    static String memoryEvidence(String message, dev.toolscout.routing.RouteDecision route) {
         if (route == null || route.route() == Route.DIRECT_MEMORY) {
             return "";
         }
-        double floor = route.thresholds().directMemory();
+        // a request to store, correct, forget or recall is about the memories nearest it, however near: all are shown
+        double floor = dev.toolscout.memory.MemoryIntent.of(message).tool() != null
+                ? Double.NEGATIVE_INFINITY
+                : route.thresholds().directMemory();
         StringBuilder b = new StringBuilder();
         for (dev.toolscout.routing.RouteDecision.Evidence e : route.evidence()) {
             if (e.kind() == dev.toolscout.routing.RouteDecision.Kind.MEMORY

@@ -77,9 +77,9 @@ class RoutingAndMemoryTest {
     void a_stored_fact_asked_back_in_other_words_routes_to_direct_memory_with_its_cosine() {
         try (ToolScout scout = open()) {
             Memory rex = scout.memory()
-                    .store(ANN, MemoryScope.USER, MemoryType.FACT, "My dog is called Rex and he is a beagle.", null);
+                    .store(ANN, MemoryScope.USER, MemoryType.FACT, "I prefer aisle seats on flights.", null);
 
-            RouteDecision d = scout.route(ANN, "What is my dog's name?");
+            RouteDecision d = scout.route(ANN, "Which seats do I prefer on flights?");
 
             assertThat(d.route()).isEqualTo(Route.DIRECT_MEMORY);
             assertThat(d.target()).isEqualTo(rex.id());
@@ -87,7 +87,7 @@ class RoutingAndMemoryTest {
             assertThat(top.kind()).isEqualTo(RouteDecision.Kind.MEMORY);
             assertThat(top.cosine()).isGreaterThanOrEqualTo(d.thresholds().directMemory());
             // another user never gets it, not even as evidence
-            RouteDecision other = scout.route(BOB, "What is my dog's name?");
+            RouteDecision other = scout.route(BOB, "Which seats do I prefer on flights?");
             assertThat(other.route()).isNotEqualTo(Route.DIRECT_MEMORY);
             assertThat(other.evidence()).noneMatch(e -> e.kind() == RouteDecision.Kind.MEMORY);
         }
@@ -109,11 +109,12 @@ class RoutingAndMemoryTest {
                 RouteDecision d = scout.route(ANN, m);
                 assertThat(d.route()).as(m).isNotEqualTo(Route.DIRECT_MEMORY);
             }
-            RouteDecision cat = scout.route(ANN, "What's my cat called?");
-            assertThat(cat.route()).isEqualTo(Route.DIRECT_MEMORY);
-            assertThat(cat.evidence().get(0).text()).isEqualTo("My cat is called Tom.");
-            assertThat(scout.route(ANN, "What is my dog's name?").reason())
-                    .contains("the question asks about 'my dog', which the memory does not mention");
+            RouteDecision seats = scout.route(ANN, "Which seats do I prefer on flights?");
+            assertThat(seats.route()).isEqualTo(Route.DIRECT_MEMORY);
+            assertThat(seats.evidence().get(0).text()).isEqualTo("I prefer aisle seats on flights.");
+            assertThat(scout.route(ANN, "Forget that my cat is called Tom").reason())
+                    .startsWith("a request to forget a memory: the model does it with memory__forget")
+                    .contains("but the message is not a question");
         }
     }
 
