@@ -79,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Before the first model call, the router's route may answer without one (docs/AGENT.md, Routes): a memory
- * that answers the message ({@code DIRECT_MEMORY}: a question about the memory's own subject), or a no-parameter, read-only tool the policy allows outright
+ * that answers the message ({@code DIRECT_MEMORY}), or a no-parameter, read-only tool the policy allows outright
  * ({@code SKILL_EXECUTE}), run with no arguments.
  *
  * <p>Limits ({@link AgentLimits}) stop a run with an error naming the limit. Every run leaves a {@link
@@ -97,12 +97,6 @@ public final class Agent {
     public static final int MAX_HISTORY_MESSAGES = 40;
 
     static final String RUNNING = "running";
-    /**
-     * How far under the direct-memory threshold a memory may be and still be shown to the model as evidence: the model
-     * judges it, so this errs on the side of showing (for MiniLM, 0.49: about where the direct answer was set before
-     * the subject check, on the hand-written set alone).
-     */
-    static final double MEMORY_EVIDENCE_MARGIN = 0.30;
 
     private final ToolScout scout;
     private final RunStore store;
@@ -383,7 +377,7 @@ public final class Agent {
                 List<ToolSpecification> specs = new ArrayList<>(offered.size());
                 offered.values().forEach(o -> specs.add(SchemaElements.tool(o.spec())));
                 String system =
-                        scout.render(sel, RenderFormat.ANTHROPIC).path("system").asText();
+                        MemoryEvidence.system(scout.render(sel, RenderFormat.ANTHROPIC), st.message, sel.route());
                 List<String> found = offered.entrySet().stream()
                         .filter(e -> e.getValue().origin().equals("discovery"))
                         .map(Map.Entry::getKey)
@@ -392,7 +386,6 @@ public final class Agent {
                     system += "\n\nTools discovery found in this conversation, also available: "
                             + String.join(", ", found) + ".";
                 }
-                system += memoryEvidence(st.message, sel.route());
                 List<ChatMessage> messages = new ArrayList<>(st.messages.size() + 1);
                 messages.add(SystemMessage.from(system));
                 messages.addAll(st.messages);
@@ -427,34 +420,6 @@ public final class Agent {
         } catch (ProviderException e) {
             return finish(st, AgentResult.Status.FAILED, e.getMessage(), segment);
         }
-    }
-
-    /**
-     * The memories the router found near the message but did not answer with (the message is a request, or the
-     * memory is about another subject, or not near enough): offered to the model as evidence to check, with their ids
-     * (a request to forget or correct one needs it), never as the answer; for a message with a memory intent the
-     * three nearest, else those within {@link #MEMORY_EVIDENCE_MARGIN} under the direct-memory threshold. Empty when there are none. The router's
-     * evidence holds only memories the principal may read.
-     */
-    static String memoryEvidence(String message, dev.toolscout.routing.RouteDecision route) {
-        if (route == null || route.route() == Route.DIRECT_MEMORY) {
-            return "";
-        }
-        // a request to store, correct, forget or recall is about the memories nearest it, however near: all are shown
-        double floor = dev.toolscout.memory.MemoryIntent.of(message).tool() != null
-                ? Double.NEGATIVE_INFINITY
-                : route.thresholds().directMemory();
-        StringBuilder b = new StringBuilder();
-        for (dev.toolscout.routing.RouteDecision.Evidence e : route.evidence()) {
-            if (e.kind() == dev.toolscout.routing.RouteDecision.Kind.MEMORY
-                    && (Double.isNaN(floor) || e.cosine() >= floor - MEMORY_EVIDENCE_MARGIN)) {
-                b.append("\n- ").append(e.name()).append(": ").append(e.text());
-            }
-        }
-        return b.isEmpty()
-                ? ""
-                : "\n\nStored memories near this message (check whether one is about what the user asks before using"
-                        + " it; to forget or correct one, use its id with memory__forget or memory__store):" + b;
     }
 
     private static AiMessage lastAi(RunState st) {

@@ -5,6 +5,7 @@ import dev.toolscout.engine.RankingParts;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.eval.calibration.CalibrationEngine;
+import dev.toolscout.eval.calibration.LocomoCases;
 import dev.toolscout.eval.calibration.RouteCalibration;
 import dev.toolscout.eval.calibration.VerbCalibration;
 import dev.toolscout.model.ToolSpec;
@@ -84,8 +85,7 @@ final class CalibrateCommand {
                 paramLabel = "CONV,CONV,...",
                 description = "The LoCoMo conversations the thresholds may be fitted on; the others are held out "
                         + "(default: conv-26,conv-30,conv-41).")
-        List<String> locomoCalibration =
-                List.copyOf(new java.util.TreeSet<>(RouteCalibration.Locomo.DEFAULT_CALIBRATION));
+        List<String> locomoCalibration = List.copyOf(new java.util.TreeSet<>(LocomoCases.Locomo.DEFAULT_CALIBRATION));
 
         @Option(
                 names = "--models",
@@ -116,7 +116,7 @@ final class CalibrateCommand {
                             root,
                             models,
                             work != null ? work : defaultWork("route-calibration"),
-                            locomo == null ? null : new RouteCalibration.Locomo(locomo, Set.copyOf(locomoCalibration)));
+                            locomo == null ? null : new LocomoCases.Locomo(locomo, Set.copyOf(locomoCalibration)));
             return 0;
         }
     }
