@@ -28,7 +28,8 @@ import java.util.Objects;
  * Decides a {@link Route} for a message before any LLM is called (seed 003): embeds the message once, searches the
  * memories, the tools and the skills the principal may see with that one vector, and compares the nearest
  * cosines with the model's calibrated {@link RouteThresholds}, in this order: a memory that answers it ({@link
- * Route#DIRECT_MEMORY}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
+ * Route#DIRECT_MEMORY}: a question, and a memory about its subject, see {@link #directMemory}; a request to store,
+ * correct or forget a memory goes to the model, {@link MemoryIntent}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
  * close tool or skill ({@link Route#SKILL_HINT}), anything relevant ({@link Route#TOOL_FILTER}), else {@link
  * Route#LLM_REQUIRED}.
  *
