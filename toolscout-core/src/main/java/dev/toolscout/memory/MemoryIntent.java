@@ -65,7 +65,7 @@ public enum MemoryIntent {
     private static final Pattern RECALL_P = Pattern.compile(
             "(?:\\bwhat\\s+(?:did|have|had)\\s+i\\s+(?:tell|told|say|said"
                     + "|mention|mentioned|share|shared)\\b|\\bwhat\\s+do\\s+you\\s+(?:know|remember)\\b"
-                    + "|\\bdo\\s+you\\s+(?:still\\s+)?remember\\b|\\bremind\\s+me\\b|\\bdid\\s+i\\s+(?:ever\\s+)?"
+                    + "|\\bdo\\s+you\\s+(?:still\\s+)?remember\\b|\\bremind\\s+me\\s+(?:what|when|where|who|which|how|of|about)\\b|\\bdid\\s+i\\s+(?:ever\\s+)?"
                     + "(?:tell|mention)\\b|\\bwhat\\s+(?:is|are)\\s+in\\s+(?:my|your)\\s+(?:memory|memories|notes)\\b"
                     + "|^(?:please\\s+)?(?:recall|look\\s+up)\\b|\\bremember\\s+(?:when|what|who|where|which|how|why|if|whether)\\b)");
     private static final Pattern QUESTION_P =

@@ -39,6 +39,7 @@ class MemoryIntentTest {
                 "According to John, who is his least favorite character?|QUESTION",
                 "Don't I have a meeting on Monday?|QUESTION",
                 "Send an email to Bob about the budget|NONE",
+                "Remind me to call Bob tomorrow|NONE",
                 "Delete the file report.txt|NONE",
                 "I don't have a cat|NONE",
                 "Book me an aisle seat to Rome|NONE",
