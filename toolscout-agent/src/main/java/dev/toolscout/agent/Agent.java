@@ -378,7 +378,7 @@ public final class Agent {
                 List<ToolSpecification> specs = new ArrayList<>(offered.size());
                 offered.values().forEach(o -> specs.add(SchemaElements.tool(o.spec())));
                 String system =
-                        scout.render(sel, RenderFormat.ANTHROPIC).path("system").asText();
+                        MemoryEvidence.system(scout.render(sel, RenderFormat.ANTHROPIC), st.message, sel.route());
                 List<String> found = offered.entrySet().stream()
                         .filter(e -> e.getValue().origin().equals("discovery"))
                         .map(Map.Entry::getKey)

@@ -10,6 +10,8 @@ import dev.toolscout.indexing.Hit;
 import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
+import dev.toolscout.memory.MemoryIntent;
+import dev.toolscout.memory.MemorySubjects;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
@@ -26,7 +28,8 @@ import java.util.Objects;
  * Decides a {@link Route} for a message before any LLM is called (seed 003): embeds the message once, searches the
  * memories, the tools and the skills the principal may see with that one vector, and compares the nearest
  * cosines with the model's calibrated {@link RouteThresholds}, in this order: a memory that answers it ({@link
- * Route#DIRECT_MEMORY}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
+ * Route#DIRECT_MEMORY}: a question, and a memory about its subject, see {@link #directMemory}; a request to store,
+ * correct or forget a memory goes to the model, {@link MemoryIntent}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
  * close tool or skill ({@link Route#SKILL_HINT}), anything relevant ({@link Route#TOOL_FILTER}), else {@link
  * Route#LLM_REQUIRED}.
  *
@@ -39,6 +42,13 @@ import java.util.Objects;
  * even an identical text lower. Thread-safe.
  */
 public final class VectorRouter {
+    /**
+     * How far ahead of the next memory the answering one must be (cosine): another memory nearly as near means the
+     * question may be about either (LoCoMo: two pride parades, two camping trips), and the model should choose.
+     * Chosen on LoCoMo's calibration conversations (docs/EVALUATION.md, Routes).
+     */
+    public static final double MEMORY_MARGIN = 0.10;
+
     /** How many of each kind the evidence lists. */
     public static final int EVIDENCE_PER_KIND = 3;
 
@@ -108,6 +118,28 @@ public final class VectorRouter {
      *     nothing clears a threshold
      */
     public RouteDecision route(RequestContext ctx, int k) {
+        RouteDecision d = decideRoute(ctx, k);
+        if (d.route() == Route.DIRECT_MEMORY || d.reason().contains("a request to")) {
+            return d;
+        }
+        List<Evidence> memEvidence =
+                d.evidence().stream().filter(e -> e.kind() == Kind.MEMORY).toList();
+        String note =
+                notAnswered(MemoryIntent.of(ctx.message()), ctx.message(), memEvidence, thresholds.directMemory());
+        return note.isEmpty()
+                ? d
+                : new RouteDecision(
+                        d.route(),
+                        d.target(),
+                        d.reason() + note,
+                        d.discoverySuggested(),
+                        d.sendWhole(),
+                        d.evidence(),
+                        d.thresholds(),
+                        d.wordsMatch());
+    }
+
+    private RouteDecision decideRoute(RequestContext ctx, int k) {
         String message = ctx.message();
         Principal p = ctx.principal();
         boolean wordsKnownToMatch = ctx.wordsKnownToMatch();
@@ -163,12 +195,29 @@ public final class VectorRouter {
             }
         }
         RouteThresholds t = thresholds;
-        if (!mem.isEmpty() && RouteThresholds.clears(mem.get(0).cosine(), t.directMemory())) {
+        MemoryIntent intent = MemoryIntent.of(message);
+        List<Evidence> memEvidence =
+                evidence.stream().filter(e -> e.kind() == Kind.MEMORY).toList();
+        Evidence answer = directMemory(intent, message, memEvidence, t.directMemory());
+        if (answer != null) {
             return decide(
                     Route.DIRECT_MEMORY,
-                    mem.get(0).memory().id(),
-                    "memory " + mem.get(0).memory().id() + " answers it ("
-                            + clearedText(mem.get(0).cosine(), t.directMemory()) + ")",
+                    answer.name(),
+                    "memory " + answer.name() + " answers it (" + clearedText(answer.cosine(), t.directMemory())
+                            + ", and it is about what the question asks)",
+                    false,
+                    false,
+                    evidence,
+                    words(message, allowed, wordsKnownToMatch));
+        }
+        if (intent.tool() != null && !intent.answerable()) {
+            // a request to store, correct or forget: the model does it with the memory tool (the selection offers it),
+            // never a tool run or a memory answer in its place
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "a request to " + intent.name().toLowerCase(Locale.ROOT) + " a memory: the model does it with "
+                            + intent.tool() + notAnswered(intent, message, memEvidence, t.directMemory()),
                     false,
                     false,
                     evidence,
@@ -254,6 +303,47 @@ public final class VectorRouter {
                 whole,
                 evidence,
                 false);
+    }
+
+    /**
+     * The memory that answers {@code message} directly, or {@code null}: the message is a question ({@link
+     * MemoryIntent#answerable()}), and the nearest memory whose cosine clears {@code threshold} and which is about
+     * what the question asks ({@link MemorySubjects#mismatch}), at least {@link #MEMORY_MARGIN} ahead of the next. Shared with the route calibration, so what it
+     * measures is what the router does.
+     *
+     * @param memories the memory evidence, nearest first
+     */
+    public static Evidence directMemory(
+            MemoryIntent intent, String message, List<Evidence> memories, double threshold) {
+        if (!intent.answerable()) {
+            return null;
+        }
+        for (int i = 0; i < memories.size(); i++) {
+            Evidence e = memories.get(i);
+            if (!RouteThresholds.clears(e.cosine(), threshold)) {
+                return null;
+            }
+            if (MemorySubjects.mismatch(message, e.text()).isEmpty()) {
+                double next = i + 1 < memories.size() ? memories.get(i + 1).cosine() : Double.NEGATIVE_INFINITY;
+                return e.cosine() - next >= MEMORY_MARGIN ? e : null;
+            }
+        }
+        return null;
+    }
+
+    /** Why the nearest memory, which clears the threshold, does not answer: for the route's reason; or "". */
+    private static String notAnswered(MemoryIntent intent, String message, List<Evidence> memories, double threshold) {
+        if (memories.isEmpty() || !RouteThresholds.clears(memories.get(0).cosine(), threshold)) {
+            return "";
+        }
+        Evidence e = memories.get(0);
+        if (!intent.answerable()) {
+            return " (memory " + e.name() + " is near, cosine " + fmt(e.cosine())
+                    + ", but the message is not a question)";
+        }
+        return MemorySubjects.mismatch(message, e.text())
+                .map(why -> " (memory " + e.name() + " is near, cosine " + fmt(e.cosine()) + ", but " + why + ")")
+                .orElse("");
     }
 
     private RouteDecision decide(

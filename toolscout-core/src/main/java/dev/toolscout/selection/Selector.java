@@ -217,6 +217,8 @@ public final class Selector {
 
         // core tools the principal may see, the discovery tool first when anything will be left out
         boolean leftOut = visible > k;
+        // a request to store, forget or recall a memory gets its memory tool whatever the ranking (docs/MEMORY.md)
+        String intentTool = dev.toolscout.memory.MemoryIntent.of(message).tool();
         List<CatalogEntry> core = new ArrayList<>();
         int engineOrd = -1;
         for (String name : config.coreTools()) {
@@ -238,7 +240,9 @@ public final class Selector {
             // tool (memory) is offered only when it is nearer the message than every catalog tool
             Ranked r = rankEngineTool(engineOrd, own, queryVector, ranked);
             boolean discovery = own.name().source().equals(DISCOVERY_SOURCE);
-            if (leftOut || !discovery && r != null && r.denseRank() == 1) {
+            if (leftOut
+                    || !discovery && r != null && r.denseRank() == 1
+                    || own.fullName().equals(intentTool)) {
                 CatalogEntry entry = new CatalogEntry(engineOrd--, own, "");
                 if (r != null) {
                     rankOf.put(entry.ord(), r);
@@ -249,6 +253,7 @@ public final class Selector {
         }
         Comparator<CatalogEntry> coreOrder = Comparator.<CatalogEntry>comparingInt(
                         e -> leftOut && e.name().equals(SelectorConfig.DISCOVERY_FIND) ? 0 : 1)
+                .thenComparingInt(e -> e.name().equals(intentTool) ? 0 : 1)
                 .thenComparing(e -> -score(rankOf.get(e.ord())))
                 .thenComparingInt(e -> config.coreTools().indexOf(e.name()));
         core.sort(coreOrder);

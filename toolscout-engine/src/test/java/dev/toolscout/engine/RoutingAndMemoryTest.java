@@ -77,9 +77,9 @@ class RoutingAndMemoryTest {
     void a_stored_fact_asked_back_in_other_words_routes_to_direct_memory_with_its_cosine() {
         try (ToolScout scout = open()) {
             Memory rex = scout.memory()
-                    .store(ANN, MemoryScope.USER, MemoryType.FACT, "My dog is called Rex and he is a beagle.", null);
+                    .store(ANN, MemoryScope.USER, MemoryType.FACT, "I prefer aisle seats on flights.", null);
 
-            RouteDecision d = scout.route(ANN, "What is my dog's name?");
+            RouteDecision d = scout.route(ANN, "Which seats do I prefer on flights?");
 
             assertThat(d.route()).isEqualTo(Route.DIRECT_MEMORY);
             assertThat(d.target()).isEqualTo(rex.id());
@@ -87,9 +87,62 @@ class RoutingAndMemoryTest {
             assertThat(top.kind()).isEqualTo(RouteDecision.Kind.MEMORY);
             assertThat(top.cosine()).isGreaterThanOrEqualTo(d.thresholds().directMemory());
             // another user never gets it, not even as evidence
-            RouteDecision other = scout.route(BOB, "What is my dog's name?");
+            RouteDecision other = scout.route(BOB, "Which seats do I prefer on flights?");
             assertThat(other.route()).isNotEqualTo(Route.DIRECT_MEMORY);
             assertThat(other.evidence()).noneMatch(e -> e.kind() == RouteDecision.Kind.MEMORY);
+        }
+    }
+
+    @Test
+    void a_memory_about_a_neighbouring_subject_or_a_request_never_routes_to_direct_memory() {
+        try (ToolScout scout = open()) {
+            for (String f : List.of(
+                    "My cat is called Tom.", "My wife's birthday is on May 3.", "I prefer aisle seats on flights.")) {
+                scout.memory().store(ANN, MemoryScope.USER, MemoryType.FACT, f, null);
+            }
+            for (String m : List.of(
+                    "What is my dog's name?",
+                    "When is my birthday?",
+                    "Forget that my cat is called Tom",
+                    "Remember that my dog is called Rex",
+                    "Which seats does my wife prefer?")) {
+                RouteDecision d = scout.route(ANN, m);
+                assertThat(d.route()).as(m).isNotEqualTo(Route.DIRECT_MEMORY);
+            }
+            RouteDecision seats = scout.route(ANN, "Which seats do I prefer on flights?");
+            assertThat(seats.route()).isEqualTo(Route.DIRECT_MEMORY);
+            assertThat(seats.evidence().get(0).text()).isEqualTo("I prefer aisle seats on flights.");
+            assertThat(scout.route(ANN, "Forget that my cat is called Tom").reason())
+                    .startsWith("a request to forget a memory: the model does it with memory__forget")
+                    .contains("but the message is not a question");
+        }
+    }
+
+    @Test
+    void a_request_to_remember_forget_or_recall_is_offered_its_memory_tool_on_the_demo_catalog() {
+        try (ToolScout scout = open()) {
+            Map<String, String> wanted = Map.of(
+                    "Remember that my cat is called Tom", "memory__store",
+                    "Note that the standup moved to 10am", "memory__store",
+                    "Forget that my cat is called Tom", "memory__forget",
+                    "What did I tell you about my car?", "memory__search");
+            wanted.forEach((message, tool) -> assertThat(scout.select(new SelectRequest(message, ANN, null, null, null))
+                            .selected())
+                    .as(message)
+                    .extracting(SelectResult.SelectedTool::name)
+                    .contains(tool));
+        }
+    }
+
+    @Test
+    void the_demo_catalog_defines_no_memory_tool_beside_the_engines_own() {
+        try (ToolScout scout = open()) {
+            assertThat(scout.select(new SelectRequest("list my recent memories", ANN, 50, null, null))
+                            .selected())
+                    .extracting(SelectResult.SelectedTool::name)
+                    .filteredOn(n -> n.startsWith("memory__"))
+                    .allMatch(n -> List.of("memory__store", "memory__search", "memory__recall", "memory__forget")
+                            .contains(n));
         }
     }
 

@@ -6,12 +6,14 @@ import dev.toolscout.eval.dataset.DatasetTool;
 import dev.toolscout.eval.dataset.NormalizedDataset;
 import dev.toolscout.eval.dataset.ScoredQuery;
 import dev.toolscout.memory.Memory;
+import dev.toolscout.memory.MemoryIntent;
 import dev.toolscout.memory.MemoryScope;
 import dev.toolscout.memory.MemoryType;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.routing.RouteThresholds;
+import dev.toolscout.routing.VectorRouter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -45,8 +47,12 @@ import java.util.function.Predicate;
  *       noise, counted against the router), and {@value #GIBBERISH} strings of no meaning.
  *   <li><b>Memory</b> (this module's resource {@value #ROUTE_SET}, hand-written): 40 facts stored as memories over
  *       the demo catalog, each asked back in other words twice (right: that fact); 40 personal or general questions
- *       whose answer was never stored, the last 100 tool requests of ToolLens (all of them when it has fewer) and
- *       the gibberish (any memory is wrong).
+ *       whose answer was never stored, 27 near misses (another subject near a stored one: "my cat" beside "my dog",
+ *       a third party), 7 negations, the last 100 tool requests of ToolLens (all of them when it has fewer) and the
+ *       gibberish (any memory is wrong); 20 requests to store or forget (right: the memory tool, never a memory).
+ *   <li><b>LoCoMo</b> (with {@code --locomo}; datasets/locomo-memory, read in place): each conversation's facts as one
+ *       user's memories, its answerable questions (right: a memory the question's evidence cites) and adversarial
+ *       ones (any memory is wrong). The calibration conversations join the fit; the held-out ones are only scored.
  *   <li><b>No-parameter requests</b>: exact requests for the demo catalog's tools that need no parameters (the same
  *       file), plus every in-catalog query above whose single gold tool has no required parameter.
  * </ul>
@@ -115,19 +121,46 @@ public final class RouteCalibration {
             boolean inCatalog,
             Set<String> gold,
             boolean noParameterGold,
-            String rightMemory,
-            String memory,
-            double memoryCosine,
+            Set<String> rightMemories,
+            List<RouteDecision.Evidence> memories,
             String tool,
             double toolCosine,
             boolean toolRequired,
-            boolean wordsMatch) {
+            boolean wordsMatch,
+            boolean heldOut) {
+        Case {
+            rightMemories = rightMemories == null ? Set.of() : Set.copyOf(rightMemories);
+            memories = List.copyOf(memories);
+        }
+
         boolean toolRight() {
             return tool != null && gold.contains(tool);
         }
 
-        boolean memoryRight() {
-            return memory != null && memory.equals(rightMemory);
+        /** Whether a memory answers it at all (DIRECT_MEMORY is the route to take). */
+        boolean answerable() {
+            return !rightMemories.isEmpty();
+        }
+
+        /** The memory the router answers with at {@code threshold}, or null: the router's own rule. */
+        RouteDecision.Evidence answer(double threshold) {
+            return VectorRouter.directMemory(MemoryIntent.of(text), text, memories, threshold);
+        }
+
+        Case heldOut(boolean h) {
+            return new Case(
+                    source,
+                    text,
+                    inCatalog,
+                    gold,
+                    noParameterGold,
+                    rightMemories,
+                    memories,
+                    tool,
+                    toolCosine,
+                    toolRequired,
+                    wordsMatch,
+                    h);
         }
     }
 
@@ -154,12 +187,29 @@ public final class RouteCalibration {
      * prints the report; the engines' data directories go under {@code work}.
      */
     public void run(Path root, List<String> models, Path work) throws IOException {
+        run(root, models, work, null);
+    }
+
+    /**
+     * As {@link #run(Path, List, Path)}, with the LoCoMo memory set too when {@code locomo} is given: its
+     * calibration conversations join the labelled cases the thresholds are fitted on, its held-out conversations
+     * are only scored (a table of their own).
+     */
+    public void run(Path root, List<String> models, Path work, LocomoCases.Locomo locomo) throws IOException {
+        if (locomo != null) {
+            LocomoCases.check(locomo); // before minutes of routing
+        }
         JsonNode set = JSON.readTree(resource(ROUTE_SET));
         out.println("# Route calibration\n");
         for (String model : models) {
             List<Case> cases = new ArrayList<>();
-            cases.addAll(toolCases(root, model, work));
+            if (root != null) {
+                cases.addAll(toolCases(root, model, work));
+            }
             cases.addAll(memoryCases(root, model, work, set));
+            if (locomo != null) {
+                cases.addAll(new LocomoCases(engines, demo, err).read(locomo, model, work));
+            }
             report(model, cases);
         }
         out.flush();
@@ -246,6 +296,24 @@ public final class RouteCalibration {
             for (JsonNode q : set.path("unrelated")) {
                 out.add(route(e, "memory: not stored", q.asText(), false, Set.of(), false, null));
             }
+            for (JsonNode r : set.path("memory_requests")) {
+                for (JsonNode q : r.path("requests")) {
+                    out.add(route(
+                            e,
+                            "memory: request",
+                            q.asText(),
+                            true,
+                            Set.of(r.path("tool").asText()),
+                            false,
+                            null));
+                }
+            }
+            for (JsonNode q : set.path("near_misses")) {
+                out.add(route(e, "memory: near miss", q.asText(), false, Set.of(), false, null));
+            }
+            for (JsonNode q : set.path("negations")) {
+                out.add(route(e, "memory: negation", q.asText(), false, Set.of(), false, null));
+            }
             NormalizedDataset lens = NormalizedDataset.read(root.resolve("toollens/normalized"));
             List<ScoredQuery> lq = lens.scoredQueries("qrels.test.tsv");
             for (ScoredQuery q : lq.subList(Math.max(0, lq.size() - 100), lq.size())) {
@@ -278,17 +346,42 @@ public final class RouteCalibration {
             Set<String> gold,
             boolean noParam,
             String rightMemory) {
+        return route(
+                e,
+                Principal.ANONYMOUS,
+                source,
+                text,
+                inCatalog,
+                gold,
+                noParam,
+                rightMemory == null ? Set.of() : Set.of(rightMemory),
+                Map.of());
+    }
+
+    /**
+     * Routes {@code text} as {@code p}; {@code ids} renames the stored memories' ids in the evidence (to a dataset's
+     * own ids), when given.
+     */
+    static Case route(
+            CalibrationEngine e,
+            Principal p,
+            String source,
+            String text,
+            boolean inCatalog,
+            Set<String> gold,
+            boolean noParam,
+            Set<String> rightMemories,
+            Map<String, String> ids) {
         // no thresholds matter here: the evidence (the nearest of each kind, with cosines) is what is calibrated
-        RouteDecision d = e.router().route(text, Principal.ANONYMOUS, 10);
-        String memory = null;
-        double memoryCosine = Double.NEGATIVE_INFINITY;
+        RouteDecision d = e.router().route(text, p, 10);
+        List<RouteDecision.Evidence> memories = new ArrayList<>();
         String tool = null;
         double toolCosine = Double.NEGATIVE_INFINITY;
         boolean required = false;
         for (RouteDecision.Evidence ev : d.evidence()) {
-            if (ev.kind() == RouteDecision.Kind.MEMORY && memory == null) {
-                memory = ev.name();
-                memoryCosine = ev.cosine();
+            if (ev.kind() == RouteDecision.Kind.MEMORY) {
+                memories.add(new RouteDecision.Evidence(
+                        ev.kind(), ids.getOrDefault(ev.name(), ev.name()), ev.cosine(), false, ev.text()));
             } else if (ev.kind() == RouteDecision.Kind.TOOL && tool == null) {
                 tool = ev.name();
                 toolCosine = ev.cosine();
@@ -301,13 +394,13 @@ public final class RouteCalibration {
                 inCatalog,
                 gold,
                 noParam,
-                rightMemory,
-                memory,
-                memoryCosine,
+                rightMemories,
+                memories,
                 tool,
                 toolCosine,
                 required,
-                d.wordsMatch());
+                d.wordsMatch(),
+                false);
     }
 
     /** Per wire name, the names of the tools that count as the same: same dataset name or same description. */
@@ -350,7 +443,7 @@ public final class RouteCalibration {
 
     /** The route each case takes under {@code t}, in the router's order. */
     static String routeOf(Case c, RouteThresholds t) {
-        if (c.memory() != null && RouteThresholds.clears(c.memoryCosine(), t.directMemory())) {
+        if (c.answer(t.directMemory()) != null) {
             return "DIRECT_MEMORY";
         }
         if (c.tool() != null && !c.toolRequired() && RouteThresholds.clears(c.toolCosine(), t.skillExecute())) {
@@ -366,23 +459,24 @@ public final class RouteCalibration {
     }
 
     /** Whether taking {@code route} was right for {@code c}. */
-    static boolean right(Case c, String route) {
+    static boolean right(Case c, String route, RouteThresholds t) {
         return switch (route) {
-            case "DIRECT_MEMORY" -> c.memoryRight();
+            case "DIRECT_MEMORY" ->
+                c.rightMemories().contains(c.answer(t.directMemory()).name());
             case "SKILL_EXECUTE", "SKILL_HINT" -> c.toolRight();
             case "TOOL_FILTER" -> c.inCatalog();
-            default -> !c.inCatalog() && c.rightMemory() == null;
+            default -> !c.inCatalog() && !c.answerable();
         };
     }
 
     /** Whether {@code route} was the one to take for {@code c} (recall's denominator). */
     static boolean wanted(Case c, String route) {
         return switch (route) {
-            case "DIRECT_MEMORY" -> c.rightMemory() != null;
+            case "DIRECT_MEMORY" -> c.answerable();
             case "SKILL_EXECUTE" -> c.noParameterGold();
             case "SKILL_HINT" -> c.inCatalog() && !c.gold().isEmpty();
             case "TOOL_FILTER" -> c.inCatalog();
-            default -> !c.inCatalog() && c.rightMemory() == null;
+            default -> !c.inCatalog() && !c.answerable();
         };
     }
 
@@ -403,7 +497,7 @@ public final class RouteCalibration {
         int found = 0;
         for (Case c : cases) {
             boolean took = routeOf(c, t).equals(route);
-            boolean ok = took && right(c, route);
+            boolean ok = took && right(c, route, t);
             decided += took ? 1 : 0;
             right += ok ? 1 : 0;
             if (wanted(c, route)) {
@@ -424,7 +518,11 @@ public final class RouteCalibration {
         TreeSet<Double> candidates = new TreeSet<>();
         for (Case c : cases) {
             if (relevant.test(c)) {
-                candidates.add(route.equals("DIRECT_MEMORY") ? c.memoryCosine() : c.toolCosine());
+                if (route.equals("DIRECT_MEMORY")) {
+                    c.memories().forEach(m -> candidates.add(m.cosine()));
+                } else {
+                    candidates.add(c.toolCosine());
+                }
             }
         }
         for (double t : candidates) {
@@ -451,7 +549,7 @@ public final class RouteCalibration {
                 "DIRECT_MEMORY",
                 EXECUTE_PRECISION,
                 t -> new RouteThresholds(model, t, nan, nan, -1),
-                c -> c.memory() != null);
+                c -> !c.memories().isEmpty());
         double exec = lowestPrecise(
                 cases,
                 "SKILL_EXECUTE",
@@ -481,7 +579,9 @@ public final class RouteCalibration {
 
     // ---- the report ----
 
-    private void report(String model, List<Case> cases) {
+    private void report(String model, List<Case> all) {
+        List<Case> cases = all.stream().filter(c -> !c.heldOut()).toList();
+        List<Case> held = all.stream().filter(Case::heldOut).toList();
         RouteThresholds fitted = fit(model, cases);
         RouteThresholds shipped = RouteThresholds.forModel(model).orElse(RouteThresholds.disabled(model));
         out.printf(
@@ -491,8 +591,8 @@ public final class RouteCalibration {
                 model,
                 cases.size(),
                 count(cases, Case::inCatalog),
-                count(cases, c -> !c.inCatalog() && c.rightMemory() == null),
-                count(cases, c -> c.rightMemory() != null),
+                count(cases, c -> !c.inCatalog() && !c.answerable()),
+                count(cases, Case::answerable),
                 count(cases, Case::noParameterGold));
         out.println("| route | fitted | decided | precision | recall | shipped | decided | precision | recall |");
         out.println("|---|---|---|---|---|---|---|---|---|");
@@ -521,6 +621,9 @@ public final class RouteCalibration {
         for (Case c : cases) {
             by.computeIfAbsent(c.source(), k -> new HashMap<>()).merge(routeOf(c, shipped), 1, Integer::sum);
         }
+        for (Case c : held) {
+            by.computeIfAbsent(c.source(), k -> new HashMap<>()).merge(routeOf(c, shipped), 1, Integer::sum);
+        }
         by.forEach((src, m) -> {
             int n = m.values().stream().mapToInt(Integer::intValue).sum();
             out.printf(
@@ -535,7 +638,49 @@ public final class RouteCalibration {
                     m.getOrDefault("LLM_REQUIRED", 0));
         });
         out.println();
+        if (!held.isEmpty()) {
+            heldOut(held, fitted, shipped);
+        }
         out.flush();
+    }
+
+    /**
+     * The held-out conversations, never fitted on: DIRECT_MEMORY's precision (the memory it answers with is one the
+     * question's evidence cites), the share of adversarial questions it fires on, and the share of answerable ones it
+     * answers rightly, at the fitted and the shipped thresholds; then the route each label takes.
+     */
+    private void heldOut(List<Case> held, RouteThresholds fitted, RouteThresholds shipped) {
+        out.printf(
+                Locale.ROOT,
+                "Held-out LoCoMo conversations (%d answerable, %d adversarial questions; never used to fit):%n%n",
+                count(held, Case::answerable),
+                count(held, c -> !c.answerable()));
+        out.println("| thresholds | direct_memory | fires | right when it fires | fires on adversarial "
+                + "| answers answerable rightly |");
+        out.println("|---|---|---|---|---|---|");
+        for (Map.Entry<String, RouteThresholds> t :
+                List.of(Map.entry("fitted", fitted), Map.entry("shipped", shipped))) {
+            Pr pr = measure(held, t.getValue(), "DIRECT_MEMORY");
+            long adv = held.stream().filter(c -> !c.answerable()).count();
+            long advFired = held.stream()
+                    .filter(c -> !c.answerable() && routeOf(c, t.getValue()).equals("DIRECT_MEMORY"))
+                    .count();
+            out.printf(
+                    Locale.ROOT,
+                    "| %s | %s | %d | %s (%d) | %s (%d of %d) | %s (%d of %d) |%n",
+                    t.getKey(),
+                    th(t.getValue(), "DIRECT_MEMORY"),
+                    pr.decided(),
+                    pct(pr.precision()),
+                    pr.right(),
+                    pct(adv == 0 ? Double.NaN : (double) advFired / adv),
+                    advFired,
+                    adv,
+                    pct(pr.recall()),
+                    pr.found(),
+                    pr.wanted());
+        }
+        out.println();
     }
 
     private static String th(RouteThresholds t, String route) {

@@ -5,12 +5,14 @@ import dev.toolscout.engine.RankingParts;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.eval.calibration.CalibrationEngine;
+import dev.toolscout.eval.calibration.LocomoCases;
 import dev.toolscout.eval.calibration.RouteCalibration;
 import dev.toolscout.eval.calibration.VerbCalibration;
 import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,6 +73,21 @@ final class CalibrateCommand {
         Path root;
 
         @Option(
+                names = "--locomo",
+                paramLabel = "DIR",
+                description = "Also the LoCoMo memory set (the locomo-memory folder, read in place): its calibration "
+                        + "conversations join the fit, the others are scored held out (docs/EVALUATION.md, Routes).")
+        Path locomo;
+
+        @Option(
+                names = "--locomo-calibration",
+                split = ",",
+                paramLabel = "CONV,CONV,...",
+                description = "The LoCoMo conversations the thresholds may be fitted on; the others are held out "
+                        + "(default: conv-26,conv-30,conv-41).")
+        List<String> locomoCalibration = List.copyOf(new java.util.TreeSet<>(LocomoCases.Locomo.DEFAULT_CALIBRATION));
+
+        @Option(
                 names = "--models",
                 split = ",",
                 paramLabel = "ID,ID,...",
@@ -95,7 +112,11 @@ final class CalibrateCommand {
                             CatalogFiles.demo(),
                             spec.commandLine().getOut(),
                             spec.commandLine().getErr())
-                    .run(root, models, work != null ? work : defaultWork("route-calibration"));
+                    .run(
+                            root,
+                            models,
+                            work != null ? work : defaultWork("route-calibration"),
+                            locomo == null ? null : new LocomoCases.Locomo(locomo, Set.copyOf(locomoCalibration)));
             return 0;
         }
     }

@@ -95,15 +95,17 @@ class CalibrateCliTest {
         int total = Integer.parseInt(m.group(1));
         int in = Integer.parseInt(m.group(2));
         // out of catalog: each of the 5 sets' catalogs gets the 4 others' 3 queries and 40 gibberish strings; the
-        // memory set adds its 40 unrelated questions, toollens' last (here all 3) queries and 40 gibberish strings
-        assertThat(Integer.parseInt(m.group(3))).isEqualTo(5 * (4 * 3 + 40) + 40 + 3 + 40);
+        // memory set adds its 40 unrelated questions, 27 near misses, 7 negations, toollens' last (here all 3)
+        // queries and 40 gibberish strings
+        assertThat(Integer.parseInt(m.group(3))).isEqualTo(5 * (4 * 3 + 40) + 40 + 27 + 7 + 3 + 40);
         assertThat(Integer.parseInt(m.group(4))).isEqualTo(80); // 40 stored facts, each asked twice
-        // in catalog: the 5 sets' own 3 queries, and the route set's no-parameter requests for the demo catalog
-        int demoRequests = in - 5 * 3;
+        // in catalog: the 5 sets' own 3 queries, the route set's 20 requests to store or forget (the memory tools),
+        // and its no-parameter requests for the demo catalog
+        int demoRequests = in - 5 * 3 - 20;
         assertThat(demoRequests).isPositive();
         // the random_joke queries (their one gold tool needs no parameter) and the demo requests
         assertThat(Integer.parseInt(m.group(5))).isEqualTo(5 + demoRequests);
-        assertThat(total).isEqualTo(in + 343 + 80);
+        assertThat(total).isEqualTo(in + 377 + 80);
         for (String route : List.of("DIRECT_MEMORY", "SKILL_EXECUTE", "SKILL_HINT", "TOOL_FILTER", "LLM_REQUIRED")) {
             assertThat(out)
                     .containsPattern("\\| " + route + " \\| (\\d\\.\\d\\d|disabled|below tool_filter) \\| \\d+ \\|");
@@ -112,10 +114,72 @@ class CalibrateCliTest {
                 .contains(
                         "| gibberish | 200 |",
                         "| memory: stored fact | 80 |",
+                        "| memory: request | 20 |",
+                        "| memory: near miss | 27 |",
                         "| memory: gibberish | 40 |",
                         "| metatool single (in) | 3 |",
                         "| etom level 1 (out) | 12 |");
         assertThat(err).contains(MODEL + ": metatool single, 3 tools, data in ");
+    }
+
+    @Test
+    void calibrate_routes_with_locomo_fits_on_the_calibration_conversations_and_scores_the_held_out_ones_apart()
+            throws IOException {
+        // the LoCoMo layout (datasets/locomo-memory/README.md), written here: two conversations, one held out
+        Path locomo = Files.createDirectories(dir.resolve("locomo/normalized"));
+        Files.writeString(locomo.resolve("memories.jsonl"), """
+          {"id": "conv-1-m0001", "conversation": "conv-1", "text": "Jon opened a dance studio downtown last month."}
+          {"id": "conv-1-m0002", "conversation": "conv-1", "text": "Gina made a limited edition line of hoodies."}
+          {"id": "conv-2-m0001", "conversation": "conv-2", "text": "Maria adopted a grey cat named Pixel."}
+          {"id": "conv-2-m0002", "conversation": "conv-2", "text": "John ran a charity marathon in Boston."}
+          """);
+        Files.writeString(locomo.resolve("questions.jsonl"), """
+          {"id": "conv-1-q001", "conversation": "conv-1", "text": "What did Jon open downtown?", \
+          "label": "answerable", "memory_ids": ["conv-1-m0001"]}
+          {"id": "conv-1-q002", "conversation": "conv-1", "text": "What did Jon make a limited edition line of?", \
+          "label": "adversarial", "memory_ids": ["conv-1-m0002"]}
+          {"id": "conv-2-q001", "conversation": "conv-2", "text": "What is the name of Maria's cat?", \
+          "label": "answerable", "memory_ids": ["conv-2-m0001"]}
+          {"id": "conv-2-q002", "conversation": "conv-2", "text": "Which marathon did Maria run?", \
+          "label": "adversarial", "memory_ids": ["conv-2-m0002"]}
+          {"id": "conv-2-q003", "conversation": "conv-2", "text": "When did Maria paint a sunrise?", \
+          "label": "unmapped", "memory_ids": []}
+          """);
+        assertThat(run(
+                        "calibrate",
+                        "routes",
+                        datasets.toString(),
+                        "--models",
+                        MODEL,
+                        "--work",
+                        dir.resolve("work").toString(),
+                        "--locomo",
+                        dir.resolve("locomo").toString(),
+                        "--locomo-calibration",
+                        "conv-1"))
+                .as(err)
+                .isZero();
+        // the unmapped question is left out; conv-1 joins the fit, conv-2 is scored apart
+        assertThat(out)
+                .contains(
+                        "| locomo calibration: answerable | 1 |",
+                        "| locomo calibration: adversarial | 1 |",
+                        "| locomo held-out: answerable | 1 |",
+                        "| locomo held-out: adversarial | 1 |",
+                        "Held-out LoCoMo conversations (1 answerable, 1 adversarial questions; never used to fit)");
+        // the adversarial questions name a person their nearest memory does not: never answered from memory
+        assertThat(out).containsPattern("\\| shipped \\| \\d\\.\\d\\d \\| \\d+ \\| [^|]+ \\| 0\\.0% \\(0 of 1\\) \\|");
+        assertThat(dir.resolve("work/locomo/" + MODEL + "/cases.jsonl")).isNotEmptyFile();
+        assertThat(run(
+                        "calibrate",
+                        "routes",
+                        datasets.toString(),
+                        "--models",
+                        MODEL,
+                        "--locomo",
+                        dir.resolve("nowhere").toString()))
+                .isNotZero();
+        assertThat(err).contains("--locomo must be the locomo-memory folder");
     }
 
     @Test
