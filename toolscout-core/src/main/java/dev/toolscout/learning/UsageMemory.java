@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * tool's {@linkplain #similarity learned match} is its best message's, which the selector blends into the fused score.
  *
  * <p>A learned message votes by what it is about, not by how it is phrased: a cosine above {@link #COSINE_FLOOR}
- * counts only in the share of content the two messages have in common ({@link Match#content}). A "Can you ... for
+ * counts only as far as the two messages share content ({@link Match#content}, squared). A "Can you ... for
  * me?" learned for a device-status tool shares no content word with "Can you play this song for me?", however near
  * the model puts the two, and so moves nothing. Content words are the words left once phrasing (pronouns, modal
  * verbs, "please", ...) is dropped, each weighted by how rare it is among the learned messages (a word most of them
@@ -225,7 +225,7 @@ public final class UsageMemory {
      * @param content the share of content words the two have in common, 0 to 1: the cosine of their rarity-weighted
      *     content words, 0 when either has none, 1 for the same words
      * @param strength how much the message counts, 0 to 1: {@code max(0, (cosine - COSINE_FLOOR) / (1 - COSINE_FLOOR))
-     *     * content}
+     *     * content * content}
      */
     public record Match(double cosine, double content, double strength) {}
 
@@ -251,7 +251,9 @@ public final class UsageMemory {
                 norm = s.weights().norm(words);
             }
             double content = s.weights().cosine(words, norm, x.words(), s.norms()[i]);
-            double strength = (cos - COSINE_FLOOR) / (1 - COSINE_FLOOR) * content;
+            // squared: a message sharing half the request's content counts a quarter; chosen on a split of the learned
+            // half of ETOM level 1, NesTools and ToolLens, never on the scored half (docs/EVALUATION.md)
+            double strength = (cos - COSINE_FLOOR) / (1 - COSINE_FLOOR) * content * content;
             if (strength <= 0) {
                 continue;
             }
