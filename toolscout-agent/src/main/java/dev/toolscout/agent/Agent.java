@@ -479,7 +479,8 @@ public final class Agent {
                         .addObject()
                         .put("name", t.name())
                         .put("score", Math.round(t.score() * 10_000) / 10_000.0)
-                        .put("reason", t.reason());
+                        .put("reason", t.reason())
+                        .put("origin", t.origin().name().toLowerCase(java.util.Locale.ROOT));
             }
         }
         if (first) {

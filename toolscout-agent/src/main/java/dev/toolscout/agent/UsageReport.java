@@ -24,7 +24,8 @@ public final class UsageReport {
      * {@code tool_discovery__find}), {@code discovery_calls} and {@code discovery_empty} (calls that found
      * nothing), {@code approvals} (requested, approved, denied, pending), {@code tokens} (input, output, and
      * saved: the definitions left out by selecting, summed over model calls), {@code not_found}, {@code
-     * tool_errors}.
+     * tool_errors}; and {@code recall}, {@code precision} and {@code selection_by_origin} ({@link
+     * #selectionFigures}).
      */
     public static ObjectNode summary(List<UsageRecord> records) {
         long done = 0;
@@ -119,6 +120,7 @@ public final class UsageReport {
         // a tool the router ran without the model was ToolScout's own pick, before any model call: pre-selected
         n.put("preselected_share", calls == 0 ? 0 : round((selected + routed) / (double) calls));
         n.put("discovery_rate", requests == 0 ? 0 : round(withDiscovery / (double) requests));
+        selectionFigures(records, n);
         n.put("discovery_calls", discoveryCalls);
         n.put("discovery_empty", discoveryEmpty);
         n.putObject("approvals")
@@ -130,6 +132,95 @@ public final class UsageReport {
         n.put("not_found", notFound);
         n.put("tool_errors", errors);
         return n;
+    }
+
+    /** The discovery tools' source: the escape hatch, measured by {@code discovery_rate}, not a tool used. */
+    private static final String DISCOVERY_PREFIX = "tool_discovery__";
+
+    /**
+     * How well the first selection matched what the model used, per request, summed over the requests: a request's
+     * used tools are the distinct tools it called (a call answered "not found" apart), ToolScout's own tools counted
+     * ({@code memory__store} as much as a catalog tool), the discovery tools ({@code tool_discovery__*}) apart, as
+     * they are in its selected tools. Adds to {@code n}:
+     *
+     * <ul>
+     *   <li>{@code recall}: of the used tools, the share the first selection held (or the router ran without the
+     *       model), 0 when none was used;
+     *   <li>{@code precision}: of the selected tools, the share the model used (seed 000's "selected tools actually
+     *       used"), 0 when none was selected;
+     *   <li>{@code used_tools}, {@code selected_tools}, {@code used_selected}: the counts behind them;
+     *   <li>{@code selection_by_origin}: per origin of a selected tool ({@code core}, {@code offered}, {@code
+     *       skill}, {@code ranked}, {@code dependency}, {@code used_with}; {@code route} for a tool the router ran;
+     *       {@code unknown} for a record written before origins were kept) {@code {"selected", "used",
+     *       "precision", "recall"}}, {@code recall} the share of all used tools that came by that origin (they add
+     *       up to {@code recall}); and {@code not_selected}: {@code {"used", "recall"}}, the used tools the first
+     *       selection lacked and their share.
+     * </ul>
+     */
+    static void selectionFigures(List<UsageRecord> records, ObjectNode n) {
+        long used = 0;
+        long selected = 0;
+        long usedSelected = 0;
+        long notSelected = 0;
+        // selected and used, per origin: the selection's origins in their order, then route and unknown if seen
+        java.util.Map<String, long[]> byOrigin = new java.util.LinkedHashMap<>();
+        for (String origin : List.of("core", "offered", "skill", "ranked", "dependency", "used_with")) {
+            byOrigin.put(origin, new long[2]);
+        }
+        for (UsageRecord r : records) {
+            JsonNode j = r.json();
+            java.util.Map<String, String> originOf = new java.util.LinkedHashMap<>();
+            for (JsonNode t : j.path("selection")) {
+                String name = t.path("name").asText();
+                if (!name.isEmpty() && !name.startsWith(DISCOVERY_PREFIX)) {
+                    originOf.putIfAbsent(name, t.path("origin").asText("unknown"));
+                }
+            }
+            Set<String> usedHere = new LinkedHashSet<>();
+            Set<String> routed = new LinkedHashSet<>();
+            for (JsonNode c : j.path("calls")) {
+                String tool = c.path("tool").asText();
+                if (tool.isEmpty()
+                        || tool.startsWith(DISCOVERY_PREFIX)
+                        || c.path("outcome").asText().equals("not_found")) {
+                    continue;
+                }
+                usedHere.add(tool);
+                if (c.path("origin").asText().equals("route")) {
+                    routed.add(tool);
+                }
+            }
+            selected += originOf.size();
+            originOf.values().forEach(o -> byOrigin.computeIfAbsent(o, k -> new long[2])[0]++);
+            used += usedHere.size();
+            for (String tool : usedHere) {
+                String origin = originOf.get(tool);
+                if (origin != null) {
+                    usedSelected++;
+                    byOrigin.get(origin)[1]++;
+                } else if (routed.contains(tool)) {
+                    byOrigin.computeIfAbsent("route", k -> new long[2])[1]++;
+                } else {
+                    notSelected++;
+                }
+            }
+        }
+        long preselected = used - notSelected;
+        n.put("recall", used == 0 ? 0 : round(preselected / (double) used));
+        n.put("precision", selected == 0 ? 0 : round(usedSelected / (double) selected));
+        n.put("used_tools", used);
+        n.put("selected_tools", selected);
+        n.put("used_selected", usedSelected);
+        ObjectNode o = n.putObject("selection_by_origin");
+        long all = used;
+        byOrigin.forEach((origin, c) -> o.putObject(origin)
+                .put("selected", c[0])
+                .put("used", c[1])
+                .put("precision", c[0] == 0 ? 0 : round(c[1] / (double) c[0]))
+                .put("recall", all == 0 ? 0 : round(c[1] / (double) all)));
+        o.putObject("not_selected")
+                .put("used", notSelected)
+                .put("recall", used == 0 ? 0 : round(notSelected / (double) used));
     }
 
     /**

@@ -375,4 +375,52 @@ class AgentLoopTest {
                     .isEqualTo("What is the weather forecast in Paris?");
         }
     }
+
+    @Test
+    void usage_counts_a_memory_tool_the_selection_lacked_and_gives_recall_and_precision_per_origin() throws Exception {
+        Path dir = tmp.resolve("usage-memory");
+        try (ToolScout s = open(dir)) {
+            Agent a = agent(s, ProviderConfig.Kind.ANTHROPIC, true, AgentLimits.DEFAULTS);
+            fake.toolCall("anthropic", "weather__get_forecast", "{\"city\":\"Paris\"}")
+                    .toolCall("anthropic", "memory__store", "{\"content\":\"Alice looks at the weather in Paris.\"}")
+                    .text("anthropic", "Sunny, and noted.");
+            a.run("m1", ALICE, null, "What is the weather forecast in Paris?", e -> {});
+
+            List<UsageRecord> records = a.usage(Instant.EPOCH, 100);
+            JsonNode record = records.get(0).json();
+            List<String> selection = new ArrayList<>();
+            record.path("selection").forEach(t -> selection.add(t.path("name").asText()));
+            // the model used a memory tool the first selection did not hold, and the store ran
+            assertThat(selection).contains("weather__get_forecast").doesNotContain("memory__store");
+            assertThat(record.path("calls"))
+                    .extracting(c ->
+                            c.path("tool").asText() + " " + c.path("outcome").asText())
+                    .containsExactly("weather__get_forecast ok", "memory__store ok");
+            assertThat(record.path("selection"))
+                    .allSatisfy(t -> assertThat(t.path("origin").asText())
+                            .isIn("core", "offered", "skill", "ranked", "dependency", "used_with"));
+
+            ObjectNode sum = UsageReport.summary(records);
+            // recall: one of the two tools used was pre-selected (the catalog-only share says 100%)
+            assertThat(sum.path("used_tools").asInt()).isEqualTo(2);
+            assertThat(sum.path("recall").asDouble()).isEqualTo(0.5);
+            assertThat(sum.path("preselected_share").asDouble()).isEqualTo(1.0);
+            // precision: one of the selected tools (the discovery tools apart) was used
+            long selectedTools = selection.stream()
+                    .filter(t -> !t.startsWith("tool_discovery__"))
+                    .count();
+            assertThat(sum.path("selected_tools").asLong()).isEqualTo(selectedTools);
+            assertThat(sum.path("precision").asDouble()).isEqualTo(Math.round(10_000.0 / selectedTools) / 10_000.0);
+            JsonNode byOrigin = sum.path("selection_by_origin");
+            assertThat(byOrigin.path("ranked").path("used").asInt()).isEqualTo(1);
+            assertThat(byOrigin.path("ranked").path("recall").asDouble()).isEqualTo(0.5);
+            assertThat(byOrigin.path("not_selected").path("used").asInt()).isEqualTo(1);
+            assertThat(byOrigin.path("not_selected").path("recall").asDouble()).isEqualTo(0.5);
+            long perOrigin = 0;
+            for (String origin : List.of("core", "offered", "skill", "ranked", "dependency", "used_with")) {
+                perOrigin += byOrigin.path(origin).path("selected").asLong();
+            }
+            assertThat(perOrigin).isEqualTo(selectedTools);
+        }
+    }
 }

@@ -21,8 +21,15 @@ import java.util.TreeMap;
 /**
  * What selection learned from use: each tool is also represented by the real messages it was used for (as
  * Tool2Vec and Re-Invoke represent a tool by queries, arXiv 2409.02141 and 2408.01875, here with this deployment's
- * own messages). A request's vector is compared with every learned message's; a tool's {@linkplain #similarity
- * learned similarity} is the best cosine over its messages, which the selector blends into the fused score.
+ * own messages). A request's vector is compared with every learned message's, and so are their content words; a
+ * tool's {@linkplain #similarity learned match} is its best message's, which the selector blends into the fused score.
+ *
+ * <p>A learned message votes by what it is about, not by how it is phrased: a cosine above {@link #COSINE_FLOOR}
+ * counts only as far as the two messages share content ({@link Match#content}, squared). A "Can you ... for
+ * me?" learned for a device-status tool shares no content word with "Can you play this song for me?", however near
+ * the model puts the two, and so moves nothing. Content words are the words left once phrasing (pronouns, modal
+ * verbs, "please", ...) is dropped, each weighted by how rare it is among the learned messages (a word most of them
+ * use says little about any one tool).
  *
  * <p>The (message, tool) pairs are stored with the catalog ({@link LearnedStore#saveLearned}), so they survive a
  * restart; each keeps the tool's content hash, and a tool removed or changed drops its pairs (at start and on the
@@ -46,8 +53,12 @@ public final class UsageMemory {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** One learned message: its vector and the tools it was used for. */
-    private record Example(String message, float[] vector, List<String> tools) {}
+    /** One learned message: its vector, the tools it was used for, and its content words. */
+    private record Example(String message, float[] vector, List<String> tools, Set<String> words) {
+        Example(String message, float[] vector, List<String> tools) {
+            this(message, vector, tools, ContentWords.of(message));
+        }
+    }
 
     /**
      * What is learned, with what is derived from it once per change (not per selection): the pairs per tool, the
@@ -57,16 +68,26 @@ public final class UsageMemory {
             List<Example> examples,
             Map<String, Integer> pairsByTool,
             Map<String, List<String>> usedTogether,
-            boolean embedded) {
+            boolean embedded,
+            ContentWords.Weights weights,
+            double[] norms) {
         static final State EMPTY = of(List.of());
 
         static State of(List<Example> examples) {
             Map<String, Integer> counts = count(examples);
+            ContentWords.Weights weights = ContentWords.Weights.of(
+                    examples.stream().map(Example::words).toList());
+            double[] norms = new double[examples.size()];
+            for (int i = 0; i < norms.length; i++) {
+                norms[i] = weights.norm(examples.get(i).words());
+            }
             return new State(
                     List.copyOf(examples),
                     counts,
                     together(examples, counts),
-                    examples.stream().allMatch(x -> x.vector() != null));
+                    examples.stream().allMatch(x -> x.vector() != null),
+                    weights,
+                    norms);
         }
     }
 
@@ -184,23 +205,66 @@ public final class UsageMemory {
             List<String> left =
                     x.tools().stream().filter(t -> !tools.contains(t)).toList();
             if (!left.isEmpty()) {
-                kept.add(new Example(x.message(), x.vector(), left));
+                kept.add(new Example(x.message(), x.vector(), left, x.words()));
             }
         }
         state = State.of(kept);
     }
 
     /**
-     * Each tool's learned similarity to a request: the best cosine between {@code query} (the request's query vector,
-     * unit length) and the messages the tool was used for. Tools with no learned message are absent.
+     * The cosine between a request and a learned message at or below which the learned message says nothing; above
+     * it, its say grows linearly to full at cosine 1 (times {@link Match#content}).
      */
-    public Map<String, Double> similarity(float[] query) {
+    public static final double COSINE_FLOOR = 0.5;
+
+    /**
+     * What a tool's learned messages say about a request: those of its best message ({@link #strength} highest,
+     * ties by the higher cosine).
+     *
+     * @param cosine the cosine between the request's query vector and the message's
+     * @param content the share of content words the two have in common, 0 to 1: the cosine of their rarity-weighted
+     *     content words, 0 when either has none, 1 for the same words
+     * @param strength how much the message counts, 0 to 1: {@code max(0, (cosine - COSINE_FLOOR) / (1 - COSINE_FLOOR))
+     *     * content * content}
+     */
+    public record Match(double cosine, double content, double strength) {}
+
+    /**
+     * Each tool's learned match with a request ({@code query}, its query vector, unit length, of {@code message}):
+     * tools whose messages are all at or below {@link #COSINE_FLOOR} are absent, so are those whose messages share
+     * no content word with the request.
+     */
+    public Map<String, Match> similarity(float[] query, String message) {
         State s = embedded();
-        Map<String, Double> out = new HashMap<>();
-        for (Example x : s.examples()) {
+        Map<String, Match> out = new HashMap<>();
+        Set<String> words = null;
+        double norm = 0;
+        List<Example> examples = s.examples();
+        for (int i = 0; i < examples.size(); i++) {
+            Example x = examples.get(i);
             double cos = dot(query, x.vector());
+            if (cos <= COSINE_FLOOR) {
+                continue;
+            }
+            if (words == null) {
+                words = ContentWords.of(message);
+                norm = s.weights().norm(words);
+            }
+            double content = s.weights().cosine(words, norm, x.words(), s.norms()[i]);
+            // squared: a message sharing half the request's content counts a quarter; chosen on a split of the learned
+            // half of ETOM level 1, NesTools and ToolLens, never on the scored half (docs/EVALUATION.md)
+            double strength = (cos - COSINE_FLOOR) / (1 - COSINE_FLOOR) * content * content;
+            if (strength <= 0) {
+                continue;
+            }
+            Match m = new Match(cos, content, strength);
             for (String t : x.tools()) {
-                out.merge(t, cos, Math::max);
+                out.merge(
+                        t,
+                        m,
+                        (a, b) -> a.strength() != b.strength()
+                                ? (a.strength() > b.strength() ? a : b)
+                                : (a.cosine() >= b.cosine() ? a : b));
             }
         }
         return out;
@@ -284,7 +348,10 @@ public final class UsageMemory {
         synchronized (this) {
             List<Example> out = new ArrayList<>(state.examples().size());
             for (Example x : state.examples()) {
-                out.add(x.vector() != null ? x : new Example(x.message(), model.embedQuery(x.message()), x.tools()));
+                out.add(
+                        x.vector() != null
+                                ? x
+                                : new Example(x.message(), model.embedQuery(x.message()), x.tools(), x.words()));
             }
             state = State.of(out);
             return state;

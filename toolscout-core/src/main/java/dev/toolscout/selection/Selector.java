@@ -5,6 +5,7 @@ import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
+import dev.toolscout.learning.UsageMemory;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
@@ -50,7 +51,7 @@ public final class Selector {
     private final SelectorConfig config;
     private final java.util.Set<String> coreSet;
     private final Map<String, ToolSpec> engineTools;
-    private final dev.toolscout.learning.UsageMemory learned;
+    private final UsageMemory learned;
 
     /** A selector with no engine tools: only the catalog's tools are offered. */
     public Selector(
@@ -90,7 +91,7 @@ public final class Selector {
             TokenCost tokens,
             SelectorConfig config,
             List<ToolSpec> engineTools,
-            dev.toolscout.learning.UsageMemory learned) {
+            UsageMemory learned) {
         this.learned = learned;
         this.catalog = catalog;
         this.model = model;
@@ -205,9 +206,9 @@ public final class Selector {
                 hits -> ctx.wordsMatched(!hits.isEmpty()));
         // the message's query vector, kept for what was learned from use and the engine tools' places
         float[] queryVector = ctx.rankedQuery();
-        Map<Integer, Double> usedFor = Map.of();
+        Map<Integer, UsageMemory.Match> usedFor = Map.of();
         if (learned != null && !learned.isEmpty() && queryVector != null) {
-            usedFor = learnedSimilarity(queryVector, snap, rankable);
+            usedFor = learnedSimilarity(queryVector, message, snap, rankable);
             ranked = blendLearned(ranked, usedFor, ord -> snap.byOrd(ord).name());
         }
         Map<Integer, Ranked> rankOf = new HashMap<>();
@@ -386,7 +387,7 @@ public final class Selector {
             Map<Integer, SelectedTool> chosen,
             Map<String, String> parentOf,
             List<String> words,
-            Map<Integer, Double> usedFor,
+            Map<Integer, UsageMemory.Match> usedFor,
             Map<String, List<String>> usedWith) {
         // candidates best first by their place (logit), ties by name; a ranked tool's place is its own score's
         java.util.PriorityQueue<Candidate> queue =
@@ -413,10 +414,10 @@ public final class Selector {
             SelectedTool t;
             if (c.neededBy() == null) {
                 t = selected(e, c.ranked(), core, words, Origin.RANKED);
-                Double used = usedFor.get(e.ord());
-                if (used != null && used > LEARNED_FLOOR) {
-                    String usedBefore =
-                            String.format(java.util.Locale.ROOT, "used before for a similar message (%.2f)", used);
+                UsageMemory.Match used = usedFor.get(e.ord());
+                if (used != null) {
+                    String usedBefore = String.format(
+                            java.util.Locale.ROOT, "used before for a similar message (%.2f)", used.cosine());
                     t = t.withReason(
                             t.reason().endsWith(Reasons.NO_MATCH)
                                     ? t.reason().substring(0, t.reason().length() - Reasons.NO_MATCH.length())
@@ -466,19 +467,18 @@ public final class Selector {
     static final double DEPENDENCY_GAP = 2.0;
 
     /**
-     * How much a tool's learned similarity moves it, in the fused score's logit: a tool used before for this very
-     * message (cosine 1) gains this much; one used for a message of cosine {@link #LEARNED_FLOOR} or less, nothing;
-     * linearly between. Measured with {@code eval --learn-qrels} (docs/EVALUATION.md, "Learning from use").
+     * How much a tool's learned match moves it, in the fused score's logit: a tool used before for this very message
+     * (strength 1: cosine 1, the same content words) gains this much, and at most this much; linearly less with the
+     * {@linkplain UsageMemory.Match#strength strength}. Measured with {@code eval --learn-qrels} (docs/EVALUATION.md,
+     * "Learning from use").
      */
     static final double LEARNED_WEIGHT = 4.0;
 
-    /** The cosine between a message and a learned one below which the learned one says nothing. */
-    static final double LEARNED_FLOOR = 0.5;
-
-    /** Each visible tool's learned similarity, by ordinal (tools with none are absent). */
-    private Map<Integer, Double> learnedSimilarity(float[] query, Catalog.Snapshot snap, AllowedSet allowed) {
-        Map<Integer, Double> out = new HashMap<>();
-        learned.similarity(query).forEach((name, sim) -> {
+    /** Each visible tool's learned match, by ordinal (tools with none are absent). */
+    private Map<Integer, UsageMemory.Match> learnedSimilarity(
+            float[] query, String message, Catalog.Snapshot snap, AllowedSet allowed) {
+        Map<Integer, UsageMemory.Match> out = new HashMap<>();
+        learned.similarity(query, message).forEach((name, sim) -> {
             CatalogEntry e = snap.get(name);
             if (e != null && allowed.contains(e.ord())) {
                 out.put(e.ord(), sim);
@@ -488,11 +488,13 @@ public final class Selector {
     }
 
     /**
-     * The ranking with each tool's learned similarity added to its fused logit ({@link #LEARNED_WEIGHT}); a tool the
-     * ranking lacks starts from its lowest value. Best first, ties by name (package-private for tests).
+     * The ranking with each tool's learned strength times {@link #LEARNED_WEIGHT} added to its fused logit; a tool
+     * the ranking lacks starts from its lowest value. Best first, ties by name (package-private for tests).
      */
     static List<Ranked> blendLearned(
-            List<Ranked> ranked, Map<Integer, Double> similarity, java.util.function.IntFunction<String> nameOf) {
+            List<Ranked> ranked,
+            Map<Integer, UsageMemory.Match> similarity,
+            java.util.function.IntFunction<String> nameOf) {
         Map<Integer, Ranked> byOrd = new LinkedHashMap<>();
         Map<Integer, Double> value = new HashMap<>();
         double floor =
@@ -502,7 +504,7 @@ public final class Selector {
             value.put(r.ord(), logit(r.score()));
         }
         similarity.forEach((ord, sim) -> {
-            double gain = LEARNED_WEIGHT * Math.max(0, (sim - LEARNED_FLOOR) / (1 - LEARNED_FLOOR));
+            double gain = LEARNED_WEIGHT * sim.strength();
             if (gain <= 0) {
                 return;
             }

@@ -130,7 +130,7 @@ class UsageMemoryTest {
         UsageMemory again = new UsageMemory(s.f.store, s.f.model, CLOCK);
         again.load(s.f.catalog.snapshot(), false);
         assertThat(again.messages()).isEqualTo(1);
-        assertThat(again.similarity(s.f.model.embedQuery(MESSAGE))).containsOnlyKeys("finance__ledger_export");
+        assertThat(again.similarity(s.f.model.embedQuery(MESSAGE), MESSAGE)).containsOnlyKeys("finance__ledger_export");
         assertThat(again.show(3))
                 .containsExactly(new UsageMemory.ToolSummary("finance__ledger_export", 1, List.of(MESSAGE)));
 

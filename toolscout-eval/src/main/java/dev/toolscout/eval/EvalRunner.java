@@ -169,7 +169,8 @@ public final class EvalRunner {
             double tokensSavedPct,
             double latencyP50,
             double latencyP99,
-            Result withoutLearning) {
+            Result withoutLearning,
+            Gain learningGain) {
         public Result(
                 String dataset,
                 String qrels,
@@ -194,10 +195,11 @@ public final class EvalRunner {
                     tokensSavedPct,
                     latencyP50,
                     latencyP99,
+                    null,
                     null);
         }
 
-        Result withBaseline(Result before) {
+        Result withBaseline(Result before, Gain gain) {
             return new Result(
                     dataset,
                     qrels,
@@ -210,9 +212,46 @@ public final class EvalRunner {
                     tokensSavedPct,
                     latencyP50,
                     latencyP99,
-                    before);
+                    before,
+                    gain);
         }
     }
+
+    /**
+     * What learning changed on the same queries, in points (learned minus not learned, per query, then averaged),
+     * each with two standard errors of that mean of paired differences: a change within two standard errors is
+     * noise at about 95%.
+     */
+    public record Gain(double ndcg10, double ndcg10TwoSe, double recall5, double recall5TwoSe) {
+        static Gain of(double[] ndcgBefore, double[] ndcgAfter, double[] r5Before, double[] r5After) {
+            double[] n = paired(ndcgBefore, ndcgAfter);
+            double[] r = paired(r5Before, r5After);
+            return new Gain(n[0], n[1], r[0], r[1]);
+        }
+
+        /** The mean of {@code after - before} and two standard errors of it, in percent, one decimal. */
+        private static double[] paired(double[] before, double[] after) {
+            int n = before.length;
+            if (n == 0) {
+                return new double[] {0, 0};
+            }
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                sum += after[i] - before[i];
+            }
+            double mean = sum / n;
+            double ss = 0;
+            for (int i = 0; i < n; i++) {
+                double d = after[i] - before[i] - mean;
+                ss += d * d;
+            }
+            double se = n < 2 ? 0 : Math.sqrt(ss / (n - 1) / n);
+            return new double[] {pct(mean), pct(2 * se)};
+        }
+    }
+
+    /** One scoring pass: the result, and each query's nDCG@10 and R@5 (0-1) in query order. */
+    private record Scored(Result result, double[] ndcg10, double[] recall5) {}
 
     private static final ObjectMapper LINES = new ObjectMapper();
 
@@ -364,22 +403,24 @@ public final class EvalRunner {
             e.learned().reset();
         }
         if (plan.learn().isEmpty()) {
-            return score(plan, e, o.perQuery());
+            return score(plan, e, o.perQuery()).result();
         }
         if (e.learned() == null) {
             throw new IllegalArgumentException("--learn-qrels: this engine learns nothing");
         }
-        Result before = score(plan, e, null);
+        Scored before = score(plan, e, null);
         UsageMemory.Learned l = e.learned().learn(plan.learn(), e.catalog().snapshot());
         log.println("eval: learned " + l.stored() + " (message, tool) pairs from " + l.pairs() + " queries of "
                 + o.learnQrels());
         log.flush();
-        Result after = score(plan, e, o.perQuery());
+        Scored after = score(plan, e, o.perQuery());
         e.learned().reset();
-        return after.withBaseline(before);
+        return after.result()
+                .withBaseline(
+                        before.result(), Gain.of(before.ndcg10(), after.ndcg10(), before.recall5(), after.recall5()));
     }
 
-    private Result score(Plan plan, Product e, Path perQueryFile) throws IOException {
+    private Scored score(Plan plan, Product e, Path perQueryFile) throws IOException {
         List<ToolSpec> specs = plan.tools();
         List<ScoredQuery> queries = plan.queries();
         SelectorConfig config = plan.selector();
@@ -409,6 +450,8 @@ public final class EvalRunner {
             complete.put(k, new double[1]);
         }
         double ndcg = 0;
+        double[] ndcgOf = new double[queries.size()];
+        double[] recall5Of = new double[queries.size()];
         double mrr = 0;
         double[] latency = new double[queries.size()];
         long allTokens = 0;
@@ -485,6 +528,8 @@ public final class EvalRunner {
                 }
                 double qn = Metrics.stepNdcgAt(10, r, steps);
                 ndcg += qn;
+                ndcgOf[qi - 1] = qn;
+                recall5Of[qi - 1] = Metrics.stepRecallAt(5, r, steps);
                 for (int i = 0; i < r.size(); i++) {
                     if (gold.contains(r.get(i))) {
                         mrr += 1.0 / (i + 1);
@@ -524,7 +569,7 @@ public final class EvalRunner {
         recall.forEach((k, v) -> rec.put(k, pct(v[0] / n)));
         complete.forEach((k, v) -> com.put(k, pct(v[0] / n)));
         double saved = allTokens == 0 ? 0 : 100.0 * (1 - (top10Tokens / n) / allTokens);
-        return new Result(
+        Result result = new Result(
                 o.dataset().toString(),
                 plan.qrels(),
                 o.retriever().cliName(),
@@ -536,6 +581,7 @@ public final class EvalRunner {
                 Math.round(saved * 10) / 10.0,
                 at(latency, 50),
                 at(latency, 99));
+        return new Scored(result, ndcgOf, recall5Of);
     }
 
     /**

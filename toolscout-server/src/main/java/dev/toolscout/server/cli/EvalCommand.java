@@ -149,6 +149,14 @@ final class EvalCommand implements Callable<Integer> {
             if (r.withoutLearning() != null) {
                 table(out, r.withoutLearning(), "without learning");
                 table(out, r, "learned from " + learnQrels);
+                EvalRunner.Gain g = r.learningGain();
+                out.printf(
+                        Locale.ROOT,
+                        "learning changed NDCG@10 by %+.1f (2 SE %.1f), R@5 by %+.1f (2 SE %.1f)%n",
+                        g.ndcg10(),
+                        g.ndcg10TwoSe(),
+                        g.recall5(),
+                        g.recall5TwoSe());
             } else {
                 table(out, r, null);
             }
@@ -199,6 +207,11 @@ final class EvalCommand implements Callable<Integer> {
         n.put("latency_ms_p99", r.latencyP99());
         if (r.withoutLearning() != null) {
             n.set("without_learning", json(r.withoutLearning()));
+            ObjectNode g = n.putObject("learning_gain");
+            g.put("ndcg@10", r.learningGain().ndcg10());
+            g.put("ndcg@10_2se", r.learningGain().ndcg10TwoSe());
+            g.put("recall@5", r.learningGain().recall5());
+            g.put("recall@5_2se", r.learningGain().recall5TwoSe());
         }
         return n;
     }

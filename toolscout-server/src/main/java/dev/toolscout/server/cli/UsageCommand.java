@@ -153,7 +153,34 @@ final class UsageCommand implements Callable<Integer> {
                     s.path("by_origin").path("other").asLong(),
                     s.path("by_origin").path("meta").asLong());
             out.printf(
-                    "pre-selected share  %.1f%% of the tools called were in the first selection%n",
+                    "recall              %.1f%% of the tools used were in the first selection (%d of %d; memory tools"
+                            + " counted)%n",
+                    100 * s.path("recall").asDouble(),
+                    s.path("used_tools").asLong()
+                            - s.path("selection_by_origin")
+                                    .path("not_selected")
+                                    .path("used")
+                                    .asLong(),
+                    s.path("used_tools").asLong());
+            out.printf(
+                    "precision           %.1f%% of the tools selected were used (%d of %d)%n",
+                    100 * s.path("precision").asDouble(),
+                    s.path("used_selected").asLong(),
+                    s.path("selected_tools").asLong());
+            List<String> origins = new java.util.ArrayList<>();
+            s.path("selection_by_origin").properties().forEach(e -> {
+                JsonNode o = e.getValue();
+                if (e.getKey().equals("not_selected")) {
+                    origins.add("not selected: " + o.path("used").asLong() + " used");
+                } else if (o.path("selected").asLong() > 0 || o.path("used").asLong() > 0) {
+                    origins.add(e.getKey() + " " + o.path("used").asLong() + "/"
+                            + o.path("selected").asLong());
+                }
+            });
+            out.printf("  by origin         used/selected: %s%n", String.join(", ", origins));
+            out.printf(
+                    "pre-selected share  %.1f%% of the catalog tools called were in the first selection (own tools"
+                            + " apart)%n",
                     100 * s.path("preselected_share").asDouble());
             out.printf(
                     "discovery rate      %.1f%% of requests called tool_discovery__find (%d calls, %d found nothing)%n",

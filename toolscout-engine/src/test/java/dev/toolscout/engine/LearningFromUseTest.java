@@ -1,0 +1,119 @@
+package dev.toolscout.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolscout.learning.LearnedPair;
+import dev.toolscout.learning.UsageMemory;
+import dev.toolscout.model.ToolSpec;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Learning from use with the real embedding model: a learned message counts by what it is about, not by how it is
+ * phrased (issue 32, item 3).
+ */
+class LearningFromUseTest {
+    @TempDir
+    Path dir;
+
+    private static final String STATUS_TOOL = "smarthome__device_status";
+
+    /** Near-duplicate status tools beside music tools, as a deployment with many servers has. */
+    private static List<ToolSpec> catalog() {
+        return List.of(
+                ToolSpec.builder(
+                                STATUS_TOOL,
+                                "Get the current status of a smart home device: online, battery, last seen.")
+                        .build(),
+                ToolSpec.builder("hub__device_state", "Read the state of a device connected to the hub.")
+                        .build(),
+                ToolSpec.builder("router__connection_status", "Show the router's connection status and uptime.")
+                        .build(),
+                ToolSpec.builder("printer__status", "Report the printer's status: ink, paper, queue.")
+                        .build(),
+                ToolSpec.builder("music__play_song", "Play a song or a track by its title or artist.")
+                        .build(),
+                ToolSpec.builder("music__pause", "Pause the music that is playing.")
+                        .build(),
+                ToolSpec.builder("music__queue_track", "Add a track to the playback queue.")
+                        .build(),
+                ToolSpec.builder("weather__forecast", "Weather forecast for a city for the next days.")
+                        .build(),
+                ToolSpec.builder("calendar__create_event", "Create a calendar event with a title, start and end.")
+                        .build(),
+                ToolSpec.builder("email__send", "Send an email to a recipient with a subject and body.")
+                        .build(),
+                ToolSpec.builder("notes__create", "Create a note with a title and text.")
+                        .build(),
+                ToolSpec.builder("files__search", "Search files by name or content.")
+                        .build());
+    }
+
+    /**
+     * What a deployment learned for the status tool: one request about a thermostat, and one whose subject was in
+     * the conversation before it ("this"), so its text is phrasing only.
+     */
+    private static final LearnedPair PHRASING_ONLY =
+            new LearnedPair("Can you do this for me?", List.of(STATUS_TOOL), null, null, null);
+
+    private static final List<LearnedPair> LEARNED = List.of(
+            PHRASING_ONLY,
+            new LearnedPair("Can you check the thermostat for me?", List.of(STATUS_TOOL), null, null, null));
+
+    private static int place(SelectResult r, String tool) {
+        List<String> names =
+                r.selected().stream().map(SelectResult.SelectedTool::name).toList();
+        int i = names.indexOf(tool);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+
+    private static SelectResult.SelectedTool tool(SelectResult r, String name) {
+        return r.selected().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void a_message_learned_for_a_status_tool_does_not_pull_it_into_a_request_phrased_alike_about_music() {
+        String song = "Can you play this song for me?";
+        try (ToolScout scout = ToolScout.builder().dataDir(dir).tools(catalog()).build()) {
+            RankingParts parts = scout.rankingParts();
+            UsageMemory learned = parts.learned();
+            // every tool selected, so the status tool's place and reason show what learning did to it
+            SelectRequest request = new SelectRequest(song, null, catalog().size(), null, null);
+            SelectResult before = scout.select(request);
+            learned.learn(LEARNED, parts.catalog().snapshot());
+
+            // the model puts the phrasing-alike message near the request: by its cosine alone it would count
+            float[] q = parts.model().embedQuery(song);
+            assertThat(cosine(q, parts.model().embedQuery(PHRASING_ONLY.message())))
+                    .isGreaterThan(UsageMemory.COSINE_FLOOR);
+            SelectResult after = scout.select(request);
+            assertThat(place(after, "music__play_song")).isZero();
+            assertThat(place(after, STATUS_TOOL)).isGreaterThanOrEqualTo(place(before, STATUS_TOOL));
+            assertThat(after.selected()).allSatisfy(t -> assertThat(t.reason()).doesNotContain("used before"));
+            assertThat(learned.similarity(q, song)).doesNotContainKey(STATUS_TOOL);
+
+            // a request about what was learned still gains from it
+            SelectResult status = scout.select(
+                    new SelectRequest("Can you check the bedroom thermostat for me?", null, 5, null, null));
+            assertThat(place(status, STATUS_TOOL)).isZero();
+            assertThat(tool(status, STATUS_TOOL).reason()).contains("used before for a similar message");
+        }
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double s = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return s / Math.sqrt(na * nb);
+    }
+}
