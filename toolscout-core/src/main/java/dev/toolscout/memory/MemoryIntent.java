@@ -48,20 +48,25 @@ public enum MemoryIntent {
     private static final Pattern FORGET_P = Pattern.compile(LEAD
             + "(?:forget\\b(?!\\s+(?:it|about it)\\s*$)|stop remembering\\b|no longer remember\\b|unremember\\b"
             + "|(?:delete|remove|erase|drop|wipe|clear)\\s+(?:(?:the|that|this|my|your|all)\\s+)*"
-            + "(?:memor(?:y|ies)|note|notes|fact|facts|what i (?:told|said))\\b)");
+            + "(?:memor(?:y|ies)|note|notes|fact|facts|what i (?:told|said)"
+            + "|(?:what|everything|all)\\s+you\\s+(?:know|remember|have|stored|saved))\\b)");
     private static final Pattern STORE_P = Pattern.compile(LEAD
             + "(?:remember\\b(?!\\s+(?:when|what|who|where|which|how|why|if|whether)\\b)|memori[sz]e\\b"
             + "|(?:make|take)\\s+(?:a\\s+)?note\\b|note\\s*(?:that|down|this|:)|jot\\s+down\\b"
             + "|keep\\s+in\\s+mind\\b|bear\\s+in\\s+mind\\b|(?:don'?t|do not|never)\\s+forget\\b"
-            + "|(?:save|store|add)\\s+(?:(?:that|this|it)\\b|(?:a|the|to)\\s+(?:memory|note)\\b)"
+            + "|note\\s+to\\s+(?:self|yourself)\\b"
+            + "|(?:save|store|add)\\s+(?:(?:that|this|it)\\b|(?:a|the|to)\\s+(?:memory|note|fact)\\b)"
             + "|(?:update|correct|change)\\s+(?:(?:the|that|this|my|your)\\s+)*(?:memory|memories|note|notes)\\b"
             + "|(?:update|correction)\\s*:|from now on\\b|for future reference\\b|fyi\\b)");
     // a first-person statement of a change: a correction of what may be stored
     private static final Pattern CHANGE_P = Pattern.compile("^(?:actually,?\\s+)?(?:i\\s+(?:have\\s+|'ve\\s+|just\\s+)?"
             + "(?:moved|relocated|changed|switched|got married|got divorced|no longer|don'?t\\s+\\w+\\s+anymore)\\b"
             + "|i'?m\\s+no longer\\b|i am no longer\\b|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)\\s+now\\b"
-            + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)(?:n't| not)\\s+\\w+\\s+(?:anymore|any more)\\b"
-            + "|my\\s+new\\s+\\w+)");
+            + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)(?:n't| not)(?:\\s+[\\w']+){1,4}\\s+(?:anymore|any more)\\b"
+            + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are|was|were)\\s+actually\\b|my\\s+new\\s+\\w+)"
+            // "Actually my cat is called Tim", "That's wrong, I prefer window seats now", "..., not Tom"
+            + "|^actually,?\\s+(?:i|i'm|my)\\b|^(?:no,?\\s+)?(?:that's|that is|this is)\\s+(?:wrong|not right|incorrect"
+            + "|outdated|out of date)\\b|^(?:i|my)\\b[^?]*,\\s+not\\s+[\\w']+[.!]?$");
     private static final Pattern RECALL_P = Pattern.compile(
             "(?:\\bwhat\\s+(?:did|have|had)\\s+i\\s+(?:tell|told|say|said"
                     + "|mention|mentioned|share|shared)\\b|\\bwhat\\s+do\\s+you\\s+(?:know|remember)\\b"

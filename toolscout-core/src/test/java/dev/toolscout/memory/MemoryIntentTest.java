@@ -23,6 +23,16 @@ class MemoryIntentTest {
                 "Actually, my cat is now called Felix|STORE",
                 "Update the memory about my address: 5 Rue Neuve|STORE",
                 "From now on answer me in German|STORE",
+                // a colleague's phrasings, run from outside before these forms were read (they were not)
+                "Store the fact that my boss is named Priya|STORE",
+                "Note to self: my cat's vet is Dr. Alvarez|STORE",
+                "Actually my cat is called Tim, not Tom|STORE",
+                "That's wrong, I prefer window seats now|STORE",
+                "My wife's birthday is actually on May 5|STORE",
+                "My cat isn't called Tom anymore|STORE",
+                "I fly from Geneva, not Zurich|STORE",
+                "Please delete what you know about my seat preference|FORGET",
+                "Erase everything you remember about my old job|FORGET",
                 "Forget that my cat is called Tom|FORGET",
                 "Please forget my old address|FORGET",
                 "Could you forget what I said about Bob?|FORGET",
@@ -44,6 +54,9 @@ class MemoryIntentTest {
                 "I don't have a cat|NONE",
                 "Book me an aisle seat to Rome|NONE",
                 "Never mind, forget it|NONE",
+                "Actually, what time is it in Tokyo?|QUESTION",
+                "Is that wrong?|QUESTION",
+                "Send the report to Ann, not Bob|NONE",
             })
     void reads_the_intent_from_the_wording(String message, MemoryIntent intent) {
         assertThat(MemoryIntent.of(message)).isEqualTo(intent);
