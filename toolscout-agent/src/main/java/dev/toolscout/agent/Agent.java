@@ -162,8 +162,7 @@ public final class Agent {
      * @param principal who the request runs for (access, the conversation's owner)
      * @param requester who asks, as approvals record it ({@code key:alice}); {@code null} for the local user
      *     ({@code local}). An approval is never decided by its requester
-     * @param message the user's message, at most {@value InputLimits#MAX_REQUEST_MESSAGE_CHARS} characters (sent to the
-     *     model whole; the tools are selected on its first 8,192)
+     * @param message the user's message, at most {@value InputLimits#MAX_REQUEST_MESSAGE_CHARS} characters (sent whole)
      * @param events told the text as it streams, and each tool call
      * @throws IllegalArgumentException for a bad conversation id or message
      * @throws IllegalStateException when the conversation has a run waiting for an approval (decide it first)
@@ -174,14 +173,7 @@ public final class Agent {
             throws InterruptedException {
         Conversations.checkId(conversationId);
         Objects.requireNonNull(principal, "principal");
-        if (message == null || message.isBlank()) {
-            throw new IllegalArgumentException(
-                    "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
-        }
-        String tooLong = InputLimits.requestMessageTooLong("message", message);
-        if (tooLong != null) {
-            throw new IllegalArgumentException(tooLong);
-        }
+        InputLimits.checkRequestMessage(message);
         String key = RunState.principalKey(principal);
         List<StoredRun> earlier = store.loadRuns(key, conversationId);
         for (StoredRun r : earlier) {

@@ -57,6 +57,23 @@ public final class InputLimits {
         return tooLong(input, value, MAX_REQUEST_MESSAGE_CHARS);
     }
 
+    /**
+     * The check every request's message passes (select, route, chat): not blank and not over
+     * {@link #MAX_REQUEST_MESSAGE_CHARS}. A message longer than the ranking reads passes and is ranked on its first part.
+     *
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public static void checkRequestMessage(String message) {
+        if (message == null || message.isBlank()) {
+            throw new IllegalArgumentException(
+                    "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
+        }
+        String tooLong = requestMessageTooLong("message", message);
+        if (tooLong != null) {
+            throw new IllegalArgumentException(tooLong);
+        }
+    }
+
     /** The error for a name over {@link #MAX_NAME_CHARS}, or {@code null} when it fits. */
     public static String nameTooLong(String input, CharSequence value) {
         return tooLong(input, value, MAX_NAME_CHARS);

@@ -74,7 +74,7 @@ public final class RequestContext {
             EmbeddingModel model,
             boolean routed) {
         Objects.requireNonNull(principal, "principal");
-        checkMessage(message);
+        InputLimits.checkRequestMessage(message);
         Catalog.Snapshot snap = catalog.snapshot();
         return new RequestContext(
                 message,
@@ -84,20 +84,6 @@ public final class RequestContext {
                 access.allowed(snap, principal),
                 Objects.requireNonNull(model, "model"),
                 routed);
-    }
-
-    /**
-     * The checks every request's message passes: not blank, not over {@link InputLimits#MAX_REQUEST_MESSAGE_CHARS}.
-     * A message longer than the ranking reads is accepted and ranked on its first part ({@link Shortened}).
-     */
-    static void checkMessage(String message) {
-        if (message == null || message.isBlank()) {
-            throw new IllegalArgumentException("message must not be blank, got: '" + message + "'");
-        }
-        String tooLong = InputLimits.requestMessageTooLong("message", message);
-        if (tooLong != null) {
-            throw new IllegalArgumentException(tooLong);
-        }
     }
 
     /** The message as the request gave it. */

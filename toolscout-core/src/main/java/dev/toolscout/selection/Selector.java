@@ -130,7 +130,7 @@ public final class Selector {
             List<ToolSpec> offered) {
         public Request {
             Objects.requireNonNull(principal, "principal");
-            RequestContext.checkMessage(message);
+            InputLimits.checkRequestMessage(message);
             if (k != null) {
                 SelectorConfig.checkK(k);
             }

@@ -27,7 +27,6 @@ import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.ToolRenderer;
 import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
-import dev.toolscout.routing.RouteJson;
 import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
@@ -305,45 +304,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
         Selection s = selection(result);
         ObjectNode n = F.objectNode();
         switch (format) {
-            case JSON -> {
-                ArrayNode sel = n.putArray("selected");
-                for (SelectResult.SelectedTool t : result.selected()) {
-                    sel.addObject()
-                            .put("name", t.name())
-                            .put("score", t.score())
-                            .put("reason", t.reason());
-                }
-                ArrayNode core = n.putArray("core_included");
-                result.coreIncluded().forEach(core::add);
-                n.put("excluded_count", result.excludedCount());
-                n.put("reason", result.reason());
-                n.put("discovery_suggested", result.discoverySuggested());
-                ObjectNode tok = n.putObject("tokens");
-                tok.put("selected", result.tokens().selected());
-                tok.put("all", result.tokens().all());
-                tok.put("saved_pct", result.tokens().savedPct());
-                // a conversation's fields, present only in one
-                if (!result.activeSkills().isEmpty()) {
-                    ArrayNode active = n.putArray("active_skills");
-                    result.activeSkills().forEach(active::add);
-                }
-                if (result.suggestedSkill() != null) {
-                    n.putObject("suggested_skill")
-                            .put("name", result.suggestedSkill().name())
-                            .put("description", result.suggestedSkill().description())
-                            .put("why", result.suggestedSkill().why());
-                }
-                if (result.route() != null) {
-                    n.set("route", RouteJson.toJson(result.route()));
-                }
-                // present only for a message longer than the ranking reads
-                if (result.shortened() != null) {
-                    n.putObject("shortened")
-                            .put("from_chars", result.shortened().fromChars())
-                            .put("to_chars", result.shortened().toChars())
-                            .put("note", result.shortened().note());
-                }
-            }
+            case JSON -> SelectResultJson.write(result, n);
             case ANTHROPIC -> {
                 n.put("system", systemPrompt(s, result));
                 n.set("tools", ToolRenderer.anthropic(s.specs()));

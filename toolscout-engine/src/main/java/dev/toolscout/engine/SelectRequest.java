@@ -29,14 +29,7 @@ public record SelectRequest(
             Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_CONVERSATION_ID_CHARS + "}");
 
     public SelectRequest {
-        if (message == null || message.isBlank()) {
-            throw new IllegalArgumentException(
-                    "message must not be blank, got: " + (message == null ? "null" : "'" + message + "'"));
-        }
-        String tooLong = InputLimits.requestMessageTooLong("message", message);
-        if (tooLong != null) {
-            throw new IllegalArgumentException(tooLong);
-        }
+        InputLimits.checkRequestMessage(message);
         if (principal == null) {
             principal = Principal.ANONYMOUS;
         }

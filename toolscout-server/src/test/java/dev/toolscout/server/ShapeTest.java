@@ -49,10 +49,9 @@ class ShapeTest {
     static final Map<String, Integer> OVER_THE_LIMIT = Map.of(
             "toolscout-engine/src/main/java/dev/toolscout/engine/Engine.java", 1250,
             "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 988,
-            "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 956,
+            "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 950,
             "toolscout-lucene/src/main/java/dev/toolscout/lucene/LuceneToolIndex.java", 873,
-            "toolscout-core/src/main/java/dev/toolscout/indexing/ToolIndexer.java", 820,
-            "toolscout-engine/src/main/java/dev/toolscout/engine/LocalToolScout.java", 819);
+            "toolscout-core/src/main/java/dev/toolscout/indexing/ToolIndexer.java", 820);
     /**
      * The package cycles main held on 2026-12-07, each as the packages it joins (under {@code dev.toolscout}). A cycle
      * is matched by its packages, not by the dependencies behind it, so work inside a known cycle does not fail the

@@ -199,20 +199,22 @@ class CalibrateCliTest {
                         cases.toString()))
                 .as(err)
                 .isZero();
-        assertThat(out).startsWith("Target precision 0.95 on the development sets");
+        assertThat(out).startsWith("Threshold: the lowest at which a rule's substitutions are at least 95% precise");
         for (String rule : List.of(
-                "most-confident-of-10",
-                "fused-top",
-                "fused-top-query-cosine",
-                "most-confident+2margin",
-                "fused-top+0.3words")) {
+                "product",
+                "stored-text-cosine",
+                "description+0.1inputs",
+                "description+0.2inputs",
+                "description+0.3inputs",
+                "product+2margin")) {
             assertThat(out).contains("| " + MODEL + " | " + rule + " | ");
         }
         // the product's rule per set: 9 development sets of 2 single-gold queries each, and the held-out verbs set
-        String all = row("all development sets");
+        String all = row("calibration: all");
         assertThat(cell(all, 5)).isEqualTo("18");
-        assertThat(cell(all, 10)).matches("\\d+/320"); // gibberish: 40 per dataset folder, 8 folders
-        String verbs = row("verbs (held out)");
+        // gibberish: 40 per dataset folder, 8 folders, with the highest confidence any got
+        assertThat(cell(all, 10)).matches("\\d+/320 \\(0\\.\\d+\\)");
+        String verbs = row("held out: verbs");
         assertThat(cell(verbs, 5)).isEqualTo("84"); // novel verbs that paraphrase a verb of the set
         assertThat(out).contains("| " + MODEL + " | 0.50 | ", "| " + MODEL + " | 0.95 | ");
         // present and removed per development query, 40 gibberish per folder; the verbs set's 84 twice and 30 negatives
