@@ -209,7 +209,8 @@ const SCENARIOS = {
     o.text = await page.locator('main').innerText();
     o.charts = await page.locator('.chart svg').count();
     o.requests = await page.locator('#usage-requests').innerText();
-    o.preselected = await page.locator('#usage-preselected').innerText();
+    o.recall = await page.locator('#usage-recall').innerText();
+    o.precision = await page.locator('#usage-precision').innerText();
     o.discovery = await page.locator('#usage-discovery').innerText();
     o.recent = await rows(page, 'Recent requests');
     await shot(page, 'usage');

@@ -42,20 +42,34 @@ export async function render(main, ctx) {
   await load();
 }
 
-/** The metrics of a set of records, as UsageReport (toolscout-agent) counts them. */
+/**
+ * The metrics of a set of records, as UsageReport (toolscout-agent) counts them: per request, the used tools are the
+ * distinct tools called (a "not found" call and the discovery tools apart, ToolScout's own memory tools counted);
+ * recall is the share of them the first selection held (or the router ran), precision the share of the selected
+ * tools (discovery apart) that were used.
+ */
 function metrics(records) {
-  let calls = 0;
+  let used = 0;
+  let usedSelected = 0;
+  let routed = 0;
   let selected = 0;
   let withDiscovery = 0;
   let saved = 0;
   let latency = 0;
   for (const r of records) {
+    const sel = new Set((r.selection || []).map((t) => t.name).filter((n) => n && !n.startsWith(DISCOVERY)));
+    const usedHere = new Map();
     let found = false;
     for (const c of r.calls || []) {
-      if (c.outcome === 'not_found') continue;
-      if (c.origin !== 'meta') calls++;
-      if (c.origin === 'selected') selected++;
       if (c.tool === 'tool_discovery__find') found = true;
+      if (!c.tool || c.tool.startsWith(DISCOVERY) || c.outcome === 'not_found') continue;
+      usedHere.set(c.tool, usedHere.get(c.tool) || c.origin === 'route');
+    }
+    selected += sel.size;
+    used += usedHere.size;
+    for (const [tool, byRoute] of usedHere) {
+      if (sel.has(tool)) usedSelected++;
+      else if (byRoute) routed++;
     }
     if (found) withDiscovery++;
     saved += (r.tokens && r.tokens.saved) || 0;
@@ -63,12 +77,15 @@ function metrics(records) {
   }
   return {
     requests: records.length,
-    preselected: calls === 0 ? null : selected / calls,
+    recall: used === 0 ? null : (usedSelected + routed) / used,
+    precision: selected === 0 ? null : usedSelected / selected,
     discovery: records.length === 0 ? null : withDiscovery / records.length,
     saved,
     latency: records.length === 0 ? null : latency / records.length,
   };
 }
+
+const DISCOVERY = 'tool_discovery__';
 
 function view(records, days) {
   const all = metrics(records);
@@ -87,12 +104,14 @@ function view(records, days) {
   return [
     h('dl', { class: 'facts tiles' },
       h('dt', {}, 'Requests'), h('dd', { id: 'usage-requests' }, String(all.requests)),
-      h('dt', {}, 'Called tools that were pre-selected'), h('dd', { id: 'usage-preselected' }, pct(all.preselected)),
+      h('dt', {}, 'Recall: used tools that were pre-selected'), h('dd', { id: 'usage-recall' }, pct(all.recall)),
+      h('dt', {}, 'Precision: selected tools that were used'), h('dd', { id: 'usage-precision' }, pct(all.precision)),
       h('dt', {}, 'Requests that used discovery'), h('dd', { id: 'usage-discovery' }, pct(all.discovery)),
       h('dt', {}, 'Tokens saved'), h('dd', {}, fmt(all.saved, 0)),
       h('dt', {}, 'Mean latency'), h('dd', {}, all.latency === null ? '–' : `${fmt(all.latency, 0)} ms`)),
     h('div', { class: 'charts' },
-      chart('Share of called tools that were pre-selected', series, (s) => s.preselected, label, 1, pct),
+      chart('Recall: share of used tools that were pre-selected', series, (s) => s.recall, label, 1, pct),
+      chart('Precision: share of selected tools that were used', series, (s) => s.precision, label, 1, pct),
       chart('Discovery rate (requests that called tool_discovery__find)', series, (s) => s.discovery, label, 1, pct),
       chart('Tokens saved', series, (s) => (s.requests ? s.saved : null), label, null, (v) => fmt(v, 0)),
       chart('Mean latency per request (ms)', series, (s) => s.latency, label, null, (v) => fmt(v, 0))),

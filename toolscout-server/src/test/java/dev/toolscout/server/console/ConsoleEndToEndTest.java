@@ -401,12 +401,17 @@ class ConsoleEndToEndTest {
                         .isLessThanOrEqualTo(0));
         // the page counts the agent loop's own records as the server's UsageReport does
         JsonNode summary = JSON.readTree(http("/v1/usage", ADMIN).body());
-        assertThat(usage.path("charts").asInt()).isEqualTo(4);
+        assertThat(usage.path("charts").asInt()).isEqualTo(5);
         assertThat(usage.path("requests").asText())
                 .isEqualTo(summary.path("requests").asText());
         assertThat(summary.path("requests").asInt()).isGreaterThanOrEqualTo(2);
-        assertThat(usage.path("preselected").asText())
-                .isEqualTo(percent(summary.path("preselected_share").asDouble()));
+        assertThat(usage.path("recall").asText())
+                .isEqualTo(percent(summary.path("recall").asDouble()));
+        assertThat(usage.path("precision").asText())
+                .isEqualTo(percent(summary.path("precision").asDouble()));
+        // both measured, not empty: the scripted requests used tools their selections held and left others unused
+        assertThat(summary.path("used_selected").asInt()).isPositive();
+        assertThat(summary.path("precision").asDouble()).isBetween(0.0, 0.99);
         assertThat(usage.path("discovery").asText())
                 .isEqualTo(percent(summary.path("discovery_rate").asDouble()));
         assertThat(summary.path("discovery_calls").asInt()).isPositive();
