@@ -1,6 +1,7 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.server.DiscoveryJson;
 import dev.toolscout.server.McpRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,7 +59,7 @@ final class FindCommand implements Callable<Integer> {
             if (limit != null) {
                 body.put("limit", limit);
             }
-            // the server answers what Results.find prints
+            // the server answers what DiscoveryJson.find prints
             return Results.print(
                     spec, (com.fasterxml.jackson.databind.node.ObjectNode) api.post("/v1/tools/search", body));
         }
@@ -69,7 +70,7 @@ final class FindCommand implements Callable<Integer> {
                 spec.commandLine().getErr(),
                 servers.servers == null ? null : "--servers"))) {
             servers.start(mcp, declared, spec.commandLine().getErr(), ServersOptions.Use.ANSWER_FROM_CATALOG);
-            return Results.print(spec, Results.find(mcp.scout().find(who.principal(), text, limit)));
+            return Results.print(spec, DiscoveryJson.find(mcp.scout().find(who.principal(), text, limit)));
         }
     }
 }

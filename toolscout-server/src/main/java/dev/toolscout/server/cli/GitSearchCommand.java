@@ -1,10 +1,9 @@
 package dev.toolscout.server.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.git.GitIndexer;
+import dev.toolscout.server.DiscoveryJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -51,23 +50,7 @@ final class GitSearchCommand implements Callable<Integer> {
                 EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
             try (GitIndexer git = GitIndexer.open(
                     repo, scout.maintenance().store(), scout.rankingParts().model(), GitIndexer.Limits.DEFAULT)) {
-                ObjectNode out = JsonNodeFactory.instance.objectNode();
-                out.put("repository", git.repository().toString());
-                out.put("head", git.indexedHead());
-                out.put("score", "cosine similarity of the entry's embedding to the query's");
-                ArrayNode hits = out.putArray("results");
-                for (GitIndexer.Hit h : git.search(query, limit)) {
-                    ObjectNode o = hits.addObject()
-                            .put("kind", h.kind())
-                            .put("title", h.title())
-                            .put("commit", h.commit());
-                    if (h.path() != null) {
-                        o.put("path", h.path());
-                    }
-                    o.put("when", h.when().toString())
-                            .put("similarity", h.similarity())
-                            .put("snippet", h.snippet());
-                }
+                ObjectNode out = DiscoveryJson.gitSearch(git, query, limit);
                 PrintWriter w = spec.commandLine().getOut();
                 w.println(Json.pretty(out));
                 w.flush();

@@ -3,7 +3,6 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.discovery.DiscoveryTools;
-import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.skills.Skill;
@@ -16,34 +15,6 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class Results {
     private Results() {}
-
-    static ObjectNode find(FindResult r) {
-        ObjectNode out = Json.MAPPER.createObjectNode();
-        out.put("query", r.query());
-        out.put("count", r.tools().size());
-        ArrayNode tools = out.putArray("tools");
-        for (FindResult.ToolMatch t : r.tools()) {
-            tools.addObject()
-                    .put("name", t.name())
-                    .put("description", t.description())
-                    .put("category", t.category())
-                    .put("ai_access", t.aiAccess().name().toLowerCase(Locale.ROOT))
-                    .put("score", t.score());
-        }
-        // the skills that match, as POST /v1/tools/search gives them (docs/SKILLS.md, "Finding skills")
-        if (!r.skills().isEmpty()) {
-            ArrayNode skills = out.putArray("skills");
-            for (FindResult.SkillMatch m : r.skills()) {
-                ObjectNode sk = skills.addObject()
-                        .put("name", m.name())
-                        .put("kind", "skill")
-                        .put("description", m.description());
-                m.tools().forEach(sk.putArray("tools")::add);
-                sk.put("score", m.score());
-            }
-        }
-        return out;
-    }
 
     /**
      * {@code list}'s output with the visible skills added as {@code tool_discovery__list_all} adds them: for no

@@ -1,13 +1,12 @@
 package dev.toolscout.server.http.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.git.GitIndexer;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.server.DiscoveryJson;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,21 +63,7 @@ final class GitRoutes implements RouteGroup {
         Fields f = Fields.of(c.json(), "", Set.of("query", "limit"));
         String query = f.text("query", true, 2_000);
         Integer limit = f.integer("limit", 1, 50);
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        out.put("repository", g.repository().toString());
-        out.put("head", g.indexedHead());
-        out.put("score", "cosine similarity of the entry's embedding to the query's");
-        ArrayNode hits = out.putArray("results");
-        for (GitIndexer.Hit h : g.search(query, limit == null ? 5 : limit)) {
-            ObjectNode o = hits.addObject()
-                    .put("kind", h.kind())
-                    .put("title", h.title())
-                    .put("commit", h.commit());
-            if (h.path() != null) {
-                o.put("path", h.path());
-            }
-            o.put("when", h.when().toString()).put("similarity", h.similarity()).put("snippet", h.snippet());
-        }
+        ObjectNode out = DiscoveryJson.gitSearch(g, query, limit == null ? 5 : limit);
         return Reply.json(out);
     }
 

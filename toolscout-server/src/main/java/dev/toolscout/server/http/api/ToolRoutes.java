@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
-import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.NoSuchToolException;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
@@ -17,6 +16,7 @@ import dev.toolscout.model.InvalidSpecException;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.model.ToolSpecJson;
+import dev.toolscout.server.DiscoveryJson;
 import dev.toolscout.verbs.VerbManifest;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -140,30 +140,7 @@ final class ToolRoutes implements RouteGroup {
         Fields f = Fields.of(c.json(), "", Set.of("query", "limit"));
         String query = f.text("query", true, InputLimits.MAX_MESSAGE_CHARS);
         Integer limit = f.integer("limit", 1, DiscoveryTools.MAX_LIMIT);
-        FindResult r = c.backend().scout().find(c.principal(), query, limit);
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        out.put("query", r.query());
-        out.put("count", r.tools().size());
-        ArrayNode tools = out.putArray("tools");
-        for (FindResult.ToolMatch m : r.tools()) {
-            tools.addObject()
-                    .put("name", m.name())
-                    .put("description", m.description())
-                    .put("category", m.category())
-                    .put("ai_access", m.aiAccess().name().toLowerCase(Locale.ROOT))
-                    .put("score", m.score());
-        }
-        if (!r.skills().isEmpty()) {
-            ArrayNode skills = out.putArray("skills");
-            for (FindResult.SkillMatch m : r.skills()) {
-                ObjectNode sk = skills.addObject()
-                        .put("name", m.name())
-                        .put("kind", "skill")
-                        .put("description", m.description());
-                m.tools().forEach(sk.putArray("tools")::add);
-                sk.put("score", m.score());
-            }
-        }
+        ObjectNode out = DiscoveryJson.find(c.backend().scout().find(c.principal(), query, limit));
         return Reply.json(out);
     }
 
