@@ -95,7 +95,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
             Selection s = engine.selector()
                     .select(new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), ctx);
             RouteDecision route = engine.router().route(ctx, k);
-            return result(routed(s, route), ctx).withRoute(route).withShortened(ctx.shortened());
+            return result(routed(s, route), ctx).withRoute(route, ctx.shortened());
         }
         return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
     }
@@ -174,8 +174,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
                         plain.tokens(),
                         active,
                         suggestion)
-                .withRoute(route)
-                .withShortened(ctx.shortened());
+                .withRoute(route, ctx.shortened());
     }
 
     /** The conversation's active skills {@code p} may still see, in activation order. */

@@ -48,32 +48,6 @@ public record SelectResult(
         activeSkills = activeSkills == null ? List.of() : List.copyOf(activeSkills);
     }
 
-    /** A result with a message read whole. */
-    public SelectResult(
-            List<SelectedTool> selected,
-            List<String> coreIncluded,
-            int excludedCount,
-            int visibleCount,
-            String reason,
-            boolean discoverySuggested,
-            Tokens tokens,
-            List<String> activeSkills,
-            SkillSuggestion suggestedSkill,
-            RouteDecision route) {
-        this(
-                selected,
-                coreIncluded,
-                excludedCount,
-                visibleCount,
-                reason,
-                discoverySuggested,
-                tokens,
-                activeSkills,
-                suggestedSkill,
-                route,
-                null);
-    }
-
     /** A result with no route decided. */
     public SelectResult(
             List<SelectedTool> selected,
@@ -95,11 +69,15 @@ public record SelectResult(
                 tokens,
                 activeSkills,
                 suggestedSkill,
+                null,
                 null);
     }
 
-    /** This result with {@code r} as its route. */
-    public SelectResult withRoute(RouteDecision r) {
+    /**
+     * This result with {@code r} as its route and {@code s} as how its message was shortened ({@code null}: read
+     * whole).
+     */
+    public SelectResult withRoute(RouteDecision r, Shortened s) {
         return new SelectResult(
                 selected,
                 coreIncluded,
@@ -111,22 +89,6 @@ public record SelectResult(
                 activeSkills,
                 suggestedSkill,
                 r,
-                shortened);
-    }
-
-    /** This result with {@code s} as how its message was shortened ({@code null}: read whole). */
-    public SelectResult withShortened(Shortened s) {
-        return new SelectResult(
-                selected,
-                coreIncluded,
-                excludedCount,
-                visibleCount,
-                reason,
-                discoverySuggested,
-                tokens,
-                activeSkills,
-                suggestedSkill,
-                route,
                 s);
     }
 
