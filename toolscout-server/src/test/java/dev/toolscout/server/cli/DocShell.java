@@ -286,6 +286,13 @@ final class DocShell implements AutoCloseable {
                     if (s.startsWith("-")) {
                         throw new CannotRun("curl option '" + s + "' is not one the docs test knows");
                     }
+                    if (!s.startsWith("http://") && !s.startsWith("https://")) {
+                        // curl reads a stray word (a header split at its spaces) as a host name to fetch
+                        return new Result("curl: (6) Could not resolve host: " + s + "\n", 6, 0);
+                    }
+                    if (url != null) {
+                        throw new CannotRun("curl with several URLs");
+                    }
                     url = s;
                 }
             }
@@ -300,8 +307,14 @@ final class DocShell implements AutoCloseable {
         if (body != null && headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("content-type"))) {
             headers.put("Content-Type", "application/x-www-form-urlencoded"); // curl's default for -d
         }
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
-        headers.forEach(b::header);
+        HttpRequest.Builder b;
+        try {
+            b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+            headers.forEach(b::header);
+        } catch (IllegalArgumentException e) {
+            // what curl refuses before sending: a malformed URL or header (e.g. a header split at its spaces)
+            return new Result("curl: (3) " + e.getMessage() + "\n", 3, 0);
+        }
         String m = method != null ? method : body != null ? "POST" : "GET";
         b.method(m, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
