@@ -13,9 +13,10 @@ final class PostgresTestDatabase {
 
     /** The address of a new, empty schema. */
     synchronized String newSchema() {
+        TestPostgres.Server server = TestPostgres.server();
         String schema = TestPostgres.newSchema("ts_test_");
         schemas.add(schema);
-        return TestPostgres.server().url(schema);
+        return server.url(schema);
     }
 
     synchronized void dropAll() throws SQLException {
