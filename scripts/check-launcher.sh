@@ -37,7 +37,8 @@ stale() {
   local m r n=0
   for m in toolscout-*/; do
     m="${m%/}"
-    [ -d "$m/target/classes" ] || continue
+    # the launcher builds the product only: toolscout-bench's target/ (JMH's generated resources) is not its own
+    [ "$m" != toolscout-bench ] && [ -d "$m/target/classes" ] || continue
     while IFS= read -r r; do
       [ -f "$m/src/main/resources/$r" ] || { echo "$m: $r"; n=$((n + 1)); }
     done < <(cd "$m/target/classes" && find . -type f ! -name '*.class' | sed 's|^\./||')
