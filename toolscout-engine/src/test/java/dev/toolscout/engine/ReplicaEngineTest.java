@@ -9,14 +9,12 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
+import dev.toolscout.store.PostgresUrl;
 import dev.toolscout.store.StoreException;
+import dev.toolscout.store.TestPostgres;
+import java.net.InetAddress;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
-import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -29,23 +27,26 @@ import org.junit.jupiter.api.io.TempDir;
  * selecting from its last state, refuses writes naming the store, and catches up when the server is back.
  */
 class ReplicaEngineTest {
-    private static final String JDBC = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-    private final String schema = "ts_engine_"
-            + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
+    private final TestPostgres.Server pg = TestPostgres.server();
+    private final String schema = TestPostgres.newSchema("ts_engine_");
 
     @TempDir
     Path dir;
 
     @AfterEach
     void drop() throws Exception {
-        try (Connection c = DriverManager.getConnection(JDBC);
-                Statement st = c.createStatement()) {
-            st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
-        }
+        pg.dropSchema(schema);
     }
 
-    private String store(int port) {
-        return "postgresql://postgres@127.0.0.1:" + port + "/test?schema=" + schema;
+    /** The test store's address. */
+    private String store() {
+        return pg.url(schema);
+    }
+
+    /** The test store's address through {@code proxy}. */
+    private String store(TcpProxy proxy) {
+        return pg.at(InetAddress.getLoopbackAddress().getHostAddress(), proxy.port())
+                .url(schema);
     }
 
     private static void await(String what, BooleanSupplier done) throws InterruptedException {
@@ -69,7 +70,7 @@ class ReplicaEngineTest {
 
     @Test
     void a_replica_starting_on_a_shared_store_counts_no_definition_another_counted() throws Exception {
-        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)))) {
+        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store()))) {
             java.util.Set<String> hashes = new java.util.HashSet<>();
             a.catalog().snapshot().entries().forEach(e -> hashes.add(e.contentHash()));
             // A's indexer stores the counts in the background once its start is indexed
@@ -80,7 +81,7 @@ class ReplicaEngineTest {
                                     .size()
                             == hashes.size());
 
-            try (Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
+            try (Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store()))) {
                 assertThat(b.tokenCountsLoaded()).isGreaterThanOrEqualTo(hashes.size());
                 dev.toolscout.catalog.Catalog.Snapshot snap = b.catalog().snapshot();
                 long all = b.tokens().allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS));
@@ -95,9 +96,9 @@ class ReplicaEngineTest {
 
     @Test
     void a_replica_that_loses_the_store_serves_reads_refuses_writes_and_catches_up_when_it_is_back() throws Exception {
-        try (TcpProxy proxy = new TcpProxy("127.0.0.1", 5432);
-                Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
-                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(proxy.port())))) {
+        try (TcpProxy proxy = new TcpProxy(pg.host(), pg.port());
+                Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store()));
+                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(proxy)))) {
             assertThat(b.embeddedCount()).as("B found A's vectors").isZero();
             await("B follows the store", b::storeReady);
             a.index(List.of(
@@ -116,7 +117,8 @@ class ReplicaEngineTest {
                     .contains("ledger__reconcile_invoices");
             assertThatThrownBy(() -> b.index(List.of(tool("fleet__book_service", "Book a truck service."))))
                     .isInstanceOf(StoreException.class)
-                    .hasMessageContaining("state store postgresql://postgres@127.0.0.1:" + proxy.port())
+                    .hasMessageContaining(
+                            "state store " + PostgresUrl.parse(store(proxy)).display())
                     .hasMessageContaining("cannot");
             assertThat(b.catalog().get("fleet__book_service"))
                     .as("nothing half-written")
@@ -133,8 +135,8 @@ class ReplicaEngineTest {
 
     @Test
     void an_approval_granted_through_one_replica_is_seen_by_the_other() throws Exception {
-        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
-                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
+        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store()));
+                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store()))) {
             Approvals.Outcome filed = a.approvals()
                     .request(
                             Approvals.Channel.GATEWAY,
@@ -164,8 +166,8 @@ class ReplicaEngineTest {
     @Test
     void a_memory_and_a_learned_pair_written_through_one_replica_reach_the_other_without_a_restart() throws Exception {
         Principal ann = new Principal("ann", null, null);
-        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store(5432)));
-                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(5432)))) {
+        try (Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store()));
+                Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store()))) {
             dev.toolscout.memory.Memory rex = a.memories()
                     .store(
                             ann,

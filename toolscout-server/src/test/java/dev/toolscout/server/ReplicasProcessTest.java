@@ -2,14 +2,10 @@ package dev.toolscout.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.store.TestPostgres;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,12 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three {@code toolscout serve} processes on one PostgreSQL store (a fresh schema in the test database at
- * 127.0.0.1:5432): what one acknowledges the others select, a replica started on a store that holds the vectors
+ * Three {@code toolscout serve} processes on one PostgreSQL store (a fresh schema on the test PostgreSQL,
+ * {@link TestPostgres}): what one acknowledges the others select, a replica started on a store that holds the vectors
  * embeds nothing, and one killed with SIGKILL while another writes catches up after a restart, embedding nothing.
  */
 class ReplicasProcessTest {
-    private static final String JDBC = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    private final TestPostgres.Server pg = TestPostgres.server();
 
     @TempDir
     Path dir;
@@ -33,9 +29,8 @@ class ReplicasProcessTest {
 
     @BeforeEach
     void freshSchema() {
-        schema = "ts_replicas_"
-                + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        store = "postgresql://postgres@127.0.0.1:5432/test?schema=" + schema;
+        schema = TestPostgres.newSchema("ts_replicas_");
+        store = pg.url(schema);
     }
 
     @AfterEach
@@ -43,10 +38,7 @@ class ReplicasProcessTest {
         for (Replica r : replicas) {
             r.close();
         }
-        try (Connection c = DriverManager.getConnection(JDBC);
-                Statement st = c.createStatement()) {
-            st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
-        }
+        pg.dropSchema(schema);
     }
 
     private Replica replica(String name) {

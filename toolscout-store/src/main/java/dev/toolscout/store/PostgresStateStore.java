@@ -145,7 +145,7 @@ public final class PostgresStateStore extends SqlStateStore {
         try {
             ds = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            throw new StoreException(url.display(), "connect", e);
+            throw connectFailure(url, "connect", e);
         }
         PostgresStateStore store = new PostgresStateStore(url, ds);
         try {
@@ -166,9 +166,25 @@ public final class PostgresStateStore extends SqlStateStore {
         } catch (SQLException e) {
             if (!"42501"
                     .equals(e.getSQLState())) { // no right to create it: it may exist, which the migration finds out
-                throw new StoreException(url.display(), "connect and create schema " + url.schema(), e);
+                throw connectFailure(url, "connect and create schema " + url.schema(), e);
             }
         }
+    }
+
+    /**
+     * A failed connection, its message naming the rule the address set when that is why: a server that does not offer
+     * SSL refuses (SQLSTATE 08004) a client whose {@code sslmode} demands it.
+     */
+    private static StoreException connectFailure(PostgresUrl url, String operation, Exception e) {
+        String sslmode = url.driverParameter("sslmode");
+        boolean sslRequired = "require".equals(sslmode) || "verify-ca".equals(sslmode) || "verify-full".equals(sslmode);
+        for (Throwable t = e; t != null && sslRequired; t = t.getCause()) {
+            if (t instanceof SQLException sql && "08004".equals(sql.getSQLState())) {
+                return new StoreException(
+                        url.display(), operation + " with sslmode=" + sslmode + " (the server must offer SSL)", e);
+            }
+        }
+        return new StoreException(url.display(), operation, e);
     }
 
     /** A connection outside the pool (the schema's creation, a listener). */

@@ -117,6 +117,20 @@ public record PostgresUrl(String jdbcUrl, String user, String password, String s
         return new PostgresUrl(jdbc, user, password, schema, display);
     }
 
+    /** The value of the driver parameter {@code key} this address sets (for example {@code sslmode}), or {@code null}. */
+    public String driverParameter(String key) {
+        int q = jdbcUrl.indexOf('?');
+        if (q >= 0) {
+            for (String p : jdbcUrl.substring(q + 1).split("&")) {
+                int eq = p.indexOf('=');
+                if (eq > 0 && decode(p.substring(0, eq)).equals(key)) {
+                    return decode(p.substring(eq + 1));
+                }
+            }
+        }
+        return null;
+    }
+
     private static String decode(String s) {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }

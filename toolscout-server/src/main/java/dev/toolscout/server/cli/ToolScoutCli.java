@@ -2,6 +2,7 @@ package dev.toolscout.server.cli;
 
 import dev.toolscout.engine.DataDirectoryInUseException;
 import dev.toolscout.model.InvalidSpecException;
+import dev.toolscout.store.StoreException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -113,8 +114,12 @@ public final class ToolScoutCli {
                     || t instanceof InvalidSpecException
                     || t instanceof java.nio.file.NoSuchFileException
                     || t instanceof DataDirectoryInUseException;
-            // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs
-            boolean known = badInput || t instanceof RemoteApi.RemoteException;
+            // a known condition is one line; anything else keeps its stack trace, which is what a bug report needs. A
+            // store whose server cannot be reached or refuses the connection (wrong address, SSL, password) is known:
+            // the message names the store (without a password), the operation and the driver's reason
+            boolean known = badInput
+                    || t instanceof RemoteApi.RemoteException
+                    || (t instanceof StoreException s && s.connectionFailed());
             // the whole command path ("toolscout mcp add"), so a message says which command refused
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + t.getMessage());
             if (!known) {

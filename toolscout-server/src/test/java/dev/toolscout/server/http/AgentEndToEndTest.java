@@ -430,9 +430,9 @@ class AgentEndToEndTest {
     void usage_reads_a_shared_store_as_it_reads_the_data_directory() throws Exception {
         // the records the runs above made, copied into a fresh schema of the shared PostgreSQL store that replicas
         // write
-        String schema = "ts_usage_"
-                + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        String store = "postgresql://postgres@127.0.0.1:5432/test?schema=" + schema;
+        dev.toolscout.store.TestPostgres.Server pg = dev.toolscout.store.TestPostgres.server();
+        String schema = dev.toolscout.store.TestPostgres.newSchema("ts_usage_");
+        String store = pg.url(schema);
         try {
             try (var local = dev.toolscout.store.SqliteStateStore.openReadOnly(dataDir.resolve("state.db"));
                     var shared = dev.toolscout.store.PostgresStateStore.open(store)) {
@@ -449,10 +449,7 @@ class AgentEndToEndTest {
                             since))
                     .contains("\"requests\" : 8");
         } finally {
-            try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-                    var st = c.createStatement()) {
-                st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
-            }
+            pg.dropSchema(schema);
         }
     }
 
