@@ -7,6 +7,7 @@ import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.execution.ToolCalls;
+import dev.toolscout.indexing.SearchableIndexer;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.openapi.OpenApiSources;
@@ -223,6 +224,18 @@ public interface ToolScout extends AutoCloseable {
      * @return true when it had one of this id
      */
     boolean forgetConversation(Principal principal, String id);
+
+    /**
+     * Follows a searchable index (seed 003's fan-out across indexers), such as the git indexer of {@code serve
+     * --git-repo}: from now on every route also searches it ({@link RouteDecision#evidence()} lists its entries near
+     * the message, and one nearer than every tool and skill is the route's best match), a selection whose route finds
+     * its entry nearest offers its tool ({@link SearchableIndexer#tool()}, e.g. {@code git__search}), and that tool is
+     * one of ToolScout's own ({@link #callMetaTool}, {@link #ownTool}), and known to {@link #checkPolicy}. All of it
+     * only for a principal the access policy lets use the tool; any other sees what it would with no index.
+     *
+     * @throws IllegalArgumentException when an index searched by a tool of that name is registered already
+     */
+    void register(SearchableIndexer indexer);
 
     /** Whether {@code tool} is one of ToolScout's own tools, which {@link #callMetaTool} runs. */
     boolean isMetaTool(String tool);
