@@ -182,6 +182,22 @@ public interface ToolScout extends AutoCloseable {
      */
     List<Skill> skills(Principal principal);
 
+    /**
+     * The skills offered to nobody because every tool they name is missing from the catalog, in name order, as
+     * {@code principal} may read them (with the tools they name): what a listing shows beside {@link #skills} with why
+     * ({@link #missingTools}). Empty for a principal that may not use {@code skills__activate}.
+     *
+     * @param principal {@code null} for the anonymous one
+     */
+    List<Skill> unofferedSkills(Principal principal);
+
+    /**
+     * The tools the stored skill {@code name} names that the catalog does not hold and ToolScout does not serve
+     * itself, in the skill's order; empty for no such skill. The same for every principal (a tool the policy denies is
+     * not missing, and never named here), so an edge may say it beside any skill it lists.
+     */
+    List<String> missingTools(String name);
+
     /** One skill as {@link #skills} gives it: empty for an invisible and a missing skill alike. */
     Optional<Skill> skill(Principal principal, String name);
 
