@@ -6,7 +6,7 @@
 //
 // Scenarios: catalog, reader-catalog, try, servers (--server NAME --kill-pid PID), approve (--approval ID),
 // approve-run (--approval ID --run RUN), server-toggle (--server NAME --action Disable|Enable --expect STATUS),
-// audit (--approval ID --status STATUS), usage, keyboard, narrow.
+// audit (--approval ID --status STATUS), usage, keyboard, narrow, loading.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -244,6 +244,46 @@ const SCENARIOS = {
       b.focus();
       return getComputedStyle(b).outlineStyle;
     });
+  },
+
+  // what a page shows before its data arrives: each answer held back until the page is sampled
+  async loading(page, o) {
+    const held = async (pattern) => {
+      let release;
+      const gate = new Promise((r) => { release = r; });
+      // once released, every request of the pattern passes at once (the route stays, its gate open)
+      await page.route(pattern, async (route) => { await gate; await route.continue(); });
+      return release;
+    };
+    const sample = () => page.evaluate(() => {
+      const results = document.querySelector('section.results');
+      return {
+        main: document.querySelector('main').innerText.trim(),
+        results: results ? results.innerText.trim() : null,
+        tables: document.querySelectorAll('main table').length,
+        heading: document.querySelector('h2#cat-results') ? document.querySelector('h2#cat-results').innerText : '',
+        busy: document.querySelectorAll('main [aria-busy="true"]').length,
+      };
+    });
+    // the first load (the key is kept for the tab): who the key is has not answered yet
+    const whoami = await held('**/v1/whoami');
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.locator('main').waitFor();
+    await page.waitForTimeout(300);
+    o.first_load = await sample();
+    await whoami();
+    await page.locator('h2#cat-results').waitFor();
+    // the catalog page, drawn (its search form is there) while /v1/catalog has not answered
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.locator('main h1', { hasText: 'Usage' }).waitFor();
+    const catalog = await held('**/v1/catalog?*');
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.locator('form.filters').waitFor();
+    o.catalog_while = await sample();
+    await shot(page, 'catalog-loading');
+    await catalog();
+    await page.locator('h2#cat-results').waitFor();
+    o.catalog_after = await sample();
   },
 
   async narrow(page, o) {

@@ -11,7 +11,8 @@ import java.util.List;
  * <p>The tool indexer ({@code events.ToolIndexer}), the skill index ({@code skills.SkillIndex}) and the git indexer
  * implement it; a memory indexer plugs in the same way. A router fans one query vector out to every indexer's
  * own search; each indexer keeps its search signature, since what a hit is (a tool ordinal, a skill, a commit's
- * change) differs.
+ * change) differs. An index of content that is no tool (the git indexer's) implements {@link SearchableIndexer}, which
+ * the router fans out to by that contract alone.
  *
  * <p>Implementations are thread-safe.
  */

@@ -15,7 +15,8 @@ public final class RouteJson {
      * {@code route}, {@code target} (absent when none), {@code reason}, {@code discovery_suggested}, {@code
      * send_whole}, {@code words_match}, {@code score} (always {@code cosine}: what the numbers are), {@code model}, {@code thresholds}
      * (null for a disabled route) and {@code evidence} ({@code kind}, {@code name}, {@code cosine}, {@code
-     * required_parameters} for a tool, {@code text}).
+     * required_parameters} for a tool, {@code text}, and for an {@code index} entry the {@code tool} that searches
+     * its index).
      */
     public static ObjectNode toJson(RouteDecision d) {
         ObjectNode n = F.objectNode();
@@ -44,6 +45,9 @@ public final class RouteJson {
                 o.put("required_parameters", e.requiredParameters());
             }
             o.put("text", e.text());
+            if (e.via() != null) {
+                o.put("tool", e.via());
+            }
         }
         return n;
     }

@@ -7,6 +7,7 @@ import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.indexing.Hit;
+import dev.toolscout.indexing.SearchableIndexer;
 import dev.toolscout.indexing.ToolIndex;
 import dev.toolscout.memory.Memories;
 import dev.toolscout.memory.MemoryIndex;
@@ -31,7 +32,9 @@ import java.util.Objects;
  * Route#DIRECT_MEMORY}: a question, and a memory about its subject, see {@link #directMemory}; a request to store,
  * correct or forget a memory goes to the model, {@link MemoryIntent}), a tool with no required parameters close enough to run ({@link Route#SKILL_EXECUTE}), a
  * close tool or skill ({@link Route#SKILL_HINT}), anything relevant ({@link Route#TOOL_FILTER}), else {@link
- * Route#LLM_REQUIRED}.
+ * Route#LLM_REQUIRED}. The registered searchable indexes ({@link #register}, a git repository's) are searched with the
+ * same vector: an entry nearer than every tool and skill is the best match, hinted ({@link Route#SKILL_HINT}, target
+ * the index's tool) or filtered for ({@link Route#TOOL_FILTER}) on the tools' thresholds, and never run in place of.
  *
  * <p>Access control comes first, as everywhere: the tool search runs inside the principal's allowed set, the
  * memory search inside the scopes it may read, the skill ranking over the skills it may see; the evidence names
@@ -59,6 +62,8 @@ public final class VectorRouter {
     private final Memories memories;
     private final SkillTools skills;
     private final RouteThresholds thresholds;
+    /** The searchable indexes registered (a git repository's), searched after the skills. */
+    private final List<SearchableIndexer> indexers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param memories the memories, or {@code null} for none
@@ -86,6 +91,28 @@ public final class VectorRouter {
 
     public RouteThresholds thresholds() {
         return thresholds;
+    }
+
+    /**
+     * Fans every later route out to {@code indexer} too: its entries near the message join the evidence (for the
+     * principals the policy lets use its {@link SearchableIndexer#tool() tool}), and an entry nearer than every tool
+     * and skill is the route's best match ({@link #route(RequestContext, int)}).
+     *
+     * @throws IllegalArgumentException when an index searched by a tool of that name is registered already
+     */
+    public void register(SearchableIndexer indexer) {
+        String tool = indexer.tool().fullName();
+        synchronized (indexers) {
+            if (indexers.stream().anyMatch(i -> i.tool().fullName().equals(tool))) {
+                throw new IllegalArgumentException("an index searched by " + tool + " is registered already");
+            }
+            indexers.add(indexer);
+        }
+    }
+
+    /** The indexes registered, in the order registered. */
+    public List<SearchableIndexer> indexers() {
+        return List.copyOf(indexers);
     }
 
     /**
@@ -194,6 +221,24 @@ public final class VectorRouter {
                 skill = skill == null ? e : skill;
             }
         }
+        // the registered indexes whose tool the principal may use (a denied one is as if none were registered)
+        Evidence indexed = null;
+        for (SearchableIndexer ix : indexers) {
+            if (!access.allows(p, ix.tool())) {
+                continue;
+            }
+            for (SearchableIndexer.Near n : ix.nearest(vector, EVIDENCE_PER_KIND)) {
+                Evidence e = new Evidence(
+                        Kind.INDEX,
+                        n.name(),
+                        round(n.cosine()),
+                        false,
+                        n.text(),
+                        ix.tool().fullName());
+                evidence.add(e);
+                indexed = indexed == null || e.cosine() > indexed.cosine() ? e : indexed;
+            }
+        }
         RouteThresholds t = thresholds;
         MemoryIntent intent = MemoryIntent.of(message);
         List<Evidence> memEvidence =
@@ -224,7 +269,17 @@ public final class VectorRouter {
                     words(message, allowed, wordsKnownToMatch));
         }
         Evidence top = tools.isEmpty() ? null : tools.get(0);
-        if (top != null && !top.requiredParameters() && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
+        // an index entry nearer than every tool and skill is the best match (seed 003: best hit wins): no tool runs
+        // in its place, and the hint and the filter name the index's tool
+        if (indexed != null
+                && (top != null && indexed.cosine() <= top.cosine()
+                        || skill != null && indexed.cosine() <= skill.cosine())) {
+            indexed = null;
+        }
+        if (indexed == null
+                && top != null
+                && !top.requiredParameters()
+                && RouteThresholds.clears(top.cosine(), t.skillExecute())) {
             return decide(
                     Route.SKILL_EXECUTE,
                     top.name(),
@@ -239,11 +294,14 @@ public final class VectorRouter {
         if (skill != null && (hint == null || skill.cosine() > hint.cosine())) {
             hint = skill;
         }
+        hint = indexed != null ? indexed : hint;
         if (hint != null && RouteThresholds.clears(hint.cosine(), t.skillHint())) {
-            String what = hint.kind() == Kind.SKILL ? "skill " + hint.name() + " (activate it)" : hint.name();
+            String what = hint.kind() == Kind.SKILL
+                    ? "skill " + hint.name() + " (activate it)"
+                    : hint.kind() == Kind.INDEX ? indexedText(hint) : hint.name();
             return decide(
                     Route.SKILL_HINT,
-                    hint.name(),
+                    hint.kind() == Kind.INDEX ? hint.via() : hint.name(),
                     what + " matches closely (" + clearedText(hint.cosine(), t.skillHint()) + ")",
                     false,
                     false,
@@ -253,6 +311,17 @@ public final class VectorRouter {
         // a word of the message that matches a visible tool (BM25, stop words left out) keeps the tools: meaning alone
         // misses "Send an email to Bob about the budget" (cosine 0.22 with MiniLM), words alone miss nothing gibberish
         boolean words = words(message, allowed, wordsKnownToMatch);
+        if (indexed != null && RouteThresholds.clears(indexed.cosine(), t.toolFilter())) {
+            return decide(
+                    Route.TOOL_FILTER,
+                    null,
+                    "the nearest match is " + indexedText(indexed) + " ("
+                            + clearedText(indexed.cosine(), t.toolFilter()) + ")",
+                    false,
+                    false,
+                    evidence,
+                    words);
+        }
         if (top != null && RouteThresholds.clears(top.cosine(), t.toolFilter())) {
             return decide(
                     Route.TOOL_FILTER,
@@ -364,6 +433,11 @@ public final class VectorRouter {
     private boolean words(String message, AllowedSet allowed, boolean known) {
         return known
                 || !allowed.isEmpty() && !index.lexical(message, allowed, 1).isEmpty();
+    }
+
+    /** An index entry for a reason: {@code '1a2b3c4d Fix the invoice dates' in the index git__search searches}. */
+    private static String indexedText(Evidence e) {
+        return "'" + e.name() + "' in the index " + e.via() + " searches";
     }
 
     private static String clearedText(double cosine, double threshold) {

@@ -182,6 +182,44 @@ public final class SkillTools {
         return out;
     }
 
+    /**
+     * The tools {@code skill} names that the catalog does not hold and ToolScout does not serve itself, in the
+     * skill's order: why it brings fewer tools than it names, or, when every tool it names is missing, why it is
+     * offered to nobody. The same for every principal: a tool the policy denies is not missing, and never named here.
+     */
+    public List<String> missingTools(Skill skill) {
+        Catalog.Snapshot snap = catalog.snapshot();
+        return skill.tools().stream()
+                .filter(t -> snap.get(t) == null && !engineTools.containsKey(t))
+                .toList();
+    }
+
+    /**
+     * The skills offered to nobody because every tool they name is missing from the catalog ({@link #missingTools}),
+     * in name order, as {@code principal} may read them (tool names it may not see blanked out of the text): listed
+     * beside {@link #visible(Principal)} with why, so a skill added before its tools never reads as absent. Empty
+     * for a principal that may not use {@code skills__activate}.
+     */
+    public List<Skill> unoffered(Principal principal) {
+        if (!mayActivate(principal)) {
+            return List.of();
+        }
+        View view = view(principal);
+        List<Skill> out = new ArrayList<>();
+        for (Skill s : skills.all()) {
+            if (!s.tools().isEmpty() && missingTools(s).size() == s.tools().size()) {
+                out.add(new Skill(
+                        s.name(),
+                        cut(view.redact(s.description()), Skill.MAX_DESCRIPTION),
+                        cut(view.redact(s.documentation()), Skill.MAX_DOCUMENTATION),
+                        s.tools(),
+                        s.source(),
+                        s.resources()));
+            }
+        }
+        return out;
+    }
+
     /** The skill of this name, if {@code principal} may see it. */
     public Optional<Visible> visible(Principal principal, String name) {
         Optional<Skill> s = skills.get(name);

@@ -99,6 +99,21 @@ abstract class EngineServices {
         return engine.access().allows(who(principal), described) ? Optional.of(described) : Optional.empty();
     }
 
+    public List<Skill> unofferedSkills(Principal principal) {
+        open();
+        return engine.skillTools().unoffered(who(principal));
+    }
+
+    public List<String> missingTools(String name) {
+        open();
+        return name == null
+                ? List.of()
+                : engine.skills()
+                        .get(name)
+                        .map(engine.skillTools()::missingTools)
+                        .orElse(List.of());
+    }
+
     public OpenApiSources openApiSources() {
         return openApiSources;
     }

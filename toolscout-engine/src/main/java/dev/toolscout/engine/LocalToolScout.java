@@ -14,6 +14,7 @@ import dev.toolscout.conversation.Conversation;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.engine.files.SkillFolders;
 import dev.toolscout.execution.ToolCalls;
+import dev.toolscout.indexing.SearchableIndexer;
 import dev.toolscout.memory.Memory;
 import dev.toolscout.memory.MemoryIndex;
 import dev.toolscout.memory.MemoryScope;
@@ -25,7 +26,6 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.render.SystemPrompt;
 import dev.toolscout.render.ToolRenderer;
-import dev.toolscout.routing.Route;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
@@ -95,32 +95,10 @@ final class LocalToolScout extends EngineServices implements ToolScout {
             Selection s = engine.selector()
                     .select(new Selector.Request(request.message(), p, request.k(), request.tokenBudget()), ctx);
             RouteDecision route = engine.router().route(ctx, k);
-            return result(routed(s, route), ctx).withRoute(route, ctx.shortened());
+            Selection shaped = RoutedSelection.of(s, route, ctx.snapshot(), k, ownTools.indexes());
+            return result(shaped, ctx).withRoute(route, ctx.shortened());
         }
         return select(request.message(), p, request.k(), request.tokenBudget(), request.conversationId(), k);
-    }
-
-    /**
-     * {@code s} as the route allows: on LLM_REQUIRED (the catalog too large to send whole) only the pinned core
-     * tools, the engine's offered tools and the active skills' tools stay, and discovery is suggested, instead of
-     * weak matches presented as relevant.
-     */
-    private static Selection routed(Selection s, RouteDecision route) {
-        if (route.route() != Route.LLM_REQUIRED || route.sendWhole()) {
-            return s;
-        }
-        List<Selection.SelectedTool> kept = s.selected().stream()
-                .filter(t -> t.core() || t.origin().forConversation())
-                .toList();
-        int dropped = s.selected().size() - kept.size();
-        return new Selection(
-                kept,
-                s.coreIncluded(),
-                s.excludedCount() + dropped,
-                s.visibleCount(),
-                "Nothing in the catalog matches this request closely: " + route.reason() + ". Only the core tools are "
-                        + "sent; call tool_discovery__find to search the other " + (s.excludedCount() + dropped) + ".",
-                true);
     }
 
     /**
@@ -162,7 +140,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
                 break;
             }
         }
-        Selection s = routed(selection, route);
+        Selection s = RoutedSelection.of(selection, route, ctx.snapshot(), k != null ? k : routeK, ownTools.indexes());
         SelectResult plain = result(s, ctx);
         return new SelectResult(
                         plain.selected(),
@@ -489,7 +467,9 @@ final class LocalToolScout extends EngineServices implements ToolScout {
         open();
         java.util.Objects.requireNonNull(policy, "policy");
         return PolicyCheck.check(
-                policy, PolicyCheck.Known.of(engine.catalog().snapshot(), policy, users, groups, spaces));
+                policy,
+                ownTools.indexes()
+                        .known(PolicyCheck.Known.of(engine.catalog().snapshot(), policy, users, groups, spaces)));
     }
 
     @Override
@@ -596,7 +576,7 @@ final class LocalToolScout extends EngineServices implements ToolScout {
 
     @Override
     public boolean isMetaTool(String tool) {
-        return OwnTools.builtIn(tool).isPresent();
+        return ownTools.spec(tool).isPresent();
     }
 
     @Override
@@ -613,6 +593,12 @@ final class LocalToolScout extends EngineServices implements ToolScout {
         }
         // through the call gate, as the agent loop and the HTTP API call them: access first (denied == missing)
         return ownTools.call(who(principal), conversationId, tool, arguments);
+    }
+
+    @Override
+    public void register(SearchableIndexer indexer) {
+        open();
+        engine.router().register(indexer);
     }
 
     @Override

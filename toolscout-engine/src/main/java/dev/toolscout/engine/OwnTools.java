@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * ToolScout's own tools (the discovery tools, {@code skills__activate}, the memory tools) as targets of the call
+ * ToolScout's own tools (the discovery tools, {@code skills__activate}, the memory tools, the tools of the
+ * registered searchable indexes) as targets of the call
  * gate ({@link ToolCalls#call}): how each is found for a principal and what runs it. The gate checks access, the
  * role and the arguments; an executor here runs its tool without checking them again. Thread-safe.
  */
@@ -25,10 +26,23 @@ final class OwnTools {
 
     private final Engine engine;
     private final EngineServices guards;
+    private final IndexTools indexes;
 
     OwnTools(Engine engine, EngineServices guards) {
         this.engine = engine;
         this.guards = guards;
+        this.indexes = new IndexTools(engine.router(), engine.access());
+    }
+
+    /** The tools of the searchable indexes registered with the router ({@code git__search}). */
+    IndexTools indexes() {
+        return indexes;
+    }
+
+    /** The definition of one of ToolScout's own tools, a registered index's tool among them, or empty. */
+    Optional<ToolSpec> spec(String name) {
+        Optional<ToolSpec> b = builtIn(name);
+        return b.isPresent() ? b : indexes.byTool(name).map(i -> i.tool());
     }
 
     /** The built-in definition of one of ToolScout's own tools, or empty for any other name. */
@@ -58,7 +72,8 @@ final class OwnTools {
         }
         Optional<ToolSpec> builtIn = builtIn(name);
         if (builtIn.isEmpty()) {
-            return Optional.empty();
+            // a registered index's tool (git__search): the policy judges it like any tool
+            return indexes.target(p, name);
         }
         ToolSpec own = builtIn.get();
         if (MemoryTools.isMemoryTool(name)) {
@@ -143,7 +158,7 @@ final class OwnTools {
     }
 
     /** The gate's arguments as JSON: an object node as it parsed them, or a map a channel parsed itself. */
-    private static JsonNode json(Object args) {
+    static JsonNode json(Object args) {
         return args instanceof JsonNode j ? j : JSON.valueToTree(args);
     }
 }

@@ -7,6 +7,7 @@ import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.CatalogEvent;
 import dev.toolscout.conversation.Conversation;
 import dev.toolscout.execution.ToolCalls;
+import dev.toolscout.indexing.SearchableIndexer;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.openapi.OpenApiSources;
@@ -181,6 +182,22 @@ public interface ToolScout extends AutoCloseable {
      */
     List<Skill> skills(Principal principal);
 
+    /**
+     * The skills offered to nobody because every tool they name is missing from the catalog, in name order, as
+     * {@code principal} may read them (with the tools they name): what a listing shows beside {@link #skills} with why
+     * ({@link #missingTools}). Empty for a principal that may not use {@code skills__activate}.
+     *
+     * @param principal {@code null} for the anonymous one
+     */
+    List<Skill> unofferedSkills(Principal principal);
+
+    /**
+     * The tools the stored skill {@code name} names that the catalog does not hold and ToolScout does not serve
+     * itself, in the skill's order; empty for no such skill. The same for every principal (a tool the policy denies is
+     * not missing, and never named here), so an edge may say it beside any skill it lists.
+     */
+    List<String> missingTools(String name);
+
     /** One skill as {@link #skills} gives it: empty for an invisible and a missing skill alike. */
     Optional<Skill> skill(Principal principal, String name);
 
@@ -223,6 +240,18 @@ public interface ToolScout extends AutoCloseable {
      * @return true when it had one of this id
      */
     boolean forgetConversation(Principal principal, String id);
+
+    /**
+     * Follows a searchable index (seed 003's fan-out across indexers), such as the git indexer of {@code serve
+     * --git-repo}: from now on every route also searches it ({@link RouteDecision#evidence()} lists its entries near
+     * the message, and one nearer than every tool and skill is the route's best match), a selection whose route finds
+     * its entry nearest offers its tool ({@link SearchableIndexer#tool()}, e.g. {@code git__search}), and that tool is
+     * one of ToolScout's own ({@link #callMetaTool}, {@link #ownTool}), and known to {@link #checkPolicy}. All of it
+     * only for a principal the access policy lets use the tool; any other sees what it would with no index.
+     *
+     * @throws IllegalArgumentException when an index searched by a tool of that name is registered already
+     */
+    void register(SearchableIndexer indexer);
 
     /** Whether {@code tool} is one of ToolScout's own tools, which {@link #callMetaTool} runs. */
     boolean isMetaTool(String tool);

@@ -156,7 +156,12 @@ public final class EvalRunner {
         }
     }
 
-    /** Results, metrics in percent. */
+    /**
+     * Results, metrics in percent.
+     *
+     * @param shortened how many queries were longer than the ranking reads ({@link Selector#MAX_MESSAGE_CHARS}) and
+     *     were ranked on their first part
+     */
     public record Result(
             String dataset,
             String qrels,
@@ -169,6 +174,7 @@ public final class EvalRunner {
             double tokensSavedPct,
             double latencyP50,
             double latencyP99,
+            int shortened,
             Result withoutLearning,
             Gain learningGain) {
         public Result(
@@ -182,7 +188,8 @@ public final class EvalRunner {
                 double mrr,
                 double tokensSavedPct,
                 double latencyP50,
-                double latencyP99) {
+                double latencyP99,
+                int shortened) {
             this(
                     dataset,
                     qrels,
@@ -195,6 +202,7 @@ public final class EvalRunner {
                     tokensSavedPct,
                     latencyP50,
                     latencyP99,
+                    shortened,
                     null,
                     null);
         }
@@ -212,6 +220,7 @@ public final class EvalRunner {
                     tokensSavedPct,
                     latencyP50,
                     latencyP99,
+                    shortened,
                     before,
                     gain);
         }
@@ -580,7 +589,8 @@ public final class EvalRunner {
                 pct(mrr / n),
                 Math.round(saved * 10) / 10.0,
                 at(latency, 50),
-                at(latency, 99));
+                at(latency, 99),
+                shortened);
         return new Scored(result, ndcgOf, recall5Of);
     }
 

@@ -1,9 +1,16 @@
 package dev.toolscout.git;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embedding.VectorStore;
 import dev.toolscout.indexing.CachedEmbeddings;
-import dev.toolscout.indexing.Indexer;
+import dev.toolscout.indexing.SearchableIndexer;
+import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.SideEffect;
+import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,10 +59,58 @@ import org.slf4j.LoggerFactory;
  * thread, or at once through {@link #committed()} (a {@code git.committed} event, e.g. from a post-commit hook).
  * A rewritten history (HEAD no longer descends from the indexed commit) is indexed again from scratch.
  *
+ * <p>It is a {@link SearchableIndexer}: the engine it is registered with ({@code ToolScout.register}) fans a
+ * message's route out to it and serves {@value #TOOL}, which the access policy judges like any tool.
+ *
  * <p>Thread-safety: thread-safe; searches read an immutable snapshot while the indexer thread builds the next.
  */
-public final class GitIndexer implements Indexer, AutoCloseable {
+public final class GitIndexer implements SearchableIndexer, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GitIndexer.class);
+
+    /** The tool that searches the repository, and the name the access policy judges every search of it by. */
+    public static final String TOOL = "git__search";
+
+    /**
+     * {@value #TOOL} (source {@code git}, category {@code code}, reads only): what the policy judges, a selection
+     * offers and the model calls. Its arguments are those of {@code POST /v1/git/search}.
+     */
+    public static final ToolSpec SPEC = ToolSpec.builder(
+                    TOOL,
+                    "Search the followed git repository's recent commits (message and changed paths) and the text "
+                            + "files of its HEAD by meaning: what changed about something, where something is "
+                            + "described.")
+            .category("code")
+            .aiAccess(AiAccess.EXECUTE)
+            .sideEffect(SideEffect.READ)
+            .parameters(parameters())
+            .build();
+
+    private static ObjectNode parameters() {
+        ObjectNode p = JsonNodeFactory.instance.objectNode().put("type", "object");
+        ObjectNode props = p.putObject("properties");
+        props.putObject("query")
+                .put("type", "string")
+                .put("minLength", 1)
+                .put("maxLength", MAX_QUERY_CHARS)
+                .put("description", "What to look for, in words");
+        props.putObject("limit")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", MAX_LIMIT)
+                .put("description", "How many entries (default " + DEFAULT_LIMIT + ")");
+        p.putArray("required").add("query");
+        p.put("additionalProperties", false);
+        return p;
+    }
+
+    /** The longest query a search takes, in characters. */
+    public static final int MAX_QUERY_CHARS = 2_000;
+
+    /** The most entries a search returns. */
+    public static final int MAX_LIMIT = 50;
+
+    /** The entries a search returns when it names no limit. */
+    public static final int DEFAULT_LIMIT = 5;
 
     /**
      * Caps on what is indexed.
@@ -135,6 +190,25 @@ public final class GitIndexer implements Indexer, AutoCloseable {
      */
     public static GitIndexer open(Path dir, VectorStore store, EmbeddingModel model, Limits limits) throws IOException {
         Path abs = dir.toAbsolutePath().normalize();
+        Repository repo = repository(dir).setMustExist(true).build();
+        GitIndexer g = new GitIndexer(abs, repo, store, model, limits);
+        g.refresh();
+        return g;
+    }
+
+    /**
+     * Checks that {@code dir} holds a git repository (its work tree or its {@code .git} directory, at or below the
+     * repository's top), reading nothing of it: what {@code policy check --git-repo} asks before it counts {@value
+     * #TOOL} as known.
+     *
+     * @throws IllegalArgumentException when it holds none
+     */
+    public static void checkRepository(Path dir) {
+        repository(dir);
+    }
+
+    private static FileRepositoryBuilder repository(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
         if (!Files.isDirectory(abs)) {
             throw new IllegalArgumentException("--git-repo " + dir + ": no such directory");
         }
@@ -143,10 +217,7 @@ public final class GitIndexer implements Indexer, AutoCloseable {
             throw new IllegalArgumentException(
                     "--git-repo " + dir + ": not a git repository (no .git found at or above it)");
         }
-        Repository repo = b.setMustExist(true).build();
-        GitIndexer g = new GitIndexer(abs, repo, store, model, limits);
-        g.refresh();
-        return g;
+        return b;
     }
 
     @Override
@@ -442,6 +513,74 @@ public final class GitIndexer implements Indexer, AutoCloseable {
         return Instant.ofEpochSecond(c.getCommitTime());
     }
 
+    @Override
+    public ToolSpec tool() {
+        return SPEC;
+    }
+
+    /**
+     * The entries nearest to a message's document vector (the router's), best first (ties by kind and key): a commit
+     * named by its short id and subject, a file by its path.
+     */
+    @Override
+    public List<Near> nearest(float[] documentVector, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("git nearest limit must be at least 1, got: " + limit);
+        }
+        List<Near> out = new ArrayList<>();
+        for (Hit h : nearestTo(documentVector, limit)) {
+            out.add(new Near(h.kind().equals("file") ? h.path() : h.title(), h.snippet(), h.similarity()));
+        }
+        return out;
+    }
+
+    /**
+     * {@value #TOOL}: {@code {"query", "limit"?}} as {@link #searchJson}.
+     *
+     * @throws IllegalArgumentException for a query or limit out of range
+     */
+    @Override
+    public JsonNode search(JsonNode arguments) {
+        JsonNode q = arguments == null ? null : arguments.get("query");
+        if (q == null || !q.isTextual()) {
+            throw new IllegalArgumentException(
+                    "git search query must be a string of 1-" + MAX_QUERY_CHARS + " characters, got: "
+                            + (q == null ? "none" : q.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        JsonNode l = arguments.get("limit");
+        if (l != null && !l.isNull() && !l.canConvertToExactIntegral()) {
+            throw new IllegalArgumentException(
+                    "git search limit must be an integer between 1 and " + MAX_LIMIT + ", got: " + l);
+        }
+        return searchJson(q.asText(), l == null || l.isNull() ? DEFAULT_LIMIT : l.asInt());
+    }
+
+    /**
+     * The {@code limit} best entries for {@code query} with the repository and its head, one JSON for the tool, {@code
+     * POST /v1/git/search} and {@code toolscout git-search}: {@code {"repository", "head", "score", "results": [{"kind",
+     * "title", "commit", "path"?, "when", "similarity", "snippet"}]}}.
+     *
+     * @throws IllegalArgumentException as {@link #search(String, int)}
+     */
+    public ObjectNode searchJson(String query, int limit) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("repository", repository().toString());
+        out.put("head", indexedHead());
+        out.put("score", "cosine similarity of the entry's embedding to the query's");
+        ArrayNode hits = out.putArray("results");
+        for (Hit h : search(query, limit)) {
+            ObjectNode o = hits.addObject()
+                    .put("kind", h.kind())
+                    .put("title", h.title())
+                    .put("commit", h.commit());
+            if (h.path() != null) {
+                o.put("path", h.path());
+            }
+            o.put("when", h.when().toString()).put("similarity", h.similarity()).put("snippet", h.snippet());
+        }
+        return out;
+    }
+
     /**
      * The entries closest in meaning to {@code query}, best first (ties by kind and key).
      *
@@ -449,18 +588,22 @@ public final class GitIndexer implements Indexer, AutoCloseable {
      * @throws IllegalArgumentException for a blank query, one over 2,000 characters, or a limit out of range
      */
     public List<Hit> search(String query, int limit) {
-        if (query == null || query.isBlank() || query.length() > 2_000) {
-            throw new IllegalArgumentException("git search query must be 1-2000 characters and not blank, got: "
-                    + (query == null ? "null" : query.length() + " characters"));
+        if (query == null || query.isBlank() || query.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException("git search query must be 1-" + MAX_QUERY_CHARS
+                    + " characters and not blank, got: " + (query == null ? "null" : query.length() + " characters"));
         }
-        if (limit < 1 || limit > 50) {
-            throw new IllegalArgumentException("git search limit must be between 1 and 50, got: " + limit);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "git search limit must be between 1 and " + MAX_LIMIT + ", got: " + limit);
         }
+        return entries.isEmpty() ? List.of() : nearestTo(model.embedQuery(query), limit);
+    }
+
+    private List<Hit> nearestTo(float[] q, int limit) {
         Map<String, Entry> snapshot = entries;
         if (snapshot.isEmpty()) {
             return List.of();
         }
-        float[] q = model.embedQuery(query);
         record Scored(String key, Entry e, double s) {}
         List<Scored> scored = new ArrayList<>(snapshot.size());
         snapshot.forEach((k, e) -> scored.add(new Scored(k, e, dot(q, e.vector()))));

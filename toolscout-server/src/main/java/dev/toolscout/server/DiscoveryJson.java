@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.FindResult;
-import dev.toolscout.git.GitIndexer;
 import java.util.Locale;
 
 /**
- * The JSON of a search, the same for the CLI and the HTTP API: a find over the catalog (what {@code
- * tool_discovery__find} answers) and a search of the indexed git repository.
+ * The JSON of a find over the catalog (what {@code tool_discovery__find} answers), the same for the CLI and the HTTP
+ * API. A search of the git repository has its JSON from the indexer ({@code GitIndexer.searchJson}), which the tool
+ * {@code git__search} answers too.
  */
 public final class DiscoveryJson {
     private DiscoveryJson() {}
@@ -39,26 +39,6 @@ public final class DiscoveryJson {
                 m.tools().forEach(sk.putArray("tools")::add);
                 sk.put("score", m.score());
             }
-        }
-        return out;
-    }
-
-    /** The {@code limit} best entries of {@code git}'s index for {@code query}, with the repository and its head. */
-    public static ObjectNode gitSearch(GitIndexer git, String query, int limit) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        out.put("repository", git.repository().toString());
-        out.put("head", git.indexedHead());
-        out.put("score", "cosine similarity of the entry's embedding to the query's");
-        ArrayNode hits = out.putArray("results");
-        for (GitIndexer.Hit h : git.search(query, limit)) {
-            ObjectNode o = hits.addObject()
-                    .put("kind", h.kind())
-                    .put("title", h.title())
-                    .put("commit", h.commit());
-            if (h.path() != null) {
-                o.put("path", h.path());
-            }
-            o.put("when", h.when().toString()).put("similarity", h.similarity()).put("snippet", h.snippet());
         }
         return out;
     }

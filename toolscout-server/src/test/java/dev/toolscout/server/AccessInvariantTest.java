@@ -274,6 +274,23 @@ class AccessInvariantTest {
         Optional<ToolSpec> activate = skillTools.activateTool(p);
         assertThat(activate.isPresent()).as(ctx).isEqualTo(!visible.isEmpty());
         activate.ifPresent(t -> assertNoDenied(t.description() + t.parameters(), hidden, ctx));
+        // listed as not offered: exactly the skills whose tools are all missing from the catalog (for everyone), with
+        // no denied tool named in them
+        Set<String> allMissing = new HashSet<>();
+        for (Skill s : all) {
+            if (mayActivate
+                    && !s.tools().isEmpty()
+                    && s.tools().stream().noneMatch(t -> allowed.contains(t) || denied.contains(t))) {
+                allMissing.add(s.name());
+            }
+        }
+        assertThat(skillTools.unoffered(p))
+                .as(ctx)
+                .extracting(Skill::name)
+                .containsExactlyInAnyOrderElementsOf(allMissing);
+        for (Skill u : skillTools.unoffered(p)) {
+            assertNoDenied(u.description() + u.documentation() + u.tools(), denied, ctx);
+        }
 
         // find, list_all and describe name only visible skills, with their visible tools
         JsonNode found = ok(discovery.find(p, query, 10), ctx);

@@ -205,6 +205,8 @@ final class EvalCommand implements Callable<Integer> {
         n.put("tokens_saved_pct", r.tokensSavedPct());
         n.put("latency_ms_p50", r.latencyP50());
         n.put("latency_ms_p99", r.latencyP99());
+        // as the text output says it on stderr: queries ranked on their first part only
+        n.put("shortened", r.shortened());
         if (r.withoutLearning() != null) {
             n.set("without_learning", json(r.withoutLearning()));
             ObjectNode g = n.putObject("learning_gain");

@@ -3,7 +3,6 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.git.GitIndexer;
-import dev.toolscout.server.DiscoveryJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -50,7 +49,7 @@ final class GitSearchCommand implements Callable<Integer> {
                 EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
             try (GitIndexer git = GitIndexer.open(
                     repo, scout.maintenance().store(), scout.rankingParts().model(), GitIndexer.Limits.DEFAULT)) {
-                ObjectNode out = DiscoveryJson.gitSearch(git, query, limit);
+                ObjectNode out = git.searchJson(query, limit);
                 PrintWriter w = spec.commandLine().getOut();
                 w.println(Json.pretty(out));
                 w.flush();

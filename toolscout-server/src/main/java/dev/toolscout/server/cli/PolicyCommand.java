@@ -6,6 +6,8 @@ import dev.toolscout.access.AccessPolicyJson;
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.engine.files.PolicyFiles;
+import dev.toolscout.git.GitIndexer;
+import dev.toolscout.model.ToolSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -52,8 +54,32 @@ final class PolicyCommand implements Callable<Integer> {
                         + "own space tree.")
         Path apiKeys;
 
-        /** The rules of {@code policy} that match nothing in the catalog or among the keys file's principals. */
+        @Option(
+                names = "--git-repo",
+                paramLabel = "PATH",
+                description = "The git repository serve --git-repo follows: its tool git__search (source git, "
+                        + "category code) is known, so a rule on it matches (docs/INDEXING.md).")
+        Path gitRepo;
+
+        /**
+         * The rules of {@code policy} that match nothing in the catalog, among the keys file's principals or (with
+         * {@code --git-repo}) in the repository's tool.
+         */
         List<PolicyCheck.Unmatched> unmatched(ToolScout scout, AccessPolicy policy) throws IOException {
+            if (gitRepo == null) {
+                return catalogUnmatched(scout, policy);
+            }
+            GitIndexer.checkRepository(gitRepo);
+            ToolSpec git = GitIndexer.SPEC;
+            return catalogUnmatched(scout, policy).stream()
+                    .filter(u -> !(u.field().equals("tool") && u.value().equals(git.fullName())
+                            || u.field().equals("source")
+                                    && u.value().equals(git.name().source())
+                            || u.field().equals("category") && u.value().equals(git.category())))
+                    .toList();
+        }
+
+        private List<PolicyCheck.Unmatched> catalogUnmatched(ToolScout scout, AccessPolicy policy) throws IOException {
             if (apiKeys == null) {
                 return scout.checkPolicy(policy, null, null, null);
             }

@@ -166,8 +166,9 @@ final class ServeCommand implements Callable<Integer> {
             paramLabel = "PATH",
             description =
                     "Follow this git repository's commits and index what changed (commit messages, changed paths, "
-                            + "text files of HEAD); its indexing shows in /readyz and /metrics, POST /v1/git/search (as the tool git__search under the access policy) and `toolscout git-search` search it "
-                            + "(docs/INDEXING.md).")
+                            + "text files of HEAD); its indexing shows in /readyz and /metrics; routes search it too, a selection whose nearest match "
+                            + "is in it offers the tool git__search, and POST /v1/git/search and `toolscout git-search` "
+                            + "search it, all as the tool git__search under the access policy (docs/INDEXING.md).")
     Path gitRepo;
 
     @Mixin
@@ -219,6 +220,8 @@ final class ServeCommand implements Callable<Integer> {
                                         GitIndexer.Limits.DEFAULT)
                                 .start()) {
             if (git != null) {
+                // the router fans out to it and git__search is the engine's own tool, both under the access policy
+                e.scout().register(git);
                 api.gitRepository(git);
             }
             e.upstreamLimits(upstream);

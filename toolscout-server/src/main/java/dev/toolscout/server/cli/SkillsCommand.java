@@ -53,16 +53,29 @@ final class SkillsCommand {
                 for (Skill s : added) {
                     out.printf(
                             Locale.ROOT,
-                            "Added skill %s (%d tool%s): %s%n",
+                            "Added skill %s (%d tool%s): %s%s%n",
                             s.name(),
                             s.tools().size(),
                             s.tools().size() == 1 ? "" : "s",
-                            String.join(", ", s.tools()));
+                            String.join(", ", s.tools()),
+                            missing(scout.missingTools(s.name()), s));
                 }
                 out.flush();
             }
             return 0;
         }
+    }
+
+    /**
+     * What {@code skills add} says of a skill whose tools the catalog lacks: which, and whether it is offered at all.
+     */
+    static String missing(List<String> missing, Skill s) {
+        if (missing.isEmpty()) {
+            return "";
+        }
+        return missing.size() == s.tools().size()
+                ? "; not offered until its tools exist: missing tools: " + String.join(", ", missing)
+                : "; missing tools: " + String.join(", ", missing) + " (offered with the others)";
     }
 
     @Command(
@@ -84,15 +97,31 @@ final class SkillsCommand {
             try (ToolScout scout =
                     EngineOptions.open(engine.options(), spec.commandLine().getErr())) {
                 List<Skill> skills = scout.skills(who.principal());
+                List<Skill> unoffered = scout.unofferedSkills(who.principal());
                 PrintWriter out = spec.commandLine().getOut();
-                out.printf(Locale.ROOT, "%d skill%s%n", skills.size(), skills.size() == 1 ? "" : "s");
-                for (Skill s : skills) {
+                int all = skills.size() + unoffered.size();
+                out.printf(
+                        Locale.ROOT,
+                        "%d skill%s%s%n",
+                        all,
+                        all == 1 ? "" : "s",
+                        unoffered.isEmpty() ? "" : " (" + unoffered.size() + " not offered: its tools are missing)");
+                java.util.List<Skill> listed = new java.util.ArrayList<>(skills);
+                listed.addAll(unoffered);
+                listed.sort(java.util.Comparator.comparing(Skill::name));
+                for (Skill s : listed) {
+                    boolean offered = !unoffered.contains(s);
+                    List<String> missing = scout.missingTools(s.name());
                     out.printf(
                             Locale.ROOT,
-                            "%n%s — %s%n  tools: %s%n  from: %s%n",
+                            "%n%s — %s%n  tools: %s%n%s  from: %s%n",
                             s.name(),
                             s.description(),
-                            s.tools().isEmpty() ? "(none)" : String.join(", ", s.tools()),
+                            !offered ? "(none)" : s.tools().isEmpty() ? "(none)" : String.join(", ", s.tools()),
+                            missing.isEmpty()
+                                    ? ""
+                                    : "  " + (offered ? "" : "not offered: ") + "missing tools: "
+                                            + String.join(", ", missing) + "\n",
                             s.source());
                 }
                 out.flush();

@@ -2,7 +2,7 @@
 // (#catalog, #try, #servers, #approvals, #usage). A reader sees; an admin also acts (the server decides: the
 // console only hides what the role may not do).
 import { ApiError, clearKey, get, key, setKey } from './api.js';
-import { h, field, heading, principalText, status, errorBox } from './ui.js';
+import { h, field, heading, principalText, status, errorBox, loading } from './ui.js';
 import * as catalog from './catalog.js';
 import * as tryPage from './try.js';
 import * as servers from './servers.js';
@@ -44,6 +44,7 @@ function signIn(message) {
 }
 
 async function start(moveFocus) {
+  main().replaceChildren(loading());
   try {
     ctx.me = await get('/v1/whoami');
   } catch (e) {
@@ -75,7 +76,7 @@ async function show(moveFocus) {
     }
   }
   const m = main();
-  m.replaceChildren(h('p', {}, 'Loading…'));
+  m.replaceChildren(loading());
   try {
     await page.render(m, ctx);
   } catch (e) {

@@ -3,7 +3,7 @@
 // for admins (never one's own request: the server refuses it), and the decided ones as an audit trail; each with
 // the agent run that asked for it and that run's state.
 import { get, post, ApiError } from './api.js';
-import { h, table, badge, json, errorBox, heading, status } from './ui.js';
+import { h, table, badge, json, errorBox, heading, status, loading } from './ui.js';
 
 const REFRESH_MS = 3000;
 
@@ -16,7 +16,7 @@ export async function render(main, ctx) {
     return;
   }
   const queue = QUEUE;
-  const pending = h('section', { 'aria-labelledby': 'pending-title' });
+  const pending = h('section', { 'aria-labelledby': 'pending-title' }, loading());
   const decided = h('section', { 'aria-labelledby': 'decided-title' });
   main.append(pending, decided);
   let shown = '';

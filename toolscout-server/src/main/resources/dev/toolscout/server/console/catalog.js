@@ -1,7 +1,7 @@
 // Catalog: search and filter the tools and skills a principal may see; a tool's full definition, source and
 // status; for admins, who can see a tool and what another principal sees (the access policy made visible).
 import { get, query } from './api.js';
-import { h, field, select, table, badge, json, errorBox, heading, principalText, fmt, status } from './ui.js';
+import { h, field, select, table, badge, json, errorBox, heading, principalText, fmt, status, loading } from './ui.js';
 
 const PAGE = 100;
 
@@ -38,6 +38,7 @@ export async function render(main, ctx) {
 
   async function load() {
     const p = state.as === '' ? {} : principals[Number(state.as)];
+    results.replaceChildren(loading('Loading the catalog…'));
     let page;
     try {
       page = await get('/v1/catalog' + query({ q: state.q, kind: state.kind, source: state.source,
@@ -58,7 +59,9 @@ export async function render(main, ctx) {
       h('td', {}, t.side_effect ? badge(t.side_effect) : ''),
       h('td', {}, badge(t.status)),
       h('td', { class: 'num' }, t.score === undefined ? '' : fmt(t.score)),
-      h('td', { class: 'desc' }, t.description)));
+      h('td', { class: 'desc' }, t.description,
+        t.missing_tools ? h('div', { class: 'missing' }, `${t.status === 'not offered' ? 'Not offered: ' : ''}`
+          + `missing tools: ${t.missing_tools.join(', ')}`) : null)));
     const from = page.total === 0 ? 0 : page.offset + 1;
     const to = page.offset + page.items.length;
     const prev = h('button', { type: 'button', disabled: page.offset === 0 }, 'Previous');
@@ -92,7 +95,7 @@ function fill(sel, any, counts, value) {
 }
 
 async function open(item, viewer, ctx, details) {
-  details.replaceChildren(h('h2', { tabindex: '-1' }, item.name), h('p', {}, 'Loading…'));
+  details.replaceChildren(h('h2', { tabindex: '-1' }, item.name), loading());
   const parts = [h('h2', { tabindex: '-1' }, item.name),
     h('dl', { class: 'facts' },
       h('dt', {}, 'Kind'), h('dd', {}, item.kind),

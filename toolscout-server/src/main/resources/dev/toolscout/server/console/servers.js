@@ -2,7 +2,7 @@
 // restarts and tools, refreshed every few seconds; admins add, disable, enable and remove servers. Listing needs an admin key too: the
 // servers' endpoints are operator data.
 import { get, post, del, ApiError } from './api.js';
-import { h, field, select, table, badge, errorBox, heading, status } from './ui.js';
+import { h, field, select, table, badge, errorBox, heading, status, loading } from './ui.js';
 
 const REFRESH_MS = 3000;
 
@@ -13,7 +13,7 @@ export async function render(main, ctx) {
       + '(GET /v1/servers). Your key\'s role is ' + ctx.me.role + '.'));
     return;
   }
-  const list = h('section', { 'aria-label': 'Servers', class: 'servers', 'aria-live': 'polite' });
+  const list = h('section', { 'aria-label': 'Servers', class: 'servers', 'aria-live': 'polite' }, loading());
   const addForm = form(async () => refresh());
   main.append(list, addForm);
 

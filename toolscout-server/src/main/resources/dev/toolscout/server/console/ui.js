@@ -82,6 +82,12 @@ export function json(value) {
   return h('pre', { class: 'json', tabindex: '0' }, JSON.stringify(value, null, 2));
 }
 
+// What a section shows until its data arrives, so a page is never an empty list first (a busy live region: a
+// screen reader hears "Loading…", and the console test waits for it to go)
+export function loading(text) {
+  return h('p', { class: 'loading', role: 'status', 'aria-busy': 'true' }, text || 'Loading…');
+}
+
 export function errorBox(e) {
   return h('p', { class: 'error', role: 'alert' }, e.message || String(e));
 }

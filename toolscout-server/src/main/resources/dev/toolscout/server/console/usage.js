@@ -2,7 +2,7 @@
 // requests with their selection and the tools called, from the agent loop's usage records
 // (GET /v1/usage/requests, admin only: the records hold other people's messages).
 import { get, query, ApiError } from './api.js';
-import { h, heading, errorBox, table, badge, fmt, principalText } from './ui.js';
+import { h, heading, errorBox, table, badge, fmt, principalText, loading } from './ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const RANGES = [['1', 'Last 24 hours'], ['7', 'Last 7 days'], ['30', 'Last 30 days']];
@@ -17,7 +17,7 @@ export async function render(main, ctx) {
   }
   const range = h('select', { id: 'usage-range', name: 'range' },
     RANGES.map(([v, t]) => h('option', { value: v, selected: v === '7' }, t)));
-  const body = h('div', {});
+  const body = h('div', {}, loading());
   main.append(h('div', { class: 'filters' }, h('div', { class: 'field compact' },
     h('label', { for: 'usage-range' }, 'Period'), range)), body);
   async function load() {

@@ -498,6 +498,62 @@ class CliTest {
     }
 
     @Test
+    void a_skill_whose_tools_are_missing_says_which_when_added_and_is_listed_with_why_it_is_not_offered()
+            throws Exception {
+        Path deploy = Files.createDirectories(dir.resolve("skills/deploy-site"));
+        Files.writeString(deploy.resolve("SKILL.md"), """
+                ---
+                name: deploy-site
+                description: Build the web site and publish it to the host.
+                allowed-tools: netlify__deploy_site
+                ---
+                Build, then publish with netlify__deploy_site.
+                """);
+        assertThat(run("skills", "add", deploy.toString())).as(err).isZero();
+        assertThat(out)
+                .isEqualTo("Added skill deploy-site (1 tool): netlify__deploy_site; not offered until its tools exist: "
+                        + "missing tools: netlify__deploy_site\n");
+        assertThat(run("skills", "list")).as(err).isZero();
+        assertThat(out)
+                .startsWith("1 skill (1 not offered: its tools are missing)\n")
+                .contains("deploy-site — Build the web site and publish it to the host.\n  tools: (none)\n"
+                        + "  not offered: missing tools: netlify__deploy_site\n");
+
+        Path digest = Files.createDirectories(dir.resolve("skills/mail-digest"));
+        Files.writeString(digest.resolve("SKILL.md"), """
+                ---
+                name: mail-digest
+                description: Summarise the inbox and post the digest.
+                allowed-tools: gmail__search_emails slack__post_digest
+                ---
+                Search, summarise, post.
+                """);
+        assertThat(run("skills", "add", digest.toString())).as(err).isZero();
+        assertThat(out)
+                .isEqualTo(
+                        "Added skill mail-digest (2 tools): gmail__search_emails, slack__post_digest; missing tools: "
+                                + "slack__post_digest (offered with the others)\n");
+        assertThat(run("skills", "list")).as(err).isZero();
+        assertThat(out)
+                .startsWith("2 skills (1 not offered: its tools are missing)\n")
+                .contains("mail-digest — Summarise the inbox and post the digest.\n  tools: gmail__search_emails\n"
+                        + "  missing tools: slack__post_digest\n");
+
+        // a skill whose tools all exist says nothing more
+        Path mail = Files.createDirectories(dir.resolve("skills/mail"));
+        Files.writeString(mail.resolve("SKILL.md"), """
+                ---
+                name: mail
+                description: Send email.
+                allowed-tools: gmail__send_email
+                ---
+                Send it.
+                """);
+        assertThat(run("skills", "add", mail.toString())).as(err).isZero();
+        assertThat(out).isEqualTo("Added skill mail (1 tool): gmail__send_email\n");
+    }
+
+    @Test
     void index_source_loads_a_saved_mcp_tools_list_response() throws Exception {
         Path saved = dir.resolve("fs-tools.json");
         // the mapping itself is ToolsListImportTest's (toolscout-engine); here, that the command reads the file

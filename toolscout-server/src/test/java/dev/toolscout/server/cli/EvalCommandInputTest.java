@@ -215,6 +215,8 @@ class EvalCommandInputTest {
                         + " ranked on its first part");
         JsonNode r = new ObjectMapper().readTree(out.toString());
         assertThat(r.path("queries").asInt()).as(out.toString()).isEqualTo(3);
+        assertThat(r.path("shortened").isInt()).as(out.toString()).isTrue();
+        assertThat(r.path("shortened").asInt()).as(out.toString()).isEqualTo(1);
         // its first part asks for an email: the long query is scored, and on what it asks
         JsonNode longLine =
                 new ObjectMapper().readTree(Files.readAllLines(perQuery).get(1));
@@ -253,7 +255,10 @@ class EvalCommandInputTest {
                 .as(err.toString())
                 .isZero();
         assertThat(err.toString()).contains("eval: shortened 2 of 3 queries", "eval: learned ");
-        assertThat(new ObjectMapper().readTree(out.toString()).path("queries").asInt())
-                .isEqualTo(3);
+        JsonNode r = new ObjectMapper().readTree(out.toString());
+        assertThat(r.path("queries").asInt()).isEqualTo(3);
+        // the learned run and the run without learning scored the same queries: both say two were shortened
+        assertThat(r.path("shortened").asInt()).as(out.toString()).isEqualTo(2);
+        assertThat(r.path("without_learning").path("shortened").asInt()).isEqualTo(2);
     }
 }

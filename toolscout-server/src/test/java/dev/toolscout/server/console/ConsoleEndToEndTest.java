@@ -301,6 +301,26 @@ class ConsoleEndToEndTest {
     }
 
     @Test
+    void the_console_shows_a_loading_indicator_until_its_data_arrives_never_an_empty_catalog() throws Exception {
+        JsonNode r = browse(ADMIN, "loading");
+
+        // before the server said who the key is
+        assertThat(r.path("first_load").path("main").asText()).as(r.toString()).isEqualTo("Loading…");
+        assertThat(r.path("first_load").path("busy").asInt()).isPositive();
+        // the catalog page drawn, its data not there yet: a busy indicator, no table, no "0 items"
+        JsonNode during = r.path("catalog_while");
+        assertThat(during.path("results").asText()).as(during.toString()).isEqualTo("Loading the catalog…");
+        assertThat(during.path("tables").asInt()).isZero();
+        assertThat(during.path("heading").asText()).isEmpty();
+        assertThat(during.path("busy").asInt()).isEqualTo(1);
+        // and once it arrived, the indicator is gone
+        JsonNode after = r.path("catalog_after");
+        assertThat(after.path("heading").asText()).matches("[1-9]\\d* items visible to .+");
+        assertThat(after.path("busy").asInt()).isZero();
+        assertThat(after.path("tables").asInt()).isPositive();
+    }
+
+    @Test
     void a_denied_tool_is_absent_for_a_reader_who_also_gets_no_admin_actions() throws Exception {
         JsonNode r = browse(READER, "reader-catalog");
 

@@ -109,6 +109,31 @@ class HttpSkillsTest {
             JsonNode got = ok(user.get("/v1/skills/mail"));
             assertThat(got.path("tools").toString()).isEqualTo("[\"gmail__send_email\",\"gmail__archive_email\"]");
             assertThat(ok(user.get("/v1/skills")).path("total").asInt()).isEqualTo(1);
+            assertThat(got.has("missing_tools")).isFalse();
+
+            // a skill whose tool the catalog lacks: the answer names it, and the listing shows why it is not offered
+            String deploy = "{\"description\": \"Publish the web site.\", \"tools\": [\"netlify__deploy_site\"]}";
+            HttpResponse<String> added = admin.put("/v1/skills/deploy-site", deploy);
+            assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+            assertThat(ApiClient.json(added).path("missing_tools").toString()).isEqualTo("[\"netlify__deploy_site\"]");
+            JsonNode listed = ok(user.get("/v1/skills"));
+            assertThat(listed.path("total").asInt()).isEqualTo(2);
+            JsonNode notOffered = listed.path("skills").get(0);
+            assertThat(notOffered.path("name").asText()).isEqualTo("deploy-site");
+            assertThat(notOffered.path("not_offered").asText()).isEqualTo("missing tools: netlify__deploy_site");
+            assertThat(listed.path("skills").get(1).has("not_offered")).isFalse();
+            assertThat(ok(user.get("/v1/skills/deploy-site"))
+                            .path("not_offered")
+                            .asText())
+                    .isEqualTo("missing tools: netlify__deploy_site");
+            JsonNode page = ok(user.get("/v1/catalog?kind=skill"));
+            assertThat(page.path("items").get(0).path("status").asText()).isEqualTo("not offered");
+            assertThat(page.path("items").get(0).path("missing_tools").toString())
+                    .isEqualTo("[\"netlify__deploy_site\"]");
+            assertThat(ok(admin.delete("/v1/skills/deploy-site"))
+                            .path("removed")
+                            .asText())
+                    .isEqualTo("deploy-site");
 
             HttpResponse<String> bad = admin.put("/v1/skills/Mail", skill);
             assertThat(bad.statusCode()).isEqualTo(400);

@@ -296,7 +296,12 @@ final class ConsoleRoutes implements RouteGroup {
         }
         if (!"tool".equals(kind) && access == null && effect == null && category == null) {
             String needle = q == null ? null : q.strip().toLowerCase(Locale.ROOT);
-            for (Skill s : scout.skills(p)) {
+            // the skills offered to nobody (their tools all missing) are listed too, with why
+            List<Skill> unoffered = scout.unofferedSkills(p);
+            List<Skill> listed = new java.util.ArrayList<>(scout.skills(p));
+            listed.addAll(unoffered);
+            listed.sort(java.util.Comparator.comparing(Skill::name));
+            for (Skill s : listed) {
                 sources.merge("skills", 1, Integer::sum);
                 if (source != null && !source.equals("skills")
                         || needle != null
@@ -312,9 +317,16 @@ final class ConsoleRoutes implements RouteGroup {
                 o.put("description", s.description());
                 o.put("source", "skills");
                 o.put("source_kind", "skill");
-                o.put("status", "available");
+                boolean offered = !unoffered.contains(s);
+                o.put("status", offered ? "available" : "not offered");
                 ArrayNode tools = o.putArray("tools");
-                s.tools().forEach(tools::add);
+                if (offered) {
+                    s.tools().forEach(tools::add);
+                }
+                List<String> missing = scout.missingTools(s.name());
+                if (!missing.isEmpty()) {
+                    missing.forEach(o.putArray("missing_tools")::add);
+                }
                 items.add(o);
             }
         }
@@ -470,7 +482,10 @@ final class ConsoleRoutes implements RouteGroup {
                   "source_kind": {"type": "string"}, "category": {"type": "string"},
                   "ai_access": {"type": "string", "enum": ["execute", "propose", "blocked"]},
                   "side_effect": {"type": "string", "enum": ["read", "write", "delete"]},
-                  "status": {"type": "string", "description": "available, or the MCP server's state"},
+                  "status": {"type": "string",
+                             "description": "available, the MCP server's state, or for a skill whose tools are all missing: not offered"},
+                  "missing_tools": {"type": "array", "items": {"type": "string"},
+                                    "description": "A skill's tools that the catalog lacks"},
                   "score": {"type": "number", "description": "With q: the fused search score, 0-1"},
                   "tools": {"type": "array", "items": {"type": "string"}, "description": "A skill's tools"}}}},
               "facets": {"type": "object", "required": ["sources", "categories"], "additionalProperties": false,

@@ -3,10 +3,6 @@ package dev.toolscout.server.http.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.git.GitIndexer;
-import dev.toolscout.model.AiAccess;
-import dev.toolscout.model.SideEffect;
-import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.DiscoveryJson;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,24 +10,11 @@ import java.util.function.Supplier;
 
 /**
  * {@code POST /v1/git/search}: the repository that {@code serve --git-repo} indexes, searched by meaning, under the
- * access policy. The search is judged as the tool {@value #TOOL} (source {@code git}), so a policy allows or denies
+ * access policy. The search is judged as the tool {@code git__search} (source {@code git}, {@link GitIndexer#SPEC}), so a policy allows or denies
  * it like any tool ({@code {"effect": "deny", "source": "git", "group": "kids"}}); a caller it is denied to, and any
  * caller while no repository is indexed, get the same 404, so a denial says nothing of the repository.
  */
 final class GitRoutes implements RouteGroup {
-    /** The name the access policy judges the search by. */
-    static final String TOOL = "git__search";
-
-    /** The search as a tool, for the policy's decision (not in the catalog: the repository's text is not a tool). */
-    static final ToolSpec SPEC = ToolSpec.builder(
-                    TOOL,
-                    "Search the indexed git repository's recent commits (message and changed paths) and the text files "
-                            + "of its HEAD by meaning.")
-            .category("code")
-            .aiAccess(AiAccess.EXECUTE)
-            .sideEffect(SideEffect.READ)
-            .build();
-
     private static final String NOT_FOUND = "no git repository is indexed here (serve --git-repo PATH)";
 
     private final Supplier<GitIndexer> git;
@@ -57,13 +40,13 @@ final class GitRoutes implements RouteGroup {
     private Reply search(Call c) {
         GitIndexer g = git.get();
         // access first, before the body is read: a denied caller learns nothing, not even its input's faults
-        if (g == null || !c.backend().scout().allows(c.principal(), SPEC)) {
+        if (g == null || !c.backend().scout().allows(c.principal(), GitIndexer.SPEC)) {
             throw ApiProblem.notFound(NOT_FOUND);
         }
         Fields f = Fields.of(c.json(), "", Set.of("query", "limit"));
         String query = f.text("query", true, 2_000);
         Integer limit = f.integer("limit", 1, 50);
-        ObjectNode out = DiscoveryJson.gitSearch(g, query, limit == null ? 5 : limit);
+        ObjectNode out = g.searchJson(query, limit == null ? GitIndexer.DEFAULT_LIMIT : limit);
         return Reply.json(out);
     }
 

@@ -251,7 +251,8 @@ final class MemoryRoutes implements RouteGroup {
              "properties": {
               "route": {"type": "string",
                         "enum": ["DIRECT_MEMORY", "SKILL_EXECUTE", "SKILL_HINT", "TOOL_FILTER", "LLM_REQUIRED"]},
-              "target": {"type": "string", "description": "The memory id, tool or skill the route points at"},
+              "target": {"type": "string",
+                         "description": "The memory id, tool or skill the route points at (an index's tool when one of its entries matches best)"},
               "reason": {"type": "string"},
               "discovery_suggested": {"type": "boolean"},
               "send_whole": {"type": "boolean",
@@ -268,9 +269,11 @@ final class MemoryRoutes implements RouteGroup {
                                "tool_filter": {"type": ["number", "null"]}}},
               "evidence": {"type": "array", "items": {"type": "object", "additionalProperties": false,
                 "required": ["kind", "name", "cosine", "text"],
-                "properties": {"kind": {"type": "string", "enum": ["memory", "tool", "skill"]},
+                "properties": {"kind": {"type": "string", "enum": ["memory", "tool", "skill", "index"]},
                                "name": {"type": "string"}, "cosine": {"type": "number"},
-                               "required_parameters": {"type": "boolean"}, "text": {"type": "string"}}}}}}"""),
+                               "required_parameters": {"type": "boolean"}, "text": {"type": "string"},
+                               "tool": {"type": "string",
+                                        "description": "For an index entry: the tool that searches its index"}}}}}}"""),
                 "Memory", OpenApi.schema("""
             {"type": "object", "additionalProperties": false,
              "required": ["id", "scope", "type", "content", "created_at", "updated_at"],

@@ -15,6 +15,7 @@ import dev.toolscout.skills.SkillJson;
 import dev.toolscout.skills.SkillTools;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -98,9 +99,21 @@ final class SkillRoutes implements RouteGroup {
     }
 
     private Reply list(Call c) {
+        ToolScout scout = c.backend().scout();
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         ArrayNode skills = out.putArray("skills");
-        c.backend().scout().skills(c.principal()).forEach(s -> skills.add(json(s)));
+        // the skills offered to nobody, their tools all missing, are listed too, with why: never a bare absence
+        List<Skill> unoffered = scout.unofferedSkills(c.principal());
+        List<Skill> all = new java.util.ArrayList<>(scout.skills(c.principal()));
+        all.addAll(unoffered);
+        all.sort(java.util.Comparator.comparing(Skill::name));
+        for (Skill s : all) {
+            ObjectNode n = json(s, scout.missingTools(s.name()));
+            if (unoffered.contains(s)) {
+                n.put("not_offered", "missing tools: " + String.join(", ", scout.missingTools(s.name())));
+            }
+            skills.add(n);
+        }
         out.put("total", skills.size());
         return Reply.json(out);
     }
@@ -108,7 +121,18 @@ final class SkillRoutes implements RouteGroup {
     private Reply get(Call c) {
         String name = c.path("name");
         checkName(name);
-        return Reply.json(json(c.backend().scout().skill(c.principal(), name).orElseThrow(() -> notFound(name))));
+        ToolScout scout = c.backend().scout();
+        Optional<Skill> visible = scout.skill(c.principal(), name);
+        if (visible.isPresent()) {
+            return Reply.json(json(visible.get(), scout.missingTools(name)));
+        }
+        // offered to nobody, its tools all missing: shown with why, as the listing shows it
+        Skill s = scout.unofferedSkills(c.principal()).stream()
+                .filter(u -> u.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> notFound(name));
+        List<String> missing = scout.missingTools(name);
+        return Reply.json(json(s, missing).put("not_offered", "missing tools: " + String.join(", ", missing)));
     }
 
     private Reply put(Call c) {
@@ -141,7 +165,7 @@ final class SkillRoutes implements RouteGroup {
         } catch (IllegalArgumentException e) {
             throw ApiProblem.conflict(e.getMessage());
         }
-        return Reply.json(created ? 201 : 200, json(s));
+        return Reply.json(created ? 201 : 200, json(s, c.backend().scout().missingTools(s.name())));
     }
 
     private Reply delete(Call c) {
@@ -201,6 +225,15 @@ final class SkillRoutes implements RouteGroup {
         return n;
     }
 
+    /** {@code s} with {@code missing_tools}, the tools it names that the catalog lacks, when there are any. */
+    private static ObjectNode json(Skill s, List<String> missing) {
+        ObjectNode n = json(s);
+        if (!missing.isEmpty()) {
+            missing.forEach(n.putArray("missing_tools")::add);
+        }
+        return n;
+    }
+
     private static void checkName(String name) {
         if (name.length() > InputLimits.MAX_NAME_CHARS) {
             throw ApiProblem.invalid("name", "at most 256 characters", name, InputLimits.nameTooLong("name", name));
@@ -235,7 +268,11 @@ final class SkillRoutes implements RouteGroup {
               "documentation": {"type": "string", "maxLength": 32768},
               "tools": {"type": ["array", "string"], "maxItems": 64, "items": {"type": "string"}},
               "allowed-tools": {"type": ["array", "string"], "maxItems": 64, "items": {"type": "string"}},
-              "resources": {"type": "array", "maxItems": 256, "items": {"type": "string"}}}}"""),
+              "resources": {"type": "array", "maxItems": 256, "items": {"type": "string"}},
+              "missing_tools": {"type": "array", "items": {"type": "string"}, "readOnly": true,
+                                "description": "In an answer: the tools it names that the catalog lacks"},
+              "not_offered": {"type": "string", "readOnly": true,
+                              "description": "In a listing: why no one is offered it (every tool it names is missing)"}}}"""),
                 "SkillList", OpenApi.schema("""
             {"type": "object", "required": ["skills", "total"], "additionalProperties": false,
              "properties": {"skills": {"type": "array", "items": {"$ref": "#/components/schemas/Skill"}},
