@@ -30,7 +30,7 @@ public record RouteThresholds(
      * the router's message) exactly as plain BGE: the same cosines, the same thresholds.
      */
     private static final Map<String, RouteThresholds> BY_MODEL = Map.of(
-            "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.79, 0.72, 0.65, 0.23),
+            "all-minilm-l6-v2-q", new RouteThresholds("all-minilm-l6-v2-q", 0.75, 0.72, 0.65, 0.23),
             "bge-small-en-v1.5-q", new RouteThresholds("bge-small-en-v1.5-q", DISABLED, 0.84, 0.79, 0.55),
             "bge-small-en-v1.5-q-instruct",
                     new RouteThresholds("bge-small-en-v1.5-q-instruct", DISABLED, 0.84, 0.79, 0.55));

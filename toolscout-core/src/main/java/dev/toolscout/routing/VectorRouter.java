@@ -46,9 +46,9 @@ import java.util.Objects;
  */
 public final class VectorRouter {
     /**
-     * How far ahead of the next memory the answering one must be (cosine): another memory nearly as near means the
-     * question may be about either (LoCoMo: two pride parades, two camping trips), and the model should choose.
-     * Chosen on LoCoMo's calibration conversations (docs/EVALUATION.md, Routes).
+     * How far ahead of the next memory about the question's subject the answering one must be (cosine): another such
+     * memory nearly as near means the question may be about either (LoCoMo: two pride parades, two camping trips), and
+     * the model should choose. Chosen on LoCoMo's calibration conversations (docs/EVALUATION.md, Routes).
      */
     public static final double MEMORY_MARGIN = 0.10;
 
@@ -376,28 +376,32 @@ public final class VectorRouter {
 
     /**
      * The memory that answers {@code message} directly, or {@code null}: the message is a question ({@link
-     * MemoryIntent#answerable()}), and the nearest memory whose cosine clears {@code threshold} and which is about
-     * what the question asks ({@link MemorySubjects#mismatch}), at least {@link #MEMORY_MARGIN} ahead of the next. Shared with the route calibration, so what it
-     * measures is what the router does.
+     * MemoryIntent#answerable()}) that asks for what was stored, not for a guess ({@link MemorySubjects#asksForGuess}),
+     * and the nearest memory about what it asks ({@link MemorySubjects#mismatch}) clears {@code threshold} and leads
+     * every other such memory by {@link #MEMORY_MARGIN} (a memory about another subject is no rival: it cannot be the
+     * answer). Shared with the route calibration, so what it measures is what the router does.
      *
      * @param memories the memory evidence, nearest first
      */
     public static Evidence directMemory(
             MemoryIntent intent, String message, List<Evidence> memories, double threshold) {
-        if (!intent.answerable()) {
+        if (!intent.answerable() || MemorySubjects.asksForGuess(message)) {
             return null;
         }
-        for (int i = 0; i < memories.size(); i++) {
-            Evidence e = memories.get(i);
-            if (!RouteThresholds.clears(e.cosine(), threshold)) {
+        Evidence answer = null;
+        for (Evidence e : memories) {
+            if (answer == null && !RouteThresholds.clears(e.cosine(), threshold)) {
                 return null;
             }
             if (MemorySubjects.mismatch(message, e.text()).isEmpty()) {
-                double next = i + 1 < memories.size() ? memories.get(i + 1).cosine() : Double.NEGATIVE_INFINITY;
-                return e.cosine() - next >= MEMORY_MARGIN ? e : null;
+                if (answer != null) {
+                    // cosines are rounded to four decimals: 0.8512 - 0.7512 is a lead of 0.10
+                    return answer.cosine() - e.cosine() >= MEMORY_MARGIN - 1e-9 ? answer : null;
+                }
+                answer = e;
             }
         }
-        return null;
+        return answer;
     }
 
     /** Why the nearest memory, which clears the threshold, does not answer: for the route's reason; or "". */
@@ -410,9 +414,21 @@ public final class VectorRouter {
             return " (memory " + e.name() + " is near, cosine " + fmt(e.cosine())
                     + ", but the message is not a question)";
         }
-        return MemorySubjects.mismatch(message, e.text())
-                .map(why -> " (memory " + e.name() + " is near, cosine " + fmt(e.cosine()) + ", but " + why + ")")
-                .orElse("");
+        String near = " (memory " + e.name() + " is near, cosine " + fmt(e.cosine()) + ", but ";
+        if (MemorySubjects.asksForGuess(message)) {
+            return near + "the question asks for a guess, which no stored fact states)";
+        }
+        java.util.Optional<String> why = MemorySubjects.mismatch(message, e.text());
+        if (why.isPresent()) {
+            return near + why.get() + ")";
+        }
+        for (Evidence other : memories.subList(1, memories.size())) {
+            if (MemorySubjects.mismatch(message, other.text()).isEmpty()) {
+                return near + "memory " + other.name() + ", cosine " + fmt(other.cosine())
+                        + ", is as much about it: less than " + th(MEMORY_MARGIN) + " behind)";
+            }
+        }
+        return "";
     }
 
     private RouteDecision decide(

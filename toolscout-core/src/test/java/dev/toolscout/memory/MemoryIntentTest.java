@@ -73,6 +73,8 @@ class MemoryIntentTest {
                 "Where does my sister live?|I live in Lyon, France.|my sister",
                 "Which seats does my wife prefer on flights?|I prefer aisle seats on flights.|wife",
                 "How old is my cat?|My cat is called Tom.|does not say old",
+                // LoCoMo conv-41: four fifths of the question's words, and "host" is not among the memory's
+                "What did John host for the veterans?|John organized a small party for some veterans.|does not say host",
             })
     void a_memory_about_another_subject_does_not_answer(String question, String memory, String named) {
         assertThat(MemorySubjects.mismatch(question, memory)).get().asString().contains(named);
@@ -89,8 +91,27 @@ class MemoryIntentTest {
                 "What did Gina make a limited edition line of?|Gina made a limited edition line of clothing.",
                 "What is my favourite programming language?|My favourite programming language is Rust.",
                 "When does my passport expire?|My passport expires in November 2027.",
+                // another form of the same word: past, gerund, plural
+                "When did Maria join a gym?|Maria recently joined a gym and sticks to her workout routine.",
+                "What is Jon planning for his studio?|Jon plans a grand opening for his studio.",
+                "Which hobbies did Andrew pick up?|Andrew picked up two new hobby projects.",
             })
     void a_memory_about_the_same_subject_passes(String question, String memory) {
         assertThat(MemorySubjects.mismatch(question, memory)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "What might John's degree be in?|true",
+                "Would Melanie enjoy the song The Four Seasons by Vivaldi?|true",
+                "What is Maria likely to do after the move?|true",
+                "Would you remind me what my wife's birthday is?|false",
+                "What is my dog's name?|false",
+                "Where would I find my passport?|false",
+            })
+    void a_question_that_asks_for_a_guess_is_told_apart(String question, boolean guess) {
+        assertThat(MemorySubjects.asksForGuess(question)).isEqualTo(guess);
     }
 }

@@ -130,8 +130,14 @@ public final class LocomoCases {
                     continue;
                 }
                 Set<String> right = new HashSet<>();
+                Set<String> answers = new HashSet<>();
                 if (label.equals("answerable")) {
                     q.path("memory_ids").forEach(m -> right.add(canonical.getOrDefault(m.asText(), m.asText())));
+                    for (JsonNode m : memories.get(conv)) {
+                        if (holdsAnswer(q.path("answer"), m)) {
+                            answers.add(canonical.get(m.path("id").asText()));
+                        }
+                    }
                 }
                 boolean held = !locomo.calibration().contains(conv);
                 Case c = RouteCalibration.route(
@@ -144,7 +150,7 @@ public final class LocomoCases {
                                 false,
                                 right,
                                 ids)
-                        .heldOut(held);
+                        .locomo(held, q.path("category").asInt(), answers);
                 out.add(c);
                 // what was routed, for a look at the cases (in the work folder, never the repository)
                 com.fasterxml.jackson.databind.node.ObjectNode row = JSON.createObjectNode()
@@ -152,8 +158,14 @@ public final class LocomoCases {
                         .put("label", label)
                         .put("category", q.path("category").asInt())
                         .put("held_out", held)
-                        .put("text", c.text());
+                        .put("text", c.text())
+                        .put(
+                                "answer",
+                                q.path("answer").isNull()
+                                        ? null
+                                        : q.path("answer").asText());
                 right.forEach(row.putArray("gold")::add);
+                answers.forEach(row.putArray("answer_memories")::add);
                 com.fasterxml.jackson.databind.node.ArrayNode ev = row.putArray("memories");
                 c.memories()
                         .forEach(m -> ev.addObject()
@@ -161,6 +173,40 @@ public final class LocomoCases {
                                 .put("cosine", m.cosine())
                                 .put("text", m.text()));
                 dump.println(row.toString());
+            }
+        }
+        return out;
+    }
+
+    /** Words of an answer that say nothing of it. */
+    private static final Set<String> ANSWER_STOP = Set.of(
+            "a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "and", "or", "but", "is", "are", "was",
+            "were", "be", "been", "do", "does", "did", "it", "its", "his", "her", "their", "he", "she", "they", "i",
+            "my", "by", "from", "about", "as", "that", "this", "than", "then", "so", "not", "no", "yes");
+
+    /**
+     * Whether memory {@code m} holds {@code answer}: at least half of its content words are in the memory's text or
+     * session date (the set's README's rough check; "7 May 2023" is held by a memory of a session on "8 May, 2023").
+     */
+    static boolean holdsAnswer(JsonNode answer, JsonNode m) {
+        if (answer.isMissingNode() || answer.isNull()) {
+            return false;
+        }
+        Set<String> want = words(answer.asText());
+        if (want.isEmpty()) {
+            return false;
+        }
+        Set<String> have =
+                words(m.path("text").asText() + " " + m.path("session_date").asText());
+        long held = want.stream().filter(have::contains).count();
+        return 2 * held >= want.size();
+    }
+
+    private static Set<String> words(String s) {
+        Set<String> out = new HashSet<>();
+        for (String w : s.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (!w.isEmpty() && !ANSWER_STOP.contains(w)) {
+                out.add(w);
             }
         }
         return out;

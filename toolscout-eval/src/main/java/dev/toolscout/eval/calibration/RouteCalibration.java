@@ -114,6 +114,13 @@ public final class RouteCalibration {
      * @param rightMemory the id of the memory that answers it, or null
      * @param memory the nearest memory's id, or null
      * @param tool the nearest tool, or null
+     * @param category a LoCoMo question's category (1 multi-hop, 2 temporal, 3 knowledge, 4 single-hop, 5
+     *     adversarial), else 0
+     * @param answerMemories a LoCoMo question's memories that hold its answer (half of the gold answer's content
+     *     words in their text and session date, the set's README's rough check), beside {@code rightMemories}: the
+     *     second, looser label; empty elsewhere
+     * @param memoryAnswer the memory the router answers with at no threshold ({@link VectorRouter#directMemory}), or
+     *     null
      */
     record Case(
             String source,
@@ -127,10 +134,14 @@ public final class RouteCalibration {
             double toolCosine,
             boolean toolRequired,
             boolean wordsMatch,
-            boolean heldOut) {
+            boolean heldOut,
+            int category,
+            Set<String> answerMemories,
+            RouteDecision.Evidence memoryAnswer) {
         Case {
             rightMemories = rightMemories == null ? Set.of() : Set.copyOf(rightMemories);
             memories = List.copyOf(memories);
+            answerMemories = answerMemories == null ? Set.of() : Set.copyOf(answerMemories);
         }
 
         boolean toolRight() {
@@ -142,12 +153,19 @@ public final class RouteCalibration {
             return !rightMemories.isEmpty();
         }
 
-        /** The memory the router answers with at {@code threshold}, or null: the router's own rule. */
+        /**
+         * The memory the router answers with at {@code threshold}, or null: the router's own rule, run once at no
+         * threshold (a fit asks this of every case at thousands of thresholds). The evidence is nearest first, so the
+         * router answers with that memory at a threshold exactly when its cosine clears it.
+         */
         RouteDecision.Evidence answer(double threshold) {
-            return VectorRouter.directMemory(MemoryIntent.of(text), text, memories, threshold);
+            return memoryAnswer != null && RouteThresholds.clears(memoryAnswer.cosine(), threshold)
+                    ? memoryAnswer
+                    : null;
         }
 
-        Case heldOut(boolean h) {
+        /** This LoCoMo case, in a held-out conversation or not, with its category and looser label. */
+        Case locomo(boolean held, int cat, Set<String> answers) {
             return new Case(
                     source,
                     text,
@@ -160,7 +178,10 @@ public final class RouteCalibration {
                     toolCosine,
                     toolRequired,
                     wordsMatch,
-                    h);
+                    held,
+                    cat,
+                    answers,
+                    memoryAnswer);
         }
     }
 
@@ -400,7 +421,10 @@ public final class RouteCalibration {
                 toolCosine,
                 required,
                 d.wordsMatch(),
-                false);
+                false,
+                0,
+                Set.of(),
+                VectorRouter.directMemory(MemoryIntent.of(text), text, memories, Double.NEGATIVE_INFINITY));
     }
 
     /** Per wire name, the names of the tools that count as the same: same dataset name or same description. */
@@ -639,51 +663,12 @@ public final class RouteCalibration {
         });
         out.println();
         if (!held.isEmpty()) {
-            heldOut(held, fitted, shipped);
+            new LocomoReport(out).print(cases, held, fitted, shipped);
         }
         out.flush();
     }
 
-    /**
-     * The held-out conversations, never fitted on: DIRECT_MEMORY's precision (the memory it answers with is one the
-     * question's evidence cites), the share of adversarial questions it fires on, and the share of answerable ones it
-     * answers rightly, at the fitted and the shipped thresholds; then the route each label takes.
-     */
-    private void heldOut(List<Case> held, RouteThresholds fitted, RouteThresholds shipped) {
-        out.printf(
-                Locale.ROOT,
-                "Held-out LoCoMo conversations (%d answerable, %d adversarial questions; never used to fit):%n%n",
-                count(held, Case::answerable),
-                count(held, c -> !c.answerable()));
-        out.println("| thresholds | direct_memory | fires | right when it fires | fires on adversarial "
-                + "| answers answerable rightly |");
-        out.println("|---|---|---|---|---|---|");
-        for (Map.Entry<String, RouteThresholds> t :
-                List.of(Map.entry("fitted", fitted), Map.entry("shipped", shipped))) {
-            Pr pr = measure(held, t.getValue(), "DIRECT_MEMORY");
-            long adv = held.stream().filter(c -> !c.answerable()).count();
-            long advFired = held.stream()
-                    .filter(c -> !c.answerable() && routeOf(c, t.getValue()).equals("DIRECT_MEMORY"))
-                    .count();
-            out.printf(
-                    Locale.ROOT,
-                    "| %s | %s | %d | %s (%d) | %s (%d of %d) | %s (%d of %d) |%n",
-                    t.getKey(),
-                    th(t.getValue(), "DIRECT_MEMORY"),
-                    pr.decided(),
-                    pct(pr.precision()),
-                    pr.right(),
-                    pct(adv == 0 ? Double.NaN : (double) advFired / adv),
-                    advFired,
-                    adv,
-                    pct(pr.recall()),
-                    pr.found(),
-                    pr.wanted());
-        }
-        out.println();
-    }
-
-    private static String th(RouteThresholds t, String route) {
+    static String th(RouteThresholds t, String route) {
         double v = switch (route) {
             case "DIRECT_MEMORY" -> t.directMemory();
             case "SKILL_EXECUTE" -> t.skillExecute();
@@ -696,11 +681,11 @@ public final class RouteCalibration {
                 : Double.isNaN(v) ? "disabled" : String.format(Locale.ROOT, "%.2f", v);
     }
 
-    private static int count(List<Case> cases, Predicate<Case> p) {
+    static int count(List<Case> cases, Predicate<Case> p) {
         return (int) cases.stream().filter(p).count();
     }
 
-    private static String pct(double v) {
+    static String pct(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v);
     }
 
