@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessPolicyJson;
-import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
@@ -603,14 +602,6 @@ final class Engine implements AutoCloseable {
             // a policy file applies to this engine only; the stored one changes only through savePolicy (policy set)
             this.access = new AccessControl(
                     policy != null ? policy : storedPolicy(s, o.dataDir()).orElse(AccessPolicy.ALLOW_ALL));
-            if (policy != null) {
-                // a rule that matches nothing denies nothing: say so when the policy is loaded, not only on 'policy
-                // check'
-                for (PolicyCheck.Unmatched u :
-                        PolicyCheck.check(policy, PolicyCheck.Known.of(catalog.snapshot(), policy, null, null, null))) {
-                    LOG.warn("{}: {}", o.policyFile() == null ? "the access policy" : o.policyFile(), u.message());
-                }
-            }
             if (countsLoad != null) {
                 countsLoaded = join(countsLoad);
                 // from now on the worker stores what the store lacks (the whole catalog in a directory made before

@@ -267,6 +267,13 @@ abstract class EngineServices {
         public List<String> coreTools() {
             return engine.selector().config().coreTools();
         }
+
+        @Override
+        public List<ToolSpec> indexTools() {
+            return engine.router().indexers().stream()
+                    .map(dev.toolscout.indexing.SearchableIndexer::tool)
+                    .toList();
+        }
     }
 
     /** The engine's ranking parts, as they are. */

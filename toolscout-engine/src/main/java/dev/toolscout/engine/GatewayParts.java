@@ -4,6 +4,7 @@ import dev.toolscout.access.AccessControl;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.events.EventBus;
+import dev.toolscout.model.ToolSpec;
 import dev.toolscout.skills.SkillTools;
 import java.util.List;
 
@@ -31,4 +32,11 @@ public interface GatewayParts {
 
     /** The selector's core tools, in priority order. */
     List<String> coreTools();
+
+    /**
+     * The tools of the searchable indexes registered now ({@code git__search} while a repository is followed, see
+     * {@link ToolScout#register}), before access control: ToolScout's own tools, found for a call through {@link
+     * ToolScout#ownTool} and offered by a selection whose route's nearest match is in their index.
+     */
+    List<ToolSpec> indexTools();
 }

@@ -77,7 +77,24 @@ final class LocalToolScout extends EngineServices implements ToolScout {
 
     /** Opens an engine with {@code options} and serves the API over it; closing this closes the engine. */
     public static LocalToolScout open(Engine.Options options) throws IOException {
-        return new LocalToolScout(Engine.open(options));
+        return open(options, true);
+    }
+
+    /**
+     * As {@link #open(Engine.Options)}; with {@code warnUnmatchedPolicy}, a policy file's or override's rules that match
+     * nothing are logged, as {@code policy check} reports them (a rule that matches nothing denies nothing).
+     */
+    static LocalToolScout open(Engine.Options options, boolean warnUnmatchedPolicy) throws IOException {
+        LocalToolScout s = new LocalToolScout(Engine.open(options));
+        if (warnUnmatchedPolicy && (options.policyFile() != null || options.policy() != null)) {
+            for (PolicyCheck.Unmatched u : s.checkPolicy(s.policy(), null, null, null)) {
+                LOG.warn(
+                        "{}: {}",
+                        options.policyFile() == null ? "the access policy" : options.policyFile(),
+                        u.message());
+            }
+        }
+        return s;
     }
 
     /** The engine behind this instance (for the server's MCP gateway; not API). */

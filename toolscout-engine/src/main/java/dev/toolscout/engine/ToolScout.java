@@ -358,6 +358,7 @@ public interface ToolScout extends AutoCloseable {
         private boolean readOnly;
         private String store;
         private Duration indexResync;
+        private boolean warnUnmatchedPolicy = true;
 
         Builder() {}
 
@@ -488,6 +489,17 @@ public interface ToolScout extends AutoCloseable {
         }
 
         /**
+         * Whether {@link #build} logs the rules of a {@link #policyFile} or {@link #policyOverride} that match nothing
+         * (default true), as {@link ToolScout#checkPolicy} finds them. Off for an opener that registers searchable
+         * indexes first ({@link ToolScout#register}: a rule may name their tools, such as source {@code git}) and checks
+         * the policy in force itself afterwards, as {@code serve --git-repo} does.
+         */
+        public Builder warnUnmatchedPolicy(boolean warn) {
+            this.warnUnmatchedPolicy = warn;
+            return this;
+        }
+
+        /**
          * Opens the data directory: reads the inputs, takes the directory's lock, opens the store and the index
          * (rebuilding the index from the store when it is missing or damaged), and applies the catalog files.
          *
@@ -525,7 +537,7 @@ public interface ToolScout extends AutoCloseable {
                 o = o.withReadOnly();
             }
             try {
-                return LocalToolScout.open(o);
+                return LocalToolScout.open(o, warnUnmatchedPolicy);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open the data directory " + dataDir + ": " + e.getMessage(), e);
             }

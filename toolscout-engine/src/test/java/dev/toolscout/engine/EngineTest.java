@@ -249,26 +249,42 @@ class EngineTest {
                 typo,
                 "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmial\"},"
                         + "{\"effect\":\"deny\",\"source\":\"calendar\"}]}");
-        ch.qos.logback.classic.Logger log =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Engine.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
-        seen.start();
-        log.addAppender(seen);
         try (Engine e = Engine.open(Engine.Options.of(dir).withPolicy(typo))) {
             assertThat(e.access().policy().rules()).hasSize(2);
             assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
                     .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Error.class);
-        } finally {
-            log.detachAppender(seen);
         }
-        assertThat(seen.list)
-                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        // the warning comes from opening a ToolScout (which knows the indexes registered with it), unless deferred
+        assertThat(logged(ToolScout.builder().dataDir(dir).preloadModel(false).policyFile(typo)))
                 .containsExactly(typo + ": rules[0].source: 'gmial' matches no known source (did you mean 'gmail'?)");
+        assertThat(logged(ToolScout.builder()
+                        .dataDir(dir)
+                        .preloadModel(false)
+                        .policyFile(typo)
+                        .warnUnmatchedPolicy(false)))
+                .isEmpty();
         try (Engine e = Engine.open(Engine.Options.of(dir))) {
             assertThat(e.storedPolicy()).isEmpty();
             assertThat(e.access().policy().rules()).isEmpty();
         }
+    }
+
+    /** What opening (and closing) {@code b} logs. */
+    private static List<String> logged(ToolScout.Builder b) {
+        ch.qos.logback.classic.Logger log =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LocalToolScout.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
+                new ch.qos.logback.core.read.ListAppender<>();
+        seen.start();
+        log.addAppender(seen);
+        try (ToolScout scout = b.build()) {
+            assertThat(scout.policy().rules()).hasSize(2);
+        } finally {
+            log.detachAppender(seen);
+        }
+        return seen.list.stream()
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 
     @Test

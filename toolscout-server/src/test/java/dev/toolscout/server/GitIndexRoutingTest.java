@@ -17,10 +17,8 @@ import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.routing.RouteJson;
 import dev.toolscout.selection.Origin;
 import dev.toolscout.server.cli.ToolScoutCli;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,41 +36,8 @@ class GitIndexRoutingTest {
     @TempDir
     Path tmp;
 
-    private static void git(Path repo, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of(
-                "git",
-                "-C",
-                repo.toString(),
-                "-c",
-                "user.name=Ada",
-                "-c",
-                "user.email=ada@example.org",
-                "-c",
-                "commit.gpgsign=false"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(String.join(" ", cmd) + ": " + out).isZero();
-    }
-
-    private static void commit(Path repo, String message, String path, String content) throws Exception {
-        Path f = repo.resolve(path);
-        Files.createDirectories(f.getParent());
-        Files.writeString(f, content);
-        git(repo, "add", path);
-        git(repo, "commit", "-q", "-m", message);
-    }
-
     private Path repository() throws Exception {
-        Path repo = Files.createDirectories(tmp.resolve("repo"));
-        git(repo, "init", "-q", "-b", "main");
-        commit(repo, "Start the project", "README.md", "A small service that greets visitors.\n");
-        commit(
-                repo,
-                "Move the monthly invoice schedule of the billing job to the first day of the month",
-                "docs/billing.md",
-                "The billing job emails invoices to customers on the first day of every month.\n");
-        return repo;
+        return GitRepositories.billing(tmp);
     }
 
     private static AccessPolicy kidsDenied() throws Exception {

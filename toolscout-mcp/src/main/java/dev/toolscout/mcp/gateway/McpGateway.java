@@ -11,6 +11,8 @@ import dev.toolscout.conversation.Conversations;
 import dev.toolscout.discovery.DiscoveryResult;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.GatewayParts;
+import dev.toolscout.engine.SelectRequest;
+import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.ToolCallResult;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.events.EventBus;
@@ -22,13 +24,11 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.render.ToolRenderer;
+import dev.toolscout.selection.Origin;
 import dev.toolscout.skills.SkillTools;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
-import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -37,7 +37,6 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.util.ToolInputValidator;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -99,10 +98,8 @@ public final class McpGateway implements AutoCloseable {
      * InputLimits.MAX_MESSAGE_CHARS}.
      */
     public static final int MAX_REQUEST_BYTES = dev.toolscout.model.InputLimits.MAX_ARGUMENT_BYTES;
-    /** Checks call arguments against a tool's schema, once access has been checked (the SDK would do it first). */
-    private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
-    /** The wire definition of every tool the server holds, by name, for argument checks. */
-    private final Map<String, McpSchema.Tool> wireTools = new ConcurrentHashMap<>();
+    /** The wire definition of every tool the server holds, and the argument checks against them. */
+    private final WireTools wire = new WireTools();
     /** The most sessions whose conversation id is remembered; the least recently active one is forgotten first. */
     public static final int MAX_SESSIONS = 10_000;
 
@@ -159,8 +156,12 @@ public final class McpGateway implements AutoCloseable {
     private volatile boolean allowRemoteStdio;
     private volatile SessionLimits sessionLimits = SessionLimits.DEFAULT;
     private volatile HttpSessions httpSessions;
-    /** Finds the memory tools as every channel does ({@link ToolScout#ownTool}), for listing and calling alike. */
+    /** Finds the memory and index tools as every channel does ({@link ToolScout#ownTool}), to list and call alike. */
     private final ToolScout scout;
+
+    private final GatewayParts parts;
+    /** The index tools ({@code git__search}) the server holds: those registered at its start, then as offered. */
+    private final Set<String> indexServed = ConcurrentHashMap.newKeySet();
 
     /**
      * How a {@code PROPOSE} tool or action (a destructive upstream tool, {@code mcp__register_server}) gets
@@ -256,6 +257,7 @@ public final class McpGateway implements AutoCloseable {
         this.localPrincipal = localPrincipal;
         this.queue = scout.approvals();
         this.scout = scout;
+        this.parts = parts;
         EventBus events = parts.events();
         events.subscribe(this::onCatalogEvents);
     }
@@ -341,13 +343,15 @@ public final class McpGateway implements AutoCloseable {
     private McpSyncServer build(McpServer.SyncSpecification<?> spec) {
         List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
         for (ToolSpec s : baseTools()) {
-            McpSchema.Tool t = wire(s);
-            wireTools.put(t.name(), t);
-            tools.add(new McpServerFeatures.SyncToolSpecification(t, this::callBase));
+            tools.add(new McpServerFeatures.SyncToolSpecification(wire.define(s), this::callBase));
         }
         for (ToolSpec s : upstreamTools()) {
             tools.add(upstreamSpec(s));
             registered.add(s.fullName());
+        }
+        for (ToolSpec s : parts.indexTools()) {
+            indexServed.add(s.fullName());
+            tools.add(new McpServerFeatures.SyncToolSpecification(wire.define(s), this::callBase));
         }
         return spec.serverInfo(McpSchema.Implementation.builder("toolscout", "0.1.0")
                         .title("ToolScout gateway")
@@ -388,7 +392,15 @@ public final class McpGateway implements AutoCloseable {
         return DiscoverySpecs.isDiscovery(name)
                 || McpActions.isAction(name)
                 || SkillTools.ACTIVATE.equals(name)
-                || MemoryTools.isMemoryTool(name);
+                || MemoryTools.isMemoryTool(name)
+                || indexTool(name).isPresent();
+    }
+
+    /** The tool of a searchable index registered with the engine ({@code git__search}) by this name, or empty. */
+    private Optional<ToolSpec> indexTool(String name) {
+        return parts.indexTools().stream()
+                .filter(t -> t.fullName().equals(name))
+                .findFirst();
     }
 
     private boolean isVisible(McpTransportContext ctx, McpSchema.Tool tool) {
@@ -397,11 +409,11 @@ public final class McpGateway implements AutoCloseable {
         String name = tool.name();
         if (isBase(name)) {
             // listed when the call gate would run it for this caller: found as tools/call finds it, then access,
-            // BLOCKED
-            // and the role as the gate judges them
-            return baseTarget(ctx, null, c, name)
-                    .filter(own -> own.offeredTo(c.role()))
-                    .isPresent();
+            // BLOCKED and the role as the gate judges them; an index's tool once a selection offered it here
+            return (indexTool(name).isEmpty() || extra(p, conversation(ctx)).contains(name))
+                    && baseTarget(ctx, null, c, name)
+                            .filter(own -> own.offeredTo(c.role()))
+                            .isPresent();
         }
         ToolSpec spec = catalog.get(name).map(CatalogEntry::spec).orElse(null);
         if (spec == null || !runnable(spec) || !access.allows(p, spec) || !roleMayRun(c, spec)) {
@@ -433,7 +445,9 @@ public final class McpGateway implements AutoCloseable {
             for (String t : c.disclosedTools()) {
                 // a skill's own tool found some other way is still its skill's to disclose
                 ToolSpec spec = catalog.get(t).map(CatalogEntry::spec).orElse(null);
-                if (spec != null && spec.sourceKind() != SourceKind.SKILL) {
+                if (spec != null
+                        ? spec.sourceKind() != SourceKind.SKILL
+                        : indexTool(t).isPresent()) {
                     tools.add(t);
                 }
             }
@@ -521,12 +535,6 @@ public final class McpGateway implements AutoCloseable {
                 .build();
     }
 
-    /** The schema's complaint about {@code args} as a tool error result, or {@code null} when they fit. */
-    private McpSchema.CallToolResult checkArguments(String name, Map<String, Object> args) {
-        McpSchema.Tool t = wireTools.get(name);
-        return t == null ? null : ToolInputValidator.validate(t, args, true, validator);
-    }
-
     /** {@code tools/call} of one of the gateway's own tools: through the call gate, as every call. */
     private McpSchema.CallToolResult callBase(McpSyncServerExchange exchange, McpSchema.CallToolRequest req) {
         Caller c = caller(exchange.transportContext());
@@ -556,7 +564,7 @@ public final class McpGateway implements AutoCloseable {
                     new ToolCalls.Request(
                             c.principal(), c.role(), c.id(), null, name, null, args == null ? Map.of() : args),
                     tools,
-                    approvalStep(exchange));
+                    GatewayApproval.step(approval, queue, exchange));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ToolCalls.Outcome.Failed<>(name + " was not run: the request was cancelled");
@@ -626,8 +634,9 @@ public final class McpGateway implements AutoCloseable {
                     schema(name),
                     (t, args, approved) -> activate(exchange, p, args)));
         }
-        if (MemoryTools.isMemoryTool(name)) {
-            // as every channel finds it (ToolScout.ownTool, which listing uses too), with the gateway's schema check
+        if (MemoryTools.isMemoryTool(name) || indexTool(name).isPresent()) {
+            // as every channel finds it (ToolScout.ownTool, which listing uses too), with the gateway's schema check:
+            // empty for a principal the policy denies it, so it reads as missing
             return scout.ownTool(p, conversation(ctx), name)
                     .map(own -> new ToolCalls.Target<>(
                             own.spec(),
@@ -656,15 +665,15 @@ public final class McpGateway implements AutoCloseable {
         if (own != null && !access.allows(p, own)) {
             return Optional.empty();
         }
-        ToolSpec builtIn = DiscoverySpecs.ALL.stream()
+        // a discovery tool; any other name reads as missing, never as a tool run with no access check
+        return DiscoverySpecs.ALL.stream()
                 .filter(s -> s.fullName().equals(name))
                 .findFirst()
-                .orElseThrow();
-        return Optional.of(new ToolCalls.Target<>(
-                own != null ? own : builtIn,
-                builtIn,
-                schema(name),
-                (t, args, approved) -> discover(exchange, p, name, args)));
+                .map(builtIn -> new ToolCalls.Target<>(
+                        own != null ? own : builtIn,
+                        builtIn,
+                        schema(name),
+                        (t, args, approved) -> discover(exchange, p, name, args)));
     }
 
     /** The gateway's side of the call gate for an upstream tool: as the catalog holds it now. */
@@ -683,10 +692,7 @@ public final class McpGateway implements AutoCloseable {
 
     /** The schema check of a call's arguments, once access has been checked (the SDK would check them first). */
     private ToolCalls.ArgumentCheck schema(String name) {
-        return args -> {
-            McpSchema.CallToolResult invalid = checkArguments(name, map(args));
-            return invalid == null ? null : text(invalid);
-        };
+        return wire.check(name);
     }
 
     /**
@@ -703,7 +709,8 @@ public final class McpGateway implements AutoCloseable {
             Object endpoint = args.get("endpoint");
             Object server = args.get("name");
             if (!(endpoint instanceof String e) || e.isBlank() || !(server instanceof String n) || n.isBlank()) {
-                return text(actions.call(c.principal(), McpActions.REGISTER, args, false)); // nothing is queued
+                return WireTools.text(
+                        actions.call(c.principal(), McpActions.REGISTER, args, false)); // nothing is queued
             }
             if (McpActions.isCommandLine(e) && c.remote() && !allowRemoteStdio) {
                 return McpActions.REGISTER + " refused: the endpoint is a command line, which would start '"
@@ -743,7 +750,7 @@ public final class McpGateway implements AutoCloseable {
             case DiscoveryResult.Error e -> McpActions.error(e.message());
             case DiscoveryResult.Ok ok -> {
                 if (DiscoverySpecs.FIND.equals(name)) {
-                    disclose(exchange, ok.output());
+                    disclose(exchange, ok.output(), map(args).get("query"));
                 }
                 yield McpActions.ok(ok.output());
             }
@@ -770,7 +777,7 @@ public final class McpGateway implements AutoCloseable {
         };
     }
 
-    /** A memory tool, past the gate, run by {@code own}'s executor; the memory's own scopes are checked by the tool. */
+    /** A memory or index tool, past the gate, run by {@code own}'s executor (a memory's scopes are the tool's to check). */
     private McpSchema.CallToolResult remember(
             McpSyncServerExchange exchange,
             ToolCalls.Target<ToolCallResult> own,
@@ -786,18 +793,15 @@ public final class McpGateway implements AutoCloseable {
         return r.isError() ? McpActions.error(r.error()) : McpActions.ok(r.output());
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> map(Object args) {
-        return args instanceof Map<?, ?> m ? (Map<String, Object>) m : JSON.convertValue(args, Map.class);
+        return WireTools.map(args);
     }
 
-    /** The text of a one-text tool result (the SDK's argument check's, an action's error). */
-    private static String text(McpSchema.CallToolResult r) {
-        return r.content().isEmpty() || !(r.content().get(0) instanceof McpSchema.TextContent t) ? "" : t.text();
-    }
-
-    /** Records the found tools in the session's conversation and tells the client when its list grew. */
-    private void disclose(McpSyncServerExchange exchange, JsonNode findOutput) {
+    /**
+     * Records the found tools in the session's conversation, and the index tool ({@code git__search}) a selection for
+     * the caller of the same query offers, and tells the client when its list grew.
+     */
+    private void disclose(McpSyncServerExchange exchange, JsonNode findOutput, Object query) {
         Principal p = caller(exchange.transportContext()).principal();
         String conversation = conversation(exchange.transportContext());
         if (conversation == null) {
@@ -811,9 +815,38 @@ public final class McpGateway implements AutoCloseable {
                 found.add(name);
             }
         }
+        for (ToolSpec offered : offeredIndexTools(p, query)) {
+            if (!before.contains(offered.fullName())) {
+                serveIndexTool(offered);
+                found.add(offered.fullName());
+            }
+        }
         if (!found.isEmpty()) {
             conversations.disclose(p, conversation, found);
             notifyListChanged(exchange);
+        }
+    }
+
+    /**
+     * The index tools a selection for {@code p} of {@code query} offers ({@code git__search} when its repository holds
+     * the nearest match and the policy lets {@code p} use it); none without a registered index.
+     */
+    private List<ToolSpec> offeredIndexTools(Principal p, Object query) {
+        List<ToolSpec> tools = parts.indexTools();
+        if (tools.isEmpty() || !(query instanceof String q) || q.isBlank()) {
+            return List.of();
+        }
+        return scout.select(SelectRequest.of(q).withPrincipal(p)).selected().stream()
+                .filter(t -> t.origin() == Origin.OFFERED && tools.contains(t.spec()))
+                .map(SelectResult.SelectedTool::spec)
+                .toList();
+    }
+
+    /** Puts an index tool on the server once: its index may be registered after the server was built. */
+    private void serveIndexTool(ToolSpec s) {
+        McpSyncServer srv = server;
+        if (srv != null && indexServed.add(s.fullName())) {
+            srv.addTool(new McpServerFeatures.SyncToolSpecification(wire.define(s), this::callBase));
         }
     }
 
@@ -833,9 +866,7 @@ public final class McpGateway implements AutoCloseable {
             Caller c = caller(ex.transportContext());
             return answer(c, gated(ex, c, req.name(), req.arguments(), (p, name) -> upstreamTarget(ex, p, name)));
         };
-        McpSchema.Tool t = wire(s);
-        wireTools.put(t.name(), t);
-        return new McpServerFeatures.SyncToolSpecification(t, handler);
+        return new McpServerFeatures.SyncToolSpecification(wire.define(s), handler);
     }
 
     /** Runs a tool call noting its thread under the session, so {@link #sessionClosed} can cancel it. */
@@ -870,56 +901,6 @@ public final class McpGateway implements AutoCloseable {
         }
     }
 
-    /** How a PROPOSE call is approved, as {@link #approval} says. */
-    private ToolCalls.ApprovalStep approvalStep(McpSyncServerExchange exchange) {
-        return (request, spec, args) -> {
-            Approvals q = queue;
-            return switch (approval) {
-                case NEVER ->
-                    new ToolCalls.Decision.Proceed(false, null); // McpActions answers that it needs an approval
-                case CLIENT -> new ToolCalls.Decision.Proceed(true, null);
-                case ELICIT -> new ToolCalls.Decision.Proceed(elicit(exchange, spec, args), null);
-                // no queue to hold it in: it does not run, and McpActions says so
-                case QUEUE ->
-                    q == null
-                            ? new ToolCalls.Decision.Proceed(false, null)
-                            : ToolCalls.queue(q, Approvals.Channel.GATEWAY, null)
-                                    .decide(request, spec, args);
-            };
-        };
-    }
-
-    /** Asks the user through an MCP elicitation to the calling client (single-user modes only). */
-    private boolean elicit(McpSyncServerExchange exchange, ToolSpec spec, Object args) {
-        McpSchema.ClientCapabilities caps = exchange.getClientCapabilities();
-        if (caps == null || caps.elicitation() == null) {
-            return false;
-        }
-        String shown = JSON.valueToTree(args).toString();
-        McpSchema.ElicitFormRequest ask = McpSchema.ElicitFormRequest.builder(
-                        "Allow " + spec.fullName() + " ("
-                                + spec.sideEffect().name().toLowerCase(java.util.Locale.ROOT) + ") to run with "
-                                + (shown.length() > 500 ? shown.substring(0, 500) + "..." : shown) + "?",
-                        Map.of(
-                                "type",
-                                "object",
-                                "properties",
-                                Map.of("approve", Map.of("type", "boolean", "title", "Allow this call")),
-                                "required",
-                                List.of("approve")))
-                .build();
-        try {
-            McpSchema.ElicitResult r = exchange.createElicitation(ask);
-            return r != null
-                    && r.action() == McpSchema.ElicitResult.Action.ACCEPT
-                    && r.content() != null
-                    && Boolean.TRUE.equals(r.content().get("approve"));
-        } catch (RuntimeException e) {
-            LOG.info("approval request for {} failed: {}", spec.fullName(), e.toString());
-            return false;
-        }
-    }
-
     /** Keeps the server's tools in step with the catalog (upstream servers added, changed or removed). */
     private void onCatalogEvents(List<CatalogEvent> batch) {
         McpSyncServer s = server;
@@ -950,7 +931,7 @@ public final class McpGateway implements AutoCloseable {
                 if (!want.contains(name)) {
                     s.removeTool(name);
                     registered.remove(name);
-                    wireTools.remove(name);
+                    wire.forget(name);
                     changed = true;
                 }
             }
@@ -958,23 +939,6 @@ public final class McpGateway implements AutoCloseable {
                 s.notifyToolsListChanged();
             }
         }
-    }
-
-    private McpSchema.Tool wire(ToolSpec s) {
-        JsonNode schema = ToolRenderer.mcp(s).path("inputSchema");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> input = JSON.convertValue(schema, Map.class);
-        McpSchema.ToolAnnotations ann = new McpSchema.ToolAnnotations(
-                null,
-                s.sideEffect() == dev.toolscout.model.SideEffect.READ,
-                s.sideEffect() == dev.toolscout.model.SideEffect.DELETE,
-                null,
-                null,
-                null);
-        return McpSchema.Tool.builder(s.fullName(), input)
-                .description(s.description())
-                .annotations(ann)
-                .build();
     }
 
     @Override

@@ -138,7 +138,12 @@ final class EngineOptions {
      * are kept, and ranked with them), so mixing catalogs in one directory is never a surprise.
      */
     static ToolScout open(Opening o, PrintWriter err) throws IOException {
-        ToolScout scout = o.builder().build();
+        return open(o.builder(), err);
+    }
+
+    /** As {@link #open(Opening, PrintWriter)}, with a builder for {@code o} the caller has refined. */
+    static ToolScout open(ToolScout.Builder b, PrintWriter err) throws IOException {
+        ToolScout scout = b.build();
         Maintenance e = scout.maintenance();
         int others = e.toolsBesidesCatalogFiles();
         if (others > 0) {

@@ -1,5 +1,6 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.git.GitIndexer;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
@@ -12,6 +13,8 @@ import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.http.api.RunLimits;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,6 +28,8 @@ import picocli.CommandLine.Spec;
         description = "Serve the MCP gateway over Streamable HTTP at http://HOST:PORT/mcp (see docs/MCP.md) and the "
                 + "HTTP API at http://HOST:PORT/v1 (see docs/HTTP_API.md).")
 final class ServeCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
     @Option(
             names = "--host",
             paramLabel = "HOST",
@@ -208,8 +213,13 @@ final class ServeCommand implements Callable<Integer> {
         if (resync.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--index-resync must be at least 1s, got: " + indexResync);
         }
+        // the policy is checked once the repository is registered, so that a rule on its tool (source git) is known
         try (McpRuntime e = new McpRuntime(EngineOptions.open(
-                        engine.options().withModelPreload().withIndexResync(resync),
+                        engine.options()
+                                .withModelPreload()
+                                .withIndexResync(resync)
+                                .builder()
+                                .warnUnmatchedPolicy(false),
                         spec.commandLine().getErr()));
                 GitIndexer git = gitRepo == null
                         ? null
@@ -223,6 +233,12 @@ final class ServeCommand implements Callable<Integer> {
                 // the router fans out to it and git__search is the engine's own tool, both under the access policy
                 e.scout().register(git);
                 api.gitRepository(git);
+            }
+            if (engine.policy != null) {
+                // as the engine logs them at open for every other command (a rule that matches nothing denies nothing)
+                for (PolicyCheck.Unmatched u : e.scout().checkPolicy(e.scout().policy(), null, null, null)) {
+                    LOG.warn("{}: {}", engine.policy, u.message());
+                }
             }
             e.upstreamLimits(upstream);
             servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
