@@ -83,6 +83,7 @@ final class BundledOnnxModels {
      */
     private static Loaded load(
             Class<?> jarClass, String modelResource, String tokenizerResource, PoolingMode pooling, int dimension) {
+        noNetworkForDjl();
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         try (InputStream tokenizerFile = resource(jarClass, tokenizerResource);
                 OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
@@ -110,6 +111,17 @@ final class BundledOnnxModels {
         } catch (OrtException e) {
             throw new IllegalStateException("cannot load the bundled ONNX model " + modelResource + ": " + e, e);
         }
+    }
+
+    /**
+     * DJL, whose Hugging Face tokenizer both encoders use, reads EC2's instance metadata address (169.254.169.254) and
+     * reports its use to its makers when it finds one, unless {@code OPT_OUT_TRACKING} is set, and downloads a native
+     * library it lacks unless offline (DJL's "Usage Tracking" page). ToolScout makes no network call of its own
+     * accord, and the tokenizer's library is in its jar: both are turned off before DJL's first class loads.
+     */
+    static void noNetworkForDjl() {
+        System.setProperty("OPT_OUT_TRACKING", "true");
+        System.setProperty("ai.djl.offline", "true");
     }
 
     /**

@@ -30,6 +30,15 @@ class BundledOnnxModelsTest {
     }
 
     @Test
+    void loading_a_model_turns_off_djls_usage_tracking_and_downloads_first() {
+        // the tokenizer's DJL reads EC2's metadata address and reports usage unless told not to: no network call
+        BundledOnnxModels.allMiniLmL6V2Quantized();
+
+        assertThat(System.getProperty("OPT_OUT_TRACKING")).isEqualTo("true");
+        assertThat(ai.djl.util.Utils.isOfflineMode()).isTrue();
+    }
+
+    @Test
     void an_unpacked_copy_of_the_jars_model_is_read_from_its_file() throws IOException {
         Files.write(dir.resolve(MODEL), fromJar());
 
