@@ -29,7 +29,9 @@ import java.util.TreeMap;
  * me?" learned for a device-status tool shares no content word with "Can you play this song for me?", however near
  * the model puts the two, and so moves nothing. Content words are the words left once phrasing (pronouns, modal
  * verbs, "please", ...) is dropped, each weighted by how rare it is among the learned messages (a word most of them
- * use says little about any one tool).
+ * use says little about any one tool). And learned messages only fill the gaps the tools' own texts leave: for a
+ * request some tool's text is already near ({@link #NEAR_TOOL_TEXT}) they say nothing, since they could then only
+ * lift a look-alike of that tool.
  *
  * <p>The (message, tool) pairs are stored with the catalog ({@link LearnedStore#saveLearned}), so they survive a
  * restart; each keeps the tool's content hash, and a tool removed or changed drops its pairs (at start and on the
