@@ -29,7 +29,9 @@ import java.util.TreeMap;
  * me?" learned for a device-status tool shares no content word with "Can you play this song for me?", however near
  * the model puts the two, and so moves nothing. Content words are the words left once phrasing (pronouns, modal
  * verbs, "please", ...) is dropped, each weighted by how rare it is among the learned messages (a word most of them
- * use says little about any one tool).
+ * use says little about any one tool). And learned messages only fill the gaps the tools' own texts leave: for a
+ * request some tool's text is already near ({@link #NEAR_TOOL_TEXT}) they say nothing, since they could then only
+ * lift a look-alike of that tool.
  *
  * <p>The (message, tool) pairs are stored with the catalog ({@link LearnedStore#saveLearned}), so they survive a
  * restart; each keeps the tool's content hash, and a tool removed or changed drops its pairs (at start and on the
@@ -230,11 +232,28 @@ public final class UsageMemory {
     public record Match(double cosine, double content, double strength) {}
 
     /**
-     * Each tool's learned match with a request ({@code query}, its query vector, unit length, of {@code message}):
-     * tools whose messages are all at or below {@link #COSINE_FLOOR} are absent, so are those whose messages share
-     * no content word with the request.
+     * The cosine between a request's query vector and the nearest tool's own text (its document vector) at or above
+     * which learned messages say nothing about the request: the catalog's own words already reach it, and a learned
+     * message, however near, can only lift a look-alike of the tool that text belongs to (two servers' tools of the
+     * same kind, each used for its own requests). Learning fills the gaps the tools' texts leave. Chosen on a split of
+     * the learned half of ETOM-MCP levels 1 and 2, ToolLens and metatool multi, never on the scored half
+     * (docs/EVALUATION.md, "Content, not phrasing"); a cosine of the default model, as {@link #COSINE_FLOOR} is.
      */
-    public Map<String, Match> similarity(float[] query, String message) {
+    public static final double NEAR_TOOL_TEXT = 0.5;
+
+    /**
+     * Each tool's learned match with a request ({@code query}, its query vector, unit length, of {@code message}):
+     * empty when a tool's own text is already near the request ({@code nearestTool} at or above {@link
+     * #NEAR_TOOL_TEXT}); tools whose messages are all at or below {@link #COSINE_FLOOR} are absent, so are those whose
+     * messages share no content word with the request.
+     *
+     * @param nearestTool the cosine between {@code query} and the nearest tool's document vector, as the ranking's
+     *     dense search gives it; NaN when the ranking has none (then only the learned messages decide)
+     */
+    public Map<String, Match> similarity(float[] query, String message, double nearestTool) {
+        if (nearestTool >= NEAR_TOOL_TEXT) {
+            return Map.of();
+        }
         State s = embedded();
         Map<String, Match> out = new HashMap<>();
         Set<String> words = null;

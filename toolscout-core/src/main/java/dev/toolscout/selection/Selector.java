@@ -208,7 +208,7 @@ public final class Selector {
         float[] queryVector = ctx.rankedQuery();
         Map<Integer, UsageMemory.Match> usedFor = Map.of();
         if (learned != null && !learned.isEmpty() && queryVector != null) {
-            usedFor = learnedSimilarity(queryVector, message, snap, rankable);
+            usedFor = learnedSimilarity(queryVector, message, nearestText(ranked), snap, rankable);
             ranked = blendLearned(ranked, usedFor, ord -> snap.byOrd(ord).name());
         }
         Map<Integer, Ranked> rankOf = new HashMap<>();
@@ -476,15 +476,29 @@ public final class Selector {
 
     /** Each visible tool's learned match, by ordinal (tools with none are absent). */
     private Map<Integer, UsageMemory.Match> learnedSimilarity(
-            float[] query, String message, Catalog.Snapshot snap, AllowedSet allowed) {
+            float[] query, String message, double nearestTool, Catalog.Snapshot snap, AllowedSet allowed) {
         Map<Integer, UsageMemory.Match> out = new HashMap<>();
-        learned.similarity(query, message).forEach((name, sim) -> {
+        learned.similarity(query, message, nearestTool).forEach((name, sim) -> {
             CatalogEntry e = snap.get(name);
             if (e != null && allowed.contains(e.ord())) {
                 out.put(e.ord(), sim);
             }
         });
         return out;
+    }
+
+    /**
+     * The cosine between the whole message's query vector and the nearest tool's text (the highest of the dense
+     * search's hits ranked for the whole message), or NaN when there is none.
+     */
+    static double nearestText(List<Ranked> ranked) {
+        double best = Double.NaN;
+        for (Ranked r : ranked) {
+            if (r.clause() == null && !Double.isNaN(r.similarity()) && !(r.similarity() <= best)) {
+                best = r.similarity();
+            }
+        }
+        return best;
     }
 
     /**

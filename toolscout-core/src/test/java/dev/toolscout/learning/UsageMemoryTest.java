@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 class UsageMemoryTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-26T08:00:00Z"), ZoneOffset.UTC);
-    private static final String MESSAGE = "get me the quarterly numbers for the board";
+    // no tool's own text is near it (UsageMemory.NEAR_TOOL_TEXT): what is learned for it counts
+    private static final String MESSAGE = "auditors want their usual pack prepared";
 
     /** A catalog where nothing in the message's words points at the tool it needed. */
     private static List<ToolSpec> catalog() {
@@ -130,7 +131,8 @@ class UsageMemoryTest {
         UsageMemory again = new UsageMemory(s.f.store, s.f.model, CLOCK);
         again.load(s.f.catalog.snapshot(), false);
         assertThat(again.messages()).isEqualTo(1);
-        assertThat(again.similarity(s.f.model.embedQuery(MESSAGE), MESSAGE)).containsOnlyKeys("finance__ledger_export");
+        assertThat(again.similarity(s.f.model.embedQuery(MESSAGE), MESSAGE, Double.NaN))
+                .containsOnlyKeys("finance__ledger_export");
         assertThat(again.show(3))
                 .containsExactly(new UsageMemory.ToolSummary("finance__ledger_export", 1, List.of(MESSAGE)));
 

@@ -95,13 +95,68 @@ class LearningFromUseTest {
             assertThat(place(after, "music__play_song")).isZero();
             assertThat(place(after, STATUS_TOOL)).isGreaterThanOrEqualTo(place(before, STATUS_TOOL));
             assertThat(after.selected()).allSatisfy(t -> assertThat(t.reason()).doesNotContain("used before"));
-            assertThat(learned.similarity(q, song)).doesNotContainKey(STATUS_TOOL);
+            assertThat(learned.similarity(q, song, Double.NaN)).doesNotContainKey(STATUS_TOOL);
 
             // a request about what was learned still gains from it
             SelectResult status = scout.select(
                     new SelectRequest("Can you check the bedroom thermostat for me?", null, 5, null, null));
             assertThat(place(status, STATUS_TOOL)).isZero();
             assertThat(tool(status, STATUS_TOOL).reason()).contains("used before for a similar message");
+        }
+    }
+
+    /** Two trackers' near-duplicate tools, as ETOM-MCP's servers have (one tool per platform). */
+    private static List<ToolSpec> trackers() {
+        return List.of(
+                ToolSpec.builder("github__list_issues", "List the issues of a GitHub repository.")
+                        .build(),
+                ToolSpec.builder("jira__list_issues", "List the issues of a Jira project.")
+                        .build(),
+                ToolSpec.builder("github__create_issue", "Create an issue in a GitHub repository.")
+                        .build(),
+                ToolSpec.builder("jira__create_issue", "Create an issue in a Jira project.")
+                        .build(),
+                ToolSpec.builder("calendar__create_event", "Create a calendar event with a title, start and end.")
+                        .build(),
+                ToolSpec.builder("email__send", "Send an email to a recipient with a subject and body.")
+                        .build());
+    }
+
+    @Test
+    void a_learned_message_moves_nothing_for_a_request_a_tools_own_text_already_matches() {
+        String github = "github__list_issues";
+        LearnedPair learnedForGithub =
+                new LearnedPair("Show me the open issues of our project on GitHub", List.of(github), null, null, null);
+        String request = "List the open issues of the Jira project";
+        try (ToolScout scout =
+                ToolScout.builder().dataDir(dir).tools(trackers()).build()) {
+            RankingParts parts = scout.rankingParts();
+            UsageMemory learned = parts.learned();
+            SelectRequest select = new SelectRequest(request, null, trackers().size(), null, null);
+            SelectResult before = scout.select(select);
+            learned.learn(List.of(learnedForGithub), parts.catalog().snapshot());
+
+            float[] q = parts.model().embedQuery(request);
+            java.util.BitSet all = new java.util.BitSet();
+            all.set(0, trackers().size());
+            double nearestTool = parts.index()
+                    .dense(q, dev.toolscout.access.AllowedSet.of(all, trackers().size()), 1)
+                    .get(0)
+                    .score();
+            // by its cosine and the words it shares ("open", "issue", "project") the message would count, but the Jira
+            // tool's own text is already near the request: the message could only lift its GitHub look-alike
+            UsageMemory.Match unchecked =
+                    learned.similarity(q, request, Double.NaN).get(github);
+            assertThat(unchecked).isNotNull();
+            assertThat(unchecked.cosine()).isGreaterThan(UsageMemory.COSINE_FLOOR);
+            assertThat(unchecked.content()).isPositive();
+            assertThat(nearestTool).isGreaterThanOrEqualTo(UsageMemory.NEAR_TOOL_TEXT);
+            assertThat(learned.similarity(q, request, nearestTool)).isEmpty();
+
+            SelectResult after = scout.select(select);
+            assertThat(place(after, "jira__list_issues")).isZero();
+            assertThat(place(after, github)).isGreaterThanOrEqualTo(place(before, github));
+            assertThat(after.selected()).allSatisfy(t -> assertThat(t.reason()).doesNotContain("used before"));
         }
     }
 
