@@ -249,22 +249,16 @@ class EngineTest {
                 typo,
                 "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmial\"},"
                         + "{\"effect\":\"deny\",\"source\":\"calendar\"}]}");
-        ch.qos.logback.classic.Logger log =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Engine.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
-        seen.start();
-        log.addAppender(seen);
-        try (Engine e = Engine.open(Engine.Options.of(dir).withPolicy(typo))) {
-            assertThat(e.access().policy().rules()).hasSize(2);
-            assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
-                    .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Error.class);
-        } finally {
-            log.detachAppender(seen);
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of(Engine.class)) {
+            try (Engine e = Engine.open(Engine.Options.of(dir).withPolicy(typo))) {
+                assertThat(e.access().policy().rules()).hasSize(2);
+                assertThat(e.discovery().describe(Principal.ANONYMOUS, "calendar__create_event"))
+                        .isInstanceOf(dev.toolscout.discovery.DiscoveryResult.Error.class);
+            }
+            assertThat(log.warnings())
+                    .containsExactly(
+                            typo + ": rules[0].source: 'gmial' matches no known source (did you mean 'gmail'?)");
         }
-        assertThat(seen.list)
-                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-                .containsExactly(typo + ": rules[0].source: 'gmial' matches no known source (did you mean 'gmail'?)");
         try (Engine e = Engine.open(Engine.Options.of(dir))) {
             assertThat(e.storedPolicy()).isEmpty();
             assertThat(e.access().policy().rules()).isEmpty();

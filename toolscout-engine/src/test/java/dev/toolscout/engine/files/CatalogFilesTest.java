@@ -263,21 +263,13 @@ class CatalogFilesTest {
             {"tools": [{"name": "web__search", "description": "Searches the web.",
                         "annotations": {"readOnlyHint": true}, "title": "Web search"}]}
             """);
-        Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        try {
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of("dev.toolscout.engine.files")) {
             List<ToolSpec> tools = CatalogFiles.load(file);
 
             assertThat(tools).extracting(ToolSpec::fullName).containsExactly("web__search");
-            assertThat(appender.list)
-                    .filteredOn(e -> e.getLevel() == Level.WARN)
-                    .extracting(ILoggingEvent::getFormattedMessage)
+            assertThat(log.warnings())
                     .anySatisfy(m -> assertThat(m).contains("mcp.json", "tools[0] (web__search)", "'annotations'"))
                     .anySatisfy(m -> assertThat(m).contains("'title'"));
-        } finally {
-            logger.detachAppender(appender);
         }
     }
 
