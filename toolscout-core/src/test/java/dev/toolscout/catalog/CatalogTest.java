@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.Fixture;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -186,7 +187,16 @@ class CatalogTest {
         };
         java.util.function.Predicate<CatalogEntry> upstream =
                 e -> e.spec().name().source().equals("up");
-        assertThatThrownBy(() -> f.catalog.sync(listing, upstream)).hasMessageContaining("disk full");
+        try (LogCapture log = LogCapture.of(Catalog.class)) {
+            assertThatThrownBy(() -> f.catalog.sync(listing, upstream)).hasMessageContaining("disk full");
+            // the part stored is logged, with what to do about it
+            assertThat(log.warnings())
+                    .singleElement()
+                    .asString()
+                    .startsWith(
+                            "a change of " + (2 * Catalog.WRITE_BATCH) + " upserts and 1 removals was stored in part"
+                                    + " (1 batches of " + Catalog.WRITE_BATCH + " tools); applying it again");
+        }
         // a reader sees the first batch and every tool the listing keeps; the removal comes last, so it is not done
         Catalog.Snapshot midway = f.catalog.snapshot();
         assertThat(midway.size()).isEqualTo(2 + Catalog.WRITE_BATCH);

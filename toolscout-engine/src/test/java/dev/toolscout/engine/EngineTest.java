@@ -115,11 +115,17 @@ class EngineTest {
                 Files.write(p, b);
             }
         }
-        try (Engine e = Engine.open(Engine.Options.of(dir))) {
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of(Engine.class);
+                Engine e = Engine.open(Engine.Options.of(dir))) {
             assertThat(e.index().size()).isEqualTo(e.catalog().size());
             assertThat(e.embeddedCount()).isZero();
             assertThat(e.modelLoaded()).isFalse(); // every vector came from the store
             assertThat(names(meeting(e))).isEqualTo(first);
+            assertThat(log.warnings())
+                    .singleElement()
+                    .asString()
+                    .startsWith("the search index at " + dir.resolve("index"))
+                    .endsWith("; rebuilding it from the store");
         }
     }
 
@@ -139,10 +145,17 @@ class EngineTest {
         byte[] b = Files.readAllBytes(largest);
         b[b.length / 2] = (byte) ~b[b.length / 2];
         Files.write(largest, b);
-        try (Engine e = Engine.open(Engine.Options.of(dir))) {
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of(Engine.class);
+                Engine e = Engine.open(Engine.Options.of(dir))) {
             assertThat(e.index().size()).isEqualTo(e.catalog().size());
             assertThat(e.embeddedCount()).isZero();
             assertThat(names(meeting(e))).contains("calendar__create_event");
+            assertThat(log.warnings())
+                    .singleElement()
+                    .asString()
+                    .startsWith("the search index at " + dir.resolve("index"))
+                    .contains("checkIntegrity failed")
+                    .endsWith("; rebuilding it from the store");
         }
     }
 
@@ -271,20 +284,12 @@ class EngineTest {
 
     /** What opening (and closing) {@code b} logs. */
     private static List<String> logged(ToolScout.Builder b) {
-        ch.qos.logback.classic.Logger log =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LocalToolScout.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
-        seen.start();
-        log.addAppender(seen);
-        try (ToolScout scout = b.build()) {
-            assertThat(scout.policy().rules()).hasSize(2);
-        } finally {
-            log.detachAppender(seen);
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of(LocalToolScout.class)) {
+            try (ToolScout scout = b.build()) {
+                assertThat(scout.policy().rules()).hasSize(2);
+            }
+            return log.warnings();
         }
-        return seen.list.stream()
-                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-                .toList();
     }
 
     @Test

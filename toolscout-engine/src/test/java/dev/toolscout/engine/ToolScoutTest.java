@@ -7,6 +7,7 @@ import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AccessRule;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -253,7 +254,8 @@ class ToolScoutTest {
     void a_subscriber_gets_each_write_as_events_until_it_closes_its_subscription() {
         ToolSpec probe = ToolSpec.builder("probe__ping", "Ping a host to check it answers")
                 .build();
-        try (ToolScout scout = open()) {
+        try (ToolScout scout = open();
+                LogCapture log = LogCapture.of(LocalToolScout.class)) {
             List<List<dev.toolscout.catalog.CatalogEvent>> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
             Subscription sub = scout.subscribe(seen::add);
             scout.subscribe(batch -> {
@@ -274,6 +276,17 @@ class ToolScoutTest {
             scout.upsert(List.of(probe));
             assertThat(seen).hasSize(2);
             assertThat(scout.describe(null, probe.fullName())).isPresent(); // the broken listener failed nothing
+            // and each of its failures was logged, with the event and its version, naming the exception
+            assertThat(log.warnings())
+                    .containsExactly(
+                            "a catalog listener failed on interface.registered (catalog version " + added.version()
+                                    + "); the change is stored [java.lang.IllegalStateException: a broken listener]",
+                            "a catalog listener failed on interface.unregistered (catalog version "
+                                    + (added.version() + 1)
+                                    + "); the change is stored [java.lang.IllegalStateException: a broken listener]",
+                            "a catalog listener failed on interface.registered (catalog version "
+                                    + (added.version() + 2)
+                                    + "); the change is stored [java.lang.IllegalStateException: a broken listener]");
         }
     }
 

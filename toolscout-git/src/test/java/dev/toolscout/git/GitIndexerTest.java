@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -173,10 +174,15 @@ class GitIndexerTest {
                 Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
             commit(git, "Add one", "one.txt", "First file.\n");
             GitIndexer.Limits twoFiles = new GitIndexer.Limits(10, 2, 10_000, 2_000, java.time.Duration.ofSeconds(1));
-            try (GitIndexer g = GitIndexer.open(dir, new InMemoryStateStore(), model, twoFiles)) {
+            try (GitIndexer g = GitIndexer.open(dir, new InMemoryStateStore(), model, twoFiles);
+                    LogCapture log = LogCapture.of(GitIndexer.class)) {
                 commit(git, "Add two", "two.txt", "Second file.\n");
                 commit(git, "Add three", "three.txt", "Third file.\n");
                 g.refresh();
+
+                assertThat(log.warnings())
+                        .contains("git indexer for " + dir
+                                + ": more than 2 files; the files commits add past it are not indexed");
 
                 assertThat(g.search("file", 20))
                         .filteredOn(h -> h.kind().equals("file"))

@@ -11,7 +11,6 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import java.io.IOException;
@@ -64,13 +63,22 @@ class ShapeTest {
     /** Where the modules' sources are: this module's parent folder. */
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
+    /** The product and the tests on this class path (this module's and the test jars). */
+    static JavaClasses all;
+
     static JavaClasses product;
 
     @BeforeAll
     static void importProduct() {
-        // the modules' own test classes and test jars (toolscout-core's, toolscout-agent's) are not the product
-        ImportOption noTests = location -> !location.contains("/test-classes/") && !location.contains("-tests.jar");
-        product = new ClassFileImporter().withImportOption(noTests).importPackages("dev.toolscout");
+        // imported once (the import is most of this class's time); the modules' own test classes and test jars
+        // (toolscout-core's, toolscout-agent's) are not the product
+        all = new ClassFileImporter().importPackages("dev.toolscout");
+        product = all.that(DescribedPredicate.describe(
+                "a product class",
+                c -> c.getSource()
+                        .map(s -> s.getUri().toString())
+                        .map(from -> !from.contains("/test-classes/") && !from.contains("-tests.jar"))
+                        .orElse(true)));
     }
 
     @Test
@@ -168,8 +176,6 @@ class ShapeTest {
 
     @Test
     void nothing_outside_the_engine_reaches_its_non_public_classes() {
-        // the product and the tests on this class path (this module's and the test jars)
-        JavaClasses all = new ClassFileImporter().importPackages("dev.toolscout");
         assertThat(all.containPackage("dev.toolscout.server.mcp"))
                 .as("the server's own tests are imported")
                 .isTrue();

@@ -3,14 +3,11 @@ package dev.toolscout.engine.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -21,7 +18,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 class CatalogFilesTest {
     @TempDir
@@ -263,21 +259,13 @@ class CatalogFilesTest {
             {"tools": [{"name": "web__search", "description": "Searches the web.",
                         "annotations": {"readOnlyHint": true}, "title": "Web search"}]}
             """);
-        Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        try {
+        try (dev.toolscout.testing.LogCapture log = dev.toolscout.testing.LogCapture.of("dev.toolscout.engine.files")) {
             List<ToolSpec> tools = CatalogFiles.load(file);
 
             assertThat(tools).extracting(ToolSpec::fullName).containsExactly("web__search");
-            assertThat(appender.list)
-                    .filteredOn(e -> e.getLevel() == Level.WARN)
-                    .extracting(ILoggingEvent::getFormattedMessage)
+            assertThat(log.warnings())
                     .anySatisfy(m -> assertThat(m).contains("mcp.json", "tools[0] (web__search)", "'annotations'"))
                     .anySatisfy(m -> assertThat(m).contains("'title'"));
-        } finally {
-            logger.detachAppender(appender);
         }
     }
 
@@ -350,17 +338,11 @@ class CatalogFilesTest {
         {"tools": [{"name": "web__search", "description": "Searches the web.", "examples": ["find cafes"],
                     "outputSchema": [{"name": "results", "type": "list"}]}]}
         """);
-        Logger logger = (Logger) LoggerFactory.getLogger("dev.toolscout.engine.files");
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        try {
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine.files")) {
             ToolSpec t = CatalogFiles.load(file).get(0);
             assertThat(t.examples()).containsExactly("find cafes");
             assertThat(t.outputSchema().at("/properties/results/type").asText()).isEqualTo("array");
-            assertThat(appender.list).noneMatch(e -> e.getLevel() == Level.WARN);
-        } finally {
-            logger.detachAppender(appender);
+            assertThat(log.warnings()).isEmpty();
         }
     }
 

@@ -12,6 +12,7 @@ import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,6 +118,14 @@ class UpstreamManagerTest {
 
     @Test
     void killed_stdio_server_goes_down_with_a_clear_error_and_comes_back() throws Exception {
+        try (LogCapture log = LogCapture.of(UpstreamConnection.class)) {
+            killedStdioServerGoesDownAndComesBack();
+            assertThat(log.warnings())
+                    .anySatisfy(m -> assertThat(m).startsWith("MCP server 'KG' is down: process exited with code 137"));
+        }
+    }
+
+    private void killedStdioServerGoesDownAndComesBack() throws Exception {
         manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
         long pid = manager.pid("KG");
         assertThat(pid).isPositive();
@@ -145,6 +154,14 @@ class UpstreamManagerTest {
 
     @Test
     void a_call_while_down_fails_at_once_naming_the_server_and_the_reason() throws Exception {
+        try (LogCapture log = LogCapture.of(UpstreamConnection.class)) {
+            aCallWhileDownFailsAtOnce();
+            assertThat(log.warnings())
+                    .anySatisfy(m -> assertThat(m).startsWith("MCP server 'KG' is down: process exited with code 137"));
+        }
+    }
+
+    private void aCallWhileDownFailsAtOnce() throws Exception {
         manager.registerAll(List.of(memoryServer()), Duration.ofSeconds(20));
         ProcessHandle.of(manager.pid("KG")).orElseThrow().destroyForcibly();
         await(
@@ -239,6 +256,13 @@ class UpstreamManagerTest {
 
     @Test
     void an_http_server_that_stops_answering_goes_down_and_comes_back_when_it_returns() throws Exception {
+        try (LogCapture log = LogCapture.of(UpstreamConnection.class)) {
+            anHttpServerThatStopsAnsweringComesBack();
+            assertThat(log.warnings()).anySatisfy(m -> assertThat(m).startsWith("MCP server 'Remote' is down: "));
+        }
+    }
+
+    private void anHttpServerThatStopsAnsweringComesBack() throws Exception {
         int port = McpPeers.freePort();
         Process first = startEverythingHttp(port, "first.log");
         Process second = null;

@@ -9,6 +9,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.server.McpRuntime;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.InetSocketAddress;
@@ -21,6 +22,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,21 +57,44 @@ class SecretRedactionSecurityTest {
                         "--verbose"));
     }
 
-    /** A Streamable HTTP server that records what each request carried and answers 500. */
-    record Recorder(HttpServer server, List<String> seen) implements AutoCloseable {
+    /**
+     * An MCP server that records what each request carried and refuses every message with a 500, at once: the
+     * Streamable HTTP POST, and after the client's fallback to the legacy SSE transport, the message posted to the
+     * endpoint its event stream names (the URL again, so the refusal carries the key too). Offering that stream,
+     * rather than answering its GET with a 500 as well, lets each connect attempt fail within a second: the SDK's
+     * SSE client waits out the whole start timeout (60 s) for an endpoint that a refused stream never sends.
+     */
+    record Recorder(HttpServer server, List<String> seen, CountDownLatch closed) implements AutoCloseable {
         static Recorder start() throws java.io.IOException {
             HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             List<String> seen = new CopyOnWriteArrayList<>();
+            CountDownLatch closed = new CountDownLatch(1);
+            s.setExecutor(Executors.newCachedThreadPool()); // an open event stream must not hold the next request
             s.createContext("/", ex -> {
                 seen.add(ex.getRequestURI() + " " + ex.getRequestHeaders().getFirst("Authorization"));
                 ex.getRequestBody().readAllBytes();
+                if (ex.getRequestMethod().equals("GET")) {
+                    ex.getResponseHeaders().add("Content-Type", "text/event-stream");
+                    ex.sendResponseHeaders(200, 0);
+                    ex.getResponseBody()
+                            .write(("event: endpoint\ndata: " + ex.getRequestURI() + "\n\n")
+                                    .getBytes(StandardCharsets.UTF_8));
+                    ex.getResponseBody().flush();
+                    try {
+                        closed.await(60, TimeUnit.SECONDS); // the stream stays open until the test is done
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    ex.close();
+                    return;
+                }
                 byte[] body = ("upstream refuses " + ex.getRequestURI()).getBytes(StandardCharsets.UTF_8);
                 ex.sendResponseHeaders(500, body.length);
                 ex.getResponseBody().write(body);
                 ex.close();
             });
             s.start();
-            return new Recorder(s, seen);
+            return new Recorder(s, seen, closed);
         }
 
         URI url() {
@@ -77,7 +104,9 @@ class SecretRedactionSecurityTest {
 
         @Override
         public void close() {
+            closed.countDown();
             server.stop(0);
+            ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
         }
     }
 
@@ -90,7 +119,11 @@ class SecretRedactionSecurityTest {
     @Test
     void secrets_in_a_url_and_in_arguments_are_sealed_at_rest_redacted_everywhere_and_still_used() throws Exception {
         Path data = dir.resolve("data");
-        try (Recorder remote = Recorder.start()) {
+        // what is logged on the way: ours (the server is down, the registration held for approval) and the SDK's
+        // (its SSE client's refused post, a close that finds the server gone)
+        try (LogCapture ours = LogCapture.of("dev.toolscout.mcp");
+                LogCapture sdk = LogCapture.of("io.modelcontextprotocol");
+                Recorder remote = Recorder.start()) {
             try (SecurityGateway g = SecurityGateway.start(dir, "{}", null, Map.of())) {
                 ServerStatus argv = g.engine.registry().add(argvServer(), Duration.ofSeconds(30));
                 // the recording server never completes a session: the first request is what this test needs
@@ -174,6 +207,14 @@ class SecretRedactionSecurityTest {
                         .contains(TOKEN)
                         .contains(GITHUB_TOKEN);
             }
+
+            // what ToolScout logged of the refusals names the server and no secret; the SDK logs the refusal as the
+            // server wrote it (the URL with its key: not ToolScout's to redact)
+            assertThat(ours.warnings())
+                    .anySatisfy(m -> assertThat(m).contains("MCP server 'Remote' is down"))
+                    .anySatisfy(m -> assertThat(m).contains("asks to run mcp__register_server"));
+            ours.warnings().forEach(SecretRedactionSecurityTest::assertNoSecret);
+            assertThat(sdk.warnings()).anySatisfy(m -> assertThat(m).contains("non-OK HTTP code: 500"));
         }
     }
 
