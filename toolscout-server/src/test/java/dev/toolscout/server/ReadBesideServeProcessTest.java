@@ -64,23 +64,10 @@ class ReadBesideServeProcessTest {
         }
 
         Path log = dir.resolve("serve.log");
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process serve = new ProcessBuilder(List.of(
-                        java.toString(),
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ToolScoutCli.class.getName(),
-                        "serve",
-                        "--port",
-                        "0",
-                        "--data-dir",
-                        data.toString()))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Process serve = ServeProcesses.start(
+                log, ServeProcesses.command("serve", "--port", "0", "--data-dir", data.toString()));
         try {
-            awaitOutput(serve, log, "MCP gateway listening on");
+            ServeProcesses.awaitOutput(serve, log, "MCP gateway listening on");
             String holder = "another process (pid " + serve.pid() + ", since ";
             Map<String, String> before = files(data);
 
@@ -156,17 +143,5 @@ class ReadBesideServeProcessTest {
             }
         }
         return out;
-    }
-
-    /** Waits for the child to print {@code line}; fails with its output if it exits first (a bound, not timing). */
-    private static void awaitOutput(Process child, Path output, String line) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!Files.exists(output) || !Files.readString(output).contains(line)) {
-            if (!child.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the child did not print " + line + "; its output: "
-                        + (Files.exists(output) ? Files.readString(output) : "none"));
-            }
-            Thread.sleep(100);
-        }
     }
 }

@@ -9,7 +9,7 @@ import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.server.GitRepositories;
 import dev.toolscout.server.McpRuntime;
-import dev.toolscout.server.cli.ToolScoutCli;
+import dev.toolscout.server.ServeProcesses;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -148,12 +148,9 @@ class GitSearchGatewayTest {
                 "{\"rules\": [{\"effect\": \"deny\", \"source\": \"git\", \"group\": \"kids\"},"
                         + " {\"effect\": \"deny\", \"source\": \"gti\", \"group\": \"kids\"}]}");
         Path log = tmp.resolve("serve.log");
-        Process serve = new ProcessBuilder(List.of(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ToolScoutCli.class.getName(),
+        Process serve = ServeProcesses.start(
+                log,
+                ServeProcesses.command(
                         "serve",
                         "--port",
                         "0",
@@ -162,17 +159,9 @@ class GitSearchGatewayTest {
                         "--policy",
                         policy.toString(),
                         "--git-repo",
-                        repo.toString()))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                        repo.toString()));
         try {
-            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-            while (!Files.readString(log).contains("MCP gateway listening on")) {
-                assertThat(serve.isAlive()).as(Files.readString(log)).isTrue();
-                assertThat(System.nanoTime()).as(Files.readString(log)).isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            ServeProcesses.awaitOutput(serve, log, "MCP gateway listening on");
             assertThat(Files.readString(log))
                     .contains(policy + ": rules[1].source: 'gti' matches no known source")
                     .doesNotContain("'git' matches no known source");
