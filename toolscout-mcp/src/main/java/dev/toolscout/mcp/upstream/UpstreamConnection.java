@@ -69,6 +69,10 @@ final class UpstreamConnection {
     private final Shares<dev.toolscout.model.Principal> byPrincipal;
     /** Each tool call in progress, by the thread waiting for it, so that it can be cancelled. */
     private final Map<Thread, CompletableFuture<?>> callers = new ConcurrentHashMap<>();
+    /** In {@link #callers} while a call holds a slot but its request is not sent yet; then cancelled, if it was. */
+    private static final CompletableFuture<?> STARTING = new CompletableFuture<>();
+
+    private static final CompletableFuture<?> CANCELLED_BEFORE_SENT = new CompletableFuture<>();
 
     private volatile McpAsyncClient client;
     private volatile McpClientTransport transport;
@@ -468,6 +472,10 @@ final class UpstreamConnection {
                             + "when one has ended",
                     null);
         }
+        // noted before the slot is taken: a cancel that comes once the call counts as in progress (its client's
+        // session closed) is never lost, even before the request is sent
+        Thread caller = Thread.currentThread();
+        callers.put(caller, STARTING);
         try {
             if (!calls.tryAcquire()) {
                 throw new UpstreamException(
@@ -497,6 +505,7 @@ final class UpstreamConnection {
                 calls.release();
             }
         } finally {
+            callers.remove(caller);
             if (principal != null) {
                 byPrincipal.release(principal);
             }
@@ -521,7 +530,9 @@ final class UpstreamConnection {
                 .toFuture();
         inflight.add(f);
         Thread caller = Thread.currentThread();
-        callers.put(caller, f);
+        if (!callers.replace(caller, STARTING, f)) {
+            f.cancel(true); // its client's session closed while the request was being sent
+        }
         try {
             McpSchema.CallToolResult r = f.get(config.timeout().toMillis() + 500, TimeUnit.MILLISECONDS);
             if (state == ServerStatus.State.DEGRADED) {
@@ -544,7 +555,6 @@ final class UpstreamConnection {
             throw classify(tool, e.getCause());
         } finally {
             inflight.remove(f);
-            callers.remove(caller, f);
         }
     }
 
@@ -553,8 +563,16 @@ final class UpstreamConnection {
      * SDK tells it with {@code notifications/cancelled}) and the caller gets a {@code CANCELLED} error at once.
      */
     boolean cancelCallOf(Thread caller) {
-        CompletableFuture<?> f = callers.get(caller);
-        return f != null && f.cancel(true);
+        CompletableFuture<?>[] seen = new CompletableFuture<?>[1];
+        callers.computeIfPresent(caller, (t, current) -> {
+            seen[0] = current;
+            return current == STARTING ? CANCELLED_BEFORE_SENT : current;
+        });
+        CompletableFuture<?> f = seen[0];
+        if (f == null) {
+            return false;
+        }
+        return f == STARTING || f == CANCELLED_BEFORE_SENT || f.cancel(true);
     }
 
     /**
