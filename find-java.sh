@@ -29,7 +29,9 @@ _ts_find_jdk() {
 }
 if ! TOOLSCOUT_JDK=$(_ts_find_jdk); then
   echo "toolscout: no JDK 21 or newer found (looked at JAVA_HOME, java on PATH, /usr/lib/jvm and /opt). Install one, e.g. 'apt-get install openjdk-21-jdk', or set JAVA_HOME." >&2
-  exit 1
+  # sourced (the launchers, which stop on it under set -e, or a user's shell as docs/JAVA.md shows): return, so a
+  # user's own shell is not closed; run as a script: exit
+  return 1 2>/dev/null || exit 1
 fi
 export JAVA_HOME="$TOOLSCOUT_JDK"
 export PATH="$JAVA_HOME/bin:$PATH"

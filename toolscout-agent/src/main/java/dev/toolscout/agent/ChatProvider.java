@@ -14,8 +14,8 @@ public interface ChatProvider {
     /**
      * One model call.
      *
-     * @param onText told each piece of text as it streams in (may never be called: a provider that does not
-     *     stream tells nothing until the end)
+     * @param onText told each piece of text as it streams in; a provider that does not stream tells its whole text
+     *     once, when the answer has come (never called for an answer without text)
      * @throws ProviderException when the provider failed (after its retries) or refused the request
      * @throws InterruptedException when the request is cancelled
      */

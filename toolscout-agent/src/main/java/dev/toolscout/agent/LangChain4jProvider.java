@@ -54,7 +54,7 @@ final class LangChain4jProvider implements ChatProvider {
             AtomicBoolean streamed = new AtomicBoolean();
             Bulkhead.Slot slot = enter(); // its failure is not retried: the wait was the bulkhead's bound
             try {
-                return config.stream() ? stream(request, onText, streamed) : model.chat(request);
+                return config.stream() ? stream(request, onText, streamed) : whole(request, onText);
             } catch (RuntimeException e) {
                 slot.close(); // not held over the wait before the next attempt
                 int status = status(e);
@@ -90,6 +90,16 @@ final class LangChain4jProvider implements ChatProvider {
         } catch (Bulkhead.Full e) {
             throw new ProviderException(e.getMessage(), true, 0, null);
         }
+    }
+
+    /** One call without streaming: its text is told once, whole, so the caller sees it as it would a stream's. */
+    private ChatResponse whole(ChatRequest request, Consumer<String> onText) {
+        ChatResponse response = model.chat(request);
+        String text = response.aiMessage() == null ? null : response.aiMessage().text();
+        if (text != null && !text.isEmpty()) {
+            onText.accept(text);
+        }
+        return response;
     }
 
     private ChatResponse stream(ChatRequest request, Consumer<String> onText, AtomicBoolean streamed)

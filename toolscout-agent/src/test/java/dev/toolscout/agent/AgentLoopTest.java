@@ -262,11 +262,19 @@ class AgentLoopTest {
             fake.toolCall("openai", "weather__get_forecast", "{\"city\":\"Rome\"}")
                     .text("openai", "Rain in Rome.");
             int before = fake.requests().size();
+            List<AgentEvent> events = new CopyOnWriteArrayList<>();
             AgentResult r = agent(scout, ProviderConfig.Kind.OPENAI, stream, AgentLimits.DEFAULTS)
-                    .run("c-openai-" + stream, ALICE, null, "Weather forecast for Rome?", e -> {});
+                    .run("c-openai-" + stream, ALICE, null, "Weather forecast for Rome?", events::add);
 
             assertThat(r.status()).isEqualTo(AgentResult.Status.DONE);
             assertThat(r.text()).isEqualTo("Rain in Rome.");
+            // streamed or not, the caller (chat's text output, the HTTP run's events) is told the answer once
+            assertThat(events.stream()
+                            .filter(e -> e instanceof AgentEvent.Text)
+                            .map(e -> ((AgentEvent.Text) e).text())
+                            .reduce("", String::concat))
+                    .as("stream " + stream)
+                    .isEqualTo("Rain in Rome.");
             assertThat(calls)
                     .singleElement()
                     .satisfies(

@@ -189,6 +189,15 @@ final class EvalCommand implements Callable<Integer> {
                 r.tokensSavedPct(),
                 r.latencyP50(),
                 r.latencyP99());
+        if (r.shortened() > 0) {
+            out.printf(
+                    Locale.ROOT,
+                    "  shortened %d of %d queries: longer than the ranking reads (%,d characters), each ranked on its"
+                            + " first part%n",
+                    r.shortened(),
+                    r.queries(),
+                    dev.toolscout.selection.Selector.MAX_MESSAGE_CHARS);
+        }
     }
 
     /**

@@ -222,6 +222,19 @@ class EvalCommandInputTest {
                 new ObjectMapper().readTree(Files.readAllLines(perQuery).get(1));
         assertThat(longLine.path("id").asText()).isEqualTo("long");
         assertThat(longLine.path("gold_ranks").path("m").asInt()).isEqualTo(1);
+
+        // the table says it too, on stdout beside the figures, not only in the progress on stderr
+        StringWriter table = new StringWriter();
+        assertThat(ToolScoutCli.run(
+                        new String[] {
+                            "eval", "--dataset=" + set, "--qrels=qrels.test.tsv", "--work-dir=" + dir.resolve("work")
+                        },
+                        new PrintWriter(table),
+                        new PrintWriter(new StringWriter(), true)))
+                .isZero();
+        assertThat(table.toString())
+                .contains("  shortened 1 of 3 queries: longer than the ranking reads (8,192 characters), each ranked"
+                        + " on its first part");
     }
 
     @Test
