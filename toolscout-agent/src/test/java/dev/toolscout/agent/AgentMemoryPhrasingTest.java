@@ -84,6 +84,10 @@ class AgentMemoryPhrasingTest {
             remember("Actually, my cat is now called Felix", "My cat is called Felix."),
             remember("From now on, book me aisle seats on every flight", "Always book aisle seats on flights."),
             remember("Remember: the dentist moved my appointment to Monday", "My dentist appointment is on Monday."),
+            // corrections and after-the-fact requests a colleague wrote (issue 32's check from outside)
+            remember("My cat isn't called Tom, he's called Tim", "My cat is called Tim."),
+            remember("I am not allergic to shellfish anymore", "I am no longer allergic to shellfish."),
+            remember("My boss's name is Carl, remember it", "My boss's name is Carl."),
             // imperatives: forget
             forget("Forget that my cat is called Tom", CAT),
             forget("Please forget my wife's birthday", WIFE),

@@ -59,14 +59,25 @@ public enum MemoryIntent {
             + "|(?:update|correct|change)\\s+(?:(?:the|that|this|my|your)\\s+)*(?:memory|memories|note|notes)\\b"
             + "|(?:update|correction)\\s*:|from now on\\b|for future reference\\b|fyi\\b)");
     // a first-person statement of a change: a correction of what may be stored
-    private static final Pattern CHANGE_P = Pattern.compile("^(?:actually,?\\s+)?(?:i\\s+(?:have\\s+|'ve\\s+|just\\s+)?"
-            + "(?:moved|relocated|changed|switched|got married|got divorced|no longer|don'?t\\s+\\w+\\s+anymore)\\b"
-            + "|i'?m\\s+no longer\\b|i am no longer\\b|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)\\s+now\\b"
-            + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)(?:n't| not)(?:\\s+[\\w']+){1,4}\\s+(?:anymore|any more)\\b"
-            + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are|was|were)\\s+actually\\b|my\\s+new\\s+\\w+)"
-            // "Actually my cat is called Tim", "That's wrong, I prefer window seats now", "..., not Tom"
-            + "|^actually,?\\s+(?:i|i'm|my)\\b|^(?:no,?\\s+)?(?:that's|that is|this is)\\s+(?:wrong|not right|incorrect"
-            + "|outdated|out of date)\\b|^(?:i|my)\\b[^?]*,\\s+not\\s+[\\w']+[.!]?$");
+    private static final Pattern CHANGE_P =
+            Pattern.compile("^(?:(?:scratch that|correction|sorry|oops|wait)[,.!:;]?\\s+)?"
+                    + "(?:actually,?\\s+)?(?:i\\s+(?:have\\s+|'ve\\s+|just\\s+)?"
+                    + "(?:moved|relocated|changed|switched|got married|got divorced|no longer|don'?t\\s+\\w+\\s+anymore)\\b"
+                    + "|i'?m\\s+no longer\\b|i am no longer\\b|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)\\s+now\\b"
+                    // "I am not allergic to peanuts anymore", "My cat isn't called Tom, he's called Tim"
+                    + "|i(?:'m|\\s+am)\\s+not\\b[^?]*\\b(?:anymore|any more)\\b"
+                    // (not "My printer isn't working, it's jammed": a state, not a stored fact)
+                    + "|my\\s+[\\w' ]{1,40}?\\s+(?:isn't|is not|aren't|are not|wasn't|was not)\\s+(?![\\w']+ing\\b)[^?]*,\\s*"
+                    + "(?:he's|she's|it's|they're|he is|she is|it is|they are)\\b"
+                    + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are)(?:n't| not)(?:\\s+[\\w']+){1,4}\\s+(?:anymore|any more)\\b"
+                    + "|my\\s+[\\w' ]{1,40}?\\s+(?:is|are|was|were)\\s+actually\\b|my\\s+new\\s+\\w+)"
+                    // "Actually my cat is called Tim", "That's wrong, I prefer window seats now", "..., not Tom"
+                    + "|^actually,?\\s+(?:i|i'm|my)\\b|^(?:no,?\\s+)?(?:that's|that is|this is)\\s+(?:wrong|not right|incorrect"
+                    + "|outdated|out of date)\\b|^(?:i|my)\\b[^?]*,\\s+not\\s+[\\w']+[.!]?$");
+    // the request to keep it after the fact: "My boss's name is Carl, remember it", "..., save that for later"
+    private static final Pattern STORE_AFTER_P = Pattern.compile(
+            "[,;.!-]\\s*(?:please\\s+)?(?:remember|note|save|store|memori[sz]e|keep)\\s+(?:it|that|this)"
+                    + "(?:\\s+(?:for\\s+(?:me|later|next time)|in mind))?(?:,?\\s+please)?[.!]?$");
     private static final Pattern RECALL_P = Pattern.compile(
             "(?:\\bwhat\\s+(?:did|have|had)\\s+i\\s+(?:tell|told|say|said"
                     + "|mention|mentioned|share|shared)\\b|\\bwhat\\s+do\\s+you\\s+(?:know|remember)\\b"
@@ -98,7 +109,9 @@ public enum MemoryIntent {
         if (RECALL_P.matcher(m).find()) {
             return RECALL;
         }
-        if (STORE_P.matcher(m).find() || CHANGE_P.matcher(m).find()) {
+        // a statement of a change is a correction; asked, it is a question ("I'm not sure this works anymore?")
+        boolean change = !m.endsWith("?") && CHANGE_P.matcher(m).find();
+        if (STORE_P.matcher(m).find() || change || STORE_AFTER_P.matcher(m).find()) {
             return STORE;
         }
         if (m.endsWith("?") || QUESTION_P.matcher(m).find()) {
