@@ -11,6 +11,8 @@ import dev.toolscout.server.GitRepositories;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.testing.LogCapture;
+import io.modelcontextprotocol.util.ToolInputValidator;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -123,9 +125,16 @@ class GitSearchGatewayTest {
                 String ran = staff.call(GitIndexer.TOOL, "{\"query\": \"invoice schedule\", \"limit\": 2}")
                         .body();
                 assertThat(ran).contains("docs/billing.md").doesNotContain("\"isError\":true");
-                assertThat(staff.call(GitIndexer.TOOL, "{\"query\": \"x\", \"limit\": 0}")
-                                .body())
-                        .contains("\"isError\":true", "limit");
+                // the MCP SDK checks the arguments against the tool's schema, and logs what it refuses
+                try (LogCapture validator = LogCapture.of(ToolInputValidator.class)) {
+                    assertThat(staff.call(GitIndexer.TOOL, "{\"query\": \"x\", \"limit\": 0}")
+                                    .body())
+                            .contains("\"isError\":true", "limit");
+                    assertThat(validator.warnings())
+                            .containsExactly(
+                                    "Tool (" + GitIndexer.TOOL + ") input validation failed: Validation failed:"
+                                            + " JSON schema validation errors: [/limit: must have a minimum value of 1]");
+                }
 
                 // the kid, whom the policy denies source git: the same find lists nothing new, and the tool, which
                 // the gateway now holds, still reads as missing
