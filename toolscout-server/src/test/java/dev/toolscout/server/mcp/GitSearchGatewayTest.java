@@ -84,10 +84,17 @@ class GitSearchGatewayTest {
         Path repo = GitRepositories.billing(tmp);
         Path policy = tmp.resolve("policy.json");
         Files.writeString(policy, POLICY);
-        try (McpRuntime runtime = McpRuntime.open(ToolScout.builder()
-                .preloadModel(false)
-                .dataDir(tmp.resolve("data"))
-                .policyFile(policy))) {
+        McpRuntime opened;
+        // the policy denies source git, which exists once the repository is registered: at open, it is said to
+        // match nothing yet
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine.LocalToolScout")) {
+            opened = McpRuntime.open(ToolScout.builder()
+                    .preloadModel(false)
+                    .dataDir(tmp.resolve("data"))
+                    .policyFile(policy));
+            assertThat(log.warnings()).containsExactly(policy + ": rules[0].source: 'git' matches no known source");
+        }
+        try (McpRuntime runtime = opened) {
             runtime.start(List.of(), Duration.ofSeconds(10));
             started(runtime, policy, repo);
         }
