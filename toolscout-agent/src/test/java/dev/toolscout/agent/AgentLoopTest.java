@@ -1,5 +1,6 @@
 package dev.toolscout.agent;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,11 +18,13 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -308,13 +311,19 @@ class AgentLoopTest {
         fake.toolCall("anthropic", "files__delete_file", "{\"path\":\"/tmp/old.txt\"}");
         AgentResult paused;
         try (ToolScout s = open(dir)) {
-            paused = agent(s, ProviderConfig.Kind.ANTHROPIC, true, AgentLimits.DEFAULTS)
-                    .run(
-                            "c-propose",
-                            ALICE,
-                            "key:alice",
-                            "Delete the file /tmp/old.txt from the shared drive",
-                            e -> {});
+            try (LogCapture log = LogCapture.of(Agent.class)) {
+                paused = agent(s, ProviderConfig.Kind.ANTHROPIC, true, AgentLimits.DEFAULTS)
+                        .run(
+                                "c-propose",
+                                ALICE,
+                                "key:alice",
+                                "Delete the file /tmp/old.txt from the shared drive",
+                                e -> {});
+                assertThat(log.warnings())
+                        .singleElement(as(InstanceOfAssertFactories.STRING))
+                        .startsWith("approval request " + paused.approvalId()
+                                + ": key:alice asks to run files__delete_file (agent run " + paused.runId() + ")");
+            }
             assertThat(paused.status()).isEqualTo(AgentResult.Status.AWAITING_APPROVAL);
             assertThat(paused.tool()).isEqualTo("files__delete_file");
             assertThat(calls).isEmpty();

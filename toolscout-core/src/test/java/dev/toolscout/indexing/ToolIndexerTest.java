@@ -11,6 +11,7 @@ import dev.toolscout.embedding.EmbeddingModel;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.testing.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -301,7 +302,8 @@ class ToolIndexerTest {
     void a_failed_change_is_reported_to_its_waiter_and_caught_up_from_the_store() {
         GatedModel model = new GatedModel();
         ExactToolIndex index = new ExactToolIndex(256);
-        try (Started started = Started.with(index, model)) {
+        try (LogCapture log = LogCapture.of(ToolIndexer.class);
+                Started started = Started.with(index, model)) {
             Catalog catalog = started.catalog();
             ToolIndexer indexer = started.indexer();
             model.fail = true;
@@ -317,6 +319,10 @@ class ToolIndexerTest {
             assertThat(index.ordinals()).containsKey("mail__send");
             assertThat(indexer.status().lastError()).isNull();
             assertThat(indexer.status().lag()).isZero();
+            assertThat(log.warnings())
+                    .containsExactly("indexing catalog version " + c.version() + " (1 tools) failed; the change is"
+                            + " stored, and the index catches up from the store"
+                            + " [java.lang.IllegalStateException: model unavailable]");
         }
     }
 

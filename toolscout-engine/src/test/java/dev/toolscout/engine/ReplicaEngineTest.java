@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.approval.Approvals;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
+import dev.toolscout.store.PostgresChangeFeed;
 import dev.toolscout.store.PostgresUrl;
 import dev.toolscout.store.StoreException;
 import dev.toolscout.store.TestPostgres;
+import dev.toolscout.testing.LogCapture;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -96,7 +99,12 @@ class ReplicaEngineTest {
 
     @Test
     void a_replica_that_loses_the_store_serves_reads_refuses_writes_and_catches_up_when_it_is_back() throws Exception {
-        try (TcpProxy proxy = new TcpProxy(pg.host(), pg.port());
+        // the cut is on purpose: what B's change feed, its connection pool and its indexer say about it is captured
+        // (they are closed with B, so nothing is logged after the captures)
+        try (LogCapture feedLog = LogCapture.of(PostgresChangeFeed.class);
+                LogCapture poolLog = LogCapture.of("com.zaxxer.hikari.pool.ProxyConnection");
+                LogCapture indexerLog = LogCapture.of(ToolIndexer.class);
+                TcpProxy proxy = new TcpProxy(pg.host(), pg.port());
                 Engine a = Engine.open(Engine.Options.of(dir.resolve("a")).withStore(store()));
                 Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store(proxy)))) {
             assertThat(b.embeddedCount()).as("B found A's vectors").isZero();
@@ -130,6 +138,13 @@ class ReplicaEngineTest {
             await(
                     "B catches up with what A wrote meanwhile",
                     () -> selected(b, "raise the humidity of greenhouse zone 3").contains("greenhouse__set_humidity"));
+            String display = PostgresUrl.parse(store(proxy)).display();
+            assertThat(feedLog.warnings())
+                    .anySatisfy(w -> assertThat(w).startsWith("change feed of " + display + ": lost the server"));
+            assertThat(poolLog.warnings())
+                    .allSatisfy(w -> assertThat(w).contains("marked as broken because of SQLSTATE(08006)"));
+            // whether B was counting tokens at the cut is a matter of timing; if it was, it names the store
+            assertThat(indexerLog.warnings()).allSatisfy(w -> assertThat(w).contains("state store " + display));
         }
     }
 

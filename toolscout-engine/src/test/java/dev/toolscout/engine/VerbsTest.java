@@ -10,6 +10,7 @@ import dev.toolscout.engine.files.CatalogFiles;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import dev.toolscout.verbs.NovelVerb;
 import dev.toolscout.verbs.Resolution;
 import dev.toolscout.verbs.VerbCandidate;
@@ -155,8 +156,12 @@ class VerbsTest {
                                 "llm",
                                 AccessRule.Subject.USER,
                                 "eve")));
-        try (ToolScout scout =
-                ToolScout.builder().dataDir(dir).policyOverride(policy).build()) {
+        try (LogCapture log = LogCapture.of(LocalToolScout.class);
+                ToolScout scout =
+                        ToolScout.builder().dataDir(dir).policyOverride(policy).build()) {
+            // the policy is checked against the catalog at start, before the verbs are registered
+            assertThat(log.warnings())
+                    .containsExactly("the access policy: rules[0].tool: 'verbs__SEARCH_WEB' matches no known tool");
             scout.verbs().register(sixVerbs());
             Principal eve = new Principal("eve", null, null);
 

@@ -13,6 +13,7 @@ import dev.toolscout.agent.Providers;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,7 +146,16 @@ class OpenApiAgentLoopTest {
         fake.toolCall("anthropic", "petstore__delete_pets_petId", "{\"petId\": \"1\"}");
         int sent = petstore.seen.size();
 
-        AgentResult r = agent.run("c-delete", ALICE, "key:alice", "Delete pet 1 from the pet store", e -> {});
+        AgentResult r;
+        try (LogCapture log = LogCapture.of(Agent.class)) {
+            r = agent.run("c-delete", ALICE, "key:alice", "Delete pet 1 from the pet store", e -> {});
+            // the operator is told what waits for them, and how to decide it
+            assertThat(log.warnings())
+                    .containsExactly("approval request " + r.approvalId()
+                            + ": key:alice asks to run petstore__delete_pets_petId (agent run " + r.runId()
+                            + "); decide with `toolscout approvals approve " + r.approvalId() + "` or `deny "
+                            + r.approvalId() + "`");
+        }
 
         assertThat(r.status()).isEqualTo(AgentResult.Status.AWAITING_APPROVAL);
         assertThat(r.tool()).isEqualTo("petstore__delete_pets_petId");

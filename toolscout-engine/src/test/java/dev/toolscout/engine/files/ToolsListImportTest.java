@@ -7,6 +7,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -77,11 +78,18 @@ public class ToolsListImportTest {
     @Test
     void without_a_source_the_refusal_says_how_to_load_it() throws Exception {
         Path f = write("tools.json", "{\"tools\": " + TOOLS + "}");
-        assertThatThrownBy(() -> CatalogFiles.load(f))
-                .isInstanceOf(CatalogFileException.class)
-                .hasMessageContaining("name must have the form <source>__<action>")
-                .hasMessageContaining("this looks like an MCP tools/list response: load it with "
-                        + "`toolscout index --source NAME FILE`");
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine.files")) {
+            assertThatThrownBy(() -> CatalogFiles.load(f))
+                    .isInstanceOf(CatalogFileException.class)
+                    .hasMessageContaining("name must have the form <source>__<action>")
+                    .hasMessageContaining("this looks like an MCP tools/list response: load it with "
+                            + "`toolscout index --source NAME FILE`");
+            // read as a catalog file, the MCP-only keys of the first tool are named before its name is refused
+            assertThat(log.warnings())
+                    .containsExactlyInAnyOrder(
+                            f + ": tools[0] (read_file): ignoring unknown key 'title'",
+                            f + ": tools[0] (read_file): ignoring unknown key 'annotations'");
+        }
     }
 
     @Test

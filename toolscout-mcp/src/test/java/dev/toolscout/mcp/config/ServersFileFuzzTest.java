@@ -14,6 +14,7 @@ import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.upstream.SecretText;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerConfig.Transport;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -99,54 +100,68 @@ class ServersFileFuzzTest {
         int loaded = 0;
         int rejected = 0;
         int secretChecks = 0;
-        for (int i = 0; i < ITERATIONS; i++) {
-            ObjectNode doc = base(r);
-            List<Mutation> applied = new ArrayList<>();
-            boolean textual = false;
-            int count = 1 + r.nextInt(3);
-            for (int m = 0; m < count; m++) {
-                // the fields the loader reads get a larger share
-                Mutation mutation =
-                        r.nextInt(5) == 0 ? Mutation.ODD_FIELD : Mutation.values()[r.nextInt(Mutation.values().length)];
-                if (mutation.ordinal() < Mutation.SWAP_TYPE.ordinal()) {
-                    textual = true;
+        List<String> warnings;
+        try (LogCapture log = LogCapture.of(ServersFile.class)) {
+            for (int i = 0; i < ITERATIONS; i++) {
+                ObjectNode doc = base(r);
+                List<Mutation> applied = new ArrayList<>();
+                boolean textual = false;
+                int count = 1 + r.nextInt(3);
+                for (int m = 0; m < count; m++) {
+                    // the fields the loader reads get a larger share
+                    Mutation mutation = r.nextInt(5) == 0
+                            ? Mutation.ODD_FIELD
+                            : Mutation.values()[r.nextInt(Mutation.values().length)];
+                    if (mutation.ordinal() < Mutation.SWAP_TYPE.ordinal()) {
+                        textual = true;
+                    }
+                    applied.add(mutation);
                 }
-                applied.add(mutation);
-            }
-            byte[] input = mutate(doc, applied, r);
-            // without byte edits the file is valid JSON (duplicate keys aside) and its secrets are where they belong
-            boolean secretsInPlace = !textual && secretsOnlyInSecretPlaces(doc);
-            Path file = dir.resolve(i % 7 + "-" + fileNames[r.nextInt(fileNames.length)]);
-            Files.write(file, input);
-            String context = "seed " + seed + ", iteration " + i + ", mutations " + applied;
-            try {
-                List<ServerConfig> configs = ServersFile.load(file, ENV);
-                checkValid(configs, context);
-                if (secretsInPlace) {
-                    checkSecretsNeverShown(configs, context);
-                    secretChecks++;
-                }
-                loaded++;
-            } catch (ServersFileException e) {
-                assertThat(e.getMessage()).as(context).startsWith("servers file " + file + ": ");
-                assertThat(e.file()).as(context).isEqualTo(file);
-                assertThat(e.getMessage())
-                        .as(context + ": a value from the environment")
-                        .doesNotContain(ENV_SECRET);
-                if (secretsInPlace) {
+                byte[] input = mutate(doc, applied, r);
+                // without byte edits the file is valid JSON (duplicate keys aside) and its secrets are where they
+                // belong
+                boolean secretsInPlace = !textual && secretsOnlyInSecretPlaces(doc);
+                Path file = dir.resolve(i % 7 + "-" + fileNames[r.nextInt(fileNames.length)]);
+                Files.write(file, input);
+                String context = "seed " + seed + ", iteration " + i + ", mutations " + applied;
+                try {
+                    List<ServerConfig> configs = ServersFile.load(file, ENV);
+                    checkValid(configs, context);
+                    if (secretsInPlace) {
+                        checkSecretsNeverShown(configs, context);
+                        secretChecks++;
+                    }
+                    loaded++;
+                } catch (ServersFileException e) {
+                    assertThat(e.getMessage()).as(context).startsWith("servers file " + file + ": ");
+                    assertThat(e.file()).as(context).isEqualTo(file);
                     assertThat(e.getMessage())
-                            .as(context + ": a secret from the file")
-                            .doesNotContain(FILE_SECRET);
-                    secretChecks++;
+                            .as(context + ": a value from the environment")
+                            .doesNotContain(ENV_SECRET);
+                    if (secretsInPlace) {
+                        assertThat(e.getMessage())
+                                .as(context + ": a secret from the file")
+                                .doesNotContain(FILE_SECRET);
+                        secretChecks++;
+                    }
+                    rejected++;
+                } catch (RuntimeException | StackOverflowError e) {
+                    throw new AssertionError(
+                            context + ": expected configs or a ServersFileException, got " + e
+                                    + "\ninput (first 2000 characters):\n" + preview(input),
+                            e);
                 }
-                rejected++;
-            } catch (RuntimeException | StackOverflowError e) {
-                throw new AssertionError(
-                        context + ": expected configs or a ServersFileException, got " + e
-                                + "\ninput (first 2000 characters):\n" + preview(input),
-                        e);
             }
+            warnings = log.warnings();
         }
+        // what the loader skips it says, naming the file and the member, never a value from the environment
+        assertThat(warnings)
+                .as("seed " + seed)
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w)
+                        .startsWith("servers file " + dir)
+                        .contains(": ignoring ")
+                        .doesNotContain(ENV_SECRET));
         System.out.println("ServersFileFuzzTest: " + loaded + " loaded, " + rejected + " rejected (" + secretChecks
                 + " checked for secrets)");
         // both outcomes occur, or the mutations are too weak (all loaded) or the bases broken (all rejected)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerConfig.Transport;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -146,9 +147,19 @@ class ServersFileTest {
             }}
             """);
 
-        ServerConfig fs = ServersFile.load(file, ENV).getFirst();
+        try (LogCapture log = LogCapture.of(ServersFile.class)) {
+            ServerConfig fs = ServersFile.load(file, ENV).getFirst();
 
-        assertThat(fs).isEqualTo(ServerConfig.stdio("fs", "npx", List.of()));
+            assertThat(fs).isEqualTo(ServerConfig.stdio("fs", "npx", List.of()));
+            // each ignored member is named, with its path in the file
+            String prefix = "servers file " + file + ": ignoring ";
+            assertThat(log.warnings())
+                    .containsExactly(
+                            prefix + "unknown member mcpServers.fs.alwaysAllow",
+                            prefix + "unknown member mcpServers.fs.autoApprove",
+                            prefix + "unknown member mcpServers.fs.description",
+                            prefix + "mcpServers.fs.headers: it does not apply to a stdio server");
+        }
     }
 
     @Test

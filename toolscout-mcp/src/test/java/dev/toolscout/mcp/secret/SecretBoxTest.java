@@ -2,9 +2,10 @@ package dev.toolscout.mcp.secret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.toolscout.mcp.secret.SecretBox.UnsealException;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -155,8 +156,9 @@ class SecretBoxTest {
 
     @Test
     void key_file_is_created_with_owner_only_permissions_and_32_bytes() throws IOException {
-        assumeThat(Files.getFileAttributeView(dir, PosixFileAttributeView.class))
-                .isNotNull();
+        // JUnit's assumption, not AssertJ's: AssertJ's is a Byte Buddy proxy, whose sun.misc.Unsafe use the JVM warns
+        // of
+        assumeTrue(Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null, "a POSIX file system");
         Path data = dir.resolve("data");
 
         SecretBox.open(data, Map.of());
@@ -181,14 +183,20 @@ class SecretBoxTest {
 
     @Test
     void key_file_readable_by_others_is_still_used() throws IOException {
-        assumeThat(Files.getFileAttributeView(dir, PosixFileAttributeView.class))
-                .isNotNull();
+        // JUnit's assumption, not AssertJ's: AssertJ's is a Byte Buddy proxy, whose sun.misc.Unsafe use the JVM warns
+        // of
+        assumeTrue(Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null, "a POSIX file system");
         String sealed = SecretBox.open(dir, Map.of()).seal("s");
         Path keyFile = dir.resolve("secret.key");
         Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-r--r--"));
 
-        // A warning naming the file is logged; the key still works.
-        assertThat(SecretBox.open(dir, Map.of()).unseal(sealed)).isEqualTo("s");
+        try (LogCapture log = LogCapture.of(SecretBox.class)) {
+            // the key still works, and a warning names the file and its permissions
+            assertThat(SecretBox.open(dir, Map.of()).unseal(sealed)).isEqualTo("s");
+            assertThat(log.warnings())
+                    .containsExactly("secret key file " + keyFile.toAbsolutePath()
+                            + " is accessible by group or others (permissions rw-r--r--); restrict it with chmod 600");
+        }
     }
 
     @Test
@@ -196,10 +204,15 @@ class SecretBoxTest {
         Path keyFile = dir.resolve("secret.key");
         Files.write(keyFile, new byte[16]);
 
-        assertThatThrownBy(() -> SecretBox.open(dir, Map.of()))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(keyFile.toAbsolutePath().toString())
-                .hasMessageContaining("exactly 32 bytes, got: 16");
+        try (LogCapture log = LogCapture.of(SecretBox.class)) {
+            assertThatThrownBy(() -> SecretBox.open(dir, Map.of()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(keyFile.toAbsolutePath().toString())
+                    .hasMessageContaining("exactly 32 bytes, got: 16");
+            // the file was written with the default permissions: that is said too, before the length is checked
+            assertThat(log.warnings())
+                    .allSatisfy(w -> assertThat(w).contains(keyFile.toAbsolutePath() + " is accessible by group"));
+        }
     }
 
     @Test

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.model.AiAccess;
+import dev.toolscout.model.McpToolJson;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -16,6 +18,8 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +28,25 @@ import org.junit.jupiter.api.Test;
  */
 class ToolMappingTest {
     static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
+    static final String NO_SCHEMA = "Tool: missing required fields during deserialization: inputSchema -> {}";
+
+    /** What the mapping says about the tools it changes or skips. */
+    LogCapture mapping;
+    /** What the SDK says about a listed tool without the fields it requires. */
+    LogCapture sdk;
+
+    @BeforeEach
+    void capture() {
+        mapping = LogCapture.of(McpToolJson.class);
+        sdk = LogCapture.of(McpSchema.class);
+    }
+
+    @AfterEach
+    void release() {
+        mapping.close();
+        sdk.close();
+    }
+
     static final String SCHEMA = """
       {"type": "object", "properties": {"path": {"type": "string", "description": "File path"}},
        "required": ["path"]}""";
@@ -115,6 +138,9 @@ class ToolMappingTest {
         assertThat(mapped)
                 .extracting(m -> m.spec().description())
                 .containsExactly("Title of a", "Annotation title of b", "list open issues");
+        assertThat(mapping.warnings())
+                .containsExactly("MCP server 'Files': tool 'list_open-issues' has no description; its name stands in");
+        assertThat(sdk.warnings()).containsExactly(NO_SCHEMA, NO_SCHEMA, NO_SCHEMA);
     }
 
     @Test
@@ -125,6 +151,9 @@ class ToolMappingTest {
                 .get(0));
 
         assertThat(s.description()).hasSize(ToolSpec.MAX_DESCRIPTION);
+        assertThat(mapping.warnings())
+                .containsExactly("MCP server 'Files': tool 'long' description cut from "
+                        + (ToolSpec.MAX_DESCRIPTION + 10) + " to " + ToolSpec.MAX_DESCRIPTION + " characters");
     }
 
     @Test
@@ -146,6 +175,16 @@ class ToolMappingTest {
                     .isEqualTo("object");
             assertThat(m.spec().parameterNames()).as(m.originalName()).isEmpty();
         });
+        // a missing schema is the SDK's to say; the mapping names each schema it replaces
+        assertThat(sdk.warnings()).containsExactly(NO_SCHEMA);
+        assertThat(mapping.warnings())
+                .containsExactly(
+                        "MCP server 'Files': tool 'string' inputSchema is not an object schema (OBJECT); an empty one"
+                                + " stands in",
+                        "MCP server 'Files': tool 'nullable' inputSchema is not an object schema (OBJECT); an empty one"
+                                + " stands in",
+                        "MCP server 'Files': tool 'array' inputSchema is not an object schema (OBJECT); an empty one"
+                                + " stands in");
     }
 
     @Test
@@ -167,6 +206,14 @@ class ToolMappingTest {
                     .isEqualTo("object");
             assertThat(m.spec().parameterNames()).as(m.originalName()).isEmpty();
         });
+        assertThat(mapping.warnings())
+                .containsExactly(
+                        "MCP server 'Files': tool 'bool_prop' inputSchema is not usable (tool 'files__bool_prop':"
+                                + " parameters.properties.anything must be a schema object, got: true); an empty one"
+                                + " stands in",
+                        "MCP server 'Files': tool 'missing_required' inputSchema is not usable (tool"
+                                + " 'files__missing_required': parameters.required names a parameter that is not in"
+                                + " properties: \"q\"); an empty one stands in");
     }
 
     @Test
@@ -186,5 +233,18 @@ class ToolMappingTest {
         // of a duplicate the first is kept; the result follows the server's order
         assertThat(byName)
                 .containsExactly(Map.entry("files__first", "The first"), Map.entry("files__second", "The second"));
+        assertThat(mapping.warnings())
+                .containsExactly(
+                        "MCP server 'Files' listed a tool without a name; skipped",
+                        "MCP server 'Files' listed a tool without a name; skipped",
+                        "MCP server 'Files' listed a tool without a name; skipped",
+                        "MCP server 'Files' listed tool 'first' twice; the first is kept");
+        assertThat(sdk.warnings())
+                .containsExactly(
+                        NO_SCHEMA,
+                        "Tool: missing required fields during deserialization: name -> '', inputSchema -> {}",
+                        NO_SCHEMA,
+                        NO_SCHEMA,
+                        NO_SCHEMA);
     }
 }

@@ -8,6 +8,7 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.events.EventBus;
 import dev.toolscout.mcp.McpPeers;
 import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,10 +50,13 @@ class UpstreamFaultTest {
     UpstreamManager manager;
     List<UpstreamManager.Registration> registrations;
     final AtomicInteger entities = new AtomicInteger();
+    /** What the connections log, from registering to closing (every test registers 'Crash at start'). */
+    LogCapture upstreamLog;
 
     @BeforeEach
     void registerAllTogether() {
         McpPeers.requireInstalled();
+        upstreamLog = LogCapture.of(UpstreamConnection.class);
         catalog = Catalog.load(new InMemoryStateStore(), new EventBus(), Map.of());
         manager = new UpstreamManager(catalog, LIMITS);
         registrations = manager.registerAll(
@@ -71,8 +75,22 @@ class UpstreamFaultTest {
 
     @AfterEach
     void close() {
-        manager.close();
+        try {
+            manager.close();
+            assertThat(upstreamLog.warnings())
+                    .as("warnings of the connections")
+                    .contains(CRASH_DOWN)
+                    // each names a server that misbehaves on purpose
+                    .allSatisfy(w -> assertThat(w).matches("MCP server '(Crash at start|Huge|Malformed|Hang)' .*"));
+        } finally {
+            upstreamLog.close();
+        }
     }
+
+    static final String CRASH_DOWN = "MCP server 'Crash at start' is down: process exited with code 3; stderr: "
+            + "crash-at-start: refusing to start; reconnecting in 30000 ms";
+    static final String HUGE_DROPPED =
+            "MCP server 'Huge' sent a message over the cap of " + CAP + " (mcp.max-response-bytes); it was dropped";
 
     ServerStatus status(String server) {
         return manager.status(server).orElseThrow();
@@ -319,6 +337,8 @@ class UpstreamFaultTest {
         ServerStatus malformed = status("Malformed");
         assertThat(malformed.state()).isEqualTo(ServerStatus.State.DEGRADED);
         assertThat(malformed.lastError()).contains("not JSON-RPC");
+        assertThat(upstreamLog.warnings())
+                .contains("MCP server 'Malformed' sent a line that is not JSON-RPC: 'this is not json'");
         assertMemoryStillServes();
     }
 
@@ -342,6 +362,8 @@ class UpstreamFaultTest {
         assertThatThrownBy(() -> manager.call("Huge", "dump_everything", Map.of()))
                 .isInstanceOfSatisfying(
                         UpstreamException.class, e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.TOO_LARGE));
+        // each dropped message is logged once
+        assertThat(upstreamLog.warnings()).filteredOn(HUGE_DROPPED::equals).hasSize(2);
     }
 
     @Test
@@ -395,6 +417,7 @@ class UpstreamFaultTest {
         assertThat(crash.lastError()).contains("exited with code 3").contains("crash-at-start: refusing to start");
         assertThat(crash.nextRetry()).isNotNull();
         assertThat(crash.tools()).isZero();
+        assertThat(upstreamLog.warnings()).containsOnlyOnce(CRASH_DOWN);
         assertThat(catalog.snapshot().hasSource("crash_at_start")).isFalse();
         assertThat(catalog.snapshot().entries())
                 .extracting(CatalogEntry::name)

@@ -12,7 +12,9 @@ import dev.toolscout.mcp.McpPeers;
 import dev.toolscout.model.Hashing;
 import dev.toolscout.model.ToolName;
 import dev.toolscout.state.InMemoryStateStore;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.util.ToolNameValidator;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -219,14 +221,23 @@ class UpstreamProtocolTest {
         // also taken, by a tool that is literally called that
         List<String> originals =
                 List.of("weird name/with:chars", "café_rapport", longName, "clash_name", "clash name", clashSuffix);
-        for (String o : originals) {
-            assertThat(call("Mutable", "add_tool", Map.of("name", o, "description", "Tool " + o)))
-                    .isEqualTo("added " + o);
+        // the MCP SDK warns about each name outside its allowed characters, each time the list is read
+        try (LogCapture validator = LogCapture.of(ToolNameValidator.class)) {
+            for (String o : originals) {
+                assertThat(call("Mutable", "add_tool", Map.of("name", o, "description", "Tool " + o)))
+                        .isEqualTo("added " + o);
+            }
+            await(
+                    "every added tool is in the catalog",
+                    WAIT,
+                    () -> hashesOf("mutable").size() == 4 + originals.size());
+            assertThat(validator.warnings())
+                    .allSatisfy(w -> assertThat(w).startsWith("Tool name contains invalid characters"))
+                    .anySatisfy(w -> assertThat(w).contains("'weird name/with:chars'"))
+                    .anySatisfy(w -> assertThat(w).contains("'café_rapport'"))
+                    .anySatisfy(w -> assertThat(w).contains("'clash name'"))
+                    .noneSatisfy(w -> assertThat(w).contains("'clash_name'"));
         }
-        await(
-                "every added tool is in the catalog",
-                WAIT,
-                () -> hashesOf("mutable").size() == 4 + originals.size());
 
         assertThat(manager.status("Mutable").orElseThrow().state()).isEqualTo(ServerStatus.State.READY);
         assertThat(catalog.get("mutable__weird_name_with_chars")).isPresent();

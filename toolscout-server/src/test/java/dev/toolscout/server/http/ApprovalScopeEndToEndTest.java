@@ -14,6 +14,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
@@ -22,6 +23,7 @@ import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
+import dev.toolscout.testing.LogCapture;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,8 +64,18 @@ class ApprovalScopeEndToEndTest {
     static GatewayHttpServer http;
     static ApiClient client;
 
+    /** The approval requests the gateway and the agent log for the operator, over the whole class. */
+    static LogCapture gatewayLog;
+
+    static LogCapture agentLog;
+    /** The line an approval request logs for the operator (as ApprovalsEndToEndTest checks it). */
+    static final String APPROVAL_LOGGED = "approval request (ap-[0-9a-f]{10}): key:\\w+ asks to run \\S+"
+            + "( \\(agent run run-[0-9a-f]+\\))?; decide with `toolscout approvals approve \\1` or `deny \\1`";
+
     @BeforeAll
     static void start() throws Exception {
+        gatewayLog = LogCapture.of(McpGateway.class);
+        agentLog = LogCapture.of(Agent.class);
         Path servers = tmp.resolve("servers.json");
         Files.writeString(servers, """
         {"mcpServers": {"kg": {"command": "node", "args": ["%s"], "env": {"MEMORY_FILE_PATH": "%s"}}}}""".formatted(
@@ -107,7 +119,15 @@ class ApprovalScopeEndToEndTest {
             if (fake != null) {
                 fake.close();
             }
+            gatewayLog.close();
+            agentLog.close();
         }
+        assertThat(gatewayLog.warnings())
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w).matches(APPROVAL_LOGGED));
+        assertThat(agentLog.warnings())
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w).matches(APPROVAL_LOGGED));
     }
 
     /** One MCP client session with {@code key} on the gateway: calls {@code tool} with {@code args}. */

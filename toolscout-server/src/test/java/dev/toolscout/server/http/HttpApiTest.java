@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.server.http.api.HttpApi;
+import dev.toolscout.testing.LogCapture;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -550,51 +551,60 @@ class HttpApiTest {
 
     @Test
     void servers_are_validated_as_mcp_add_does_and_never_show_a_secret() {
-        assertThat(json(admin.get("/v1/servers")).path("count").asInt()).isZero();
+        // both servers are unreachable on purpose: the connection says each is down, and never shows a secret
+        try (LogCapture upstream = LogCapture.of("dev.toolscout.mcp.upstream.UpstreamConnection")) {
+            assertThat(json(admin.get("/v1/servers")).path("count").asInt()).isZero();
 
-        HttpResponse<String> refused = admin.post(
-                "/v1/servers",
-                "{\"name\": \"offline\", \"url\": "
-                        + "\"http://127.0.0.1:9/mcp?api_key=s3cr3t-value\", \"timeout_seconds\": 1}");
-        // the upstream's own error is quoted as mcp list shows it (it may name the JDK's exception), never a trace
-        assertThat(refused.statusCode()).isEqualTo(502);
-        assertThat(refused.body()).doesNotContain("at dev.").doesNotContain("at java.");
-        JsonNode down = json(refused);
-        assertThat(down.path("detail").asText())
-                .contains("did not answer")
-                .contains("nothing was stored")
-                .doesNotContain("s3cr3t-value");
-        assertThat(json(admin.get("/v1/servers")).path("count").asInt()).isZero();
+            HttpResponse<String> refused = admin.post(
+                    "/v1/servers",
+                    "{\"name\": \"offline\", \"url\": "
+                            + "\"http://127.0.0.1:9/mcp?api_key=s3cr3t-value\", \"timeout_seconds\": 1}");
+            // the upstream's own error is quoted as mcp list shows it (it may name the JDK's exception), never a trace
+            assertThat(refused.statusCode()).isEqualTo(502);
+            assertThat(refused.body()).doesNotContain("at dev.").doesNotContain("at java.");
+            JsonNode down = json(refused);
+            assertThat(down.path("detail").asText())
+                    .contains("did not answer")
+                    .contains("nothing was stored")
+                    .doesNotContain("s3cr3t-value");
+            assertThat(json(admin.get("/v1/servers")).path("count").asInt()).isZero();
 
-        HttpResponse<String> stored = admin.post(
-                "/v1/servers",
-                "{\"name\": \"later\", \"url\": "
-                        + "\"http://127.0.0.1:9/mcp?api_key=s3cr3t-value\", \"headers\": {\"X-Token\": \"hdr-s3cr3t\"}, "
-                        + "\"api_key\": \"key-s3cr3t\", \"timeout_seconds\": 1, \"allow_offline\": true}");
-        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
-        HttpResponse<String> listed = admin.get("/v1/servers");
-        assertThat(json(listed).path("count").asInt()).isEqualTo(1);
-        for (String body : List.of(stored.body(), listed.body())) {
-            assertThat(body).doesNotContain("s3cr3t");
+            HttpResponse<String> stored = admin.post(
+                    "/v1/servers",
+                    "{\"name\": \"later\", \"url\": "
+                            + "\"http://127.0.0.1:9/mcp?api_key=s3cr3t-value\", \"headers\": {\"X-Token\": \"hdr-s3cr3t\"}, "
+                            + "\"api_key\": \"key-s3cr3t\", \"timeout_seconds\": 1, \"allow_offline\": true}");
+            assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+            HttpResponse<String> listed = admin.get("/v1/servers");
+            assertThat(json(listed).path("count").asInt()).isEqualTo(1);
+            for (String body : List.of(stored.body(), listed.body())) {
+                assertThat(body).doesNotContain("s3cr3t");
+            }
+
+            JsonNode stdio = problem(
+                    admin.post(
+                            "/v1/servers",
+                            "{\"name\": \"local\", \"command\": \"touch\", " + "\"args\": [\"/tmp/x\"]}"),
+                    403);
+            assertThat(stdio.path("detail").asText()).contains("--allow-remote-stdio");
+            JsonNode reserved = problem(
+                    admin.post(
+                            "/v1/servers",
+                            "{\"name\": \"MCP\", \"url\": \"http://127.0.0.1:9/mcp\", " + "\"allow_offline\": true}"),
+                    409);
+            assertThat(reserved.path("detail").asText()).contains("reserved");
+            assertThat(problem(admin.post("/v1/servers", "{\"name\": \"x\"}"), 400)
+                            .path("rule")
+                            .asText())
+                    .isEqualTo("exactly one of url and command");
+
+            assertThat(admin.delete("/v1/servers/later").statusCode()).isEqualTo(204);
+            problem(admin.delete("/v1/servers/later"), 404);
+            assertThat(upstream.warnings())
+                    .anySatisfy(w -> assertThat(w).startsWith("MCP server 'offline' is down: cannot connect"))
+                    .anySatisfy(w -> assertThat(w).startsWith("MCP server 'later' is down: cannot connect"))
+                    .allSatisfy(w -> assertThat(w).doesNotContain("s3cr3t"));
         }
-
-        JsonNode stdio = problem(
-                admin.post("/v1/servers", "{\"name\": \"local\", \"command\": \"touch\", " + "\"args\": [\"/tmp/x\"]}"),
-                403);
-        assertThat(stdio.path("detail").asText()).contains("--allow-remote-stdio");
-        JsonNode reserved = problem(
-                admin.post(
-                        "/v1/servers",
-                        "{\"name\": \"MCP\", \"url\": \"http://127.0.0.1:9/mcp\", " + "\"allow_offline\": true}"),
-                409);
-        assertThat(reserved.path("detail").asText()).contains("reserved");
-        assertThat(problem(admin.post("/v1/servers", "{\"name\": \"x\"}"), 400)
-                        .path("rule")
-                        .asText())
-                .isEqualTo("exactly one of url and command");
-
-        assertThat(admin.delete("/v1/servers/later").statusCode()).isEqualTo(204);
-        problem(admin.delete("/v1/servers/later"), 404);
     }
 
     @Test

@@ -9,6 +9,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -69,6 +70,17 @@ final class OpenApiContract {
         defs.set("problem", doc.path("components").path("schemas").path("Problem"));
         this.registry = SchemaRegistry.withDefaultDialect(
                 SpecificationVersion.DRAFT_2020_12, b -> b.schemas(Map.of(DOC_ID, copy.toString(), OAS_ID, oas)));
+        // the copy is read as one schema resource, whose top-level members (openapi, info, paths, ...) are no
+        // JSON Schema keywords: the validator says so once, when it first reads the resource, here
+        try (LogCapture log = LogCapture.of("com.networknt.schema.keyword.UnknownKeywordFactory")) {
+            schemas.put("problem", registry.getSchema(SchemaLocation.of(DOC_ID + "#/$defs/problem")));
+            List<String> members = new ArrayList<>();
+            copy.fieldNames().forEachRemaining(members::add);
+            assertThat(log.warnings())
+                    .allSatisfy(w -> assertThat(members)
+                            .as(w)
+                            .anySatisfy(m -> assertThat(w).startsWith("Unknown keyword " + m + " - ")));
+        }
     }
 
     private final Map<String, String> responseSchemas = new HashMap<>();

@@ -13,6 +13,7 @@ import dev.toolscout.approval.Approvals.Approver;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.server.McpRuntime;
@@ -20,6 +21,7 @@ import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
+import dev.toolscout.testing.LogCapture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -55,9 +57,19 @@ class ApprovalsEndToEndTest {
     static McpRuntime engine;
     static GatewayHttpServer gateway;
     static GatewayHttpServer stdioAllowed;
+    /** The approval requests the gateway logs for the operator, over the whole class (the gateway is shared). */
+    static LogCapture approvalLog;
+
+    /**
+     * The line an approval request logs for the operator: who asks to run what (in which agent run), and the
+     * commands that decide it.
+     */
+    static final String APPROVAL_LOGGED = "approval request (ap-[0-9a-f]{10}): key:\\w+ asks to run \\S+"
+            + "( \\(agent run run-[0-9a-f]+\\))?; decide with `toolscout approvals approve \\1` or `deny \\1`";
 
     @BeforeAll
     static void start() throws Exception {
+        approvalLog = LogCapture.of(McpGateway.class);
         Path servers = GatewayEndToEndTest.writeReferenceServers(tmp);
         Path keys = tmp.resolve("keys.json");
         // alice names no role: the default, user
@@ -81,14 +93,21 @@ class ApprovalsEndToEndTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {stdioAllowed, gateway, engine}) {
-            try {
-                if (c != null) {
-                    c.close();
+        try {
+            for (AutoCloseable c : new AutoCloseable[] {stdioAllowed, gateway, engine}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
                 }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
             }
+            assertThat(approvalLog.warnings())
+                    .isNotEmpty()
+                    .allSatisfy(w -> assertThat(w).matches(APPROVAL_LOGGED));
+        } finally {
+            approvalLog.close();
         }
     }
 

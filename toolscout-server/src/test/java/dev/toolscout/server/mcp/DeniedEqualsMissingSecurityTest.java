@@ -3,6 +3,8 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.model.Principal;
+import dev.toolscout.testing.LogCapture;
+import io.modelcontextprotocol.util.ToolInputValidator;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -74,7 +76,13 @@ class DeniedEqualsMissingSecurityTest {
     void an_allowed_principal_still_gets_the_schema_errors_after_the_access_check() throws Exception {
         SecurityGateway.Raw alice = g.raw(ALICE);
 
-        assertThat(alice.call(DENIED, "{}").body()).contains("required property 'a' not found");
+        try (LogCapture validator = LogCapture.of(ToolInputValidator.class)) {
+            assertThat(alice.call(DENIED, "{}").body()).contains("required property 'a' not found");
+            assertThat(validator.warnings())
+                    .containsExactly("Tool (" + DENIED + ") input validation failed: Validation failed: JSON schema"
+                            + " validation errors: [: required property 'a' not found, : required property 'b' not"
+                            + " found]");
+        }
         assertThat(alice.call(DENIED, "{\"a\": 2, \"b\": 3}").body()).contains("The sum of 2 and 3 is 5");
     }
 

@@ -11,6 +11,8 @@ import dev.toolscout.server.GitRepositories;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.ServeProcesses;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.testing.LogCapture;
+import io.modelcontextprotocol.util.ToolInputValidator;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -82,10 +84,17 @@ class GitSearchGatewayTest {
         Path repo = GitRepositories.billing(tmp);
         Path policy = tmp.resolve("policy.json");
         Files.writeString(policy, POLICY);
-        try (McpRuntime runtime = McpRuntime.open(ToolScout.builder()
-                .preloadModel(false)
-                .dataDir(tmp.resolve("data"))
-                .policyFile(policy))) {
+        McpRuntime opened;
+        // the policy denies source git, which exists once the repository is registered: at open, it is said to
+        // match nothing yet
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine.LocalToolScout")) {
+            opened = McpRuntime.open(ToolScout.builder()
+                    .preloadModel(false)
+                    .dataDir(tmp.resolve("data"))
+                    .policyFile(policy));
+            assertThat(log.warnings()).containsExactly(policy + ": rules[0].source: 'git' matches no known source");
+        }
+        try (McpRuntime runtime = opened) {
             runtime.start(List.of(), Duration.ofSeconds(10));
             started(runtime, policy, repo);
         }
@@ -123,9 +132,16 @@ class GitSearchGatewayTest {
                 String ran = staff.call(GitIndexer.TOOL, "{\"query\": \"invoice schedule\", \"limit\": 2}")
                         .body();
                 assertThat(ran).contains("docs/billing.md").doesNotContain("\"isError\":true");
-                assertThat(staff.call(GitIndexer.TOOL, "{\"query\": \"x\", \"limit\": 0}")
-                                .body())
-                        .contains("\"isError\":true", "limit");
+                // the MCP SDK checks the arguments against the tool's schema, and logs what it refuses
+                try (LogCapture validator = LogCapture.of(ToolInputValidator.class)) {
+                    assertThat(staff.call(GitIndexer.TOOL, "{\"query\": \"x\", \"limit\": 0}")
+                                    .body())
+                            .contains("\"isError\":true", "limit");
+                    assertThat(validator.warnings())
+                            .containsExactly(
+                                    "Tool (" + GitIndexer.TOOL + ") input validation failed: Validation failed:"
+                                            + " JSON schema validation errors: [/limit: must have a minimum value of 1]");
+                }
 
                 // the kid, whom the policy denies source git: the same find lists nothing new, and the tool, which
                 // the gateway now holds, still reads as missing

@@ -2,7 +2,10 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.testing.LogCapture;
+import io.modelcontextprotocol.spec.McpTransport;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,11 +29,30 @@ class McpAddTest {
         }
     }
 
+    /**
+     * What the connection to an unreachable server logs: that it is down, naming the address; the SDK's transport
+     * may add that closing the never-opened connection failed.
+     */
+    static void assertDownLogged(LogCapture upstream, LogCapture transport, String server, String url) {
+        URI u = URI.create(url);
+        assertThat(upstream.warnings())
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w)
+                        .startsWith("MCP server '" + server + "' is down: cannot connect: cannot reach " + u.getHost()
+                                + ":" + u.getPort() + " (ConnectException"));
+        assertThat(transport.warnings()).allSatisfy(w -> assertThat(w).startsWith("Error during asynchronous close"));
+    }
+
     @Test
     void an_unreachable_server_is_refused_and_not_stored() throws Exception {
         Path data = dir.resolve("data");
         String url = "http://127.0.0.1:" + closedPort() + "/mcp";
-        String[] r = run("mcp", "add", "offline", "--url", url, "--timeout", "2", "--data-dir", data.toString());
+        String[] r;
+        try (LogCapture upstream = LogCapture.of("dev.toolscout.mcp.upstream.UpstreamConnection");
+                LogCapture transport = LogCapture.of(McpTransport.class)) {
+            r = run("mcp", "add", "offline", "--url", url, "--timeout", "2", "--data-dir", data.toString());
+            assertDownLogged(upstream, transport, "offline", url);
+        }
 
         assertThat(r[0]).isEqualTo("1");
         assertThat(r[2])
@@ -44,17 +66,22 @@ class McpAddTest {
     void allow_offline_stores_an_unreachable_server() throws Exception {
         Path data = dir.resolve("data");
         String url = "http://127.0.0.1:" + closedPort() + "/mcp";
-        String[] r = run(
-                "mcp",
-                "add",
-                "later",
-                "--url",
-                url,
-                "--timeout",
-                "2",
-                "--allow-offline",
-                "--data-dir",
-                data.toString());
+        String[] r;
+        try (LogCapture upstream = LogCapture.of("dev.toolscout.mcp.upstream.UpstreamConnection");
+                LogCapture transport = LogCapture.of(McpTransport.class)) {
+            r = run(
+                    "mcp",
+                    "add",
+                    "later",
+                    "--url",
+                    url,
+                    "--timeout",
+                    "2",
+                    "--allow-offline",
+                    "--data-dir",
+                    data.toString());
+            assertDownLogged(upstream, transport, "later", url);
+        }
 
         assertThat(r[0]).as(r[2]).isEqualTo("0");
         assertThat(r[1]).startsWith("registered 'later' (http): down, 0 tools");

@@ -1,14 +1,17 @@
 package dev.toolscout.server.mcp;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
+import dev.toolscout.testing.LogCapture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -150,7 +154,15 @@ class McpPersistenceTest {
         }
         Files.write(data.resolve("secret.key"), new byte[32]); // another key
 
-        String[] list = run("mcp", "list", "--data-dir", data.toString());
+        String[] list;
+        try (LogCapture log = LogCapture.of(ServerRegistry.class)) {
+            list = run("mcp", "list", "--data-dir", data.toString());
+            assertThat(log.warnings())
+                    .singleElement(as(InstanceOfAssertFactories.STRING))
+                    .startsWith("stored MCP server 'Knowledge Graph' cannot be read")
+                    .contains("env.GRAPH_API_TOKEN: the secret cannot be decrypted")
+                    .doesNotContain(TOKEN);
+        }
 
         assertThat(list[2])
                 .contains("MCP server 'Knowledge Graph' is not available")

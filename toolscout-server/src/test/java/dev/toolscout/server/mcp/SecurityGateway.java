@@ -10,6 +10,7 @@ import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
 import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -69,7 +70,16 @@ final class SecurityGateway implements AutoCloseable {
             Files.writeString(p, policy);
             options.policyFile(p);
         }
-        McpRuntime engine = McpRuntime.open(options);
+        McpRuntime engine;
+        // a policy naming the servers' tools is read before the servers are started: that each rule matches nothing
+        // yet is said at open
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine.LocalToolScout")) {
+            engine = McpRuntime.open(options);
+            assertThat(log.warnings())
+                    .allSatisfy(w -> assertThat(w)
+                            .startsWith(dir.resolve("policy.json") + ": rules[")
+                            .containsPattern(": '[^']+' matches no known (tool|source)"));
+        }
         List<UpstreamManager.Registration> r = engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
         McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
         GatewayHttpServer http = GatewayHttpServer.start(
