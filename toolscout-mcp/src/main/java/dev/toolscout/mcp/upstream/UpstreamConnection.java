@@ -529,6 +529,10 @@ final class UpstreamConnection {
                         .build())
                 .toFuture();
         inflight.add(f);
+        if (client != c) { // removed or down while the request was sent: its sweep of inflight may have missed f
+            f.completeExceptionally(new UpstreamException(
+                    UpstreamException.Kind.DOWN, config.name(), "went down or was removed during the call", null));
+        }
         Thread caller = Thread.currentThread();
         if (!callers.replace(caller, STARTING, f)) {
             f.cancel(true); // its client's session closed while the request was being sent
