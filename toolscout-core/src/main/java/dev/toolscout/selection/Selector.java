@@ -605,7 +605,7 @@ public final class Selector {
         if (query == null || v == null || v.length != query.length) {
             return null;
         }
-        double sim = cosine(query, v);
+        double sim = dev.toolscout.embedding.Vectors.cosine(query, v);
         int above = 0;
         double score = 0;
         for (Ranked r : ranked) {
@@ -641,18 +641,6 @@ public final class Selector {
             engineVectors = m; // racing threads embed the same texts: either map is the same value
         }
         return m;
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
     }
 
     private static double score(Ranked r) {

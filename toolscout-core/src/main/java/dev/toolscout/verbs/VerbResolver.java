@@ -191,7 +191,7 @@ public final class VerbResolver {
         }
         List<float[]> vectors = documentVectors(texts);
         for (int i = 0; i < out.length; i++) {
-            double cos = VerbMatch.cosine(vectors.get(0), vectors.get(i + 1));
+            double cos = dev.toolscout.embedding.Vectors.cosine(vectors.get(0), vectors.get(i + 1));
             out[i] = VerbMatch.confidence(
                     cos, VerbMatch.inputOverlap(verb.inputs(), candidates.get(i).parameterNames()));
         }

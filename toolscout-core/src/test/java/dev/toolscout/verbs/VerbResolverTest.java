@@ -82,7 +82,7 @@ class VerbResolverTest {
         List<float[]> v = f.model.embedDocuments(List.of(
                 "search the web for a topic",
                 f.catalog.get("verbs__SEARCH_WEB").orElseThrow().spec().description()));
-        double cos = VerbMatch.cosine(v.get(0), v.get(1));
+        double cos = dev.toolscout.embedding.Vectors.cosine(v.get(0), v.get(1));
         assertThat(found.get(0).confidence()).isCloseTo(cos, org.assertj.core.data.Offset.offset(1e-5));
     }
 
@@ -137,7 +137,7 @@ class VerbResolverTest {
         assertThat(VerbMatch.confidence(0.8, 0.0, 0.25)).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(VerbMatch.text(new NovelVerb("getForecast", null, List.of())))
                 .isEqualTo("get forecast");
-        assertThatThrownBy(() -> VerbMatch.cosine(new float[2], new float[3]))
+        assertThatThrownBy(() -> dev.toolscout.embedding.Vectors.cosine(new float[2], new float[3]))
                 .hasMessage("vectors must have the same dimension, got: 2 and 3");
     }
 

@@ -89,7 +89,7 @@ class LearningFromUseTest {
 
             // the model puts the phrasing-alike message near the request: by its cosine alone it would count
             float[] q = parts.model().embedQuery(song);
-            assertThat(cosine(q, parts.model().embedQuery(PHRASING_ONLY.message())))
+            assertThat(dev.toolscout.embedding.Vectors.cosine(q, parts.model().embedQuery(PHRASING_ONLY.message())))
                     .isGreaterThan(UsageMemory.COSINE_FLOOR);
             SelectResult after = scout.select(request);
             assertThat(place(after, "music__play_song")).isZero();
@@ -158,17 +158,5 @@ class LearningFromUseTest {
             assertThat(place(after, github)).isGreaterThanOrEqualTo(place(before, github));
             assertThat(after.selected()).allSatisfy(t -> assertThat(t.reason()).doesNotContain("used before"));
         }
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double s = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            s += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return s / Math.sqrt(na * nb);
     }
 }

@@ -215,7 +215,7 @@ public final class VerbCalibration {
                     parts.add(new Parts(
                             name,
                             stored.getOrDefault(name, Double.NaN),
-                            VerbMatch.cosine(v.get(1), v.get(i + 2)),
+                            dev.toolscout.embedding.Vectors.cosine(v.get(1), v.get(i + 2)),
                             VerbMatch.inputOverlap(verb.inputs(), specs.get(i).parameterNames())));
                 }
             }
@@ -625,14 +625,11 @@ public final class VerbCalibration {
                 + " gibberish) |");
         out.println("|---|---|---|---|---|---|---|");
         for (String model : dev.keySet()) {
-            List<Case> requests =
-                    dev.get(model).stream().filter(c -> !equivalent(c)).toList();
-            List<Case> tools =
-                    dev.get(model).stream().filter(VerbCalibration::equivalent).toList();
-            List<Case> heldTools =
-                    held.get(model).stream().filter(VerbCalibration::equivalent).toList();
-            List<Case> verbs =
-                    held.get(model).stream().filter(c -> !equivalent(c)).toList();
+            Split split = Split.of(dev.get(model), held.get(model));
+            List<Case> requests = split.requests();
+            List<Case> tools = split.tools();
+            List<Case> heldTools = split.heldTools();
+            List<Case> verbs = split.verbs();
             for (Rule rule : RULES) {
                 double t = calibrated(dev.get(model), rule);
                 Outcome r = outcome(requests, rule, t);
@@ -705,6 +702,20 @@ public final class VerbCalibration {
         }
     }
 
+    /**
+     * One model's cases by kind: the development requests and equivalent tools (calibration), the held-out equivalent
+     * tools and verbs.
+     */
+    private record Split(List<Case> requests, List<Case> tools, List<Case> heldTools, List<Case> verbs) {
+        static Split of(List<Case> dev, List<Case> held) {
+            return new Split(
+                    dev.stream().filter(c -> !equivalent(c)).toList(),
+                    dev.stream().filter(VerbCalibration::equivalent).toList(),
+                    held.stream().filter(VerbCalibration::equivalent).toList(),
+                    held.stream().filter(c -> !equivalent(c)).toList());
+        }
+    }
+
     /** The product's rule at fixed thresholds: what a caller choosing its own threshold would get. */
     private void curve(Map<String, List<Case>> dev, Map<String, List<Case>> held) {
         Rule product = RULES.get(0);
@@ -713,14 +724,11 @@ public final class VerbCalibration {
                 + " coverage | equivalents (held out) precision / coverage | verbs set precision / coverage |");
         out.println("|---|---|---|---|---|---|");
         for (String model : dev.keySet()) {
-            List<Case> requests =
-                    dev.get(model).stream().filter(c -> !equivalent(c)).toList();
-            List<Case> tools =
-                    dev.get(model).stream().filter(VerbCalibration::equivalent).toList();
-            List<Case> heldTools =
-                    held.get(model).stream().filter(VerbCalibration::equivalent).toList();
-            List<Case> verbs =
-                    held.get(model).stream().filter(c -> !equivalent(c)).toList();
+            Split split = Split.of(dev.get(model), held.get(model));
+            List<Case> requests = split.requests();
+            List<Case> tools = split.tools();
+            List<Case> heldTools = split.heldTools();
+            List<Case> verbs = split.verbs();
             for (double t = 0.5; t < 0.951; t += 0.05) {
                 Outcome r = outcome(requests, product, t);
                 Outcome e = outcome(tools, product, t);
