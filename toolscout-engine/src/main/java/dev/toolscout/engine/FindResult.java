@@ -27,10 +27,10 @@ public record FindResult(String query, List<ToolMatch> tools, List<SkillMatch> s
 
     /**
      * This result as Claude's tool search takes it: the {@code content} of the {@code tool_result} answering a search
-     * tool's call, {@code [{"type": "tool_reference", "tool_name"}, ...]}, a block per matching tool, best first; the
-     * names are the ones {@link RenderFormat#ANTHROPIC_DEFERRED} sends, so each loads its deferred tool. The search tool
-     * itself ({@code tool_discovery__find}, loaded and never deferred) and the skills are left out; with no tool left,
-     * one text block says nothing matched.
+     * tool's call, {@code [{"type": "tool_reference", "tool_name"}, ...]}, a block per matching tool, best first;
+     * the names are the ones {@link RenderFormat#ANTHROPIC_DEFERRED} sends, so each loads its deferred tool. The
+     * search tool itself ({@code tool_discovery__find}, loaded and never deferred) and the skills are left out; with
+     * no tool left, one text block says nothing matched.
      */
     public ArrayNode toolReferences() {
         return DeferredTools.references(

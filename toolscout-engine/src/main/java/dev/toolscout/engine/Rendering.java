@@ -49,8 +49,8 @@ final class Rendering {
     /**
      * Claude's tool search: the selected tools loaded, then the search tool, then every other tool {@code p} may see
      * deferred, in name order. Access first: a tool {@code p} may not see is in none of them, and a selection holding
-     * one (made for another principal, or before the policy changed) is refused. Without a search tool {@code p} may use, nothing is deferred: nothing could load
-     * it.
+     * one (made for another principal, or before the policy changed) is refused. Without a search tool {@code p} may
+     * use, nothing is deferred: nothing could load it.
      */
     private static void deferred(Engine engine, SelectResult result, Principal p, ObjectNode n) {
         Catalog.Snapshot snap = engine.catalog().snapshot();
