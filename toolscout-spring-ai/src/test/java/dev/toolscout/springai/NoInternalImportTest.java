@@ -4,15 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class NoInternalImportTest {
     @Test
     void the_adapter_uses_only_the_engines_public_api() {
-        JavaClasses adapter = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.toolscout.springai");
+        // this module's main classes only (the class path is not scanned)
+        JavaClasses adapter = new ClassFileImporter().importPath(Path.of("target/classes"));
         noClasses()
                 .should()
                 .dependOnClassesThat()

@@ -15,11 +15,11 @@ import dev.toolscout.springai.ToolScoutSearchAdvisor;
 import dev.toolscout.springai.ToolScoutToolCallbackProvider;
 import dev.toolscout.springai.ToolScoutToolCallbacks;
 import dev.toolscout.springai.ToolScoutToolIndex;
+import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,11 +91,13 @@ class ToolScoutAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class AppTools {
         @Bean
-        ToolRunnerCustomizer greeter() {
-            return b -> b.tools(
-                    List.of(ToolSpec.builder("app__greet", "Greet someone by name")
-                            .build()),
-                    call -> OK);
+        ToolRunnerCustomizer weather() {
+            return b -> b.executor("weather", call -> OK);
+        }
+
+        @Bean
+        ToolRunnerCustomizer vault() {
+            return b -> b.executor("vault", call -> OK);
         }
 
         @Bean
@@ -109,14 +111,15 @@ class ToolScoutAutoConfigurationTest {
         runner("custom").withUserConfiguration(AppTools.class).run(ctx -> {
             assertThat(ctx).hasNotFailed();
             ToolRunner runner = ctx.getBean(ToolRunner.class);
-            assertThat(runner.resolve(Principal.ANONYMOUS, "app__greet")).isPresent();
+            ToolSpec vault =
+                    runner.resolve(Principal.ANONYMOUS, "vault__read_secret").orElseThrow();
+            assertThat(runner.runs(vault)).isTrue();
             ToolScoutToolCallbackProvider provider = ctx.getBean(ToolScoutToolCallbackProvider.class);
-            // bob, the application's principal, may not see the vault: not offered
+            // both run now; bob, the application's principal, may not see the vault: it is not offered
             assertThat(Arrays.stream(provider.getToolCallbacks())
                             .map(c -> c.getToolDefinition().name())
                             .toList())
-                    .contains("app__greet")
-                    .doesNotContain("vault__read_secret");
+                    .containsExactly("weather__forecast");
         });
     }
 
@@ -144,15 +147,23 @@ class ToolScoutAutoConfigurationTest {
                     assertThat(provider.principalResolver().resolve(java.util.Map.of()))
                             .isEqualTo(new Principal("ann", null, null));
                 });
-        runner("ambiguous")
-                .withUserConfiguration(TwoResolvers.class)
-                .run(ctx -> assertThat(ctx)
-                        .hasFailed()
-                        .getFailure()
-                        .rootCause()
-                        .hasMessageContaining("toolscout.principal-resolver")
-                        .hasMessageContaining("first")
-                        .hasMessageContaining("second"));
+        try (LogCapture spring = LogCapture.of("org.springframework")) {
+            runner("ambiguous")
+                    .withUserConfiguration(TwoResolvers.class)
+                    .run(ctx -> assertThat(ctx)
+                            .hasFailed()
+                            .getFailure()
+                            .rootCause()
+                            .hasMessageContaining("toolscout.principal-resolver")
+                            .hasMessageContaining("first")
+                            .hasMessageContaining("second"));
+            // Spring's own note that the context did not start, naming the cause
+            assertThat(spring.warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("cancelling refresh attempt")
+                    .contains("toolscout.principal-resolver must name one of the PrincipalResolver beans");
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
