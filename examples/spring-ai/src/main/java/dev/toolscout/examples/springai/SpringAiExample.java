@@ -1,7 +1,9 @@
 package dev.toolscout.examples.springai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.execution.ToolResult;
 import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
@@ -54,6 +56,15 @@ public class SpringAiExample {
     @Bean
     ToolRunnerCustomizer mcpTools(McpRuntime mcp) {
         return runner -> runner.executor(SourceKind.MCP, mcp.executor());
+    }
+
+    /** The catalog's own integrations (the weather, the vault) run here: a stand-in that says what it was asked. */
+    @Bean
+    ToolRunnerCustomizer integrations() {
+        return runner -> runner.executor(
+                SourceKind.INTEGRATION,
+                call -> ToolResult.of(JsonNodeFactory.instance.textNode(
+                        call.tool().fullName() + " ran with " + call.arguments())));
     }
 
     public static void main(String[] args) throws Exception {
