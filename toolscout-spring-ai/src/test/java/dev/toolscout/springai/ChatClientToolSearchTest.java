@@ -123,6 +123,30 @@ class ChatClientToolSearchTest {
         assertThat(model.toolsOf(1)).containsExactly(ToolScoutSearchAdvisor.SEARCH_TOOL, "everything__echo");
     }
 
+    @Test
+    void a_streamed_call_searches_and_runs_the_found_tool_too() {
+        ScriptedChatModel model = new ScriptedChatModel()
+                .then(ScriptedChatModel.call(
+                        ToolScoutSearchAdvisor.SEARCH_TOOL, "{\"query\": \"echo a message back\"}"))
+                .then(ScriptedChatModel.call("everything__echo", "{\"message\": \"streamed\"}"))
+                .then(prompt -> new AssistantMessage(lastToolAnswer(prompt.getInstructions())));
+        String answer = String.join(
+                "",
+                ChatClient.builder(model)
+                        .defaultAdvisors(
+                                ToolScoutSearchAdvisor.builder(provider).build())
+                        .build()
+                        .prompt()
+                        .user("Echo 'streamed'")
+                        .stream()
+                        .content()
+                        .collectList()
+                        .block(Duration.ofMinutes(1)));
+        assertThat(model.toolsOf(0)).containsExactly(ToolScoutSearchAdvisor.SEARCH_TOOL);
+        assertThat(model.toolsOf(1)).contains("everything__echo");
+        assertThat(answer).isEqualTo("Echo: streamed");
+    }
+
     static String lastToolAnswer(List<Message> history) {
         String last = null;
         for (Message m : history) {

@@ -13,6 +13,7 @@ import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.tool.ToolCallback;
+import reactor.core.publisher.Flux;
 
 /**
  * A hand-written Spring AI {@link ChatModel} that answers each request with the next scripted turn (a turn reads the
@@ -48,6 +49,12 @@ final class ScriptedChatModel implements ChatModel {
             throw new IllegalStateException("the script has no turn left for request " + prompts.size());
         }
         return new ChatResponse(List.of(new Generation(turn.apply(prompt))));
+    }
+
+    /** The scripted turn as a stream of one response. */
+    @Override
+    public Flux<ChatResponse> stream(Prompt prompt) {
+        return Flux.defer(() -> Flux.just(call(prompt)));
     }
 
     @Override
