@@ -23,11 +23,10 @@ import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
-import dev.toolscout.engine.ToolCallResult;
+import dev.toolscout.engine.ToolRunner;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.execution.ToolCalls;
 import dev.toolscout.execution.ToolExecutor;
-import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
@@ -45,8 +44,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,9 +100,7 @@ public final class Agent {
     private final UsageStore usageStore;
     private final Approvals approvals;
     private final ChatProvider provider;
-    private final Map<String, ToolExecutor> bySource;
-    private final Map<SourceKind, ToolExecutor> byKind;
-    private final Map<String, ToolSpec> extraTools;
+    private final ToolRunner runner;
     private final AgentLimits limits;
     private final Clock clock;
     private final List<Consumer<UsageRecord>> listeners = new CopyOnWriteArrayList<>();
@@ -117,9 +112,7 @@ public final class Agent {
         this.usageStore = b.scout.usage();
         this.approvals = b.scout.approvals();
         this.provider = b.provider;
-        this.bySource = Map.copyOf(b.bySource);
-        this.byKind = new EnumMap<>(b.byKind);
-        this.extraTools = Map.copyOf(b.extraTools);
+        this.runner = b.runner.build();
         this.limits = b.limits;
         this.clock = b.clock;
         if (b.listener != null) {
@@ -482,7 +475,7 @@ public final class Agent {
         scout.conversation(p, st.conversationId).ifPresent(c -> disclosed.addAll(0, c.disclosedTools()));
         for (String name : disclosed) {
             if (!out.containsKey(name)) {
-                resolve(p, name).ifPresent(spec -> out.put(name, new Offered(spec, "discovery")));
+                runner.resolve(p, name).ifPresent(spec -> out.put(name, new Offered(spec, "discovery")));
             }
         }
         return out;
@@ -496,14 +489,14 @@ public final class Agent {
      * that is a catalog tool (ToolScout's own tools act on what the model means), and that an executor runs.
      */
     private Optional<ToolSpec> runnableByRoute(Principal p, String name) {
-        if (name == null || scout.isMetaTool(name) || extraTools.containsKey(name)) {
+        if (name == null || scout.isMetaTool(name) || runner.isApplicationTool(name)) {
             return Optional.empty();
         }
-        return resolve(p, name)
+        return runner.resolve(p, name)
                 .filter(t -> t.aiAccess() == AiAccess.EXECUTE)
                 .filter(t -> t.sideEffect() == dev.toolscout.model.SideEffect.READ)
                 .filter(t -> t.requiredParameters().isEmpty())
-                .filter(t -> executor(t) != null);
+                .filter(runner::runs);
     }
 
     /**
@@ -530,23 +523,6 @@ public final class Agent {
                 .isError(o.error())
                 .build());
         return o;
-    }
-
-    /** The executor registered for the tool's source, else for its kind; null for none. */
-    private ToolExecutor executor(ToolSpec tool) {
-        ToolExecutor e = bySource.get(tool.name().source());
-        return e != null ? e : byKind.get(tool.sourceKind());
-    }
-
-    /** The tool the principal may call by this name: empty for a denied, a missing and a BLOCKED one alike. */
-    private Optional<ToolSpec> resolve(Principal p, String name) {
-        if (name == null || name.length() > InputLimits.MAX_NAME_CHARS) {
-            return Optional.empty();
-        }
-        ToolSpec extra = extraTools.get(name);
-        Optional<ToolSpec> spec =
-                extra != null ? Optional.of(extra).filter(s -> scout.allows(p, s)) : scout.describe(p, name);
-        return spec.filter(s -> s.aiAccess() != AiAccess.BLOCKED);
     }
 
     /**
@@ -619,9 +595,8 @@ public final class Agent {
         if (!resumed) {
             events.accept(new AgentEvent.ToolCall(name, origin));
         }
-        ToolCalls.Outcome<ToolResult> outcome = ToolCalls.call(
+        ToolCalls.Outcome<ToolResult> outcome = runner.call(
                 new ToolCalls.Request(p, null, st.requester, st.conversationId, name, req.arguments(), null),
-                (who, tool) -> target(st, who, tool),
                 ToolCalls.queue(approvals, Approvals.Channel.AGENT, st.id));
         return switch (outcome) {
             case ToolCalls.Outcome.NotFound<ToolResult> nf ->
@@ -681,30 +656,6 @@ public final class Agent {
                 yield recorded(st, record.put("outcome", "ok"), text(r.output()), false);
             }
         };
-    }
-
-    /**
-     * The agent's side of the call gate: the tool {@code p} may call by {@code name} and what runs it. ToolScout's
-     * own tools as {@link ToolScout#ownTool} gives them (a memory tool's access goes by the catalog's definition when
-     * it holds one, as for listing); the others through the executor of their source or kind.
-     */
-    private Optional<ToolCalls.Target<ToolResult>> target(RunState st, Principal p, String name) {
-        if (!scout.isMetaTool(name)) {
-            return resolve(p, name).map(spec -> {
-                ToolExecutor e = executor(spec);
-                return new ToolCalls.Target<>(
-                        spec,
-                        e == null
-                                ? null
-                                : (tool, args, approved) ->
-                                        e.execute(new ToolInvocation(tool, (ObjectNode) args, p, st.conversationId)));
-            });
-        }
-        return scout.ownTool(p, st.conversationId, name)
-                .map(own -> own.withExecutor((tool, args, approved) -> {
-                    ToolCallResult r = own.executor().run(tool, args, approved);
-                    return r.isError() ? ToolResult.error(r.error()) : ToolResult.of(r.output());
-                }));
     }
 
     private static Outcome recorded(RunState st, ObjectNode record, String text, boolean error) {
@@ -875,9 +826,7 @@ public final class Agent {
     public static final class Builder {
         private final ToolScout scout;
         private final ChatProvider provider;
-        private final Map<String, ToolExecutor> bySource = new HashMap<>();
-        private final Map<SourceKind, ToolExecutor> byKind = new EnumMap<>(SourceKind.class);
-        private final Map<String, ToolSpec> extraTools = new HashMap<>();
+        private final ToolRunner.Builder runner;
         private AgentLimits limits = AgentLimits.DEFAULTS;
         private Clock clock = Clock.systemUTC();
         private Consumer<UsageRecord> listener;
@@ -893,6 +842,7 @@ public final class Agent {
             }
             this.scout = scout;
             this.provider = Objects.requireNonNull(provider, "provider");
+            this.runner = ToolRunner.builder(scout);
         }
 
         /**
@@ -900,16 +850,13 @@ public final class Agent {
          * executor for a source wins over one for its kind.
          */
         public Builder executor(String source, ToolExecutor executor) {
-            if (source == null || source.isBlank()) {
-                throw new IllegalArgumentException("an executor's source must not be blank, got: '" + source + "'");
-            }
-            bySource.put(source, Objects.requireNonNull(executor, "executor"));
+            runner.executor(source, executor);
             return this;
         }
 
         /** Runs every tool of {@code kind} ({@code mcp}, {@code openapi}, ...) that no source executor claims. */
         public Builder executor(SourceKind kind, ToolExecutor executor) {
-            byKind.put(Objects.requireNonNull(kind, "kind"), Objects.requireNonNull(executor, "executor"));
+            runner.executor(kind, executor);
             return this;
         }
 
@@ -918,10 +865,7 @@ public final class Agent {
          * executor}; the access policy applies to them as to catalog tools.
          */
         public Builder tools(List<ToolSpec> specs, ToolExecutor executor) {
-            for (ToolSpec s : specs) {
-                extraTools.put(s.fullName(), s);
-                bySource.put(s.name().source(), Objects.requireNonNull(executor, "executor"));
-            }
+            runner.tools(specs, executor);
             return this;
         }
 

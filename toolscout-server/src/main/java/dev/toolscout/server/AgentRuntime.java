@@ -6,7 +6,7 @@ import dev.toolscout.agent.ChatProvider;
 import dev.toolscout.agent.ProviderConfig;
 import dev.toolscout.agent.Providers;
 import dev.toolscout.agent.openapi.OpenApiExecutor;
-import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.model.SourceKind;
@@ -67,10 +67,8 @@ public final class AgentRuntime {
 
     /** The loop over {@code runtime}'s engine and upstream servers ({@link McpRuntime#start} has run). */
     public static Agent agent(McpRuntime runtime, ChatProvider provider, AgentLimits limits) {
-        McpToolExecutor mcp = new McpToolExecutor(runtime.actions());
-        List<ToolSpec> actions = McpActions.specs().stream()
-                .filter(s -> McpToolExecutor.ACTIONS.contains(s.fullName()))
-                .toList();
+        McpToolExecutor mcp = runtime.executor();
+        List<ToolSpec> actions = McpRuntime.actionSpecs();
         // imported HTTP APIs (index --openapi): their stored base URL and sealed credential
         SecretBox secrets = SecretBox.open(runtime.scout().maintenance().dataDir(), System.getenv());
         OpenApiExecutor http = OpenApiExecutor.fromStore(

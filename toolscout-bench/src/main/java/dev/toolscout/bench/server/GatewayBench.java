@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.eval.Metrics;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolNaming;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
@@ -270,7 +270,7 @@ public final class GatewayBench {
                         .tools(List.of()));
                 open.add(e);
                 startUpstream(e);
-                McpGateway gateway = e.gateway(Principal.ANONYMOUS);
+                McpGateway gateway = new McpGateway(e.scout(), e.actions(), Principal.ANONYMOUS);
                 open.add(gateway);
                 GatewayHttpServer server = GatewayHttpServer.start(
                         gateway, GatewayAuth.local(Principal.ANONYMOUS), GatewayHttpServer.DEFAULT_HOST, 0);

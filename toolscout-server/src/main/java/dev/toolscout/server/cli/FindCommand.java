@@ -1,8 +1,8 @@
 package dev.toolscout.server.cli;
 
 import dev.toolscout.discovery.DiscoveryTools;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.server.DiscoveryJson;
-import dev.toolscout.server.McpRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -3,11 +3,11 @@ package dev.toolscout.server.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.StdioCommands;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -97,7 +97,7 @@ final class McpCommand implements Callable<Integer> {
         };
         try (McpRuntime e = McpRuntime.open(engine.options().withModelPreload().builder())) {
             servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
-            try (McpGateway gateway = e.gateway(who.principal()).approval(mode)) {
+            try (McpGateway gateway = new McpGateway(e.scout(), e.actions(), who.principal()).approval(mode)) {
                 if (conversation != null) {
                     gateway.conversation(conversation);
                 }

@@ -1,8 +1,8 @@
 package dev.toolscout.server.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.routing.RouteJson;
-import dev.toolscout.server.McpRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,7 +6,7 @@ import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.server.McpRuntime;
+import dev.toolscout.mcp.McpRuntime;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

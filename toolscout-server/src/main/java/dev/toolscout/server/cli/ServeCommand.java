@@ -2,11 +2,11 @@ package dev.toolscout.server.cli;
 
 import dev.toolscout.access.PolicyCheck;
 import dev.toolscout.git.GitIndexer;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
@@ -242,7 +242,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             e.upstreamLimits(upstream);
             servers.start(e, declared, spec.commandLine().getErr(), ServersOptions.Use.GATEWAY);
-            try (McpGateway gateway = e.gateway(who.principal())
+            try (McpGateway gateway = new McpGateway(e.scout(), e.actions(), who.principal())
                             .approval(mode)
                             .allowRemoteStdio(allowRemoteStdio)
                             .sessionLimits(sessions);

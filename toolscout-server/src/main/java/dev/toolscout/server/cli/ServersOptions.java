@@ -1,9 +1,9 @@
 package dev.toolscout.server.cli;
 
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamManager;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.StdioCommands;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -14,15 +14,16 @@ import dev.toolscout.execution.ToolExecutor;
 import dev.toolscout.execution.ToolInvocation;
 import dev.toolscout.execution.ToolResult;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
@@ -111,7 +112,8 @@ class AgentEndToEndTest {
                     .build();
             GatewayAuth auth = GatewayAuth.withRoles(KEYS);
             api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-            http = GatewayHttpServer.start(rt.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
+            http = GatewayHttpServer.start(
+                    new McpGateway(rt.scout(), rt.actions(), Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
             api.open(new ApiBackend(rt.scout(), rt.registry(), agent));
             client = new ApiClient(
                     http.baseUrl(),

@@ -1,11 +1,11 @@
 package dev.toolscout.server.http;
 
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ final class ApiServer implements AutoCloseable {
                 ToolScout.builder().dataDir(dataDir).preloadModel(true).build());
         scout = mcp.scout();
         mcp.start(List.of(), Duration.ZERO);
-        gateway = mcp.gateway(Principal.ANONYMOUS);
+        gateway = new McpGateway(mcp.scout(), mcp.actions(), Principal.ANONYMOUS);
         api = new HttpApi(auth, options);
         http = GatewayHttpServer.start(gateway, auth, "127.0.0.1", 0, api, allowedHosts, allowedOrigins);
         api.open(new ApiBackend(scout, mcp.registry()));

@@ -11,6 +11,7 @@ import dev.toolscout.agent.Providers;
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.McpActions;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.McpToolExecutor;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
@@ -19,7 +20,6 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.secret.SecretRules;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
@@ -100,7 +100,8 @@ class ApprovalScopeEndToEndTest {
                 ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
                 ROOT, new GatewayAuth.Key(new Principal("root", null, null), Role.ADMIN)));
         HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-        http = GatewayHttpServer.start(rt.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
+        http = GatewayHttpServer.start(
+                new McpGateway(rt.scout(), rt.actions(), Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
         api.open(new ApiBackend(rt.scout(), rt.registry(), agent));
         client = new ApiClient(
                 http.baseUrl(), ALICE, new OpenApiContract(new String(api.openApiDocument(), StandardCharsets.UTF_8)));

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
+import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
@@ -72,8 +73,8 @@ class ServerSecretsEndToEndTest {
                 McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
             rt.start(List.of(), Duration.ofSeconds(30));
             HttpApi api = new HttpApi(auth, new HttpApi.Options(false, true));
-            try (GatewayHttpServer http =
-                    GatewayHttpServer.start(rt.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0, api)) {
+            try (GatewayHttpServer http = GatewayHttpServer.start(
+                    new McpGateway(rt.scout(), rt.actions(), Principal.ANONYMOUS), auth, "127.0.0.1", 0, api)) {
                 api.open(new ApiBackend(rt.scout(), rt.registry(), null));
                 ApiClient root = new ApiClient(
                         http.baseUrl(),

@@ -11,12 +11,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.approval.ApprovalStore.ApprovalStatus;
 import dev.toolscout.approval.Approvals.Approver;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
@@ -85,10 +85,14 @@ class ApprovalsEndToEndTest {
         GatewayAuth auth = GatewayAuth.load(keys);
         // with the HTTP API open: its /v1/approvals is the approval queue over HTTP
         HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-        gateway = GatewayHttpServer.start(engine.gateway(Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
+        gateway = GatewayHttpServer.start(
+                new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS), auth, "127.0.0.1", 0, api);
         api.open(new ApiBackend(engine.scout(), engine.registry()));
         stdioAllowed = GatewayHttpServer.start(
-                engine.gateway(Principal.ANONYMOUS).allowRemoteStdio(true), auth, "127.0.0.1", 0);
+                new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS).allowRemoteStdio(true),
+                auth,
+                "127.0.0.1",
+                0);
     }
 
     @AfterAll

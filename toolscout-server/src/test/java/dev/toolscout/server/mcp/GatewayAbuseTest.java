@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
@@ -13,7 +14,6 @@ import dev.toolscout.mcp.upstream.ServerStatus;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -143,8 +143,8 @@ class GatewayAbuseTest {
 
     @Test
     void abandoned_sessions_are_closed_after_the_idle_timeout_and_their_streams_end() throws Exception {
-        McpGateway gateway =
-                engine.gateway(Principal.ANONYMOUS).sessionLimits(new SessionLimits(Duration.ofMillis(300), 100));
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS)
+                .sessionLimits(new SessionLimits(Duration.ofMillis(300), 100));
         try (gateway;
                 GatewayHttpServer s =
                         GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0)) {
@@ -180,8 +180,8 @@ class GatewayAbuseTest {
 
     @Test
     void past_the_session_cap_a_new_session_gets_503_and_a_json_rpc_error_naming_the_limit() throws Exception {
-        McpGateway gateway =
-                engine.gateway(Principal.ANONYMOUS).sessionLimits(new SessionLimits(Duration.ofMinutes(10), 3));
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS)
+                .sessionLimits(new SessionLimits(Duration.ofMinutes(10), 3));
         try (gateway;
                 GatewayHttpServer s =
                         GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0)) {
@@ -219,7 +219,7 @@ class GatewayAbuseTest {
 
     @Test
     void an_oversized_find_query_is_refused_naming_the_limit_and_its_size() throws Exception {
-        McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         try (gateway;
                 GatewayHttpServer s =
                         GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
@@ -257,7 +257,7 @@ class GatewayAbuseTest {
     @Test
     void a_call_in_progress_is_cancelled_when_its_client_closes_the_session() throws Exception {
         UpstreamManager manager = registerHanging("stuck");
-        McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         try (gateway;
                 GatewayHttpServer s =
                         GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0)) {
@@ -289,7 +289,7 @@ class GatewayAbuseTest {
     @Test
     void eighty_calls_to_a_hanging_tool_leave_another_clients_finds_answering() throws Exception {
         UpstreamManager manager = registerHanging("hang");
-        McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         List<CompletableFuture<HttpResponse<String>>> hanging = new ArrayList<>();
         try (gateway;
                 GatewayHttpServer s =

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.io.IOException;
 import java.net.URI;
@@ -81,11 +81,11 @@ class GatewayEndToEndTest {
                 .policyFile(policy));
         engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
         // one user, no keys: the single-user modes, where the user's own client asks and answers (docs/SECURITY.md)
-        gateway = engine.gateway(Principal.ANONYMOUS)
+        gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS)
                 .approval(McpGateway.Approval.ELICIT)
                 .allowRemoteStdio(true);
         http = GatewayHttpServer.start(gateway, GatewayAuth.local(Principal.ANONYMOUS), "127.0.0.1", 0);
-        McpGateway second = engine.gateway(Principal.ANONYMOUS);
+        McpGateway second = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         keyed = GatewayHttpServer.start(
                 second,
                 GatewayAuth.of(Map.of(

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.git.GitIndexer;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.server.GitRepositories;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.ServeProcesses;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.testing.LogCapture;
@@ -101,7 +101,7 @@ class GitSearchGatewayTest {
     }
 
     private void started(McpRuntime runtime, Path policy, Path repo) throws Exception {
-        try (McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
+        try (McpGateway gateway = new McpGateway(runtime.scout(), runtime.actions(), Principal.ANONYMOUS);
                 GatewayHttpServer http = GatewayHttpServer.start(
                         gateway,
                         GatewayAuth.of(Map.of(

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ class MemoryGatewayTest {
         McpRuntime runtime =
                 McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")));
         runtime.start(List.of(), java.time.Duration.ofSeconds(10));
-        McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(runtime.scout(), runtime.actions(), Principal.ANONYMOUS);
         return new Running(
                 runtime,
                 gateway,

@@ -3,6 +3,7 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.AiAccess;
@@ -10,7 +11,6 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -92,7 +92,7 @@ class OwnToolDefinitionsGatewayTest {
                             .aiAccess(AiAccess.BLOCKED)
                             .sideEffect(SideEffect.READ)
                             .build()));
-            McpGateway gateway = runtime.gateway(Principal.ANONYMOUS);
+            McpGateway gateway = new McpGateway(runtime.scout(), runtime.actions(), Principal.ANONYMOUS);
             try (gateway;
                     GatewayHttpServer s = GatewayHttpServer.start(
                             gateway,

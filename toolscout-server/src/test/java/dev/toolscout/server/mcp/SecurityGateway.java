@@ -3,12 +3,12 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpClient;
@@ -81,7 +81,7 @@ final class SecurityGateway implements AutoCloseable {
                             .containsPattern(": '[^']+' matches no known (tool|source)"));
         }
         List<UpstreamManager.Registration> r = engine.start(ServersFile.load(serversFile), Duration.ofSeconds(30));
-        McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         GatewayHttpServer http = GatewayHttpServer.start(
                 gateway,
                 keys.isEmpty() ? GatewayAuth.local(Principal.ANONYMOUS) : GatewayAuth.of(keys),

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.gateway.SessionLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -120,8 +120,8 @@ class SessionSharesSecurityTest {
     @Test
     void a_key_holds_at_most_its_share_of_the_sessions_and_the_last_ones_are_kept_for_admins() throws Exception {
         // 6 sessions, at most 2 a key, the last 2 for admin keys only
-        McpGateway gateway =
-                engine.gateway(Principal.ANONYMOUS).sessionLimits(new SessionLimits(Duration.ofMinutes(10), 6, 2, 2));
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS)
+                .sessionLimits(new SessionLimits(Duration.ofMinutes(10), 6, 2, 2));
         try (gateway;
                 GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.withRoles(KEYS), "127.0.0.1", 0)) {
             String tail = "; a session idle for 10 min is closed, or close unused sessions (HTTP DELETE)";
@@ -162,7 +162,7 @@ class SessionSharesSecurityTest {
 
     @Test
     void a_session_of_another_key_is_answered_as_a_session_that_does_not_exist() throws Exception {
-        McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
         try (gateway;
                 GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.withRoles(KEYS), "127.0.0.1", 0)) {
             String alices = initialize(s, ALICE);
@@ -245,8 +245,8 @@ class SessionSharesSecurityTest {
 
     @Test
     void the_mcp_java_sdk_client_works_within_its_keys_share() throws Exception {
-        McpGateway gateway =
-                engine.gateway(Principal.ANONYMOUS).sessionLimits(new SessionLimits(Duration.ofMinutes(10), 4, 1, 1));
+        McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS)
+                .sessionLimits(new SessionLimits(Duration.ofMinutes(10), 4, 1, 1));
         try (gateway;
                 GatewayHttpServer s = GatewayHttpServer.start(gateway, GatewayAuth.withRoles(KEYS), "127.0.0.1", 0)) {
             McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.skills.Skill;
 import java.nio.file.Files;
@@ -51,7 +51,8 @@ class SkillsGatewayTest {
                 McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(tmp.resolve("data")));
         runtime.start(ServersFile.load(servers), Duration.ofSeconds(60));
         // one local user whose client confirms each call (docs/SECURITY.md): deleting runs without a queued approval
-        McpGateway gateway = runtime.gateway(Principal.ANONYMOUS).approval(McpGateway.Approval.CLIENT);
+        McpGateway gateway = new McpGateway(runtime.scout(), runtime.actions(), Principal.ANONYMOUS)
+                .approval(McpGateway.Approval.CLIENT);
         return new Running(
                 runtime,
                 gateway,

@@ -3,6 +3,7 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.engine.ToolScout;
+import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.upstream.ServerConfig;
@@ -11,7 +12,6 @@ import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.McpRuntime;
 import dev.toolscout.server.http.GatewayHttpServer;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -60,7 +60,7 @@ class UpstreamFairnessTest {
             GatewayAbuseTest.await(
                     "the hanging server is ready",
                     () -> manager.status("hang").map(ServerStatus::state).orElse(null) == ServerStatus.State.READY);
-            try (McpGateway gateway = engine.gateway(Principal.ANONYMOUS);
+            try (McpGateway gateway = new McpGateway(engine.scout(), engine.actions(), Principal.ANONYMOUS);
                     GatewayHttpServer s = GatewayHttpServer.start(gateway, auth, "127.0.0.1", 0)) {
                 // alice, over two sessions of her key, asks for every slot of the server
                 List<String> sessions = List.of(initialize(s, ALICE), initialize(s, ALICE));

@@ -1,24 +1,24 @@
-package dev.toolscout.server;
+package dev.toolscout.mcp;
 
 import dev.toolscout.engine.GatewayParts;
 import dev.toolscout.engine.Maintenance;
 import dev.toolscout.engine.ToolScout;
-import dev.toolscout.mcp.McpActions;
-import dev.toolscout.mcp.ServerRegistry;
-import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.UpstreamLimits;
 import dev.toolscout.mcp.upstream.UpstreamManager;
-import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The MCP side of the product over one engine: the upstream servers (registry, manager, their actions) and
- * the gateways serving the engine's catalog, access policy, discovery tools and approvals. The library
- * ({@code toolscout-engine}) knows nothing of MCP; this is where the server adds it.
+ * The MCP side of ToolScout over one engine: the upstream servers (registry, manager, their actions) and the executor
+ * that runs their tools ({@link #executor}). The library ({@code toolscout-engine}) knows nothing of MCP; this is
+ * where the server, and a Java application that runs upstream MCP tools (through a {@link
+ * dev.toolscout.engine.ToolRunner}), add it. A gateway serving the engine's catalog, access policy, discovery tools
+ * and approvals is built over it: {@code new McpGateway(runtime.scout(), runtime.actions(), principal)} (the gateway
+ * package depends on this one, not the other way).
  *
  * <p>Owns the library instance it is given: {@link #close} stops the upstream servers first (an upstream
  * connection may be indexing its tools into the engine), then closes the instance. Thread-safe.
@@ -28,6 +28,7 @@ public final class McpRuntime implements AutoCloseable {
     private UpstreamLimits upstreamLimits = UpstreamLimits.DEFAULT;
     private ServerRegistry registry;
     private McpActions actions;
+    private McpToolExecutor executor;
 
     /** Takes ownership of {@code scout}: closing this closes it. */
     public McpRuntime(ToolScout scout) {
@@ -93,11 +94,21 @@ public final class McpRuntime implements AutoCloseable {
     }
 
     /**
-     * An MCP gateway over the engine's catalog, access policy, discovery tools and upstream servers, with the
-     * selector's core tools, for {@code principal} when the transport names no other.
+     * Runs the upstream servers' tools, and the actions {@link McpToolExecutor#ACTIONS}, once {@link #start} ran: the
+     * executor to register for {@link dev.toolscout.model.SourceKind#MCP} (with {@link #actionSpecs} as extra tools).
      */
-    public McpGateway gateway(Principal principal) {
-        return new McpGateway(scout, actions(), principal);
+    public synchronized McpToolExecutor executor() {
+        if (executor == null) {
+            executor = new McpToolExecutor(actions());
+        }
+        return executor;
+    }
+
+    /** The definitions of the MCP actions {@link #executor} runs ({@link McpToolExecutor#ACTIONS}). */
+    public static List<ToolSpec> actionSpecs() {
+        return McpActions.specs().stream()
+                .filter(s -> McpToolExecutor.ACTIONS.contains(s.fullName()))
+                .toList();
     }
 
     @Override
