@@ -757,10 +757,7 @@ public final class McpGateway implements AutoCloseable {
         };
     }
 
-    /**
-     * {@code skills__activate}, past the gate: the activation is recorded in the session's conversation, and the
-     * client is told its tool list changed.
-     */
+    /** {@code skills__activate}, past the gate: recorded in the session's conversation; the client told its list changed. */
     private McpSchema.CallToolResult activate(McpSyncServerExchange exchange, Principal p, Object args) {
         String bad = badConversation(exchange.transportContext());
         if (bad != null) {
@@ -809,6 +806,10 @@ public final class McpGateway implements AutoCloseable {
         }
         Set<String> before = extra(p, conversation);
         List<String> found = new ArrayList<>();
+        if (findOutput.path("tools").findValuesAsText("name").stream().anyMatch(n -> !registered.contains(n))) {
+            // the catalog's events for tools an upstream just listed may reach this server after find saw them
+            onCatalogEvents(List.of());
+        }
         for (JsonNode t : findOutput.path("tools")) {
             String name = t.path("name").asText();
             if (registered.contains(name) && !coreTools.contains(name) && !before.contains(name)) {
@@ -827,10 +828,7 @@ public final class McpGateway implements AutoCloseable {
         }
     }
 
-    /**
-     * The index tools a selection for {@code p} of {@code query} offers ({@code git__search} when its repository holds
-     * the nearest match and the policy lets {@code p} use it); none without a registered index.
-     */
+    /** The index tools ({@code git__search}) a selection for {@code p} of {@code query} offers; none without an index. */
     private List<ToolSpec> offeredIndexTools(Principal p, Object query) {
         List<ToolSpec> tools = parts.indexTools();
         if (tools.isEmpty() || !(query instanceof String q) || q.isBlank()) {

@@ -1,6 +1,7 @@
 package dev.toolscout.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolscout.server.VerbFixtures;
@@ -132,9 +133,11 @@ class VerbsCliTest {
             JsonNode d = documented.get("candidates").get(i);
             assertThat(p.get("name")).isEqualTo(d.get("name"));
             assertThat(p.get("description")).isEqualTo(d.get("description"));
+            // scores differ in the fourth decimal across CPUs and thread schedules (0.7861 and 0.786 were both seen on
+            // one machine): within the executable docs' tolerance, as every other sample score
             assertThat(p.get("confidence").asDouble())
-                    .isEqualTo(d.get("confidence").asDouble());
-            assertThat(p.get("score").asDouble()).isEqualTo(d.get("score").asDouble());
+                    .isCloseTo(d.get("confidence").asDouble(), within(DocOutput.TOLERANCE));
+            assertThat(p.get("score").asDouble()).isCloseTo(d.get("score").asDouble(), within(DocOutput.TOLERANCE));
         }
     }
 

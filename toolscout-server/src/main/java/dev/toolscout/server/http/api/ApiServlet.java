@@ -171,6 +171,12 @@ final class ApiServlet extends HttpServlet {
                 }
                 return p.status();
             }
+            if (clientGone(e)) {
+                // the client closed the connection while its answer was written (a stream it stopped reading): nothing
+                // failed here, and no one is left to tell; 499 as nginx counts it
+                LOG.debug("{} {}: the client went away: {}", method, req.getRequestURI(), e.toString());
+                return 499;
+            }
             LOG.warn("{} {} failed", method, req.getRequestURI(), e);
             ApiProblem p = ApiProblem.of(
                     500, "internal", "Internal error", "the request failed inside the server; its log has the details");
@@ -180,6 +186,16 @@ final class ApiServlet extends HttpServlet {
             }
             return p.status();
         }
+    }
+
+    /** Whether {@code e} (or what it wraps) is Jetty's end of file on a connection the client closed. */
+    private static boolean clientGone(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.eclipse.jetty.io.EofException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code e} (or what it wraps) is the store failing: the database unreachable, not a bad request. */
