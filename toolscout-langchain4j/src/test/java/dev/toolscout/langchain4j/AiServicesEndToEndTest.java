@@ -15,11 +15,13 @@ import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +61,14 @@ class AiServicesEndToEndTest {
         Path policy = tmp.resolve("policy.json");
         Files.writeString(policy, """
                 {"rules": [{"effect": "deny", "tool": "kg__delete_entities", "user": "bob"}]}""");
-        mcp = McpRuntime.open(ToolScout.builder().dataDir(tmp.resolve("data")).policyFile(policy));
+        // the policy is read before the server lists its tools: the engine says the rule matches nothing yet
+        try (LogCapture log = LogCapture.of("dev.toolscout.engine")) {
+            mcp = McpRuntime.open(
+                    ToolScout.builder().dataDir(tmp.resolve("data")).policyFile(policy));
+            assertThat(log.warnings())
+                    .singleElement(InstanceOfAssertFactories.STRING)
+                    .contains("kg__delete_entities", "matches no known tool");
+        }
         mcp.start(
                 List.of(ServerConfig.stdio("kg", "node", List.of(server.toString()))
                         .withEnv(Map.of(
