@@ -2,6 +2,9 @@ package dev.toolscout.langchain4j;
 
 import dev.langchain4j.agent.tool.SearchBehavior;
 import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.Content;
+import dev.langchain4j.data.message.TextContent;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderRequest;
@@ -77,11 +80,13 @@ public final class ToolScoutToolProvider implements ToolProvider {
         Principal p = principal(context);
         String conversation = Invocations.conversationId(context);
         ToolScout scout = runner.scout();
-        String message = request.userMessage().singleText();
-        SelectResult selected = scout.select(new SelectRequest(message, p, k, null, conversation));
+        String message = text(request.userMessage());
         Map<String, ToolSpecification> out = new LinkedHashMap<>();
-        for (ToolSpec spec : selected.specs()) {
-            add(out, spec, true);
+        if (!message.isBlank()) { // a message of images only: nothing to rank by, the rest still applies
+            SelectResult selected = scout.select(new SelectRequest(message, p, k, null, conversation));
+            for (ToolSpec spec : selected.specs()) {
+                add(out, spec, true);
+            }
         }
         if (searchable) {
             // every other tool the principal may see, for the strategy's search to reveal by name
@@ -128,6 +133,20 @@ public final class ToolScoutToolProvider implements ToolProvider {
                     visible ? SearchBehavior.ALWAYS_VISIBLE : SearchBehavior.SEARCHABLE);
         }
         out.put(name, b.build());
+    }
+
+    /** The message's text: its text parts, one per line. */
+    private static String text(UserMessage message) {
+        if (message.hasSingleText()) {
+            return message.singleText();
+        }
+        StringBuilder b = new StringBuilder();
+        for (Content c : message.contents()) {
+            if (c instanceof TextContent t) {
+                b.append(b.isEmpty() ? "" : "\n").append(t.text());
+            }
+        }
+        return b.toString();
     }
 
     private Principal principal(InvocationContext context) {
