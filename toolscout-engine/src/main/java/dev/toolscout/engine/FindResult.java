@@ -1,6 +1,9 @@
 package dev.toolscout.engine;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.model.AiAccess;
+import dev.toolscout.render.DeferredTools;
 import java.util.List;
 
 /**
@@ -20,6 +23,22 @@ public record FindResult(String query, List<ToolMatch> tools, List<SkillMatch> s
     /** Matching tools only. */
     public FindResult(String query, List<ToolMatch> tools) {
         this(query, tools, List.of());
+    }
+
+    /**
+     * This result as Claude's tool search takes it: the {@code content} of the {@code tool_result} answering a search
+     * tool's call, {@code [{"type": "tool_reference", "tool_name"}, ...]}, a block per matching tool, best first;
+     * the names are the ones {@link RenderFormat#ANTHROPIC_DEFERRED} sends, so each loads its deferred tool. The
+     * search tool itself ({@code tool_discovery__find}, loaded and never deferred) and the skills are left out; with
+     * no tool left, one text block says nothing matched.
+     */
+    public ArrayNode toolReferences() {
+        return DeferredTools.references(
+                tools.stream()
+                        .map(ToolMatch::name)
+                        .filter(n -> !n.equals(DiscoveryTools.FIND))
+                        .toList(),
+                query);
     }
 
     /**

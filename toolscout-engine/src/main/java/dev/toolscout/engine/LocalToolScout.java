@@ -1,9 +1,6 @@
 package dev.toolscout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.access.AllowedSet;
 import dev.toolscout.access.PolicyCheck;
@@ -24,8 +21,6 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.render.SystemPrompt;
-import dev.toolscout.render.ToolRenderer;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
@@ -61,7 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalToolScout extends EngineServices implements ToolScout {
     private static final Logger LOG = LoggerFactory.getLogger(LocalToolScout.class);
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final List<Consumer<List<CatalogEvent>>> listeners = new CopyOnWriteArrayList<>();
     private final Verbs verbs = new LocalVerbs();
@@ -294,40 +288,9 @@ final class LocalToolScout extends EngineServices implements ToolScout {
     }
 
     @Override
-    public JsonNode render(SelectResult result, RenderFormat format) {
-        Selection s = selection(result);
-        ObjectNode n = F.objectNode();
-        switch (format) {
-            case JSON -> SelectResultJson.write(result, n);
-            case ANTHROPIC -> {
-                n.put("system", systemPrompt(s, result));
-                n.set("tools", ToolRenderer.anthropic(s.specs()));
-            }
-            case OPENAI -> {
-                ArrayNode msgs = n.putArray("messages");
-                msgs.addObject().put("role", "system").put("content", systemPrompt(s, result));
-                n.set("tools", ToolRenderer.openai(s.specs()));
-            }
-            case MCP -> n.set("tools", ToolRenderer.mcp(s.specs()));
-        }
-        return n;
-    }
-
-    private static String systemPrompt(Selection s, SelectResult r) {
-        SelectResult.SkillSuggestion g = r.suggestedSkill();
-        return SystemPrompt.section(
-                s,
-                r.activeSkills(),
-                g == null ? null : new SystemPrompt.SkillSuggestion(g.name(), g.description(), g.why()));
-    }
-
-    private static Selection selection(SelectResult r) {
-        List<Selection.SelectedTool> tools = new ArrayList<>(r.selected().size());
-        for (SelectResult.SelectedTool t : r.selected()) {
-            tools.add(new Selection.SelectedTool(t.spec(), t.score(), t.reason(), t.core(), t.origin()));
-        }
-        return new Selection(
-                tools, r.coreIncluded(), r.excludedCount(), r.visibleCount(), r.reason(), r.discoverySuggested());
+    public JsonNode render(SelectResult result, RenderFormat format, Principal principal) {
+        open();
+        return Rendering.render(engine, result, format, who(principal));
     }
 
     @Override

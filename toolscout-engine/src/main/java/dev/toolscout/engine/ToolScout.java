@@ -62,8 +62,30 @@ public interface ToolScout extends AutoCloseable {
     /** The tools for one message: ranked, with the core tools pinned, within K and the token budget. */
     SelectResult select(SelectRequest request);
 
-    /** {@code result} in a wire form: exactly what {@code toolscout select --format} prints for it. */
-    JsonNode render(SelectResult result, RenderFormat format);
+    /**
+     * {@code result} in a wire form: exactly what {@code toolscout select --format} prints for it.
+     *
+     * @throws IllegalArgumentException for {@link RenderFormat#ANTHROPIC_DEFERRED}, which lists the tools of one
+     *     principal: {@link #render(SelectResult, RenderFormat, Principal)}
+     */
+    default JsonNode render(SelectResult result, RenderFormat format) {
+        if (format == RenderFormat.ANTHROPIC_DEFERRED) {
+            throw new IllegalArgumentException("format anthropic-deferred lists every tool one principal may see: "
+                    + "give the principal the result was selected for, render(result, format, principal)");
+        }
+        return render(result, format, null);
+    }
+
+    /**
+     * {@code result} in a wire form for {@code principal}, the one it was selected for: exactly what {@code toolscout
+     * select --format} prints for it. Only {@link RenderFormat#ANTHROPIC_DEFERRED} reads the principal: it sends every
+     * tool the principal may see and no other (a selected tool included).
+     *
+     * @param principal {@code null} for the anonymous one
+     * @throws IllegalArgumentException for {@link RenderFormat#ANTHROPIC_DEFERRED} when the principal may see more
+     *     than {@value dev.toolscout.render.DeferredTools#MAX_TOOLS} tools (Claude's tool search catalog limit)
+     */
+    JsonNode render(SelectResult result, RenderFormat format, Principal principal);
 
     /**
      * Searches the tools {@code principal} may see ({@code tool_discovery__find}).

@@ -81,22 +81,18 @@ class ShapeTest {
                         .orElse(true)));
     }
 
-    /** The framework adapters: libraries for applications, which the server does not ship. */
-    private static final Set<String> ADAPTERS =
-            Set.of("toolscout-langchain4j", "toolscout-spring-ai", "toolscout-spring-boot-starter");
-
     @Test
     void the_product_reaches_every_module_it_ships() throws IOException {
         // a class path that lost a module would make the rules below pass on nothing for it: every module with main
-        // sources (but the never-shipped toolscout-bench) must have classes in the product, found by where they came
-        // from (its target/classes in the reactor, its jar otherwise). The framework adapters are left out too: they
-        // are libraries for applications built on LangChain4j or Spring AI, not shipped by the server, and each holds
-        // its own test that it imports no internal package
+        // sources (but the never-shipped toolscout-bench and the framework adapters) must have classes in the product,
+        // found by where they came from (its target/classes in the reactor, its jar otherwise). The adapters are
+        // libraries for applications, which the server does not ship; each holds its own no-internal-import test
+        Set<String> adapters = Set.of("toolscout-langchain4j", "toolscout-spring-ai", "toolscout-spring-boot-starter");
         Set<String> modules = new TreeSet<>();
         try (Stream<Path> dirs = Files.list(ROOT)) {
             dirs.filter(d -> Files.isDirectory(d.resolve("src/main/java")))
                     .map(d -> d.getFileName().toString())
-                    .filter(m -> m.startsWith("toolscout-") && !m.equals("toolscout-bench") && !ADAPTERS.contains(m))
+                    .filter(m -> m.startsWith("toolscout-") && !m.equals("toolscout-bench") && !adapters.contains(m))
                     .forEach(modules::add);
         }
         assertThat(modules).as("the modules under " + ROOT).contains("toolscout-core", "toolscout-server");

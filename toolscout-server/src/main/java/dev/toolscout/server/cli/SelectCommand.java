@@ -30,8 +30,15 @@ final class SelectCommand implements Callable<Integer> {
         table,
         json,
         anthropic,
+        anthropic_deferred,
         openai,
-        mcp
+        mcp;
+
+        /** As written on the command line and in {@code /v1/select}'s {@code format}: {@code anthropic-deferred}. */
+        @Override
+        public String toString() {
+            return name().replace('_', '-');
+        }
     }
 
     @Parameters(
@@ -72,7 +79,8 @@ final class SelectCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             defaultValue = "table",
-            description = "table, json, anthropic, openai or mcp (default: ${DEFAULT-VALUE}).")
+            description = "table, json, anthropic, anthropic-deferred (Claude's tool search: every visible tool, the "
+                    + "selected ones loaded, the rest deferred), openai or mcp (default: ${DEFAULT-VALUE}).")
     Format format;
 
     @Spec
@@ -97,8 +105,8 @@ final class SelectCommand implements Callable<Integer> {
             if (format == Format.table) {
                 table(out, r);
             } else {
-                out.println(Json.pretty(
-                        scout.render(r, RenderFormat.valueOf(format.name().toUpperCase(Locale.ROOT)))));
+                out.println(Json.pretty(scout.render(
+                        r, RenderFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), req.principal())));
             }
             out.flush();
         }
@@ -118,7 +126,7 @@ final class SelectCommand implements Callable<Integer> {
         if (conversation != null) {
             body.put("conversation_id", conversation);
         }
-        body.put("format", format == Format.table ? "json" : format.name());
+        body.put("format", format == Format.table ? "json" : format.toString());
         JsonNode r = api.post("/v1/select", body);
         PrintWriter out = spec.commandLine().getOut();
         if (format == Format.table) {

@@ -118,6 +118,30 @@ class CliTest {
     }
 
     @Test
+    void select_anthropic_deferred_loads_the_selection_and_defers_the_rest_of_what_the_group_may_see()
+            throws Exception {
+        Path policy = dir.resolve("p.json");
+        Files.writeString(policy, "{\"rules\":[{\"effect\":\"deny\",\"source\":\"gmail\",\"group\":\"kids\"}]}");
+        assertThat(run("policy", "set", policy.toString())).isZero();
+        assertThat(run("select", "send an email", "--group", "kids", "--k", "4", "--format", "anthropic-deferred"))
+                .as(err)
+                .isZero();
+        JsonNode tools = Json.MAPPER.readTree(out).get("tools");
+        java.util.List<String> deferred = new java.util.ArrayList<>();
+        tools.forEach(t -> {
+            if (t.path("defer_loading").asBoolean()) {
+                deferred.add(t.get("name").asText());
+            }
+        });
+        assertThat(toolNames(tools)).contains("tool_discovery__find").noneMatch(n -> n.startsWith("gmail__"));
+        assertThat(tools.size() - deferred.size()).isBetween(4, 5);
+        assertThat(deferred).isNotEmpty().doesNotContain("tool_discovery__find");
+        assertThat(run("select", "send an email", "--group", "staff", "--format", "anthropic-deferred"))
+                .isZero();
+        assertThat(toolNames(Json.MAPPER.readTree(out).get("tools"))).contains("gmail__send_email");
+    }
+
+    @Test
     void k_out_of_range_is_bad_input_with_exit_code_2() {
         assertThat(run("select", "hello", "--k", "51")).isEqualTo(ToolScoutCli.BAD_INPUT);
         assertThat(err).contains("k must be between 1 and 50, got: 51");

@@ -224,7 +224,7 @@ class HttpApiTest {
         assertThat(problem(reader.post("/v1/select", "{\"message\": \"x\", \"format\": \"xml\"}"), 400)
                         .path("rule")
                         .asText())
-                .isEqualTo("one of json, anthropic, openai, mcp");
+                .isEqualTo("one of json, anthropic, anthropic-deferred, openai, mcp");
         assertThat(problem(reader.post("/v1/select", "{\"message\": \"x\", \"conversation_id\": \"a b\"}"), 400)
                         .path("input")
                         .asText())

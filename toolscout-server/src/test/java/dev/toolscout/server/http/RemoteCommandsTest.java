@@ -81,6 +81,9 @@ class RemoteCommandsTest {
                 new String[] {
                     "select", "Send the report to the team by email", "--token-budget", "900", "--format", "anthropic"
                 },
+                new String[] {
+                    "select", "Send the report to the team by email", "--k", "3", "--format", "anthropic-deferred"
+                },
                 new String[] {"find", "send an email", "--limit", "5"},
                 new String[] {"list"},
                 new String[] {"list", "--category", "Communication"},

@@ -5,6 +5,7 @@ import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.SelectResult;
 import dev.toolscout.model.InputLimits;
+import dev.toolscout.render.DeferredTools;
 import dev.toolscout.selection.SelectorConfig;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
 final class SelectRoutes implements RouteGroup {
     private static final Set<String> FIELDS =
             Set.of("message", "k", "token_budget", "conversation_id", "format", "principal");
-    private static final List<String> FORMATS = List.of("json", "anthropic", "openai", "mcp");
+    private static final List<String> FORMATS = List.of("json", "anthropic", "anthropic-deferred", "openai", "mcp");
     private static final Pattern CONVERSATION_ID =
             Pattern.compile("[A-Za-z0-9._:-]{1," + SelectRequest.MAX_CONVERSATION_ID_CHARS + "}");
 
@@ -33,12 +34,15 @@ final class SelectRoutes implements RouteGroup {
                 .summary("Select the tools an LLM should see for a message")
                 .description(
                         "The fields of `toolscout select --format json` (format json, the default), or the rendered "
-                                + "form for Anthropic's Messages API, OpenAI's Chat API or an MCP tools/list result. Only tools the "
-                                + "caller's principal may see are ranked, listed or counted.")
+                                + "form for Anthropic's Messages API, Claude's tool search (anthropic-deferred: every tool "
+                                + "the caller may see, the selected ones loaded, the rest with defer_loading), OpenAI's "
+                                + "Chat API or an MCP tools/list result. Only tools the caller's principal may see are "
+                                + "ranked, listed or counted.")
                 .request("SelectRequest")
                 .response(200, "The selection, or its rendered form", "application/json", OpenApi.schema("""
-            {"oneOf": [{"$ref": "#/components/schemas/SelectResult"},
+            {"anyOf": [{"$ref": "#/components/schemas/SelectResult"},
                        {"$ref": "#/components/schemas/AnthropicSelection"},
+                       {"$ref": "#/components/schemas/AnthropicDeferredSelection"},
                        {"$ref": "#/components/schemas/OpenAiSelection"},
                        {"$ref": "#/components/schemas/McpSelection"}]}"""))
                 .handle(this::select));
@@ -63,7 +67,18 @@ final class SelectRoutes implements RouteGroup {
         long start = System.nanoTime();
         SelectResult result = c.backend().scout().select(request);
         metrics.select(System.nanoTime() - start);
-        return Reply.json(c.backend().scout().render(result, RenderFormat.valueOf(format.toUpperCase(Locale.ROOT))));
+        RenderFormat rendered = RenderFormat.valueOf(format.replace('-', '_').toUpperCase(Locale.ROOT));
+        try {
+            return Reply.json(c.backend().scout().render(result, rendered, request.principal()));
+        } catch (IllegalArgumentException e) {
+            // anthropic-deferred for a principal who may see more tools than Claude's tool search takes
+            throw ApiProblem.invalid(
+                    "format",
+                    "anthropic-deferred for at most " + String.format(Locale.ROOT, "%,d", DeferredTools.MAX_TOOLS)
+                            + " tools the caller may see",
+                    format,
+                    e.getMessage());
+        }
     }
 
     /** The caller's principal, or for an admin the one its {@code principal} field names (the console's "try"). */
@@ -108,7 +123,8 @@ final class SelectRoutes implements RouteGroup {
                                "description": "The most tokens the selected definitions may take"},
               "conversation_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$",
                                   "description": "The conversation this message belongs to"},
-              "format": {"type": "string", "enum": ["json", "anthropic", "openai", "mcp"], "default": "json"},
+              "format": {"type": "string", "enum": ["json", "anthropic", "anthropic-deferred", "openai", "mcp"],
+                         "default": "json"},
               "principal": {"type": "object", "additionalProperties": false,
                             "description": "Admin only: select as this principal (the web console's Try page)",
                             "properties": {"user": {"type": "string", "maxLength": 256},
@@ -152,6 +168,16 @@ final class SelectRoutes implements RouteGroup {
                 "type": "object", "required": ["name", "description", "input_schema"],
                 "properties": {"name": {"type": "string"}, "description": {"type": "string"},
                                "input_schema": {"type": "object"}}}}}}"""),
+                "AnthropicDeferredSelection", OpenApi.schema("""
+            {"type": "object", "required": ["system", "tools"], "additionalProperties": false,
+             "description": "For Claude's tool search: the selected tools and tool_discovery__find loaded, then every other tool the caller may see with defer_loading true (by name; at most 10,000 in all)",
+             "properties": {
+              "system": {"type": "string"},
+              "tools": {"type": "array", "maxItems": 10000, "items": {
+                "type": "object", "required": ["name", "description", "input_schema"], "additionalProperties": false,
+                "properties": {"name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+                               "description": {"type": "string"}, "input_schema": {"type": "object"},
+                               "defer_loading": {"const": true}}}}}}"""),
                 "OpenAiSelection", OpenApi.schema("""
             {"type": "object", "required": ["messages", "tools"], "additionalProperties": false,
              "description": "For OpenAI's Chat API: the system message and the function tools",

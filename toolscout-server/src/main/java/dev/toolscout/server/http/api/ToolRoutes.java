@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.discovery.DiscoveryTools;
 import dev.toolscout.engine.CatalogChange;
+import dev.toolscout.engine.FindResult;
 import dev.toolscout.engine.NoSuchToolException;
 import dev.toolscout.engine.ToolPage;
 import dev.toolscout.engine.ToolScout;
@@ -65,6 +66,9 @@ final class ToolRoutes implements RouteGroup {
         return Set.copyOf(out);
     }
 
+    /** What {@code POST /v1/tools/search} answers: its own JSON, or Claude's {@code tool_reference} blocks. */
+    private static final List<String> SEARCH_FORMATS = List.of("json", "tool_reference");
+
     /** The most tools one page lists; the library's own cap. */
     static final int MAX_PAGE = 1000;
 
@@ -78,8 +82,13 @@ final class ToolRoutes implements RouteGroup {
         return List.of(
                 Endpoint.post("/v1/tools/search", "searchTools")
                         .summary("Search the tools the caller may see (tool_discovery__find)")
+                        .description("With format tool_reference, the answer is the content of the tool_result a "
+                                + "client gives Claude for its search tool's call: a tool_reference block per match, "
+                                + "naming tools as select's format anthropic-deferred sends them.")
                         .request("SearchRequest")
-                        .response(200, "Matches, best first", "SearchResult")
+                        .response(200, "Matches, best first", "application/json", OpenApi.schema("""
+            {"anyOf": [{"$ref": "#/components/schemas/SearchResult"},
+                       {"$ref": "#/components/schemas/ToolReferences"}]}"""))
                         .handle(this::search),
                 Endpoint.get("/v1/tools", "listTools")
                         .summary(
@@ -137,11 +146,12 @@ final class ToolRoutes implements RouteGroup {
     }
 
     private Reply search(Call c) {
-        Fields f = Fields.of(c.json(), "", Set.of("query", "limit"));
+        Fields f = Fields.of(c.json(), "", Set.of("query", "limit", "format"));
         String query = f.text("query", true, InputLimits.MAX_MESSAGE_CHARS);
         Integer limit = f.integer("limit", 1, DiscoveryTools.MAX_LIMIT);
-        ObjectNode out = DiscoveryJson.find(c.backend().scout().find(c.principal(), query, limit));
-        return Reply.json(out);
+        String format = f.oneOf("format", SEARCH_FORMATS, "json");
+        FindResult found = c.backend().scout().find(c.principal(), query, limit);
+        return Reply.json(format.equals("tool_reference") ? found.toolReferences() : DiscoveryJson.find(found));
     }
 
     private Reply list(Call c) {
@@ -397,7 +407,18 @@ final class ToolRoutes implements RouteGroup {
             {"type": "object", "required": ["query"], "additionalProperties": false,
              "properties": {"query": {"type": "string", "minLength": 1, "maxLength": 16384,
                                       "description": "What the tool should do, e.g. send an email"},
-                            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}}}"""),
+                            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+                            "format": {"type": "string", "enum": ["json", "tool_reference"], "default": "json",
+                                       "description": "tool_reference: Claude's tool_reference blocks (ToolReferences)"}}}"""),
+                "ToolReferences", OpenApi.schema("""
+            {"type": "array", "minItems": 1, "maxItems": 50,
+             "description": "The content of the tool_result for Claude's tool search: a tool_reference block per match, best first; one text block when nothing matched",
+             "items": {"oneOf": [
+              {"type": "object", "required": ["type", "tool_name"], "additionalProperties": false,
+               "properties": {"type": {"const": "tool_reference"},
+                              "tool_name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"}}},
+              {"type": "object", "required": ["type", "text"], "additionalProperties": false,
+               "properties": {"type": {"const": "text"}, "text": {"type": "string"}}}]}}"""),
                 "SearchResult", OpenApi.schema("""
             {"type": "object", "required": ["query", "count", "tools"], "additionalProperties": false,
              "properties": {"query": {"type": "string"}, "count": {"type": "integer"},
