@@ -46,9 +46,9 @@ class ShapeTest {
      * with their lines then: each may only shrink.
      */
     static final Map<String, Integer> OVER_THE_LIMIT = Map.of(
-            "toolscout-engine/src/main/java/dev/toolscout/engine/Engine.java", 1250,
-            "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 952,
-            "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 950,
+            "toolscout-engine/src/main/java/dev/toolscout/engine/Engine.java", 1241,
+            "toolscout-mcp/src/main/java/dev/toolscout/mcp/gateway/McpGateway.java", 950,
+            "toolscout-agent/src/main/java/dev/toolscout/agent/Agent.java", 894,
             "toolscout-lucene/src/main/java/dev/toolscout/lucene/LuceneToolIndex.java", 873,
             "toolscout-core/src/main/java/dev/toolscout/indexing/ToolIndexer.java", 820);
     /**
