@@ -2,7 +2,7 @@
 # The product's benchmarks (never shipped; toolscout-bench's dev.toolscout.bench.cli.Bench): the commands that were
 # `toolscout bench*`, with the same options and output. docs/BENCHMARKS.md gives the figures and the command behind
 # each.
-# Usage: scripts/bench.sh bench|bench-gateway|bench-http|bench-replicas|bench-writes [OPTIONS]   (--help: all)
+# Usage: scripts/bench.sh bench|bench-gateway|bench-http|bench-replicas|bench-writes|bench-frameworks [OPTIONS]   (--help: all)
 # Builds toolscout-bench and what it depends on (no tests), lets ./toolscout prepare the product as for a user's
 # command (the native libraries and models unpacked, the class-data cache trained), then runs the benchmark with
 # the launcher's JVM flags and the product jar first on the class path: the processes it starts (the cold-start

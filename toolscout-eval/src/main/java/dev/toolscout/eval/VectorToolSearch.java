@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The evaluation baseline that mirrors LangChain4j's {@code VectorToolSearchStrategy} (langchain4j {@code
@@ -42,6 +44,27 @@ public final class VectorToolSearch {
 
     public static VectorToolSearch open(EmbeddingModel model, List<ToolSpec> specs, Path dataDir) throws IOException {
         List<String> texts = specs.stream().map(VectorToolSearch::text).toList();
+        return new VectorToolSearch(
+                model, specs.stream().map(ToolSpec::fullName).toList(), vectors(model, texts, dataDir));
+    }
+
+    /**
+     * Each tool's LangChain4j text ({@code name: description}, the name being the action) and its document vector,
+     * read from the cache {@link #open} keeps in {@code dataDir} (embedded and written there when it is not yet):
+     * for what drives LangChain4j's own strategy with the same vectors (toolscout-bench's {@code bench-frameworks}).
+     */
+    public static Map<String, float[]> documentVectors(EmbeddingModel model, List<ToolSpec> specs, Path dataDir)
+            throws IOException {
+        List<String> texts = specs.stream().map(VectorToolSearch::text).toList();
+        float[][] vectors = vectors(model, texts, dataDir);
+        Map<String, float[]> out = new HashMap<>();
+        for (int i = 0; i < texts.size(); i++) {
+            out.put(texts.get(i), vectors[i]);
+        }
+        return out;
+    }
+
+    private static float[][] vectors(EmbeddingModel model, List<String> texts, Path dataDir) throws IOException {
         Path cache = dataDir.resolve("langchain4j-"
                 + Hashing.sha256Hex(model.modelId() + "\n" + String.join("\n", texts))
                         .substring(0, 16) + ".vec");
@@ -73,8 +96,7 @@ public final class VectorToolSearch {
             }
             Files.move(tmp, cache, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        return new VectorToolSearch(
-                model, specs.stream().map(ToolSpec::fullName).toList(), vectors);
+        return vectors;
     }
 
     /** The full names of the {@code limit} tools most similar to {@code query}, best first, ties by name. */

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             BenchHttpCommand.class,
             BenchReplicasCommand.class,
             BenchWritesCommand.class,
+            BenchFrameworksCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Bench {
