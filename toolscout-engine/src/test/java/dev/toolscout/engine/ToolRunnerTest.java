@@ -11,6 +11,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,22 +46,30 @@ class ToolRunnerTest {
                                 "app__export",
                                 AccessRule.Subject.USER,
                                 "bob")));
-        return ToolScout.builder()
-                .dataDir(dir)
-                .policyOverride(policy)
-                .tools(List.of(
-                        ToolSpec.builder("crm__find_customer", "Find a customer")
-                                .build(),
-                        ToolSpec.builder("crm__delete_customer", "Delete a customer")
-                                .build(),
-                        ToolSpec.builder("shell__run", "Run a command")
-                                .aiAccess(AiAccess.BLOCKED)
-                                .build(),
-                        ToolSpec.builder("hr__list_staff", "List the staff")
-                                .sourceKind(SourceKind.OPENAPI)
-                                .build(),
-                        ToolSpec.builder("wiki__search", "Search the wiki").build()))
-                .build();
+        // the policy names the application's own tool (app__export), which the catalog does not hold: the engine says
+        // at open that the rule matches no known tool
+        try (LogCapture log = LogCapture.of(LocalToolScout.class)) {
+            ToolScout scout = ToolScout.builder()
+                    .dataDir(dir)
+                    .policyOverride(policy)
+                    .tools(List.of(
+                            ToolSpec.builder("crm__find_customer", "Find a customer")
+                                    .build(),
+                            ToolSpec.builder("crm__delete_customer", "Delete a customer")
+                                    .build(),
+                            ToolSpec.builder("shell__run", "Run a command")
+                                    .aiAccess(AiAccess.BLOCKED)
+                                    .build(),
+                            ToolSpec.builder("hr__list_staff", "List the staff")
+                                    .sourceKind(SourceKind.OPENAPI)
+                                    .build(),
+                            ToolSpec.builder("wiki__search", "Search the wiki").build()))
+                    .build();
+            assertThat(log.warnings())
+                    .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .contains("app__export", "matches no known tool");
+            return scout;
+        }
     }
 
     private ToolRunner runner(ToolScout scout) {

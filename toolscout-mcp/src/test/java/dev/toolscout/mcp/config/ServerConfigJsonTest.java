@@ -10,6 +10,7 @@ import dev.toolscout.mcp.secret.SecretBox;
 import dev.toolscout.mcp.secret.SecretBox.UnsealException;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerConfig.Transport;
+import dev.toolscout.testing.LogCapture;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,8 +123,15 @@ class ServerConfigJsonTest {
         ObjectNode stored = storedJson(ServerConfig.stdio("s", "x", List.of()));
         stored.putObject("env").put("NEW_TOKEN", "stored-before-the-rule-knew-it");
 
-        assertThat(ServerConfigJson.read(stored.toString(), box).env())
-                .containsEntry("NEW_TOKEN", "stored-before-the-rule-knew-it");
+        try (LogCapture log = LogCapture.of(ServerConfigJson.class)) {
+            assertThat(ServerConfigJson.read(stored.toString(), box).env())
+                    .containsEntry("NEW_TOKEN", "stored-before-the-rule-knew-it");
+            // the operator is told which field to seal, never its value
+            assertThat(log.warnings())
+                    .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .contains("'s'", "env.NEW_TOKEN", "stored plain")
+                    .doesNotContain("stored-before-the-rule-knew-it");
+        }
     }
 
     @Test

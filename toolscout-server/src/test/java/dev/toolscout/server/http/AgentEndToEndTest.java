@@ -28,6 +28,7 @@ import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.skills.Skill;
+import dev.toolscout.testing.LogCapture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpRequest;
@@ -135,8 +136,18 @@ class AgentEndToEndTest {
         }
     }
 
+    /**
+     * What the server logs for the operator on purpose, over the class: the policy's rule read before the upstream
+     * listed the tool it names, and the approval requests the tests make.
+     */
+    static LogCapture policyLog;
+
+    static LogCapture approvalLog;
+
     @BeforeAll
     static void start() throws Exception {
+        policyLog = LogCapture.of("dev.toolscout.engine.LocalToolScout");
+        approvalLog = LogCapture.of("dev.toolscout.agent.Agent");
         Path peers = Path.of("../toolscout-mcp/src/test/node").toAbsolutePath().normalize();
         serversFile = tmp.resolve("servers.json");
         Files.writeString(serversFile, """
@@ -169,10 +180,20 @@ class AgentEndToEndTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            server.close();
+        try {
+            if (server != null) {
+                server.close();
+            }
+            fake.close();
+            assertThat(policyLog.warnings())
+                    .allSatisfy(w -> assertThat(w).contains("'everything__get-sum' matches no known tool"));
+            assertThat(approvalLog.warnings())
+                    .isNotEmpty()
+                    .allSatisfy(w -> assertThat(w).matches("approval request ap-\\w+: .+ asks to run .+"));
+        } finally {
+            policyLog.close();
+            approvalLog.close();
         }
-        fake.close();
     }
 
     static JsonNode send(ApiClient client, String conversation, String message) throws Exception {
