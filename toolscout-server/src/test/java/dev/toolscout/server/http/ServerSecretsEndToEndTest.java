@@ -13,6 +13,7 @@ import dev.toolscout.model.Role;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
+import dev.toolscout.testing.LogCapture;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,8 +70,9 @@ class ServerSecretsEndToEndTest {
         GatewayAuth auth = GatewayAuth.withRoles(Map.of(
                 ALICE, new GatewayAuth.Key(new Principal("alice", null, null), Role.USER),
                 ROOT, new GatewayAuth.Key(new Principal("root", null, null), Role.ADMIN)));
-        try (McpRuntime rt =
-                McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
+        try (LogCapture upstreamLog = LogCapture.of("dev.toolscout.mcp.upstream");
+                McpRuntime rt =
+                        McpRuntime.open(ToolScout.builder().preloadModel(false).dataDir(data))) {
             rt.start(List.of(), Duration.ofSeconds(30));
             HttpApi api = new HttpApi(auth, new HttpApi.Options(false, true));
             try (GatewayHttpServer http = GatewayHttpServer.start(
@@ -132,6 +134,9 @@ class ServerSecretsEndToEndTest {
                 assertThat(viaGateway).contains("\"name\":\"Argv\"");
                 assertNoSecret("mcp__list_servers", viaGateway);
             }
+            // what the operator's log says of the servers (the unreachable one is down, reconnecting) shows none of
+            // their secrets either
+            assertNoSecret("the upstream log", String.join("\n", upstreamLog.warnings()));
         }
         StringBuilder files = new StringBuilder();
         try (Stream<Path> all = Files.walk(data)) {
