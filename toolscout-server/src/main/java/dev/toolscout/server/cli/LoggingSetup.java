@@ -47,8 +47,13 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
         root.addAppender(stderr);
         context.getLogger("ai.djl").setLevel(Level.ERROR);
         context.getLogger("dev.toolscout").setLevel(level("TOOLSCOUT_LOG_LEVEL", Level.WARN));
-        context.getLogger("io.modelcontextprotocol.spec.McpClientSession")
-                .setLevel(level("TOOLSCOUT_SDK_LOG_LEVEL", Level.ERROR));
+        // the MCP SDK's per-request noise, and its warning with a trace when it closes a transport to a server that is
+        // already gone (nothing to act on: the upstream manager says the server is down)
+        for (String sdk : new String[] {
+            "io.modelcontextprotocol.spec.McpClientSession", "io.modelcontextprotocol.spec.McpTransport"
+        }) {
+            context.getLogger(sdk).setLevel(level("TOOLSCOUT_SDK_LOG_LEVEL", Level.ERROR));
+        }
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 

@@ -39,6 +39,8 @@ class LoggingSetupTest {
         assertThat(ctx.getLogger("io.modelcontextprotocol.spec.McpClientSession")
                         .getEffectiveLevel())
                 .isEqualTo(Level.ERROR);
+        assertThat(ctx.getLogger("io.modelcontextprotocol.spec.McpTransport").getEffectiveLevel())
+                .isEqualTo(Level.ERROR);
     }
 
     @Test
