@@ -37,6 +37,7 @@ import java.util.Optional;
  */
 public final class ToolRunner {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ToolRunner.class);
 
     private final ToolScout scout;
     private final Map<String, ToolExecutor> bySource;
@@ -127,6 +128,79 @@ public final class ToolRunner {
     public ToolCalls.Outcome<ToolResult> call(ToolCalls.Request request, ToolCalls.ApprovalStep approval)
             throws InterruptedException {
         return ToolCalls.call(request, (who, name) -> target(who, request.conversationId(), name), approval);
+    }
+
+    /**
+     * What a framework's model reads back from one call it made: the result, or why it did not run.
+     *
+     * @param output the tool's output when it ran without error, else {@code null}
+     * @param approvalId the pending approval request when the call is held, else {@code null}
+     */
+    public record Reply(
+            String text, boolean error, com.fasterxml.jackson.databind.JsonNode output, String approvalId) {}
+
+    /**
+     * One call an application's model made (a framework adapter's), through the gate with the approval queue: a
+     * {@code PROPOSE} tool's call is filed in the agent channel, scoped to {@code label:conversation}, as requested by
+     * {@code label:user}, and the operator is told how to decide it. Denied and missing read alike.
+     *
+     * @param label who calls, for the requester and the scope ({@code langchain4j}, {@code spring-ai})
+     * @param arguments the arguments as the model wrote them (JSON text)
+     */
+    public Reply reply(String label, Principal principal, String conversationId, String tool, String arguments) {
+        Principal p = principal == null ? Principal.ANONYMOUS : principal;
+        String requester = label + ":" + (p.user() == null ? "anonymous" : p.user());
+        ToolCalls.Outcome<ToolResult> outcome;
+        try {
+            outcome = call(
+                    new ToolCalls.Request(p, null, requester, conversationId, tool, arguments, null),
+                    ToolCalls.queue(
+                            scout.approvals(),
+                            dev.toolscout.approval.Approvals.Channel.AGENT,
+                            label + ":" + (conversationId == null ? "-" : conversationId)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Reply(tool + " was not run: the call was interrupted", true, null, null);
+        }
+        return switch (outcome) {
+            case ToolCalls.Outcome.Ran<ToolResult> ran ->
+                ran.result().isError()
+                        ? new Reply(ran.result().error(), true, null, null)
+                        : new Reply(
+                                ran.result().output().isTextual()
+                                        ? ran.result().output().textValue()
+                                        : ran.result().output().toString(),
+                                false,
+                                ran.result().output(),
+                                null);
+            case ToolCalls.Outcome.NotFound<ToolResult> nf -> new Reply(nf.message(), true, null, null);
+            case ToolCalls.Outcome.InvalidArguments<ToolResult> ia -> new Reply(ia.message(), true, null, null);
+            case ToolCalls.Outcome.Refused<ToolResult> rf -> new Reply(rf.message(), true, null, null);
+            case ToolCalls.Outcome.Failed<ToolResult> f -> new Reply(f.message(), true, null, null);
+            case ToolCalls.Outcome.Denied<ToolResult> d -> new Reply(d.message(), true, null, null);
+            case ToolCalls.Outcome.Held<ToolResult> h -> {
+                String id = h.approval().id();
+                if (h.filed()) {
+                    LOG.warn(
+                            "approval request {}: {} asks to run {} ({}, conversation {}); decide with "
+                                    + "`toolscout approvals approve {}` or `deny {}`",
+                            id,
+                            requester,
+                            h.tool().fullName(),
+                            label,
+                            conversationId,
+                            id,
+                            id);
+                }
+                yield new Reply(
+                        h.tool().fullName() + " needs approval and was not run: approval request " + id
+                                + " is pending. Tell the user; once someone else approves it, the same call with the "
+                                + "same arguments runs.",
+                        false,
+                        null,
+                        id);
+            }
+        };
     }
 
     /** The executor registered for the tool's source, else for its kind; null for none. */

@@ -37,7 +37,7 @@ class HeldCallsTest {
                                 .aiAccess(AiAccess.PROPOSE)
                                 .build()))
                         .build();
-                LogCapture log = LogCapture.of(RunnerToolExecutor.class)) {
+                LogCapture log = LogCapture.of(ToolRunner.class)) {
             ToolRunner runner = ToolRunner.builder(scout)
                     .executor("mail", call -> {
                         sent.add(call.arguments().path("to").asText());

@@ -1,11 +1,8 @@
 package dev.toolscout.springai;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.approval.Approvals;
 import dev.toolscout.engine.ToolRunner;
-import dev.toolscout.execution.ToolCalls;
-import dev.toolscout.execution.ToolResult;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import java.util.Map;
@@ -17,12 +14,12 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
  * ToolScout's tools as Spring AI {@link ToolCallback}s. Every call goes through ToolScout's one call gate ({@link
- * ToolRunner#call}): access first (a tool the principal may not see answers exactly as a missing one, "Tool not
+ * ToolRunner#reply}): access first (a tool the principal may not see answers exactly as a missing one, "Tool not
  * found: name"), {@code BLOCKED} never runs, argument size and shape, then {@code PROPOSE}: the call is filed in the
  * approval queue of the data directory ({@code toolscout approvals}) and the model is told it is held, with the
  * request's id; once a person approves it, the same call with the same arguments runs, once. The approvals are filed
  * in the {@link Approvals.Channel#AGENT agent} channel, scoped to the conversation ({@code spring-ai:<conversation
- * id>}, or {@code spring-ai} without one), requested by {@code spring-ai:<user>} ({@code spring-ai:anonymous}).
+ * id>}, or {@code spring-ai:-} without one), requested by {@code spring-ai:<user>} ({@code spring-ai:anonymous}).
  *
  * <p>A tool's own failure (an upstream error, bad arguments) is answered to the model as {@code Error: ...}, not
  * thrown. Thread-safe.
@@ -55,44 +52,14 @@ public final class ToolScoutToolCallbacks {
      * @param arguments the arguments as the model wrote them (JSON text)
      */
     public String call(Principal principal, String conversationId, String tool, String arguments) {
-        Principal p = principal == null ? Principal.ANONYMOUS : principal;
-        String requester = "spring-ai:" + (p.user() == null ? "anonymous" : p.user());
-        String scope = conversationId == null ? "spring-ai" : "spring-ai:" + conversationId;
-        ToolCalls.Outcome<ToolResult> outcome;
-        try {
-            outcome = runner.call(
-                    new ToolCalls.Request(p, null, requester, conversationId, tool, arguments, null),
-                    ToolCalls.queue(runner.scout().approvals(), Approvals.Channel.AGENT, scope));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "Error: the call of " + tool + " was cancelled";
-        }
-        return switch (outcome) {
-            case ToolCalls.Outcome.Ran<ToolResult> ran -> text(ran.result());
-            case ToolCalls.Outcome.NotFound<ToolResult> nf -> nf.message();
-            case ToolCalls.Outcome.InvalidArguments<ToolResult> ia -> "Error: " + ia.message();
-            case ToolCalls.Outcome.Refused<ToolResult> rf -> "Error: " + rf.message();
-            case ToolCalls.Outcome.Failed<ToolResult> f -> "Error: " + f.message();
-            case ToolCalls.Outcome.Denied<ToolResult> d -> "Error: " + d.message();
-            case ToolCalls.Outcome.Held<ToolResult> h ->
-                tool + " was not run: it needs a person's approval, and approval request "
-                        + h.approval().id()
-                        + " is pending. Tell the user so; once it is approved, call " + tool
-                        + " again with exactly the same arguments.";
-        };
+        ToolRunner.Reply r = runner.reply("spring-ai", principal, conversationId, tool, arguments);
+        // a denied tool reads as a missing one, word for word; the other failures say they are errors
+        return r.error() && !r.text().startsWith("Tool not found: ") ? "Error: " + r.text() : r.text();
     }
 
     /** Whether {@code callback} is one this class made (a ToolScout tool, not one of the application's own). */
     public static boolean isToolScout(ToolCallback callback) {
         return callback instanceof Callback;
-    }
-
-    private static String text(ToolResult result) {
-        if (result.isError()) {
-            return "Error: " + result.error();
-        }
-        JsonNode out = result.output();
-        return out.isTextual() ? out.asText() : out.toString();
     }
 
     /** The JSON Schema a model gets for {@code tool}'s parameters: always an object schema with properties. */

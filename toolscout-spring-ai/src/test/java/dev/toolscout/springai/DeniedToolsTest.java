@@ -16,6 +16,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.SideEffect;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -221,7 +222,14 @@ class DeniedToolsTest {
         ToolScoutToolCallbacks callbacks = provider.callbacks();
         RAN.clear();
         String args = "{\"path\": \"/shared/old.txt\"}";
-        String held = callbacks.call(ALICE, "conv-1", "files__delete_file", args);
+        String held;
+        try (LogCapture log = LogCapture.of(ToolRunner.class)) {
+            held = callbacks.call(ALICE, "conv-1", "files__delete_file", args);
+            // the operator is told how to decide it
+            assertThat(log.warnings())
+                    .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .contains("spring-ai:alice asks to run files__delete_file", "toolscout approvals approve");
+        }
         StoredApproval pending = scout.approvals().list().stream()
                 .filter(a -> a.tool().equals("files__delete_file"))
                 .findFirst()
