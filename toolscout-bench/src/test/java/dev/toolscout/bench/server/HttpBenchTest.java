@@ -48,7 +48,18 @@ class HttpBenchTest {
                 dir.toString());
 
         assertThat(code).as(err).isZero();
-        assertThat(out).contains("clients", "in-proc req/s", "HTTP req/s", "p50 ms", "p99 ms", "ratio");
+        assertThat(out)
+                .contains(
+                        "clients",
+                        "model calls",
+                        "in-proc req/s",
+                        "HTTP req/s",
+                        "embed req/s",
+                        "p50 ms",
+                        "p99 ms",
+                        "ratio",
+                        "in/embed",
+                        "HTTP/emb");
         List<String> rows = out.lines().filter(l -> l.matches("\\s+[12] .*x")).toList();
         assertThat(rows).hasSize(2);
     }
@@ -83,12 +94,64 @@ class HttpBenchTest {
                     "http_per_s",
                     "http_p50_ms",
                     "http_p99_ms",
-                    "ratio")) {
+                    "ratio",
+                    "embed_per_s",
+                    "embed_p50_ms",
+                    "embed_p99_ms",
+                    "in_process_over_embed",
+                    "http_over_embed")) {
                 assertThat(l.get(f).asDouble()).as(f).isPositive();
             }
             assertThat(l.get("http_p50_ms").asDouble())
                     .isLessThanOrEqualTo(l.get("http_p99_ms").asDouble());
+            assertThat(l.get("model_calls").asInt())
+                    .isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(l.get("in_process_over_embed").asDouble())
+                    .isCloseTo(
+                            l.get("in_process_per_s").asDouble()
+                                    / l.get("embed_per_s").asDouble(),
+                            org.assertj.core.api.Assertions.within(0.01));
         }
+    }
+
+    @Test
+    void each_setting_of_the_models_calls_is_measured_at_each_number_of_clients() throws Exception {
+        int code = run(
+                "bench-http",
+                "--clients",
+                "1,3",
+                "--requests",
+                "12",
+                "--warmup",
+                "2",
+                "--rounds",
+                "2",
+                "--model-calls",
+                "0,cores,1",
+                "--format",
+                "json",
+                "--work-dir",
+                dir.toString());
+
+        assertThat(code).as(err).isZero();
+        JsonNode levels = new ObjectMapper().readTree(out).get("levels");
+        assertThat(levels).hasSize(6);
+        List<String> cells = new java.util.ArrayList<>();
+        for (JsonNode l : levels) {
+            cells.add(l.get("clients").asInt() + "/" + l.get("model_calls").asInt());
+            assertThat(l.get("embed_per_s").asDouble()).isPositive();
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertThat(cells).containsExactly("1/0", "1/" + cores, "1/1", "3/0", "3/" + cores, "3/1");
+        // the setting is put back as it was
+        assertThat(System.getProperty("toolscout.model.calls")).isNull();
+    }
+
+    @Test
+    void a_bad_model_calls_setting_exits_2_naming_the_option_and_the_value() {
+        assertThat(run("bench-http", "--model-calls", "some", "--work-dir", dir.toString()))
+                .isEqualTo(2);
+        assertThat(err).contains("--model-calls must be 'cores' or an integer >= 0 (0: no bound) each, got: 'some'");
     }
 
     @Test
