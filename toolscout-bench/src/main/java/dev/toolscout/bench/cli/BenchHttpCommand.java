@@ -155,12 +155,12 @@ final class BenchHttpCommand implements Callable<Integer> {
             out.printf(
                     Locale.ROOT,
                     "POST /v1/select against in-process select and the query embedding alone, %,d tools, %,d requests"
-                            + " per cell%n",
+                            + " per cell (cpu: the process's CPU ms per request)%n",
                     r.tools(),
                     r.requests());
             out.printf(
                     Locale.ROOT,
-                    "%8s %11s %14s %10s %10s %14s %10s %10s %7s %13s %10s %10s %9s %9s%n",
+                    "%8s %11s %14s %10s %10s %14s %10s %10s %7s %13s %10s %10s %9s %9s %9s %9s %9s%n",
                     "clients",
                     "model calls",
                     "in-proc req/s",
@@ -174,11 +174,14 @@ final class BenchHttpCommand implements Callable<Integer> {
                     "p50 ms",
                     "p99 ms",
                     "in/embed",
-                    "HTTP/emb");
+                    "HTTP/emb",
+                    "in cpu",
+                    "HTTP cpu",
+                    "emb cpu");
             for (HttpBench.Level l : r.levels()) {
                 out.printf(
                         Locale.ROOT,
-                        "%8d %11s %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx %13.1f %10.2f %10.2f %8.2fx %8.2fx%n",
+                        "%8d %11s %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx %13.1f %10.2f %10.2f %8.2fx %8.2fx %9.2f %9.2f %9.2f%n",
                         l.clients(),
                         l.modelCalls() == 0 ? "unbounded" : Integer.toString(l.modelCalls()),
                         l.inProcess().perSecond(),
@@ -192,7 +195,10 @@ final class BenchHttpCommand implements Callable<Integer> {
                         l.embedOnly().p50Ms(),
                         l.embedOnly().p99Ms(),
                         l.inProcessOverEmbed(),
-                        l.httpOverEmbed());
+                        l.httpOverEmbed(),
+                        l.inProcess().cpuMs(),
+                        l.http().cpuMs(),
+                        l.embedOnly().cpuMs());
             }
         }
         out.flush();
@@ -220,6 +226,10 @@ final class BenchHttpCommand implements Callable<Integer> {
             o.put("embed_p99_ms", round(l.embedOnly().p99Ms()));
             o.put("in_process_over_embed", Math.round(l.inProcessOverEmbed() * 100) / 100.0);
             o.put("http_over_embed", Math.round(l.httpOverEmbed() * 100) / 100.0);
+            // CPU ms per request of the whole process: what other load on the machine changes least
+            o.put("embed_cpu_ms", round(l.embedOnly().cpuMs()));
+            o.put("in_process_cpu_ms", round(l.inProcess().cpuMs()));
+            o.put("http_cpu_ms", round(l.http().cpuMs()));
         }
         return n;
     }

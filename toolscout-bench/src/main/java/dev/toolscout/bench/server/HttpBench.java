@@ -82,8 +82,17 @@ public final class HttpBench {
         }
     }
 
-    /** One variant at one concurrency. */
-    public record Figures(double perSecond, double p50Ms, double p99Ms) {}
+    /**
+     * One variant at one concurrency.
+     *
+     * @param cpuMs this process's CPU time per request (every thread: the clients', the server's, the JIT's and the
+     *     GC's), the figure other load on the machine changes least; over HTTP it includes the client's side
+     */
+    public record Figures(double perSecond, double p50Ms, double p99Ms, double cpuMs) {
+        public Figures(double perSecond, double p50Ms, double p99Ms) {
+            this(perSecond, p50Ms, p99Ms, Double.NaN);
+        }
+    }
 
     /**
      * The variants at one concurrency and one setting of the model's concurrent calls; {@code ratio} is HTTP
@@ -373,34 +382,46 @@ public final class HttpBench {
             });
         }
         ready.await();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         start.countDown();
         done.await();
         long wall = System.nanoTime() - t0;
+        long cpu = processCpuNanos() - cpu0;
         if (failure.get() != null) {
             throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());
         }
-        return new Phase(latencies, wall);
+        return new Phase(latencies, wall, cpu);
     }
 
-    record Phase(long[] latencies, long wallNanos) {}
+    /** This process's CPU time so far, all threads; -1 where the JVM cannot tell. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
+    }
+
+    record Phase(long[] latencies, long wallNanos, long cpuNanos) {}
 
     /** The phases of one variant at one level, added up. */
     private static final class Samples {
         private final List<long[]> latencies = new ArrayList<>();
         private long wall;
+        private long cpu;
         private int count;
 
         void add(Phase p) {
             latencies.add(p.latencies());
             wall += p.wallNanos();
+            cpu += p.cpuNanos();
             count += p.latencies().length;
         }
 
         Figures figures() {
             long[] all =
                     latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99));
+            return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99), cpu / 1e6 / count);
         }
 
         private static double percentile(long[] sorted, int p) {

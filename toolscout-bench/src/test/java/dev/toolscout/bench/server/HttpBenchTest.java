@@ -59,8 +59,12 @@ class HttpBenchTest {
                         "p99 ms",
                         "ratio",
                         "in/embed",
-                        "HTTP/emb");
-        List<String> rows = out.lines().filter(l -> l.matches("\\s+[12] .*x")).toList();
+                        "HTTP/emb",
+                        "in cpu",
+                        "HTTP cpu",
+                        "emb cpu");
+        List<String> rows =
+                out.lines().filter(l -> l.matches("\\s+[12] .*x .*\\d")).toList();
         assertThat(rows).hasSize(2);
     }
 
@@ -99,7 +103,10 @@ class HttpBenchTest {
                     "embed_p50_ms",
                     "embed_p99_ms",
                     "in_process_over_embed",
-                    "http_over_embed")) {
+                    "http_over_embed",
+                    "embed_cpu_ms",
+                    "in_process_cpu_ms",
+                    "http_cpu_ms")) {
                 assertThat(l.get(f).asDouble()).as(f).isPositive();
             }
             assertThat(l.get("http_p50_ms").asDouble())
