@@ -44,10 +44,14 @@ public final class LocalEmbeddingModels {
     /**
      * The setting that bounds how many query embeddings (model calls) of one model run at once, across all threads:
      * the system property {@value}, else the environment variable {@code TOOLSCOUT_MODEL_CALLS}; an integer, {@code
-     * 0} for no bound. Default: the number of cores the JVM sees. Callers past the bound wait their turn (a lone
-     * request never waits); see {@link ModelCalls} and docs/USAGE.md.
+     * 0} for no bound. Default: {@value #DEFAULT_MODEL_CALLS} (no bound): bounded to the cores, it did not measure
+     * better on the 2-core development machine (docs/BENCHMARKS.md, "HTTP API against in-process"). Callers past a
+     * bound wait their turn (a lone request never waits); see {@link ModelCalls} and docs/EMBEDDINGS.md.
      */
     public static final String MODEL_CALLS = "toolscout.model.calls";
+
+    /** The default of {@link #MODEL_CALLS}: no bound. */
+    public static final int DEFAULT_MODEL_CALLS = 0;
 
     /** The environment variable read for {@link #MODEL_CALLS} when the system property is not set. */
     public static final String MODEL_CALLS_ENV = "TOOLSCOUT_MODEL_CALLS";
@@ -133,19 +137,19 @@ public final class LocalEmbeddingModels {
         };
     }
 
-    /** The {@link #MODEL_CALLS} setting: the system property, else the environment variable, else the cores. */
-    static int modelCalls() {
+    /**
+     * The {@link #MODEL_CALLS} setting as it is now: the system property, else the environment variable, else
+     * {@link #DEFAULT_MODEL_CALLS}.
+     *
+     * @throws IllegalArgumentException when the setting is not an integer >= 0, naming its source and value
+     */
+    public static int modelCalls() {
         String p = System.getProperty(MODEL_CALLS);
         if (p != null) {
             return modelCalls(p, "system property " + MODEL_CALLS);
         }
         String e = System.getenv(MODEL_CALLS_ENV);
-        return e != null ? modelCalls(e, "environment variable " + MODEL_CALLS_ENV) : defaultModelCalls();
-    }
-
-    /** The default of {@link #MODEL_CALLS}: the cores this JVM may use. */
-    static int defaultModelCalls() {
-        return Runtime.getRuntime().availableProcessors();
+        return e != null ? modelCalls(e, "environment variable " + MODEL_CALLS_ENV) : DEFAULT_MODEL_CALLS;
     }
 
     /** {@code value} of the setting named by {@code source}: an integer >= 0, or a message naming it. */
@@ -158,7 +162,7 @@ public final class LocalEmbeddingModels {
         }
         if (n < 0) {
             throw new IllegalArgumentException(source + " (model calls at once) must be an integer >= 0 (0: no"
-                    + " bound, default: the number of cores), got: '" + value + "'");
+                    + " bound, default: 0), got: '" + value + "'");
         }
         return n;
     }

@@ -5,14 +5,15 @@ import java.util.function.Supplier;
 
 /**
  * Bounds how many calls of one model run at once: a caller past the bound waits, first come first served, for a
- * call to end. The bound is the number of cores by default ({@link LocalEmbeddingModels#MODEL_CALLS}).
+ * call to end. The bound is set by {@link LocalEmbeddingModels#MODEL_CALLS}; none by default.
  *
- * <p>Why: each model call runs on its caller's thread with one intra-op thread ({@link BundledOnnxModels}), so 32
+ * <p>Why it exists: each model call runs on its caller's thread with one intra-op thread ({@link BundledOnnxModels}), so 32
  * request threads were 32 model calls time-sliced over 2 cores, each evicting the others' activations from the
- * caches and each finishing late; the lexical searches, on virtual threads, waited behind them for a carrier.
- * Measured with {@code bench-http}: in-process {@code select} at 8 and 32 clients was slower than the same
- * selection over HTTP, whose Jetty threads spend part of their time off the CPU (docs/BENCHMARKS.md, "HTTP API
- * against in-process"). With the bound, the waiting callers sleep instead, and every call runs on a warm core.
+ * caches (the hypothesis for in-process {@code select} measuring slower than HTTP at 8 and 32 clients). Measured
+ * with {@code bench-http --model-calls 0,cores}, the bound to the cores did not come out better: the process's CPU
+ * per selection was the same or 0.2-0.5 ms higher with it (each turn handed over wakes a parked thread), and
+ * throughput moved either way with the machine's other load (docs/BENCHMARKS.md, "HTTP API against in-process").
+ * So it is off by default, kept for a machine where it measures better.
  *
  * <p>A lone caller never waits. A caller waits at most for the calls queued before it: about {@code queued /
  * bound} calls' time. The wait ignores interrupts (a model call takes milliseconds) and keeps the thread's

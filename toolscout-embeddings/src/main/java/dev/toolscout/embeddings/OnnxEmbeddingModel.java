@@ -25,7 +25,7 @@ import java.util.Objects;
  * <p>Every vector has length {@link #dimension()} and unit L2 norm (normalized again here, so a change in
  * LangChain4j cannot break the contract silently). Thread-safe: the ONNX session and tokenizer are, and this
  * class holds no mutable state. The model calls of queries run on their callers' threads, at most {@link
- * LocalEmbeddingModels#MODEL_CALLS} at once (the number of cores by default, see {@link ModelCalls}).
+ * LocalEmbeddingModels#MODEL_CALLS} at once (no bound by default, see {@link ModelCalls}).
  */
 public final class OnnxEmbeddingModel implements EmbeddingModel {
     private final String modelId;

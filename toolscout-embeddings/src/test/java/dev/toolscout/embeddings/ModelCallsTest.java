@@ -105,11 +105,10 @@ class ModelCallsTest {
         assertThatThrownBy(() -> LocalEmbeddingModels.modelCalls("two", "environment variable TOOLSCOUT_MODEL_CALLS"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("environment variable TOOLSCOUT_MODEL_CALLS (model calls at once) must be an integer >= 0"
-                        + " (0: no bound, default: the number of cores), got: 'two'");
+                        + " (0: no bound, default: 0), got: 'two'");
         assertThatThrownBy(() -> LocalEmbeddingModels.modelCalls("-1", "system property toolscout.model.calls"))
                 .hasMessageContaining("got: '-1'");
-        assertThat(LocalEmbeddingModels.defaultModelCalls())
-                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(LocalEmbeddingModels.DEFAULT_MODEL_CALLS).isZero();
     }
 
     @Test

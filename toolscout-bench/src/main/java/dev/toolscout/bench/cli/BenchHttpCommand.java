@@ -71,11 +71,11 @@ final class BenchHttpCommand implements Callable<Integer> {
     @Option(
             names = "--model-calls",
             split = ",",
-            paramLabel = "N|cores,...",
-            defaultValue = "cores",
+            paramLabel = "N|cores|default,...",
+            defaultValue = "default",
             description = "Settings of how many model calls run at once (toolscout.model.calls: an integer, 0 for no "
-                    + "bound, or 'cores', the default) to compare side by side, one engine each, e.g. 0,cores "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "bound; 'cores' for the number of cores; 'default' for the setting as the product reads it) to "
+                    + "compare side by side, one engine each, e.g. 0,cores (default: ${DEFAULT-VALUE}).")
     List<String> modelCalls;
 
     @Option(
@@ -234,13 +234,17 @@ final class BenchHttpCommand implements Callable<Integer> {
         return n;
     }
 
-    /** {@code --model-calls}: each 'cores' (null: the model's default) or an integer >= 0. */
+    /** {@code --model-calls}: each 'default' (null: the setting as the product reads it), 'cores' or an integer >= 0. */
     static List<Integer> modelCalls(List<String> values) {
         List<Integer> out = new java.util.ArrayList<>(values.size());
         for (String v : values) {
             String t = v.strip().toLowerCase(Locale.ROOT);
-            if (t.equals("cores")) {
+            if (t.equals("default")) {
                 out.add(null);
+                continue;
+            }
+            if (t.equals("cores")) {
+                out.add(Runtime.getRuntime().availableProcessors());
                 continue;
             }
             int n;
@@ -251,7 +255,8 @@ final class BenchHttpCommand implements Callable<Integer> {
             }
             if (n < 0) {
                 throw new IllegalArgumentException(
-                        "--model-calls must be 'cores' or an integer >= 0 (0: no bound) each, got: '" + v + "'");
+                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: '" + v
+                                + "'");
             }
             out.add(n);
         }

@@ -47,7 +47,7 @@ public final class HttpBench {
      * @param warmup warm-up requests per variant and level
      * @param rounds how many alternating rounds the measured requests are split into
      * @param modelCalls the settings of the model's concurrent calls to compare (the {@code toolscout.model.calls}
-     *     setting: 0 for no bound), one engine each; {@code null} in the list for the default (the cores)
+     *     setting: 0 for no bound), one engine each; {@code null} in the list for the setting as it is (system property, environment, default)
      */
     public record Options(
             int tools,
@@ -71,7 +71,8 @@ public final class HttpBench {
             modelCalls = java.util.Collections.unmodifiableList(new ArrayList<>(modelCalls));
             if (modelCalls.isEmpty() || modelCalls.stream().anyMatch(c -> c != null && c < 0)) {
                 throw new IllegalArgumentException(
-                        "--model-calls must be 'cores' or an integer >= 0 (0: no bound) each, got: " + modelCalls);
+                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: "
+                                + modelCalls);
             }
         }
 
@@ -204,7 +205,7 @@ public final class HttpBench {
                 // the setting is read when the engine makes its model: set it, make the model (a first embedding),
                 // then the next engine's may be set
                 if (calls == null) {
-                    System.clearProperty(LocalEmbeddingModels.MODEL_CALLS);
+                    restore(before);
                 } else {
                     System.setProperty(LocalEmbeddingModels.MODEL_CALLS, calls.toString());
                 }
@@ -223,7 +224,7 @@ public final class HttpBench {
                     GatewayHttpServer http =
                             GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api);
                     api.open(new ApiBackend(scout, null));
-                    int bound = calls != null ? calls : Runtime.getRuntime().availableProcessors();
+                    int bound = calls != null ? calls : LocalEmbeddingModels.modelCalls();
                     setups.add(new Setup(bound, scout, http, calls(scout, http, client)));
                 } catch (RuntimeException | Error e) {
                     scout.close();
@@ -231,11 +232,7 @@ public final class HttpBench {
                 }
             }
         } finally {
-            if (before == null) {
-                System.clearProperty(LocalEmbeddingModels.MODEL_CALLS);
-            } else {
-                System.setProperty(LocalEmbeddingModels.MODEL_CALLS, before);
-            }
+            restore(before);
         }
         try {
             List<Level> levels = new ArrayList<>();
@@ -248,6 +245,14 @@ public final class HttpBench {
                 s.http().close();
                 s.scout().close();
             }
+        }
+    }
+
+    private static void restore(String property) {
+        if (property == null) {
+            System.clearProperty(LocalEmbeddingModels.MODEL_CALLS);
+        } else {
+            System.setProperty(LocalEmbeddingModels.MODEL_CALLS, property);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.bench.cli.Bench;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -111,8 +112,7 @@ class HttpBenchTest {
             }
             assertThat(l.get("http_p50_ms").asDouble())
                     .isLessThanOrEqualTo(l.get("http_p99_ms").asDouble());
-            assertThat(l.get("model_calls").asInt())
-                    .isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(l.get("model_calls").asInt()).isEqualTo(LocalEmbeddingModels.DEFAULT_MODEL_CALLS);
             assertThat(l.get("in_process_over_embed").asDouble())
                     .isCloseTo(
                             l.get("in_process_per_s").asDouble()
@@ -134,7 +134,7 @@ class HttpBenchTest {
                 "--rounds",
                 "2",
                 "--model-calls",
-                "0,cores,1",
+                "0,cores,default",
                 "--format",
                 "json",
                 "--work-dir",
@@ -149,7 +149,8 @@ class HttpBenchTest {
             assertThat(l.get("embed_per_s").asDouble()).isPositive();
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        assertThat(cells).containsExactly("1/0", "1/" + cores, "1/1", "3/0", "3/" + cores, "3/1");
+        int d = LocalEmbeddingModels.DEFAULT_MODEL_CALLS;
+        assertThat(cells).containsExactly("1/0", "1/" + cores, "1/" + d, "3/0", "3/" + cores, "3/" + d);
         // the setting is put back as it was
         assertThat(System.getProperty("toolscout.model.calls")).isNull();
     }
@@ -158,7 +159,9 @@ class HttpBenchTest {
     void a_bad_model_calls_setting_exits_2_naming_the_option_and_the_value() {
         assertThat(run("bench-http", "--model-calls", "some", "--work-dir", dir.toString()))
                 .isEqualTo(2);
-        assertThat(err).contains("--model-calls must be 'cores' or an integer >= 0 (0: no bound) each, got: 'some'");
+        assertThat(err)
+                .contains(
+                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: 'some'");
     }
 
     @Test
