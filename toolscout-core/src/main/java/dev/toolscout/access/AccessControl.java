@@ -8,30 +8,30 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Computes what a principal may see, before any ranking: the {@link AllowedSet} every search then runs
  * inside. Results are cached per (catalog version, policy version, principal); the cache is small and
  * dropped whenever the catalog or the policy changes.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. A cached set is read without a lock: every selection asks here twice (its tools, its skills),
+ * and a lock taken by every request was where 32 concurrent in-process selections queued (a third of their
+ * threads BLOCKED on it in {@code jstack}, bench-http, docs/BENCHMARKS.md "HTTP API against in-process").
  */
 public final class AccessControl {
-    /** Cached allowed sets; more principals than this at one catalog version evict the oldest. */
+    /**
+     * Cached allowed sets at most. Past it, the sets of older catalog and policy versions go first, then others at
+     * random (a set is recomputed by one pass over the catalog).
+     */
     public static final int CACHE_SIZE = 1024;
 
     private volatile AccessPolicy policy;
     private volatile long policyVersion;
-    private final Map<Key, AllowedSet> cache = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, AllowedSet> eldest) {
-            return size() > CACHE_SIZE;
-        }
-    };
+    private final ConcurrentHashMap<Key, AllowedSet> cache = new ConcurrentHashMap<>();
 
     public AccessControl(AccessPolicy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
@@ -44,21 +44,21 @@ public final class AccessControl {
     /** Replaces the policy; cached sets of the old one are never used again. */
     public synchronized void setPolicy(AccessPolicy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
+        // the policy before its version: a reader that sees the new version sees the new policy (allowed reads them
+        // in the other order), and a set computed under the old one is never stored (its version is stale)
         this.policyVersion++;
         cache.clear();
     }
 
     /** The ordinals of {@code snapshot} that {@code principal} may see. */
     public AllowedSet allowed(Catalog.Snapshot snapshot, Principal principal) {
-        Key key;
-        AccessPolicy p;
-        synchronized (this) {
-            key = new Key(snapshot.version(), snapshot.universe(), policyVersion, principal);
-            AllowedSet hit = cache.get(key);
-            if (hit != null) {
-                return hit;
-            }
-            p = policy;
+        // the version, then the policy (setPolicy writes them in the other order): a key of the new version is never
+        // computed with the old policy
+        Key key = new Key(snapshot.version(), snapshot.universe(), policyVersion, principal);
+        AccessPolicy p = policy;
+        AllowedSet hit = cache.get(key);
+        if (hit != null) {
+            return hit;
         }
         Resolver r = new Resolver(p, principal);
         BitSet bits = new BitSet(snapshot.universe());
@@ -70,10 +70,23 @@ public final class AccessControl {
         AllowedSet set = AllowedSet.of(bits, snapshot.universe());
         synchronized (this) {
             if (key.policyVersion() == policyVersion) {
+                if (cache.size() >= CACHE_SIZE) {
+                    evict(key);
+                }
                 cache.put(key, set);
             }
         }
         return set;
+    }
+
+    /** Under the lock, with the cache full: drops the sets of other versions than {@code key}'s, else one in four. */
+    private void evict(Key key) {
+        cache.keySet()
+                .removeIf(k -> k.catalogVersion() != key.catalogVersion() || k.policyVersion() != key.policyVersion());
+        if (cache.size() >= CACHE_SIZE) {
+            int[] n = {0};
+            cache.keySet().removeIf(k -> n[0]++ % 4 == 0);
+        }
     }
 
     /** Whether {@code principal} may see {@code spec} under the current policy. */

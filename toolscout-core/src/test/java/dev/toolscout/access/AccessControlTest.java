@@ -104,4 +104,63 @@ class AccessControlTest {
         assertThat(f.access.allowed(f.catalog.snapshot(), Principal.ANONYMOUS).cardinality())
                 .isEqualTo(1);
     }
+
+    @Test
+    void more_principals_than_the_cache_holds_each_still_get_their_own_set() {
+        dev.toolscout.Fixture f = new dev.toolscout.Fixture();
+        f.catalog.sync(List.of(SEND, LIST));
+        f.access.setPolicy(new AccessPolicy(
+                Effect.DENY,
+                Map.of(),
+                List.of(new AccessRule(Effect.ALLOW, Target.TOOL, "gmail__list", Subject.GROUP, "readers"))));
+        // past CACHE_SIZE the cache evicts; every answer, first or cached, is still the principal's own
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < AccessControl.CACHE_SIZE + 300; i++) {
+                boolean reader = i % 3 == 0;
+                Principal p = new Principal("user" + i, reader ? "readers" : "others", null);
+                assertThat(f.access.allowed(f.catalog.snapshot(), p).cardinality())
+                        .as("user%d", i)
+                        .isEqualTo(reader ? 1 : 0);
+            }
+        }
+    }
+
+    @Test
+    void concurrent_readers_never_see_a_set_of_a_replaced_policy_after_the_change() throws Exception {
+        dev.toolscout.Fixture f = new dev.toolscout.Fixture();
+        f.catalog.sync(List.of(SEND, LIST));
+        AccessPolicy denySend = new AccessPolicy(
+                Effect.ALLOW,
+                Map.of(),
+                List.of(new AccessRule(Effect.DENY, Target.TOOL, "gmail__send", Subject.EVERYONE, null)));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            List<java.util.concurrent.Future<?>> readers = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int n = t;
+                readers.add(pool.submit(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        f.access.allowed(f.catalog.snapshot(), new Principal("u" + n + "-" + (i % 50), null, null));
+                    }
+                }));
+            }
+            f.access.setPolicy(denySend);
+            // once setPolicy returned, no principal, cached before or not, sees the denied tool
+            for (int i = 0; i < 50; i++) {
+                for (int t = 0; t < 4; t++) {
+                    assertThat(f.access
+                                    .allowed(f.catalog.snapshot(), new Principal("u" + t + "-" + i, null, null))
+                                    .cardinality())
+                            .isEqualTo(1);
+                }
+            }
+            stop.set(true);
+            for (var r : readers) {
+                r.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

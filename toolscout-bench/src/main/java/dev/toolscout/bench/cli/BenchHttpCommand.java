@@ -15,13 +15,17 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code toolscout bench-http}: {@code POST /v1/select} against the in-process selection, side by side. */
+/**
+ * {@code toolscout bench-http}: {@code POST /v1/select} against the in-process selection and the query embedding
+ * alone, side by side.
+ */
 @Command(
         name = "bench-http",
         mixinStandardHelpOptions = true,
         description = "Measure POST /v1/select (the HTTP API of `serve`, in process on a loopback port) against the "
-                + "in-process selection at the same concurrency, interleaved in one run: throughput, p50 and p99 per "
-                + "number of clients, and the ratio. Progress goes to stderr. See docs/BENCHMARKS.md.")
+                + "in-process selection and the query embedding alone at the same concurrency, interleaved in one run: "
+                + "throughput, p50 and p99 per number of clients, and the ratios. Progress goes to stderr. See "
+                + "docs/BENCHMARKS.md.")
 final class BenchHttpCommand implements Callable<Integer> {
     enum Format {
         table,
@@ -39,7 +43,7 @@ final class BenchHttpCommand implements Callable<Integer> {
             names = "--clients",
             split = ",",
             paramLabel = "N,N,...",
-            defaultValue = "1,8,32",
+            defaultValue = "1,8,32,128",
             description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
     List<Integer> clients;
 
@@ -63,6 +67,16 @@ final class BenchHttpCommand implements Callable<Integer> {
             defaultValue = "4",
             description = "Alternating rounds the measured requests are split into (default: ${DEFAULT-VALUE}).")
     int rounds;
+
+    @Option(
+            names = "--model-calls",
+            split = ",",
+            paramLabel = "N|cores|default,...",
+            defaultValue = "default",
+            description = "Settings of how many model calls run at once (toolscout.model.calls: an integer, 0 for no "
+                    + "bound; 'cores' for the number of cores; 'default' for the setting as the product reads it) to "
+                    + "compare side by side, one engine each, e.g. 0,cores (default: ${DEFAULT-VALUE}).")
+    List<String> modelCalls;
 
     @Option(
             names = "--work-dir",
@@ -104,7 +118,8 @@ final class BenchHttpCommand implements Callable<Integer> {
                 warmup,
                 rounds,
                 workDir != null ? workDir : Files.createTempDirectory("toolscout-bench-http"),
-                seed);
+                seed,
+                modelCalls(modelCalls));
         PrintWriter err = spec.commandLine().getErr();
         if (urls != null && !urls.isEmpty()) {
             for (java.net.URI u : urls) {
@@ -139,32 +154,51 @@ final class BenchHttpCommand implements Callable<Integer> {
         } else {
             out.printf(
                     Locale.ROOT,
-                    "POST /v1/select against in-process select, %,d tools, %,d requests per cell%n",
+                    "POST /v1/select against in-process select and the query embedding alone, %,d tools, %,d requests"
+                            + " per cell (cpu: the process's CPU ms per request)%n",
                     r.tools(),
                     r.requests());
             out.printf(
                     Locale.ROOT,
-                    "%8s %14s %10s %10s %14s %10s %10s %7s%n",
+                    "%8s %11s %14s %10s %10s %14s %10s %10s %7s %13s %10s %10s %9s %9s %9s %9s %9s%n",
                     "clients",
+                    "model calls",
                     "in-proc req/s",
                     "p50 ms",
                     "p99 ms",
                     "HTTP req/s",
                     "p50 ms",
                     "p99 ms",
-                    "ratio");
+                    "ratio",
+                    "embed req/s",
+                    "p50 ms",
+                    "p99 ms",
+                    "in/embed",
+                    "HTTP/emb",
+                    "in cpu",
+                    "HTTP cpu",
+                    "emb cpu");
             for (HttpBench.Level l : r.levels()) {
                 out.printf(
                         Locale.ROOT,
-                        "%8d %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx%n",
+                        "%8d %11s %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx %13.1f %10.2f %10.2f %8.2fx %8.2fx %9.2f %9.2f %9.2f%n",
                         l.clients(),
+                        l.modelCalls() == 0 ? "unbounded" : Integer.toString(l.modelCalls()),
                         l.inProcess().perSecond(),
                         l.inProcess().p50Ms(),
                         l.inProcess().p99Ms(),
                         l.http().perSecond(),
                         l.http().p50Ms(),
                         l.http().p99Ms(),
-                        l.ratio());
+                        l.ratio(),
+                        l.embedOnly().perSecond(),
+                        l.embedOnly().p50Ms(),
+                        l.embedOnly().p99Ms(),
+                        l.inProcessOverEmbed(),
+                        l.httpOverEmbed(),
+                        l.inProcess().cpuMs(),
+                        l.http().cpuMs(),
+                        l.embedOnly().cpuMs());
             }
         }
         out.flush();
@@ -186,8 +220,47 @@ final class BenchHttpCommand implements Callable<Integer> {
             o.put("http_p50_ms", round(l.http().p50Ms()));
             o.put("http_p99_ms", round(l.http().p99Ms()));
             o.put("ratio", Math.round(l.ratio() * 100) / 100.0);
+            o.put("model_calls", l.modelCalls());
+            o.put("embed_per_s", round(l.embedOnly().perSecond()));
+            o.put("embed_p50_ms", round(l.embedOnly().p50Ms()));
+            o.put("embed_p99_ms", round(l.embedOnly().p99Ms()));
+            o.put("in_process_over_embed", Math.round(l.inProcessOverEmbed() * 100) / 100.0);
+            o.put("http_over_embed", Math.round(l.httpOverEmbed() * 100) / 100.0);
+            // CPU ms per request of the whole process: what other load on the machine changes least
+            o.put("embed_cpu_ms", round(l.embedOnly().cpuMs()));
+            o.put("in_process_cpu_ms", round(l.inProcess().cpuMs()));
+            o.put("http_cpu_ms", round(l.http().cpuMs()));
         }
         return n;
+    }
+
+    /** {@code --model-calls}: each 'default' (null: the setting as the product reads it), 'cores' or an integer >= 0. */
+    static List<Integer> modelCalls(List<String> values) {
+        List<Integer> out = new java.util.ArrayList<>(values.size());
+        for (String v : values) {
+            String t = v.strip().toLowerCase(Locale.ROOT);
+            if (t.equals("default")) {
+                out.add(null);
+                continue;
+            }
+            if (t.equals("cores")) {
+                out.add(Runtime.getRuntime().availableProcessors());
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(t);
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 0) {
+                throw new IllegalArgumentException(
+                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: '" + v
+                                + "'");
+            }
+            out.add(n);
+        }
+        return out;
     }
 
     private static double round(double v) {

@@ -1,11 +1,11 @@
 package dev.toolscout.bench.server;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.model.Principal;
-import dev.toolscout.model.ToolSpec;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
@@ -26,12 +26,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code POST /v1/select} against the in-process {@link ToolScout#select} at the same concurrency, in one run:
- * one engine, served by the same Jetty and API as {@code toolscout serve} on a loopback port, and called by the
- * JDK's HTTP client (HTTP/1.1, connections kept alive between requests). For each number of clients the two variants
- * alternate in rounds, so that warm-up, JIT and the machine's other load fall on both alike. Each client sends
- * its next request when the last one is answered; throughput is requests over the wall time of the round, the
- * percentiles are over every request's own latency. Not thread-safe; one run per instance.
+ * The query embedding alone, the in-process {@link ToolScout#select} and {@code POST /v1/select} at the same
+ * concurrency, in one run: one engine per setting of the model's concurrent calls ({@code --model-calls}, the
+ * first the writer of the data directory, the others read-only over it), each served by the same Jetty and API as
+ * {@code toolscout serve} on a loopback port, and called by the JDK's HTTP client (HTTP/1.1, connections kept
+ * alive between requests). "Embedding alone" is the engine's own model called directly ({@code embedQuery}, the one
+ * model call a one-clause selection makes) from as many client threads. For each number of clients every variant
+ * of every setting runs in each round, in an order that rotates from round to round, so that warm-up, JIT and the
+ * machine's other load fall on all alike. Each client sends its next request when the last one is answered;
+ * throughput is requests over the wall time of the rounds, the percentiles are over every request's own latency.
+ * Not thread-safe; one run per instance.
  */
 public final class HttpBench {
     /**
@@ -42,9 +46,18 @@ public final class HttpBench {
      * @param requests measured requests per variant and level
      * @param warmup warm-up requests per variant and level
      * @param rounds how many alternating rounds the measured requests are split into
+     * @param modelCalls the settings of the model's concurrent calls to compare (the {@code toolscout.model.calls}
+     *     setting: 0 for no bound), one engine each; {@code null} in the list for the setting as it is (system property, environment, default)
      */
     public record Options(
-            int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir, long seed) {
+            int tools,
+            List<Integer> clients,
+            int requests,
+            int warmup,
+            int rounds,
+            Path workDir,
+            long seed,
+            List<Integer> modelCalls) {
         public Options {
             clients = List.copyOf(clients);
             if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 256)) {
@@ -55,16 +68,53 @@ public final class HttpBench {
                         "--requests must be at least 1 and --warmup, --tools at least 0, got: " + requests + ", "
                                 + warmup + ", " + tools);
             }
+            modelCalls = java.util.Collections.unmodifiableList(new ArrayList<>(modelCalls));
+            if (modelCalls.isEmpty() || modelCalls.stream().anyMatch(c -> c != null && c < 0)) {
+                throw new IllegalArgumentException(
+                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: "
+                                + modelCalls);
+            }
+        }
+
+        /** The default settings: one engine with the model's default bound. */
+        public Options(
+                int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir, long seed) {
+            this(tools, clients, requests, warmup, rounds, workDir, seed, java.util.Collections.singletonList(null));
         }
     }
 
-    /** One variant at one concurrency. */
-    public record Figures(double perSecond, double p50Ms, double p99Ms) {}
+    /**
+     * One variant at one concurrency.
+     *
+     * @param cpuMs this process's CPU time per request (every thread: the clients', the server's, the JIT's and the
+     *     GC's), the figure other load on the machine changes least; over HTTP it includes the client's side
+     */
+    public record Figures(double perSecond, double p50Ms, double p99Ms, double cpuMs) {
+        public Figures(double perSecond, double p50Ms, double p99Ms) {
+            this(perSecond, p50Ms, p99Ms, Double.NaN);
+        }
+    }
 
-    /** Both variants at one concurrency; {@code ratio} is HTTP throughput over in-process throughput. */
-    public record Level(int clients, Figures inProcess, Figures http) {
+    /**
+     * The variants at one concurrency and one setting of the model's concurrent calls; {@code ratio} is HTTP
+     * throughput over in-process throughput.
+     *
+     * @param modelCalls the bound on the model's concurrent calls (0: none)
+     * @param embedOnly the query embedding alone, called directly from as many threads
+     */
+    public record Level(int clients, Figures inProcess, Figures http, int modelCalls, Figures embedOnly) {
         public double ratio() {
             return http.perSecond() / inProcess.perSecond();
+        }
+
+        /** In-process selections/s over embeddings/s. */
+        public double inProcessOverEmbed() {
+            return inProcess.perSecond() / embedOnly.perSecond();
+        }
+
+        /** HTTP selections/s over embeddings/s. */
+        public double httpOverEmbed() {
+            return http.perSecond() / embedOnly.perSecond();
         }
     }
 
@@ -134,77 +184,157 @@ public final class HttpBench {
         this.progress = progress;
     }
 
+    /** One engine, its server and its calls. */
+    private record Setup(int modelCalls, ToolScout scout, GatewayHttpServer http, List<Call> calls) {}
+
+    private static final String[] VARIANTS = {"embed-only", "in-process", "HTTP"};
+
     public Result run() throws Exception {
-        ToolScout.Builder b = ToolScout.builder().dataDir(o.workDir().resolve("data"));
-        if (o.tools() > 0) {
-            progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
-            progress.flush();
-            List<ToolSpec> tools = SyntheticCatalog.tools(o.tools(), o.seed());
-            b.tools(tools);
-        }
+        Path dataDir = o.workDir().resolve("data");
         List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
         GatewayAuth auth = GatewayAuth.local(Principal.ANONYMOUS);
-        HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-        try (ToolScout scout = b.build();
-                GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api)) {
-            api.open(new ApiBackend(scout, null));
-            URI select = URI.create(http.baseUrl() + "/v1/select");
-            HttpClient client = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(30))
-                    .build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(30))
+                .build();
+        List<Setup> setups = new ArrayList<>();
+        String before = System.getProperty(LocalEmbeddingModels.MODEL_CALLS);
+        try {
+            for (int s = 0; s < o.modelCalls().size(); s++) {
+                Integer calls = o.modelCalls().get(s);
+                // the setting is read when the engine makes its model: set it, make the model (a first embedding),
+                // then the next engine's may be set
+                if (calls == null) {
+                    restore(before);
+                } else {
+                    System.setProperty(LocalEmbeddingModels.MODEL_CALLS, calls.toString());
+                }
+                ToolScout.Builder b =
+                        ToolScout.builder().dataDir(dataDir).preloadModel(false).readOnly(s > 0);
+                if (s == 0 && o.tools() > 0) {
+                    progress.println(
+                            "bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
+                    progress.flush();
+                    b.tools(SyntheticCatalog.tools(o.tools(), o.seed()));
+                }
+                ToolScout scout = b.build();
+                try {
+                    scout.rankingParts().model().embedQuery("warm up the model");
+                    HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
+                    GatewayHttpServer http =
+                            GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api);
+                    api.open(new ApiBackend(scout, null));
+                    int bound = calls != null ? calls : LocalEmbeddingModels.modelCalls();
+                    setups.add(new Setup(bound, scout, http, calls(scout, http, client)));
+                } catch (RuntimeException | Error e) {
+                    scout.close();
+                    throw e;
+                }
+            }
+        } finally {
+            restore(before);
+        }
+        try {
             List<Level> levels = new ArrayList<>();
             for (int c : o.clients()) {
-                Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
-                Call overHttp = (q, i) -> {
-                    HttpRequest r = HttpRequest.newBuilder(select)
-                            .timeout(Duration.ofMinutes(2))
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
-                                    .objectNode()
-                                    .put("message", q)
-                                    .toString()))
-                            .build();
-                    HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
-                    if (resp.statusCode() != 200) {
-                        throw new IllegalStateException(
-                                "POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
-                    }
-                };
-                progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
-                progress.flush();
-                Samples in = new Samples();
-                Samples over = new Samples();
-                int perRound = perRound();
-                // one pool per variant, so each variant's threads are warm in its own way
-                try (ExecutorService inPool = clients(c);
-                        ExecutorService httpPool = clients(c)) {
-                    phase(inPool, inProcess, c, o.warmup(), queries);
-                    phase(httpPool, overHttp, c, o.warmup(), queries);
-                    for (int round = 0; round < o.rounds(); round++) {
-                        // alternate which goes first, so neither always runs on the warmer machine
-                        if (round % 2 == 0) {
-                            in.add(phase(inPool, inProcess, c, perRound, queries));
-                            over.add(phase(httpPool, overHttp, c, perRound, queries));
-                        } else {
-                            over.add(phase(httpPool, overHttp, c, perRound, queries));
-                            in.add(phase(inPool, inProcess, c, perRound, queries));
-                        }
-                    }
-                }
-                Level l = new Level(c, in.figures(), over.figures());
-                progress.printf(
-                        java.util.Locale.ROOT,
-                        "bench-http: %d clients: in-process %.0f/s, HTTP %.0f/s (%.2fx)%n",
-                        c,
-                        l.inProcess().perSecond(),
-                        l.http().perSecond(),
-                        l.ratio());
-                progress.flush();
-                levels.add(l);
+                levels.addAll(level(c, setups, queries));
             }
-            return new Result(scout.size(), perRound() * o.rounds(), levels);
+            return new Result(setups.get(0).scout().size(), perRound() * o.rounds(), levels);
+        } finally {
+            for (Setup s : setups.reversed()) {
+                s.http().close();
+                s.scout().close();
+            }
         }
+    }
+
+    private static void restore(String property) {
+        if (property == null) {
+            System.clearProperty(LocalEmbeddingModels.MODEL_CALLS);
+        } else {
+            System.setProperty(LocalEmbeddingModels.MODEL_CALLS, property);
+        }
+    }
+
+    /** Embedding alone, in-process selection and HTTP selection on one engine. */
+    private static List<Call> calls(ToolScout scout, GatewayHttpServer http, HttpClient client) {
+        URI select = URI.create(http.baseUrl() + "/v1/select");
+        var model = scout.rankingParts().model();
+        Call embed = (q, i) -> model.embedQuery(q);
+        Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
+        Call overHttp = (q, i) -> {
+            HttpRequest r = HttpRequest.newBuilder(select)
+                    .timeout(Duration.ofMinutes(2))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
+                            .objectNode()
+                            .put("message", q)
+                            .toString()))
+                    .build();
+            HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() != 200) {
+                throw new IllegalStateException("POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
+            }
+        };
+        return List.of(embed, inProcess, overHttp);
+    }
+
+    /** Every variant of every setup at {@code c} clients, interleaved in rounds. */
+    private List<Level> level(int c, List<Setup> setups, List<String> queries) throws Exception {
+        progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
+        progress.flush();
+        int cells = setups.size() * VARIANTS.length;
+        List<Samples> samples = new ArrayList<>();
+        List<ExecutorService> pools = new ArrayList<>();
+        try {
+            // one pool per cell, so each variant's threads are warm in its own way
+            for (int cell = 0; cell < cells; cell++) {
+                pools.add(clients(c));
+                samples.add(new Samples());
+            }
+            for (int cell = 0; cell < cells; cell++) {
+                phase(pools.get(cell), call(setups, cell), c, o.warmup(), queries);
+            }
+            int perRound = perRound();
+            for (int round = 0; round < o.rounds(); round++) {
+                // the order rotates, and reverses every other round, so no cell always runs on the warmer machine
+                for (int k = 0; k < cells; k++) {
+                    int shifted = (k + round / 2) % cells;
+                    int cell = round % 2 == 0 ? shifted : cells - 1 - shifted;
+                    samples.get(cell).add(phase(pools.get(cell), call(setups, cell), c, perRound, queries));
+                }
+            }
+        } finally {
+            pools.forEach(ExecutorService::close);
+        }
+        List<Level> out = new ArrayList<>();
+        for (int s = 0; s < setups.size(); s++) {
+            int base = s * VARIANTS.length;
+            Level l = new Level(
+                    c,
+                    samples.get(base + 1).figures(),
+                    samples.get(base + 2).figures(),
+                    setups.get(s).modelCalls(),
+                    samples.get(base).figures());
+            progress.printf(
+                    java.util.Locale.ROOT,
+                    "bench-http: %d clients, model calls %s: embed-only %.0f/s, in-process %.0f/s (%.2fx), HTTP %.0f/s"
+                            + " (%.2fx)%n",
+                    c,
+                    l.modelCalls() == 0 ? "unbounded" : Integer.toString(l.modelCalls()),
+                    l.embedOnly().perSecond(),
+                    l.inProcess().perSecond(),
+                    l.inProcessOverEmbed(),
+                    l.http().perSecond(),
+                    l.httpOverEmbed());
+            progress.flush();
+            out.add(l);
+        }
+        return out;
+    }
+
+    private static Call call(List<Setup> setups, int cell) {
+        return setups.get(cell / VARIANTS.length).calls().get(cell % VARIANTS.length);
     }
 
     static ExecutorService clients(int n) {
@@ -257,34 +387,46 @@ public final class HttpBench {
             });
         }
         ready.await();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         start.countDown();
         done.await();
         long wall = System.nanoTime() - t0;
+        long cpu = processCpuNanos() - cpu0;
         if (failure.get() != null) {
             throw new IllegalStateException("a request failed: " + failure.get().getMessage(), failure.get());
         }
-        return new Phase(latencies, wall);
+        return new Phase(latencies, wall, cpu);
     }
 
-    record Phase(long[] latencies, long wallNanos) {}
+    /** This process's CPU time so far, all threads; -1 where the JVM cannot tell. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
+    }
+
+    record Phase(long[] latencies, long wallNanos, long cpuNanos) {}
 
     /** The phases of one variant at one level, added up. */
     private static final class Samples {
         private final List<long[]> latencies = new ArrayList<>();
         private long wall;
+        private long cpu;
         private int count;
 
         void add(Phase p) {
             latencies.add(p.latencies());
             wall += p.wallNanos();
+            cpu += p.cpuNanos();
             count += p.latencies().length;
         }
 
         Figures figures() {
             long[] all =
                     latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99));
+            return new Figures(count / (wall / 1e9), percentile(all, 50), percentile(all, 99), cpu / 1e6 / count);
         }
 
         private static double percentile(long[] sorted, int p) {
