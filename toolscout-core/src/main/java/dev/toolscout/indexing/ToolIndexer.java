@@ -10,7 +10,7 @@ import dev.toolscout.embedding.VectorStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -78,7 +78,9 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private final ToolIndex index;
     private final CatalogStore store;
     private final CachedEmbeddings embeddings;
+    private final ToolDocuments docs;
     private volatile IntConsumer progress = n -> {};
+    private volatile Consumer<IndexedChange> onIndexed = c -> {};
 
     private final Object lock = new Object();
     /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
@@ -112,7 +114,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private sealed interface Job {}
 
     /** One catalog version's change: each tool's entry after it, or {@code null} for a removed tool. */
-    private record Change(long version, Map<String, CatalogEntry> tools) implements Job {}
+    private record Change(long version, Map<String, CatalogEntry> tools, long queuedNanos) implements Job {}
 
     private record CatchUp(boolean full) implements Job {}
 
@@ -135,6 +137,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         this.store = store;
         this.index = index;
         this.embeddings = new CachedEmbeddings(store, model);
+        this.docs = new ToolDocuments(embeddings);
     }
 
     @Override
@@ -183,6 +186,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             lock.notifyAll();
         }
         return this;
+    }
+
+    /** Called on the worker with each change's stages once it is searchable (not for a catch-up); may be a no-op. */
+    public void onIndexed(Consumer<IndexedChange> listener) {
+        this.onIndexed = listener == null ? c -> {} : listener;
     }
 
     /** How many texts this indexer has sent to the embedding model since it was made. */
@@ -250,7 +258,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> tools.put(t.name(), null));
             }
         }
-        Change change = new Change(version, tools);
+        Change change = new Change(version, tools, System.nanoTime());
         synchronized (lock) {
             if (worker != null) {
                 slots.addLast(new Slot(change, version));
@@ -565,14 +573,22 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 }
             }
             case Change c -> {
+                docs.begin();
                 if (c.version() > indexedVersion()) {
                     apply(c, s);
                 }
+                long written = System.nanoTime();
                 // committed (visible) before a waiter is told
                 index.commit(versionOnceDone(s));
+                IndexedChange stages = docs.end(c.version(), c.tools().size(), c.queuedNanos(), written);
                 synchronized (lock) {
                     s.done = true;
                     succeeded();
+                }
+                try {
+                    onIndexed.accept(stages);
+                } catch (RuntimeException e) {
+                    LOG.warn("a listener of indexed changes failed (the change is searchable): {}", e.toString());
                 }
             }
         }
@@ -640,7 +656,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.remove(removals);
         }
         for (int from = 0; from < upserts.size(); from += BATCH) {
-            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from));
+            index.upsert(docs.of(
+                    upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from, progress, tokenCounts));
             if (from + BATCH < upserts.size()) {
                 overtake(self);
             }
@@ -672,7 +689,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 if (behind
                         && s != current
                         && c.tools().size() <= SMALL
-                        && disjoint(c.tools().keySet(), blocked)) {
+                        && Collections.disjoint(c.tools().keySet(), blocked)) {
                     ready.add(s);
                 } else {
                     blocked.addAll(c.tools().keySet());
@@ -716,15 +733,6 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         }
     }
 
-    private static boolean disjoint(Set<String> a, Set<String> b) {
-        for (String x : a) {
-            if (b.contains(x)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
      * (another store's index) or unversioned with documents; otherwise only what differs.
@@ -748,7 +756,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.clear();
             List<CatalogEntry> all = snapshot.entries();
             for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
-                index.upsert(documents(all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from));
+                index.upsert(docs.of(
+                        all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from, progress, tokenCounts));
                 stopIfClosed();
             }
             index.commit(snapshot.version());
@@ -781,7 +790,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.remove(removals);
         }
         for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
-            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)), from));
+            index.upsert(docs.of(
+                    upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)),
+                    from,
+                    progress,
+                    tokenCounts));
             stopIfClosed();
         }
         long v = Math.max(committed, snapshot.version());
@@ -795,26 +808,5 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 throw new Stopped();
             }
         }
-    }
-
-    /** The documents of {@code entries}, embedding the texts that have no stored vector for this model. */
-    private List<ToolDocument> documents(List<CatalogEntry> entries, int doneBefore) {
-        List<String> texts = new ArrayList<>(entries.size());
-        for (CatalogEntry e : entries) {
-            texts.add(ToolText.embeddingText(e.spec()));
-        }
-        IntConsumer p = progress;
-        Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
-        TokenCounts counts = tokenCounts;
-        if (counts != null) {
-            counts.count(entries);
-        }
-        List<ToolDocument> docs = new ArrayList<>(entries.size());
-        Map<String, String> hashes = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
-            docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
-        }
-        return docs;
     }
 }
