@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The search documents of catalog entries for the tool indexer: each tool's text, its vector (stored, or embedded
@@ -15,7 +18,9 @@ import java.util.function.IntConsumer;
  * <p>Not thread-safe: used by the indexer's one worker (or, with no worker, by the one thread that indexes).
  */
 final class ToolDocuments {
+    private static final Logger LOG = LoggerFactory.getLogger(ToolDocuments.class);
     private final CachedEmbeddings embeddings;
+    private volatile Consumer<IndexedChange> onIndexed = c -> {};
     private long vectorsNanos;
     private long startNanos;
     private long embeddedBefore;
@@ -45,6 +50,11 @@ final class ToolDocuments {
         return docs;
     }
 
+    /** Called with each change's stages from {@link #end}; it must be quick. */
+    void onIndexed(Consumer<IndexedChange> listener) {
+        this.onIndexed = listener == null ? c -> {} : listener;
+    }
+
     /** Starts timing one change's stages (the indexer's worker, before it indexes the change). */
     void begin() {
         startNanos = System.nanoTime();
@@ -53,13 +63,14 @@ final class ToolDocuments {
     }
 
     /**
-     * The stages of the change timed since {@link #begin}, searchable now.
+     * Tells the listener the stages of the change timed since {@link #begin}, searchable now (a listener's failure is
+     * logged: the change is searchable whatever it does).
      *
      * @param queuedNanos when it was queued ({@link System#nanoTime})
      * @param writtenNanos when its documents were written
      */
-    IndexedChange end(long version, int tools, long queuedNanos, long writtenNanos) {
-        return new IndexedChange(
+    void end(long version, int tools, long queuedNanos, long writtenNanos) {
+        IndexedChange c = new IndexedChange(
                 version,
                 tools,
                 startNanos - queuedNanos,
@@ -67,5 +78,10 @@ final class ToolDocuments {
                 writtenNanos - startNanos - vectorsNanos,
                 System.nanoTime() - writtenNanos,
                 embeddings.embeddedCount() - embeddedBefore);
+        try {
+            onIndexed.accept(c);
+        } catch (RuntimeException e) {
+            LOG.warn("a listener of indexed changes failed (the change is searchable): {}", e.toString());
+        }
     }
 }

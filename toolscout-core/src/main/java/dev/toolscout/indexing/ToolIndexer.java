@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Keeps the search index current with the catalog (the tools indexer of seed 003). A catalog change is
  * acknowledged once it is durable in the store; its events are then queued here, in catalog-version order, and
  * one worker thread (never the writer's) builds each tool's text, embeds what has no stored vector (through
- * {@link CachedEmbeddings}), and updates and commits the index.
+ * {@link CachedEmbeddings}), updates the index, makes the change searchable ({@link ToolIndex#refresh}), then commits.
  *
  * <p><b>Large changes do not hold up small ones.</b> A change is indexed {@value CachedEmbeddings#BATCH} tools at a
  * time; between two batches, a later change of at most {@value #SMALL} tools that names none of the tools of the
@@ -80,7 +80,6 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private final CachedEmbeddings embeddings;
     private final ToolDocuments docs;
     private volatile IntConsumer progress = n -> {};
-    private volatile Consumer<IndexedChange> onIndexed = c -> {};
 
     private final Object lock = new Object();
     /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
@@ -190,7 +189,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
 
     /** Called on the worker with each change's stages once it is searchable (not for a catch-up); may be a no-op. */
     public void onIndexed(Consumer<IndexedChange> listener) {
-        this.onIndexed = listener == null ? c -> {} : listener;
+        docs.onIndexed(listener);
     }
 
     /** How many texts this indexer has sent to the embedding model since it was made. */
@@ -578,19 +577,26 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                     apply(c, s);
                 }
                 long written = System.nanoTime();
-                // committed (visible) before a waiter is told
-                index.commit(versionOnceDone(s));
-                IndexedChange stages = docs.end(c.version(), c.tools().size(), c.queuedNanos(), written);
+                // searchable before a waiter is told; durable just after, so neither a waiter nor another replica
+                // waits for the commit's disk sync (a crash between the two: the start catches up from the store)
+                index.refresh();
+                docs.end(c.version(), c.tools().size(), c.queuedNanos(), written); // told to onIndexed
+                long version = versionOnceDone(s);
                 synchronized (lock) {
                     s.done = true;
                     succeeded();
                 }
-                try {
-                    onIndexed.accept(stages);
-                } catch (RuntimeException e) {
-                    LOG.warn("a listener of indexed changes failed (the change is searchable): {}", e.toString());
-                }
+                commitAfterRefresh(version);
             }
+        }
+    }
+
+    /** Commits a change already searchable; a failure queues a catch-up from the store (the index's own retry). */
+    private void commitAfterRefresh(long version) {
+        try {
+            index.commit(version);
+        } catch (RuntimeException e) {
+            fail(submit(new CatchUp(false)), e);
         }
     }
 
