@@ -581,12 +581,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 // waits for the commit's disk sync (a crash between the two: the start catches up from the store)
                 index.refresh();
                 docs.end(c.version(), c.tools().size(), c.queuedNanos(), written); // told to onIndexed
-                long version = versionOnceDone(s);
                 synchronized (lock) {
                     s.done = true;
                     succeeded();
                 }
-                commitAfterRefresh(version);
+                commitAfterRefresh(indexedVersion()); // what versionOnceDone(s) was: the done prefix is dropped
             }
         }
     }
@@ -597,6 +596,9 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.commit(version);
         } catch (RuntimeException e) {
             fail(submit(new CatchUp(false)), e);
+        }
+        synchronized (lock) {
+            lastWorkNanos = System.nanoTime(); // the index is quiet from its commit on: compaction waits for that
         }
     }
 
