@@ -12,7 +12,7 @@ import java.util.Map;
  *
  * <p>Contract: results hold only ordinals in {@code allowed} (never a score or a count of anything
  * outside it), at most {@code limit} of them, best first; equal scores in ascending ordinal order. Writes
- * are visible to searches after {@link #commit(long)}. Implementations are safe for concurrent searches and
+ * are visible to searches after {@link #refresh()} or {@link #commit(long)}. Implementations are safe for concurrent searches and
  * one writer.
  */
 public interface ToolIndex extends AutoCloseable {
@@ -27,6 +27,14 @@ public interface ToolIndex extends AutoCloseable {
 
     /** Makes the writes durable and visible, recording the catalog version they reflect. */
     void commit(long catalogVersion);
+
+    /**
+     * Makes the writes so far visible to searches without making them durable or recording a version: cheaper than a
+     * commit (nothing is synced to disk), for a change that must be searchable at once and can be committed after.
+     * Writes made visible and not committed are lost by a crash; the index catches up from the store at the next
+     * start, from its committed version.
+     */
+    void refresh();
 
     /** The catalog version of the last commit, or -1 for an empty or new index. */
     long committedVersion();

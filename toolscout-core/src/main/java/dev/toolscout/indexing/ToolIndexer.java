@@ -10,7 +10,7 @@ import dev.toolscout.embedding.VectorStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Keeps the search index current with the catalog (the tools indexer of seed 003). A catalog change is
  * acknowledged once it is durable in the store; its events are then queued here, in catalog-version order, and
  * one worker thread (never the writer's) builds each tool's text, embeds what has no stored vector (through
- * {@link CachedEmbeddings}), and updates and commits the index.
+ * {@link CachedEmbeddings}), updates the index, makes the change searchable ({@link ToolIndex#refresh}), then commits.
  *
  * <p><b>Large changes do not hold up small ones.</b> A change is indexed {@value CachedEmbeddings#BATCH} tools at a
  * time; between two batches, a later change of at most {@value #SMALL} tools that names none of the tools of the
@@ -78,6 +78,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private final ToolIndex index;
     private final CatalogStore store;
     private final CachedEmbeddings embeddings;
+    private final ToolDocuments docs;
     private volatile IntConsumer progress = n -> {};
 
     private final Object lock = new Object();
@@ -112,7 +113,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private sealed interface Job {}
 
     /** One catalog version's change: each tool's entry after it, or {@code null} for a removed tool. */
-    private record Change(long version, Map<String, CatalogEntry> tools) implements Job {}
+    private record Change(long version, Map<String, CatalogEntry> tools, long queuedNanos) implements Job {}
 
     private record CatchUp(boolean full) implements Job {}
 
@@ -135,6 +136,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         this.store = store;
         this.index = index;
         this.embeddings = new CachedEmbeddings(store, model);
+        this.docs = new ToolDocuments(embeddings);
     }
 
     @Override
@@ -183,6 +185,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             lock.notifyAll();
         }
         return this;
+    }
+
+    /** Called on the worker with each change's stages once it is searchable (not for a catch-up); may be a no-op. */
+    public void onIndexed(Consumer<IndexedChange> listener) {
+        docs.onIndexed(listener);
     }
 
     /** How many texts this indexer has sent to the embedding model since it was made. */
@@ -250,7 +257,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 case CatalogEvent.InterfaceUnregistered u -> u.tools().forEach(t -> tools.put(t.name(), null));
             }
         }
-        Change change = new Change(version, tools);
+        Change change = new Change(version, tools, System.nanoTime());
         synchronized (lock) {
             if (worker != null) {
                 slots.addLast(new Slot(change, version));
@@ -565,16 +572,33 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 }
             }
             case Change c -> {
+                docs.begin();
                 if (c.version() > indexedVersion()) {
                     apply(c, s);
                 }
-                // committed (visible) before a waiter is told
-                index.commit(versionOnceDone(s));
+                long written = System.nanoTime();
+                // searchable before a waiter is told; durable just after, so neither a waiter nor another replica
+                // waits for the commit's disk sync (a crash between the two: the start catches up from the store)
+                index.refresh();
+                docs.end(c.version(), c.tools().size(), c.queuedNanos(), written); // told to onIndexed
                 synchronized (lock) {
                     s.done = true;
                     succeeded();
                 }
+                commitAfterRefresh(indexedVersion()); // what versionOnceDone(s) was: the done prefix is dropped
             }
+        }
+    }
+
+    /** Commits a change already searchable; a failure queues a catch-up from the store (the index's own retry). */
+    private void commitAfterRefresh(long version) {
+        try {
+            index.commit(version);
+        } catch (RuntimeException e) {
+            fail(submit(new CatchUp(false)), e);
+        }
+        synchronized (lock) {
+            lastWorkNanos = System.nanoTime(); // the index is quiet from its commit on: compaction waits for that
         }
     }
 
@@ -640,7 +664,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.remove(removals);
         }
         for (int from = 0; from < upserts.size(); from += BATCH) {
-            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from));
+            index.upsert(docs.of(
+                    upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from, progress, tokenCounts));
             if (from + BATCH < upserts.size()) {
                 overtake(self);
             }
@@ -672,7 +697,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 if (behind
                         && s != current
                         && c.tools().size() <= SMALL
-                        && disjoint(c.tools().keySet(), blocked)) {
+                        && Collections.disjoint(c.tools().keySet(), blocked)) {
                     ready.add(s);
                 } else {
                     blocked.addAll(c.tools().keySet());
@@ -716,15 +741,6 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         }
     }
 
-    private static boolean disjoint(Set<String> a, Set<String> b) {
-        for (String x : a) {
-            if (b.contains(x)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
      * (another store's index) or unversioned with documents; otherwise only what differs.
@@ -748,7 +764,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.clear();
             List<CatalogEntry> all = snapshot.entries();
             for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
-                index.upsert(documents(all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from));
+                index.upsert(docs.of(
+                        all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from, progress, tokenCounts));
                 stopIfClosed();
             }
             index.commit(snapshot.version());
@@ -781,7 +798,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             index.remove(removals);
         }
         for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
-            index.upsert(documents(upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)), from));
+            index.upsert(docs.of(
+                    upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)),
+                    from,
+                    progress,
+                    tokenCounts));
             stopIfClosed();
         }
         long v = Math.max(committed, snapshot.version());
@@ -795,26 +816,5 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 throw new Stopped();
             }
         }
-    }
-
-    /** The documents of {@code entries}, embedding the texts that have no stored vector for this model. */
-    private List<ToolDocument> documents(List<CatalogEntry> entries, int doneBefore) {
-        List<String> texts = new ArrayList<>(entries.size());
-        for (CatalogEntry e : entries) {
-            texts.add(ToolText.embeddingText(e.spec()));
-        }
-        IntConsumer p = progress;
-        Map<String, float[]> vectors = embeddings.vectors(texts, n -> p.accept(doneBefore + n));
-        TokenCounts counts = tokenCounts;
-        if (counts != null) {
-            counts.count(entries);
-        }
-        List<ToolDocument> docs = new ArrayList<>(entries.size());
-        Map<String, String> hashes = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
-            docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
-        }
-        return docs;
     }
 }

@@ -77,6 +77,11 @@ public final class ExactToolIndex implements ToolIndex {
     }
 
     @Override
+    public synchronized void refresh() {
+        snapshot = Snapshot.of(List.copyOf(pending.values()));
+    }
+
+    @Override
     public Map<String, Integer> ordinals() {
         Map<String, Integer> out = new HashMap<>();
         for (Indexed d : snapshot.docs()) {

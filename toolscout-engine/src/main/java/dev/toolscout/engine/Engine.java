@@ -668,7 +668,7 @@ final class Engine implements AutoCloseable {
                                 policy == null ? access : null,
                                 () -> storedPolicy(shared, dir))
                         .following(memories, learned);
-                rs.start(feedFrom);
+                rs.start(feedFrom, indexer);
                 this.sync = rs;
             } else {
                 this.sync = null;
@@ -1127,14 +1127,9 @@ final class Engine implements AutoCloseable {
         return sync != null;
     }
 
-    /**
-     * Calls {@code listener} (on the change feed's thread) with the areas another replica changed, after this engine
-     * applied them; never with the data directory's own store. For the server's MCP registry.
-     */
-    public void onStoreChanges(java.util.function.Consumer<java.util.Set<PostgresStateStore.Area>> listener) {
-        if (sync != null) {
-            sync.subscribe(listener);
-        }
+    /** How this engine follows the other replicas of a shared store; null with the data directory's own store. */
+    ReplicaSync replicaSync() {
+        return sync;
     }
 
     /**

@@ -226,7 +226,17 @@ abstract class EngineServices {
         @Override
         public void onStoreChanges(Consumer<Set<PostgresStateStore.Area>> listener) {
             open();
-            engine.onStoreChanges(listener);
+            if (engine.replicaSync() != null) {
+                engine.replicaSync().subscribe(listener);
+            }
+        }
+
+        @Override
+        public void onReplicaCatchUp(Consumer<ReplicaCatchUp> listener) {
+            open();
+            if (engine.replicaSync() != null) {
+                engine.replicaSync().onCatchUp(listener);
+            }
         }
 
         @Override

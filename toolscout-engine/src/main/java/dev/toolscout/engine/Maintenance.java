@@ -85,6 +85,12 @@ public interface Maintenance {
     void onStoreChanges(Consumer<Set<PostgresStateStore.Area>> listener);
 
     /**
+     * Calls {@code listener} (on the tool indexer's thread; it must be quick) with the stages of each catalog change
+     * another replica made, once it is searchable here; never with the data directory's own store.
+     */
+    void onReplicaCatchUp(Consumer<ReplicaCatchUp> listener);
+
+    /**
      * Runs {@code work} unless another replica sharing the store runs it for the same upstream server now; with the
      * data directory's own store it always runs. Whether it ran.
      */

@@ -3,6 +3,8 @@ package dev.toolscout.engine;
 import dev.toolscout.access.AccessControl;
 import dev.toolscout.access.AccessPolicy;
 import dev.toolscout.catalog.Catalog;
+import dev.toolscout.indexing.IndexedChange;
+import dev.toolscout.indexing.ToolIndexer;
 import dev.toolscout.skills.Skills;
 import dev.toolscout.store.PostgresChangeFeed;
 import dev.toolscout.store.PostgresStateStore;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -25,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * stored access policy, the memories and what was learned from use, and tells the listeners (the server's MCP
  * registry) which areas changed. Approvals and
  * conversations are read from the store on every use, so they need nothing here.
+ *
+ * <p>Each catalog change heard of is timed through its stages until it is searchable here ({@link ReplicaCatchUp},
+ * told to {@link #onCatchUp} listeners); a change the indexer folds into a larger one or a catch-up is not.
  *
  * <p>Thread-safety: the feed calls {@link #apply} on its one thread; the rest is safe from any thread.
  */
@@ -42,6 +48,10 @@ final class ReplicaSync implements AutoCloseable {
     private volatile dev.toolscout.memory.Memories memories;
     private volatile dev.toolscout.learning.UsageMemory learned;
     private final List<Consumer<Set<Area>>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<ReplicaCatchUp>> catchUpListeners = new CopyOnWriteArrayList<>();
+    /** The catalog changes heard of and read, not yet searchable, by the version they bring the catalog to. */
+    private final ConcurrentSkipListMap<Long, Heard> heard = new ConcurrentSkipListMap<>();
+
     private volatile long catalogVersion;
     private volatile PostgresChangeFeed feed;
 
@@ -71,9 +81,18 @@ final class ReplicaSync implements AutoCloseable {
         return this;
     }
 
-    /** Starts following the store from change {@code after} (read before the state was loaded). */
-    void start(long after) {
+    /**
+     * Starts following the store from change {@code after} (read before the state was loaded), timing the catalog
+     * changes through {@code indexer} until they are searchable.
+     */
+    void start(long after, ToolIndexer indexer) {
+        indexer.onIndexed(this::indexed);
         feed = PostgresChangeFeed.start(store, after, this::apply, POLL);
+    }
+
+    /** Called with each catalog change's stages once it is searchable here (on the indexer's thread). */
+    void onCatchUp(Consumer<ReplicaCatchUp> listener) {
+        catchUpListeners.add(listener);
     }
 
     /** Called with the areas that changed (on the feed's thread), after this replica applied them. */
@@ -90,7 +109,7 @@ final class ReplicaSync implements AutoCloseable {
     private void apply(PostgresStateStore.Changes changes) {
         Set<Area> areas = changes.gap() ? Set.of(Area.values()) : changes.areas();
         if (areas.contains(Area.CATALOG)) {
-            catchUpCatalog();
+            catchUpCatalog(changes);
         }
         if (areas.contains(Area.SKILLS)) {
             skills.reload();
@@ -118,9 +137,21 @@ final class ReplicaSync implements AutoCloseable {
      * (serialized with the feed's by the catalog).
      */
     void catchUpCatalog() {
+        catchUpCatalog(null);
+    }
+
+    /** As {@link #catchUpCatalog()}, timing the change read when {@code changes} says when it was heard of. */
+    private void catchUpCatalog(PostgresStateStore.Changes changes) {
         Catalog.Change c = catalog.applyStored(snapshot -> {
+            long t0 = System.nanoTime();
             Catalog.StoredChange stored = store.catalogSince(catalogVersion);
             catalogVersion = stored.version();
+            if (changes != null
+                    && changes.firstWrittenAtMillis() > 0
+                    && !(stored.upserts().isEmpty() && stored.removals().isEmpty())) {
+                // before the change is published to the indexer, whose worker may index it at once
+                heard.put(stored.version(), new Heard(changes, System.nanoTime() - t0));
+            }
             return stored;
         });
         if (!c.isEmpty()) {
@@ -130,6 +161,37 @@ final class ReplicaSync implements AutoCloseable {
                     c.added(),
                     c.updated(),
                     c.removed());
+        }
+    }
+
+    private record Heard(PostgresStateStore.Changes changes, long storeReadNanos) {}
+
+    /** The indexer's report of a change: completes its figures if this replica heard of it from another. */
+    private void indexed(IndexedChange c) {
+        Heard h = heard.remove(c.version());
+        heard.headMap(c.version()).clear(); // folded into this one or a catch-up: not timed
+        if (h == null || catchUpListeners.isEmpty()) {
+            return;
+        }
+        PostgresStateStore.Changes ch = h.changes();
+        ReplicaCatchUp r = new ReplicaCatchUp(
+                c.version(),
+                c.tools(),
+                Duration.ofMillis(Math.max(0, ch.readAtMillis() - ch.firstWrittenAtMillis())),
+                Duration.ofNanos(ch.readNanos()),
+                Duration.ofNanos(h.storeReadNanos()),
+                Duration.ofNanos(c.queueNanos()),
+                Duration.ofNanos(c.vectorsNanos()),
+                Duration.ofNanos(c.writeNanos()),
+                Duration.ofNanos(c.refreshNanos()),
+                Duration.ofMillis(Math.max(0, System.currentTimeMillis() - ch.firstWrittenAtMillis())),
+                c.embedded());
+        for (Consumer<ReplicaCatchUp> l : catchUpListeners) {
+            try {
+                l.accept(r);
+            } catch (RuntimeException e) {
+                LOG.warn("replica: a catch-up listener failed: {}", e.getMessage(), e);
+            }
         }
     }
 

@@ -39,7 +39,6 @@ import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SegmentInfos;
@@ -63,6 +62,7 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
@@ -105,9 +105,10 @@ import org.apache.lucene.util.IOUtils;
  * Indexing is dominated by the HNSW graph: about 1 ms per document per core at 384 dimensions.
  *
  * <p><b>Writes.</b> One {@link IndexWriter} with a {@value #RAM_BUFFER_MB} MB buffer (bulk loads flush
- * rarely). Writes become visible and durable at {@link #commit(long)}, which records {@code
- * catalog_version} in the commit's user data and reopens the searcher; closing without a commit discards
- * them, so the recorded version always describes the committed documents.
+ * rarely). Writes become visible at {@link #refresh()} (a near-real-time reopen from the writer: nothing synced to
+ * disk), and visible and durable at {@link #commit(long)}, which records {@code catalog_version} in the commit's
+ * user data and reopens the searcher; closing without a commit discards them, so the recorded version always
+ * describes the committed documents.
  *
  * <p>Thread-safe: any number of concurrent searches and one writer.
  */
@@ -138,8 +139,12 @@ public final class LuceneToolIndex implements ToolIndex {
     static final int EXACT_MAX_DOCS = 256;
 
     static final int RAM_BUFFER_MB = 256;
+    /** A segment up to this size (MB) written by a refresh or a merge stays in memory until the next commit. */
+    static final double NRT_CACHE_SEGMENT_MB = 4;
+    /** The most (MB) held in memory that way; past it, new segments go straight to disk. */
+    static final double NRT_CACHE_MB = 64;
 
-    private static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
+    static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
 
     private final String location;
     private final Directory directory;
@@ -212,7 +217,11 @@ public final class LuceneToolIndex implements ToolIndex {
         checkDimension(dimension);
         try {
             Files.createDirectories(dir);
-            return create(dir.toString(), FSDirectory.open(dir), dimension, weights, new ToolAnalyzer());
+            // a change made searchable before its commit (refresh) is a small segment of its own: kept in memory until
+            // the commit writes and syncs it, so a reopen per change touches no file (Lucene's NRTCachingDirectory,
+            // made for a low write rate with a reopen per write; large flushes and merges go straight to disk)
+            Directory files = new NRTCachingDirectory(FSDirectory.open(dir), NRT_CACHE_SEGMENT_MB, NRT_CACHE_MB);
+            return create(dir.toString(), files, dimension, weights, new ToolAnalyzer());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the tool index at " + dir + ": " + e.getMessage(), e);
         }
@@ -488,6 +497,16 @@ public final class LuceneToolIndex implements ToolIndex {
             searchers.maybeRefreshBlocking();
         } catch (IOException e) {
             throw failure("commit", e);
+        }
+    }
+
+    /** Reopens the searchers from the writer (Lucene's near-real-time reader): no commit, no fsync. */
+    @Override
+    public void refresh() {
+        try {
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw failure("refresh", e);
         }
     }
 
@@ -818,56 +837,6 @@ public final class LuceneToolIndex implements ToolIndex {
         @Override
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) throws IOException {
             return new ToolSearcher(reader, cache);
-        }
-    }
-
-    /**
-     * A searcher that holds the ordinals of its segments ({@link SegmentOrds}, loaded once per segment and
-     * shared through {@code cache}) and the highest ordinal in its reader (deleted documents included, so it
-     * errs towards filtering). An allowed set that covers every ordinal up to its universe may skip the
-     * filter only if no document has an ordinal past that universe (a tool added after the set was
-     * computed).
-     */
-    static final class ToolSearcher extends IndexSearcher {
-        private final SegmentOrds[] segments;
-        private final int maxOrd;
-
-        ToolSearcher(IndexReader reader, Map<IndexReader.CacheKey, SegmentOrds> cache) throws IOException {
-            super(reader);
-            setSimilarity(BM25);
-            setQueryCache(null); // filters are per request; caching them would only churn
-            List<LeafReaderContext> leaves = reader.leaves();
-            segments = new SegmentOrds[leaves.size()];
-            int max = -1;
-            for (LeafReaderContext leaf : leaves) {
-                SegmentOrds ords = cached(leaf.reader(), cache);
-                segments[leaf.ord] = ords;
-                max = Math.max(max, ords.maxOrd);
-            }
-            maxOrd = max;
-        }
-
-        private static SegmentOrds cached(LeafReader reader, Map<IndexReader.CacheKey, SegmentOrds> cache)
-                throws IOException {
-            IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
-            if (helper == null) {
-                return SegmentOrds.load(reader, ORD);
-            }
-            SegmentOrds ords = cache.get(helper.getKey());
-            if (ords == null) {
-                ords = SegmentOrds.load(reader, ORD);
-                cache.put(helper.getKey(), ords);
-                helper.addClosedListener(cache::remove); // the segment was merged away or the index closed
-            }
-            return ords;
-        }
-
-        SegmentOrds segmentOrds(LeafReaderContext context) {
-            return segments[context.ord];
-        }
-
-        int maxOrd() {
-            return maxOrd;
         }
     }
 }

@@ -443,17 +443,22 @@ public final class PostgresStateStore extends SqlStateStore {
      * number. {@link Changes#gap()} is true when rows after {@code after} were pruned: reload everything.
      */
     public Changes changesSince(long after) {
+        long readAt = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        record Row(long seq, String area, long atMillis) {}
         return snapshot("read the changes since " + after, h -> {
             long prunedBelow = Long.parseLong(meta(h, PRUNED_BELOW_KEY, false));
             Set<Area> areas = EnumSet.noneOf(Area.class);
             long last = after;
-            for (Map.Entry<Long, String> row : h.createQuery("SELECT seq, area FROM changes WHERE seq > ? ORDER BY seq")
+            long firstAt = 0;
+            for (Row row : h.createQuery("SELECT seq, area, at_millis FROM changes WHERE seq > ? ORDER BY seq")
                     .bind(0, after)
-                    .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
+                    .map((rs, ctx) -> new Row(rs.getLong(1), rs.getString(2), rs.getLong(3)))
                     .list()) {
-                last = row.getKey();
+                last = row.seq();
+                firstAt = firstAt == 0 ? row.atMillis() : firstAt;
                 try {
-                    areas.add(Area.valueOf(row.getValue()));
+                    areas.add(Area.valueOf(row.area()));
                 } catch (IllegalArgumentException newer) {
                     // an area a newer ToolScout writes: reload everything this one knows
                     areas.addAll(EnumSet.allOf(Area.class));
@@ -462,7 +467,7 @@ public final class PostgresStateStore extends SqlStateStore {
             if (last == after) {
                 last = Math.max(after, newestChange(h));
             }
-            return new Changes(Set.copyOf(areas), last, after < prunedBelow);
+            return new Changes(Set.copyOf(areas), last, after < prunedBelow, firstAt, readAt, System.nanoTime() - t0);
         });
     }
 
@@ -478,13 +483,18 @@ public final class PostgresStateStore extends SqlStateStore {
     }
 
     /**
-     * What changed after a sequence number.
+     * What changed after a sequence number, and when (for a replica's catch-up figures).
      *
      * @param areas the areas changed
      * @param last the newest sequence number seen (read the next changes after it)
      * @param gap true when changes after the number asked for were pruned: every area must be reloaded
+     * @param firstWrittenAtMillis the wall-clock time (the writer's clock) the oldest of these changes was appended
+     *     to the log, just before its commit; 0 when there were none
+     * @param readAtMillis the wall-clock time (this process's clock) this read began
+     * @param readNanos how long the read took
      */
-    public record Changes(Set<Area> areas, long last, boolean gap) {}
+    public record Changes(
+            Set<Area> areas, long last, boolean gap, long firstWrittenAtMillis, long readAtMillis, long readNanos) {}
 
     /** Appends the change and notifies, in the caller's transaction (so both happen at its commit, or neither). */
     @Override

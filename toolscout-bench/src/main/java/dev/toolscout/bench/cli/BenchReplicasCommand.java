@@ -115,6 +115,16 @@ final class BenchReplicasCommand implements Callable<Integer> {
         lag.put("p50_ms", round(r.lag().p50Ms()));
         lag.put("p99_ms", round(r.lag().p99Ms()));
         lag.put("max_ms", round(r.lag().maxMs()));
+        lag.put("texts_embedded_by_readers", r.lag().textsEmbeddedByReaders());
+        // b's catch-up of the writes by stage (its /metrics): p50 and p99 are histogram bucket bounds
+        ObjectNode stages = lag.putObject("stages");
+        for (ReplicaBench.Stage st : r.lag().stages()) {
+            ObjectNode o = stages.putObject(st.stage());
+            o.put("changes", st.count());
+            o.put("mean_ms", finite(st.meanMs()));
+            o.put("p50_ms_at_most", finite(st.p50Ms()));
+            o.put("p99_ms_at_most", finite(st.p99Ms()));
+        }
         ObjectNode kill = n.putObject("restart_after_kill");
         kill.put("writes_while_killed", r.writesWhileKilled());
         kill.put("ready_s", round(r.restartAfterKill().readySeconds()));
@@ -139,6 +149,11 @@ final class BenchReplicasCommand implements Callable<Integer> {
             l.p99MsPerReplica().forEach(v -> per.add(round(v)));
         }
         return n;
+    }
+
+    /** Rounded, or null when there is no figure (no change timed) or it is past the last bucket. */
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? round(v) : null;
     }
 
     private static double round(double v) {

@@ -83,8 +83,19 @@ public final class ReplicaBench {
         }
     }
 
-    /** Lag percentiles (ms) over {@code writes}. */
-    public record Lag(int writes, double p50Ms, double p99Ms, double maxMs) {}
+    /**
+     * Lag percentiles (ms) over {@code writes}; B's catch-up of those writes by stage, from its {@code /metrics}; and
+     * the texts B and C embedded meanwhile (0: every vector came from the store, as A stored it).
+     */
+    public record Lag(
+            int writes, double p50Ms, double p99Ms, double maxMs, List<Stage> stages, long textsEmbeddedByReaders) {}
+
+    /**
+     * One stage of B's catch-up over the lag's writes ({@code toolscout_replica_catchup_seconds}, see the server's
+     * metrics): how many changes it timed, the mean, and p50 and p99 as the upper bound of the histogram bucket they
+     * fall in (buckets 0.5 ms to 10 s, about 1.5x apart).
+     */
+    public record Stage(String stage, long count, double meanMs, double p50Ms, double p99Ms) {}
 
     /** A replica's start: seconds from process start to {@code /readyz} 200, and texts it embedded. */
     public record Start(String replica, double readySeconds, long textsEmbedded) {}
@@ -134,13 +145,27 @@ public final class ReplicaBench {
             Proc c = start("c", store, keys, procs);
             b.awaitReady();
             c.awaitReady();
-            Lag lag = lag(a, b);
+            Lag lag = lag(a, b, c);
             say(String.format(
                     Locale.ROOT,
-                    "lag over %d writes: p50 %.0f ms, p99 %.0f ms",
+                    "lag over %d writes: p50 %.0f ms, p99 %.0f ms; texts embedded by b and c meanwhile: %d",
                     lag.writes(),
                     lag.p50Ms(),
-                    lag.p99Ms()));
+                    lag.p99Ms(),
+                    lag.textsEmbeddedByReaders()));
+            say("b's catch-up by stage (p50 and p99 are histogram bucket bounds):");
+            say("| stage | changes | mean ms | p50 ms | p99 ms |");
+            say("|---|---|---|---|---|");
+            for (Stage st : lag.stages()) {
+                say(String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %.1f | %s | %s |",
+                        st.stage(),
+                        st.count(),
+                        st.meanMs(),
+                        bucket(st.p50Ms()),
+                        bucket(st.p99Ms())));
+            }
             // kill -9 of b while a writes, then a restart: it catches up from the store
             int whileKilled = 20;
             Thread writer = Thread.ofPlatform().start(() -> {
@@ -186,7 +211,9 @@ public final class ReplicaBench {
         }
     }
 
-    private Lag lag(Proc a, Proc b) throws Exception {
+    private Lag lag(Proc a, Proc b, Proc c) throws Exception {
+        Map<String, double[]> before = histograms(b);
+        double embeddedBefore = metric(b, "toolscout_texts_embedded") + metric(c, "toolscout_texts_embedded");
         double[] ms = new double[o.writes()];
         for (int i = 0; i < o.writes(); i++) {
             String tool = "lag__probe_" + i;
@@ -200,7 +227,100 @@ public final class ReplicaBench {
             }
         }
         Arrays.sort(ms);
-        return new Lag(o.writes(), percentile(ms, 50), percentile(ms, 99), ms[ms.length - 1]);
+        // the last write is searchable on B; its figures reach B's metrics just after: wait for them
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Map<String, double[]> after = histograms(b);
+        while (count(after, "total") - count(before, "total") < o.writes() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            after = histograms(b);
+        }
+        List<Stage> stages = new ArrayList<>();
+        for (String stage : STAGES) {
+            stages.add(stage(stage, before, after));
+        }
+        long embedded = Math.round(
+                metric(b, "toolscout_texts_embedded") + metric(c, "toolscout_texts_embedded") - embeddedBefore);
+        return new Lag(o.writes(), percentile(ms, 50), percentile(ms, 99), ms[ms.length - 1], stages, embedded);
+    }
+
+    /** The stages of toolscout_replica_catchup_seconds, in the order they follow one another. */
+    static final List<String> STAGES =
+            List.of("delivery", "log_read", "store_read", "queue", "vectors", "index_write", "refresh", "total");
+
+    private static final Pattern BUCKET = Pattern.compile(
+            "^toolscout_replica_catchup_seconds_(bucket|count|sum)\\{(?:[^}]*,)?stage=\"([a-z_]+)\"(?:,le=\"([^\"]+)\")?[^}]*} (\\S+)$");
+
+    /**
+     * {@code toolscout_replica_catchup_seconds} of {@code p}, per stage: each bucket's bound (seconds) and cumulative
+     * count, in the order of the bounds, then the count and the sum (seconds).
+     */
+    private Map<String, double[]> histograms(Proc p) throws Exception {
+        HttpResponse<String> r = http.send(
+                request(p, "/metrics").timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        Map<String, List<double[]>> buckets = new LinkedHashMap<>();
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (String line : r.body().lines().toList()) {
+            Matcher m = BUCKET.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            String stage = m.group(2);
+            double v = Double.parseDouble(m.group(4));
+            switch (m.group(1)) {
+                case "bucket" ->
+                    buckets.computeIfAbsent(stage, k -> new ArrayList<>()).add(new double[] {
+                        m.group(3).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(3)), v
+                    });
+                case "count" -> out.computeIfAbsent(stage, k -> new double[2])[0] = v;
+                default -> out.computeIfAbsent(stage, k -> new double[2])[1] = v;
+            }
+        }
+        Map<String, double[]> all = new LinkedHashMap<>();
+        for (Map.Entry<String, List<double[]>> e : buckets.entrySet()) {
+            List<double[]> sorted = new ArrayList<>(e.getValue());
+            sorted.sort((x, y) -> Double.compare(x[0], y[0]));
+            double[] row = new double[sorted.size() * 2 + 2];
+            for (int i = 0; i < sorted.size(); i++) {
+                row[2 * i] = sorted.get(i)[0];
+                row[2 * i + 1] = sorted.get(i)[1];
+            }
+            double[] cs = out.getOrDefault(e.getKey(), new double[2]);
+            row[row.length - 2] = cs[0];
+            row[row.length - 1] = cs[1];
+            all.put(e.getKey(), row);
+        }
+        return all;
+    }
+
+    private static double count(Map<String, double[]> h, String stage) {
+        double[] row = h.get(stage);
+        return row == null ? 0 : row[row.length - 2];
+    }
+
+    /** A stage's figures between two reads of the histograms: [bound, cumulative count]... then count, sum. */
+    private static Stage stage(String stage, Map<String, double[]> before, Map<String, double[]> after) {
+        double[] a = after.get(stage);
+        if (a == null) {
+            return new Stage(stage, 0, Double.NaN, Double.NaN, Double.NaN);
+        }
+        double[] b = before.getOrDefault(stage, new double[a.length]);
+        long n = Math.round(a[a.length - 2] - b[b.length - 2]);
+        if (n == 0) {
+            return new Stage(stage, 0, Double.NaN, Double.NaN, Double.NaN);
+        }
+        double mean = (a[a.length - 1] - b[b.length - 1]) / n * 1000;
+        return new Stage(stage, n, mean, bound(a, b, n, 0.50), bound(a, b, n, 0.99));
+    }
+
+    /** The upper bound (ms) of the bucket holding quantile {@code q} of the {@code n} observations between reads. */
+    private static double bound(double[] a, double[] b, long n, double q) {
+        double rank = Math.ceil(q * n);
+        for (int i = 0; i + 1 < a.length - 2; i += 2) {
+            if (a[i + 1] - b[i + 1] >= rank) {
+                return a[i] * 1000;
+            }
+        }
+        return Double.POSITIVE_INFINITY;
     }
 
     private List<Start> startAtOnce(Path keys, List<Proc> procs) throws Exception {
@@ -280,6 +400,12 @@ public final class ReplicaBench {
                     l.p99Ms()));
             return l;
         }
+    }
+
+    private static String bucket(double ms) {
+        return Double.isNaN(ms)
+                ? "-"
+                : Double.isInfinite(ms) ? "> 10,000" : "<= " + String.format(Locale.ROOT, "%,.1f", ms);
     }
 
     private static double percentile(double[] sorted, int p) {

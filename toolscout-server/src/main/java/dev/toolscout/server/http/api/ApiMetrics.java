@@ -33,6 +33,13 @@ import java.util.function.IntSupplier;
  *       indexer.tools});
  *   <li>{@code toolscout_index_lag} (gauge): versions durable in the store but not yet searchable, by {@code
  *       indexer} (0 when current);
+ *   <li>{@code toolscout_replica_catchup_seconds} (histogram, finer buckets: 0.5 ms to 10 s): for a replica on a
+ *       shared store, how it caught up with each catalog change another replica made, by {@code stage}: {@code
+ *       delivery}, {@code log_read}, {@code store_read}, {@code queue}, {@code vectors}, {@code index_write}, {@code
+ *       refresh} and {@code total} (the writer's append to searchable here; {@link
+ *       dev.toolscout.engine.ReplicaCatchUp} says what each holds);
+ *   <li>{@code toolscout_replica_catchup_embedded_total} (counter): texts those catch-ups embedded (0 when every
+ *       writer stored its vectors);
  *   <li>the JVM's memory, threads, CPU and uptime ({@code jvm_*}, {@code process_*}, {@code system_*}).
  * </ul>
  *
@@ -57,6 +64,13 @@ public final class ApiMetrics {
         Duration.ofSeconds(5),
         Duration.ofSeconds(10)
     };
+
+    /** A replica's catch-up stages take from under a millisecond to seconds: finer buckets than requests'. */
+    private static final Duration[] STAGE_BUCKETS = java.util.stream.DoubleStream.of(
+                    0.5, 1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000,
+                    5000, 10000)
+            .mapToObj(ms -> Duration.ofNanos((long) (ms * 1_000_000)))
+            .toArray(Duration[]::new);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Timer select;
@@ -101,6 +115,18 @@ public final class ApiMetrics {
         Gauge.builder("toolscout.store.connected", () -> storeConnected.getAsBoolean() ? 1 : 0)
                 .description("1 while the store is reachable (a replica's change feed connected), else 0")
                 .register(registry);
+    }
+
+    /** Records how this replica caught up with another's catalog change, by stage. */
+    void catchUp(dev.toolscout.engine.ReplicaCatchUp c) {
+        c.stages()
+                .forEach((stage, d) -> Timer.builder("toolscout.replica.catchup")
+                        .description("A replica's catch-up with another replica's catalog change, by stage")
+                        .tag("stage", stage)
+                        .serviceLevelObjectives(STAGE_BUCKETS)
+                        .register(registry)
+                        .record(d));
+        registry.counter("toolscout.replica.catchup.embedded").increment(c.embedded());
     }
 
     /** Shows an indexer's queue length and lag from now on. */

@@ -120,6 +120,7 @@ public final class HttpApi {
         metrics.catalog(b.scout()::size);
         dev.toolscout.engine.Maintenance m = b.scout().maintenance();
         metrics.engine(m::embeddedCount, m::storeReady);
+        m.onReplicaCatchUp(metrics::catchUp);
         addIndexer(m.indexer());
         if (b.servers() != null) {
             metrics.servers(b.servers());
