@@ -24,6 +24,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 17's "Must show", end to end: the HTTP API of {@code serve} with the agent loop, a local fake provider
@@ -55,6 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same data directory, counting what the runs before it did.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ResourceLock(TestLocks.LOGGERS)
 class AgentEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

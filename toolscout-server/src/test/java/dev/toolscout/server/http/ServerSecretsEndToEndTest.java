@@ -10,6 +10,7 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 30 item 7: secrets the earlier rules missed were shown to every key holder and stored unsealed. A stdio
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * mcp__list_servers} as a user key sees it through the gateway (the official TypeScript SDK client), or in
  * any file of the data directory; the stdio server still gets them all.
  */
+@ResourceLock(TestLocks.LOGGERS)
 class ServerSecretsEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

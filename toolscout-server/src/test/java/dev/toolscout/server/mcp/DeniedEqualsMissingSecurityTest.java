@@ -3,6 +3,7 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.model.Principal;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.util.ToolInputValidator;
 import java.net.http.HttpResponse;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 4 (denied tools are detectable): calling a denied tool with wrong arguments returned its
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one of the same name: compared here over raw HTTP, in one session (the SSE event id is the session's), with
  * the missing name written in place of the denied one.
  */
+@ResourceLock(TestLocks.LOGGERS)
 class DeniedEqualsMissingSecurityTest {
     static final String ALICE = "alice-key-0123456789abcdef";
     static final String BOB = "bob-key-0123456789abcdefgh";

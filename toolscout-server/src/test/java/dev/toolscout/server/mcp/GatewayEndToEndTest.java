@@ -10,6 +10,7 @@ import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The gateway driven by a real MCP client that is not ours: a script on the official TypeScript SDK client
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tool_discovery__find, waits for tools/list_changed, lists again and calls a found upstream tool, over stdio
  * (the gateway in its own process, as Claude Desktop runs it) and over Streamable HTTP.
  */
+@ResourceLock(TestLocks.LOGGERS)
 class GatewayEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path PEERS =

@@ -2,6 +2,7 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.spec.McpTransport;
 import java.net.ServerSocket;
@@ -9,11 +10,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * `mcp add` validates first: a server that does not answer is refused and nothing is stored. A missing stdio
  * command is one line, here and in a --servers file.
  */
+@ResourceLock(TestLocks.LOGGERS)
 class McpAddTest {
     @TempDir
     Path dir;

@@ -10,6 +10,7 @@ import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.testing.LogCapture;
 import java.io.PrintWriter;
@@ -25,8 +26,10 @@ import java.util.stream.Stream;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** Registrations survive restarts, with their secrets sealed at rest and never printed. */
+@ResourceLock(TestLocks.LOGGERS)
 class McpPersistenceTest {
     static final Path PEERS = GatewayEndToEndTest.PEERS;
     static final String TOKEN = "tok-very-secret-7f3a9c";

@@ -9,6 +9,7 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
+import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -27,12 +28,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 5 (secrets in clear): passwords in server URLs and tokens in stdio arguments were stored in
  * clear and shown by {@code mcp list} and {@code mcp__list_servers}. They are now sealed in the store like the
  * other secrets and redacted in every output, while the connection still uses them.
  */
+@ResourceLock(TestLocks.LOGGERS)
 class SecretRedactionSecurityTest {
     static final String PASSWORD = "pw-Secret-1234";
     static final String QUERY_KEY = "qk-Secret-5678";
