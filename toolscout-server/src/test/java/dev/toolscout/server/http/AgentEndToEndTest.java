@@ -24,7 +24,6 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
@@ -57,7 +56,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * the same data directory, counting what the runs before it did.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class AgentEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

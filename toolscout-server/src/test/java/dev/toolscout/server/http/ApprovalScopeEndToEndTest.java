@@ -20,7 +20,6 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.secret.SecretRules;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
@@ -49,7 +48,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * a destructive tool that needs approval. Before the fix an approval matched the arguments after redaction: it
  * ran the call with another token, it ran an agent-loop call, and two different calls shared one request.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class ApprovalScopeEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

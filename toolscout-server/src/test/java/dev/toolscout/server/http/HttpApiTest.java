@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.engine.RenderFormat;
 import dev.toolscout.engine.SelectRequest;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.testing.LogCapture;
 import java.net.http.HttpRequest;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * demo catalog, through the JDK's HTTP client. Every response any test here receives is checked against the
  * served OpenAPI document ({@link ApiClient}). Tests that write use names of their own, so order does not matter.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class HttpApiTest {
     static final String DEMO_MESSAGE = "Schedule a meeting for tomorrow at 2pm";
 

@@ -10,7 +10,6 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.api.ApiBackend;
 import dev.toolscout.server.http.api.HttpApi;
 import dev.toolscout.server.mcp.NodeClient;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * mcp__list_servers} as a user key sees it through the gateway (the official TypeScript SDK client), or in
  * any file of the data directory; the stdio server still gets them all.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class ServerSecretsEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

@@ -17,7 +17,6 @@ import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.Role;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.server.http.api.ApiBackend;
@@ -45,7 +44,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * runs. Without the fix, a user key ran {@code touch} on the host through {@code mcp__register_server} and the
  * registration was stored; now nothing runs, nothing is stored, and a request is approved only by someone else.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class ApprovalsEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

@@ -3,7 +3,6 @@ package dev.toolscout.server.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.util.ToolInputValidator;
 import java.net.http.HttpResponse;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * one of the same name: compared here over raw HTTP, in one session (the SSE event id is the session's), with
  * the missing name written in place of the denied one.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class DeniedEqualsMissingSecurityTest {
     static final String ALICE = "alice-key-0123456789abcdef";
     static final String BOB = "bob-key-0123456789abcdefgh";

@@ -10,7 +10,6 @@ import dev.toolscout.mcp.config.ServersFile;
 import dev.toolscout.mcp.gateway.GatewayAuth;
 import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.testing.LogCapture;
 import java.io.IOException;
@@ -36,7 +35,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * tool_discovery__find, waits for tools/list_changed, lists again and calls a found upstream tool, over stdio
  * (the gateway in its own process, as Claude Desktop runs it) and over Streamable HTTP.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class GatewayEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path PEERS =

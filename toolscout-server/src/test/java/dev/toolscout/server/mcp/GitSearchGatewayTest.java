@@ -10,7 +10,6 @@ import dev.toolscout.mcp.gateway.McpGateway;
 import dev.toolscout.model.Principal;
 import dev.toolscout.server.GitRepositories;
 import dev.toolscout.server.ServeProcesses;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.GatewayHttpServer;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.util.ToolInputValidator;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * in the repository), run through the call gate, and for a caller the policy denies it, answered byte for byte as a
  * missing tool, before and after the gateway holds it. A real repository made with the git CLI, the real model.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class GitSearchGatewayTest {
     static final String STAFF_KEY = "staff-key-0123456789abcdef";
     static final String KID_KEY = "kid-key-0123456789abcdefgh";

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.model.Principal;
-import dev.toolscout.server.TestLocks;
+import dev.toolscout.testing.LogCapture;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * body was a serialized Java exception with ~30 stack frames. Each now gets a JSON-RPC error with the right
  * code that names the problem, and no error body the HTTP server can produce holds anything internal.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class MalformedCallsSecurityTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String KEY = "malformed-key-0123456789";

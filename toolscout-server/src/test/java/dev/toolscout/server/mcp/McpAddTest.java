@@ -2,7 +2,6 @@ package dev.toolscout.server.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.spec.McpTransport;
 import java.net.ServerSocket;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * `mcp add` validates first: a server that does not answer is refused and nothing is stored. A missing stdio
  * command is one line, here and in a --servers file.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class McpAddTest {
     @TempDir
     Path dir;

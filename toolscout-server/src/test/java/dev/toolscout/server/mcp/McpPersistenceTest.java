@@ -10,7 +10,6 @@ import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.ServerRegistry;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.testing.LogCapture;
 import java.io.PrintWriter;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** Registrations survive restarts, with their secrets sealed at rest and never printed. */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class McpPersistenceTest {
     static final Path PEERS = GatewayEndToEndTest.PEERS;
     static final String TOKEN = "tok-very-secret-7f3a9c";

@@ -11,7 +11,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
-import dev.toolscout.server.TestLocks;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * replaced {@code mcp__call_tool} and {@code mcp__list_servers} for every session, so other users' call
  * arguments went to it. Reserved prefixes and built-in tools' sources are refused with a clear error.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class ReservedNamesSecurityTest {
     @TempDir
     static Path dir;

@@ -9,7 +9,6 @@ import dev.toolscout.mcp.McpActions;
 import dev.toolscout.mcp.McpRuntime;
 import dev.toolscout.mcp.upstream.ServerConfig;
 import dev.toolscout.mcp.upstream.ServerStatus;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -35,7 +34,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * clear and shown by {@code mcp list} and {@code mcp__list_servers}. They are now sealed in the store like the
  * other secrets and redacted in every output, while the connection still uses them.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class SecretRedactionSecurityTest {
     static final String PASSWORD = "pw-Secret-1234";
     static final String QUERY_KEY = "qk-Secret-5678";

@@ -4,8 +4,8 @@ import static dev.toolscout.server.mcp.SecurityGateway.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.mcp.McpActions;
-import dev.toolscout.server.TestLocks;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * own JVM with that key and another secret in its environment, serving Streamable HTTP; a real MCP client
  * asks the reference server for its environment through the gateway.
  */
-@ResourceLock(TestLocks.LOGGERS)
+@ResourceLock(LogCapture.LOGGERS)
 class UpstreamEnvironmentSecurityTest {
     static final String SECRET_KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
     static final String PARENT_ONLY = "parent-only-value-5c1e";
