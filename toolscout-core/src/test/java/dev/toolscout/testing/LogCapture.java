@@ -15,6 +15,15 @@ import org.slf4j.LoggerFactory;
  * test, on the test's thread (the appender itself is thread-safe: events logged from other threads are kept too).
  */
 public final class LogCapture implements AutoCloseable {
+    /**
+     * The resource a test class that captures holds while JUnit runs classes in parallel (a module's
+     * {@code junit-platform.properties}): {@code @ResourceLock(LogCapture.LOGGERS)}. Two captures of one logger (or
+     * of a logger and its parent) open at once would take each other's messages and restore each other's
+     * additivity, so the classes that capture run one at a time; classes that capture nothing run beside them (a
+     * passing run's warnings are all captured, so none of theirs reaches a capture).
+     */
+    public static final String LOGGERS = "logback loggers";
+
     private final Logger logger;
     private final boolean additive;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();

@@ -7,6 +7,7 @@ import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import dev.toolscout.selection.Selection;
 import dev.toolscout.selection.Selector;
+import dev.toolscout.testing.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -14,8 +15,10 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The composed engine over the real store, index and embedding model, across restarts. */
+@ResourceLock(LogCapture.LOGGERS)
 class EngineTest {
     @TempDir
     Path dir;

@@ -23,12 +23,14 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Two engines (replicas) on one PostgreSQL store, in one JVM: what one writes the other applies; an approval granted
  * through one releases the call through the other; a replica that loses the server (a proxy cut between them) says so, keeps
  * selecting from its last state, refuses writes naming the store, and catches up when the server is back.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class ReplicaEngineTest {
     private final TestPostgres.Server pg = TestPostgres.server();
     private final String schema = TestPostgres.newSchema("ts_engine_");

@@ -18,8 +18,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** How an application runs a tool by name: {@link ToolRunner} over the call gate, on a real data directory. */
+@ResourceLock(LogCapture.LOGGERS)
 class ToolRunnerTest {
     static final Principal ANN = new Principal("ann", null, null);
     static final Principal BOB = new Principal("bob", null, null);

@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The public API on real data directories, with the real embedding model. */
+@ResourceLock(LogCapture.LOGGERS)
 class ToolScoutTest {
     @TempDir
     Path dir;

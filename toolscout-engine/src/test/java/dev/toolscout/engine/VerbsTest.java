@@ -23,11 +23,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Verbs through the public API, with the real embedding model and its calibrated threshold, beside the demo
  * catalog's 79 tools: six verbs of the held-out verbs set (docs/VERBS.md).
  */
+@ResourceLock(LogCapture.LOGGERS)
 class VerbsTest {
     @TempDir
     Path dir;

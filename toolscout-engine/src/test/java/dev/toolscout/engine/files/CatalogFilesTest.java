@@ -18,7 +18,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
+@ResourceLock(LogCapture.LOGGERS)
 class CatalogFilesTest {
     @TempDir
     Path dir;

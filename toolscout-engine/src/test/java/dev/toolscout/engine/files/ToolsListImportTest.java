@@ -16,8 +16,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** A saved MCP tools/list response loads as one source's tools, names prefixed and annotations kept. */
+@ResourceLock(LogCapture.LOGGERS)
 public class ToolsListImportTest {
     @TempDir
     Path dir;

@@ -8,8 +8,10 @@ import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.core.ConsoleAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The command line's logging, set up in code: what the logback.xml it replaced said. */
+@Isolated // sets system properties the CLI reads
 class LoggingSetupTest {
     @AfterEach
     void clear() {

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 17's "Must show", end to end: the HTTP API of {@code serve} with the agent loop, a local fake provider
@@ -55,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same data directory, counting what the runs before it did.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ResourceLock(LogCapture.LOGGERS)
 class AgentEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

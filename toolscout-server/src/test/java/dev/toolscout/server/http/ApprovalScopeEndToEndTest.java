@@ -38,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 30 item 2, as an attacker tried it: an approval is for exactly the call that was asked. Over the real
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a destructive tool that needs approval. Before the fix an approval matched the arguments after redaction: it
  * ran the call with another token, it ran an agent-loop call, and two different calls shared one request.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class ApprovalScopeEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

@@ -19,12 +19,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The HTTP API of {@code serve} with API keys (reader, user, admin), against the real engine and model on the
  * demo catalog, through the JDK's HTTP client. Every response any test here receives is checked against the
  * served OpenAPI document ({@link ApiClient}). Tests that write use names of their own, so order does not matter.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class HttpApiTest {
     static final String DEMO_MESSAGE = "Schedule a meeting for tomorrow at 2pm";
 

@@ -71,7 +71,14 @@ final class OpenApiContract {
         this.registry = SchemaRegistry.withDefaultDialect(
                 SpecificationVersion.DRAFT_2020_12, b -> b.schemas(Map.of(DOC_ID, copy.toString(), OAS_ID, oas)));
         // the copy is read as one schema resource, whose top-level members (openapi, info, paths, ...) are no
-        // JSON Schema keywords: the validator says so once, when it first reads the resource, here
+        // JSON Schema keywords: the validator says so once, when it first reads the resource, here; one contract
+        // at a time, as test classes run in parallel and two captures of one logger would take each other's lines
+        synchronized (OpenApiContract.class) {
+            readProblemSchema(copy);
+        }
+    }
+
+    private void readProblemSchema(JsonNode copy) {
         try (LogCapture log = LogCapture.of("com.networknt.schema.keyword.UnknownKeywordFactory")) {
             schemas.put("problem", registry.getSchema(SchemaLocation.of(DOC_ID + "#/$defs/problem")));
             List<String> members = new ArrayList<>();

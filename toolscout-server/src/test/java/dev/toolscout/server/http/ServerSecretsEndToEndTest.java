@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 30 item 7: secrets the earlier rules missed were shown to every key holder and stored unsealed. A stdio
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * mcp__list_servers} as a user key sees it through the gateway (the official TypeScript SDK client), or in
  * any file of the data directory; the stdio server still gets them all.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class ServerSecretsEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14 item 1, "a client approves its own request", against the real gateway over Streamable HTTP with a
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs. Without the fix, a user key ran {@code touch} on the host through {@code mcp__register_server} and the
  * registration was stored; now nothing runs, nothing is stored, and a request is approved only by someone else.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class ApprovalsEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ALICE = "alice-user-key-0123456789";

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 4 (denied tools are detectable): calling a denied tool with wrong arguments returned its
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one of the same name: compared here over raw HTTP, in one session (the SSE event id is the session's), with
  * the missing name written in place of the denied one.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class DeniedEqualsMissingSecurityTest {
     static final String ALICE = "alice-key-0123456789abcdef";
     static final String BOB = "bob-key-0123456789abcdefgh";

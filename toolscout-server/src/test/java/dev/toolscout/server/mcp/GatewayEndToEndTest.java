@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The gateway driven by a real MCP client that is not ours: a script on the official TypeScript SDK client
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tool_discovery__find, waits for tools/list_changed, lists again and calls a found upstream tool, over stdio
  * (the gateway in its own process, as Claude Desktop runs it) and over Streamable HTTP.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class GatewayEndToEndTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path PEERS =

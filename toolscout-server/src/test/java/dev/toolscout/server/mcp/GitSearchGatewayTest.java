@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code git__search} through the MCP gateway, over Streamable HTTP with API keys (raw JSON-RPC, so the exact bytes
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in the repository), run through the call gate, and for a caller the policy denies it, answered byte for byte as a
  * missing tool, before and after the gateway holds it. A real repository made with the git CLI, the real model.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class GitSearchGatewayTest {
     static final String STAFF_KEY = "staff-key-0123456789abcdef";
     static final String KID_KEY = "kid-key-0123456789abcdefgh";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.model.Principal;
+import dev.toolscout.testing.LogCapture;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * body was a serialized Java exception with ~30 stack frames. Each now gets a JSON-RPC error with the right
  * code that names the problem, and no error body the HTTP server can produce holds anything internal.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class MalformedCallsSecurityTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String KEY = "malformed-key-0123456789";

@@ -9,11 +9,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * `mcp add` validates first: a server that does not answer is refused and nothing is stored. A missing stdio
  * command is one line, here and in a --servers file.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class McpAddTest {
     @TempDir
     Path dir;

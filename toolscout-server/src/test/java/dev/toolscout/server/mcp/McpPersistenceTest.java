@@ -25,8 +25,10 @@ import java.util.stream.Stream;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** Registrations survive restarts, with their secrets sealed at rest and never printed. */
+@ResourceLock(LogCapture.LOGGERS)
 class McpPersistenceTest {
     static final Path PEERS = GatewayEndToEndTest.PEERS;
     static final String TOKEN = "tok-very-secret-7f3a9c";

@@ -11,6 +11,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.ReservedSources;
 import dev.toolscout.model.SourceKind;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
@@ -20,12 +21,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 2 (tool hijack): an upstream server named {@code mcp} kept the prefix {@code mcp} and
  * replaced {@code mcp__call_tool} and {@code mcp__list_servers} for every session, so other users' call
  * arguments went to it. Reserved prefixes and built-in tools' sources are refused with a clear error.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class ReservedNamesSecurityTest {
     @TempDir
     static Path dir;

@@ -27,12 +27,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 5 (secrets in clear): passwords in server URLs and tokens in stdio arguments were stored in
  * clear and shown by {@code mcp list} and {@code mcp__list_servers}. They are now sealed in the store like the
  * other secrets and redacted in every output, while the connection still uses them.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class SecretRedactionSecurityTest {
     static final String PASSWORD = "pw-Secret-1234";
     static final String QUERY_KEY = "qk-Secret-5678";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolscout.mcp.McpActions;
 import dev.toolscout.server.http.GatewayHttpServer;
+import dev.toolscout.testing.LogCapture;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -19,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 14, item 3 (environment leak): stdio upstreams inherited the gateway's whole environment, and the
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own JVM with that key and another secret in its environment, serving Streamable HTTP; a real MCP client
  * asks the reference server for its environment through the gateway.
  */
+@ResourceLock(LogCapture.LOGGERS)
 class UpstreamEnvironmentSecurityTest {
     static final String SECRET_KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
     static final String PARENT_ONLY = "parent-only-value-5c1e";
