@@ -1,7 +1,6 @@
 package dev.toolscout.lucene;
 
 import dev.toolscout.access.AllowedSet;
-import dev.toolscout.lucene.LuceneToolIndex.ToolSearcher;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.ConstantScoreScorer;
 import org.apache.lucene.search.ConstantScoreWeight;

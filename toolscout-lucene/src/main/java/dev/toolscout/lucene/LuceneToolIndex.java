@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -36,10 +35,8 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SegmentInfos;
@@ -55,7 +52,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.VectorScorer;
@@ -105,9 +101,10 @@ import org.apache.lucene.util.IOUtils;
  * Indexing is dominated by the HNSW graph: about 1 ms per document per core at 384 dimensions.
  *
  * <p><b>Writes.</b> One {@link IndexWriter} with a {@value #RAM_BUFFER_MB} MB buffer (bulk loads flush
- * rarely). Writes become visible and durable at {@link #commit(long)}, which records {@code
- * catalog_version} in the commit's user data and reopens the searcher; closing without a commit discards
- * them, so the recorded version always describes the committed documents.
+ * rarely). Writes become visible at {@link #refresh()} (a near-real-time reopen on the writer: a new segment, no
+ * fsync) and visible and durable at {@link #commit(long)}, which records {@code catalog_version} in the commit's user
+ * data and reopens the searcher; closing without a commit discards them, so the recorded version always describes the
+ * committed documents. The tool indexer refreshes often and commits rarely ({@code CommitPolicy}).
  *
  * <p>Thread-safe: any number of concurrent searches and one writer.
  */
@@ -139,7 +136,7 @@ public final class LuceneToolIndex implements ToolIndex {
 
     static final int RAM_BUFFER_MB = 256;
 
-    private static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
+    static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
 
     private final String location;
     private final Directory directory;
@@ -253,7 +250,7 @@ public final class LuceneToolIndex implements ToolIndex {
                     // uncommitted writes are dropped on close, so catalog_version never lies
                     .setCommitOnClose(false);
             writer = new IndexWriter(directory, config);
-            searchers = new SearcherManager(writer, true, false, new ToolSearcherFactory());
+            searchers = new SearcherManager(writer, true, false, new ToolSearcher.Factory());
             checkStoredDimension(location, searchers, dimension);
             return new LuceneToolIndex(location, directory, dimension, weights, analyzer, writer, searchers, version);
         } catch (IOException | RuntimeException e) {
@@ -294,7 +291,7 @@ public final class LuceneToolIndex implements ToolIndex {
             // opening retries by itself when a concurrent commit deletes the files of the one it started on
             reader = DirectoryReader.open(directory);
             long version = version(reader.getIndexCommit().getUserData());
-            searchers = new SearcherManager(reader, new ToolSearcherFactory());
+            searchers = new SearcherManager(reader, new ToolSearcher.Factory());
             reader = null; // the manager owns it now
             checkStoredDimension(dir.toString(), searchers, dimension);
             return java.util.Optional.of(new LuceneToolIndex(
@@ -488,6 +485,20 @@ public final class LuceneToolIndex implements ToolIndex {
             searchers.maybeRefreshBlocking();
         } catch (IOException e) {
             throw failure("commit", e);
+        }
+    }
+
+    /**
+     * Reopens the searchers on the writer's documents (near-real-time: Lucene flushes them to a new segment and reads it
+     * without a commit, so nothing is fsynced). Blocks until the new searchers are in place.
+     */
+    @Override
+    public void refresh() {
+        writer("refresh");
+        try {
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw failure("refresh", e);
         }
     }
 
@@ -809,65 +820,5 @@ public final class LuceneToolIndex implements ToolIndex {
     @Override
     public String toString() {
         return "LuceneToolIndex(" + location + ", dimension " + dimension + ")";
-    }
-
-    /** Creates the searchers the {@link SearcherManager} hands out; one per index, with its cache. */
-    private static final class ToolSearcherFactory extends SearcherFactory {
-        private final Map<IndexReader.CacheKey, SegmentOrds> cache = new ConcurrentHashMap<>();
-
-        @Override
-        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) throws IOException {
-            return new ToolSearcher(reader, cache);
-        }
-    }
-
-    /**
-     * A searcher that holds the ordinals of its segments ({@link SegmentOrds}, loaded once per segment and
-     * shared through {@code cache}) and the highest ordinal in its reader (deleted documents included, so it
-     * errs towards filtering). An allowed set that covers every ordinal up to its universe may skip the
-     * filter only if no document has an ordinal past that universe (a tool added after the set was
-     * computed).
-     */
-    static final class ToolSearcher extends IndexSearcher {
-        private final SegmentOrds[] segments;
-        private final int maxOrd;
-
-        ToolSearcher(IndexReader reader, Map<IndexReader.CacheKey, SegmentOrds> cache) throws IOException {
-            super(reader);
-            setSimilarity(BM25);
-            setQueryCache(null); // filters are per request; caching them would only churn
-            List<LeafReaderContext> leaves = reader.leaves();
-            segments = new SegmentOrds[leaves.size()];
-            int max = -1;
-            for (LeafReaderContext leaf : leaves) {
-                SegmentOrds ords = cached(leaf.reader(), cache);
-                segments[leaf.ord] = ords;
-                max = Math.max(max, ords.maxOrd);
-            }
-            maxOrd = max;
-        }
-
-        private static SegmentOrds cached(LeafReader reader, Map<IndexReader.CacheKey, SegmentOrds> cache)
-                throws IOException {
-            IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
-            if (helper == null) {
-                return SegmentOrds.load(reader, ORD);
-            }
-            SegmentOrds ords = cache.get(helper.getKey());
-            if (ords == null) {
-                ords = SegmentOrds.load(reader, ORD);
-                cache.put(helper.getKey(), ords);
-                helper.addClosedListener(cache::remove); // the segment was merged away or the index closed
-            }
-            return ords;
-        }
-
-        SegmentOrds segmentOrds(LeafReaderContext context) {
-            return segments[context.ord];
-        }
-
-        int maxOrd() {
-            return maxOrd;
-        }
     }
 }

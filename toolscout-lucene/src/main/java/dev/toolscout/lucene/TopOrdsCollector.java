@@ -1,7 +1,6 @@
 package dev.toolscout.lucene;
 
 import dev.toolscout.indexing.Hit;
-import dev.toolscout.lucene.LuceneToolIndex.ToolSearcher;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
