@@ -11,7 +11,8 @@ import java.time.Duration;
  * <p>A change of at most {@value ToolIndexer#SMALL} tools (a registration, one tool's update) is searchable as soon as
  * it is written, and so is anything written when the queue runs empty; during a run of queued large changes (a bulk
  * load, an MCP server's 10,000 tools) what is written is made searchable every {@code refreshEvery}, so the index
- * flushes one segment per interval rather than one per batch. Commits come every {@code commitDocs} documents or
+ * flushes one segment per interval rather than one per batch (each segment's HNSW graph is merged again later, the
+ * larger part of a bulk load's cost). Commits come every {@code commitDocs} documents or
  * {@code commitEvery} while busy, once the queue has been empty for {@code commitIdle}, and on close.
  *
  * @param refreshEvery during a run of large changes, how often the documents written so far become searchable
@@ -23,7 +24,7 @@ import java.time.Duration;
 public record CommitPolicy(Duration refreshEvery, int commitDocs, Duration commitEvery, Duration commitIdle) {
     /** The defaults above. */
     public static final CommitPolicy DEFAULTS =
-            new CommitPolicy(Duration.ofSeconds(1), 100_000, Duration.ofSeconds(60), Duration.ofSeconds(1));
+            new CommitPolicy(Duration.ofSeconds(5), 100_000, Duration.ofSeconds(60), Duration.ofSeconds(1));
 
     public CommitPolicy {
         requirePositive("refreshEvery", refreshEvery);

@@ -5,12 +5,12 @@ import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.catalog.CatalogStore;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,12 +201,14 @@ final class IndexWrites {
         if (counts != null) {
             counts.count(entries);
         }
-        List<ToolDocument> docs = new ArrayList<>(entries.size());
-        Map<String, String> hashes = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
-            docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
+        // the texts' hashes and the documents' fields (parameter text from the JSON schema) on every core for a bulk
+        // load's batches: the indexer's one thread is what a load waits for
+        IntStream range = IntStream.range(0, entries.size());
+        if (entries.size() >= 32) {
+            range = range.parallel();
         }
-        return docs;
+        return range.mapToObj(i -> ToolDocument.of(
+                        entries.get(i).ord(), entries.get(i).spec(), vectors.get(CachedEmbeddings.hash(texts.get(i)))))
+                .toList();
     }
 }

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * one worker thread (never the writer's) builds each tool's text, embeds what has no stored vector (through
  * {@link CachedEmbeddings}), and updates the index. What it writes becomes searchable by a near-real-time refresh
  * and durable by a commit now and then ({@link CommitPolicy}): a small change at once, a run of large ones every
- * second, commits every 100,000 documents, a minute, or once idle.
+ * five seconds, commits every 100,000 documents, a minute, or once idle.
  *
  * <p><b>Large changes do not hold up small ones.</b> A change is indexed {@value CachedEmbeddings#BATCH} tools at a
  * time; between two batches, a later change of at most {@value #SMALL} tools that names none of the tools of the

@@ -43,6 +43,7 @@ import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -135,6 +136,8 @@ public final class LuceneToolIndex implements ToolIndex {
     static final int EXACT_MAX_DOCS = 256;
 
     static final int RAM_BUFFER_MB = 256;
+    /** Segments per tier and per merge of the merge policy (Lucene's default is 10). */
+    static final int MERGE_SEGMENTS_PER_TIER = 20;
 
     static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
 
@@ -247,6 +250,12 @@ public final class LuceneToolIndex implements ToolIndex {
                     .setCodec(new ToolCodec(DEFAULT_MAX_CONN, DEFAULT_BEAM_WIDTH))
                     .setSimilarity(BM25)
                     .setRAMBufferSizeMB(RAM_BUFFER_MB)
+                    // merging HNSW graphs re-inserts the nodes of every segment but the largest: in a bulk load it took
+                    // twice the CPU of the indexer's own insertions (JFR, docs/BENCHMARKS.md "A million tools"); wider
+                    // tiers merge each document fewer times (log base 20, not 10, of the segments a load flushes)
+                    .setMergePolicy(new TieredMergePolicy()
+                            .setSegmentsPerTier(MERGE_SEGMENTS_PER_TIER)
+                            .setMaxMergeAtOnce(MERGE_SEGMENTS_PER_TIER))
                     // uncommitted writes are dropped on close, so catalog_version never lies
                     .setCommitOnClose(false);
             writer = new IndexWriter(directory, config);
@@ -388,6 +397,8 @@ public final class LuceneToolIndex implements ToolIndex {
         }
         IndexWriter w = writer("upsert");
         try {
+            // one thread: documents written from several fill a buffer each, and each refresh then flushes one
+            // segment per thread, whose HNSW graphs merges rebuild (the larger part of a bulk load's cost)
             for (ToolDocument doc : docs) {
                 w.updateDocument(new Term(NAME, doc.name()), toLucene(doc));
             }
