@@ -458,7 +458,8 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                     if (s != null && s.notBeforeNanos - now <= 0) {
                         break;
                     }
-                    if (s == null && countsDue && tokenCounts != null) {
+                    // after the idle commit: storing the counts of a million tools takes minutes
+                    if (s == null && countsDue && tokenCounts != null && !writes.dirty()) {
                         countsDue = false;
                         fill = true;
                         break;
