@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
  *
  * <p><b>Token counts.</b> With {@link #countTokens}, the tools indexed are counted (their definitions' tokens), and
- * when the queue is empty the worker stores the counts the store lacks ({@link TokenCounts#fill}), yielding to
+ * when the queue is empty (and the index committed) the worker stores the counts the store lacks ({@link TokenCounts#fill}), yielding to
  * any change queued meanwhile; on close it stores what it has counted and counts nothing more. A failure there is
  * logged, never an indexing failure: the counts are only a cache.
  *
