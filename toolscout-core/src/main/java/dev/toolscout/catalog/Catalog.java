@@ -35,6 +35,18 @@ public final class Catalog {
      */
     public static final int WRITE_BATCH = 256;
 
+    /**
+     * The largest store transaction of a large change into a large catalog: a batch is {@value #WRITE_BATCH} tools or
+     * 1/128 of the catalog, whichever is more, up to this. Each batch makes a new snapshot, a copy of the catalog's
+     * maps, so fixed batches of 256 made a load of a million tools quadratic (3,900 copies of up to a million entries);
+     * growing them with the catalog keeps the copies to about 570 for a million, while a write arriving during the
+     * load waits for one batch: 256 tools up to 32,768 in the catalog, 8,192 at a million (docs/INDEXING.md).
+     */
+    public static final int MAX_WRITE_BATCH = 8_192;
+
+    /** A change of at least this many tools is hashed on the common fork-join pool. */
+    private static final int PARALLEL_HASH_MIN = 4_096;
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Catalog.class);
     private final CatalogStore store;
     /** Serializes writers; fair, so a writer waiting while a large change is applied goes before its next batch. */
@@ -195,9 +207,9 @@ public final class Catalog {
 
     /**
      * Applies upserts and removals: unchanged tools (same content hash) are skipped, so they keep their vectors;
-     * the rest is written to the store and published. A change of at most {@value #WRITE_BATCH} tools is one store
-     * transaction and one catalog version. A larger one (an MCP server listing 10,000 tools) is written as several
-     * changes of at most {@value #WRITE_BATCH} tools each, upserts in the given order first and removals last, each
+     * the rest is written to the store and published. A change of at most {@value #WRITE_BATCH} tools (or 1/128 of a
+     * larger catalog, see {@link #MAX_WRITE_BATCH}) is one store transaction and one catalog version. A larger one (an
+     * MCP server listing 10,000 tools) is written as several changes of at most that many tools each, upserts in the given order first and removals last, each
      * durable and visible before the next begins, and other writers are let in between two of them: a write arriving
      * during a large change waits for at most one batch, not for the whole change.
      *
@@ -217,9 +229,16 @@ public final class Catalog {
             }
         }
         // hashed before taking the write lock: canonical JSON and SHA-256 of every tool is the costly part of a diff
-        Map<String, String> hashes = new HashMap<>();
-        for (ToolSpec t : wanted.values()) {
-            hashes.put(t.fullName(), t.contentHash());
+        // (on every core for a large change, such as a bulk load)
+        Map<String, String> hashes;
+        if (wanted.size() >= PARALLEL_HASH_MIN) {
+            hashes = wanted.values().parallelStream()
+                    .collect(java.util.stream.Collectors.toMap(ToolSpec::fullName, ToolSpec::contentHash));
+        } else {
+            hashes = new HashMap<>();
+            for (ToolSpec t : wanted.values()) {
+                hashes.put(t.fullName(), t.contentHash());
+            }
         }
         List<String> gone = new ArrayList<>();
         for (String name : new java.util.LinkedHashSet<>(removals)) {
@@ -235,18 +254,20 @@ public final class Catalog {
                 candidates.add(t);
             }
         }
-        if (candidates.size() + gone.size() <= WRITE_BATCH) {
+        if (candidates.size() + gone.size() <= writeBatch(before.size())) {
             // one transaction, diffed again under the lock: the candidates were picked without it
             return applyBatch(List.copyOf(wanted.values()), hashes, gone);
         }
         List<Change> parts = new ArrayList<>();
         try {
-            for (int from = 0; from < candidates.size(); from += WRITE_BATCH) {
-                parts.add(applyBatch(
-                        candidates.subList(from, Math.min(candidates.size(), from + WRITE_BATCH)), hashes, List.of()));
+            for (int from = 0, n; from < candidates.size(); from += n) {
+                n = writeBatch(snapshot.size());
+                parts.add(
+                        applyBatch(candidates.subList(from, Math.min(candidates.size(), from + n)), hashes, List.of()));
             }
-            for (int from = 0; from < gone.size(); from += WRITE_BATCH) {
-                parts.add(applyBatch(List.of(), hashes, gone.subList(from, Math.min(gone.size(), from + WRITE_BATCH))));
+            for (int from = 0, n; from < gone.size(); from += n) {
+                n = writeBatch(snapshot.size());
+                parts.add(applyBatch(List.of(), hashes, gone.subList(from, Math.min(gone.size(), from + n))));
             }
         } catch (RuntimeException e) {
             if (!parts.isEmpty()) {
@@ -276,6 +297,11 @@ public final class Catalog {
             }
         }
         return new Change(version, added, updated, removed, events);
+    }
+
+    /** Tools per store transaction of a large change into a catalog of {@code size} tools (see {@link #MAX_WRITE_BATCH}). */
+    static int writeBatch(int size) {
+        return Math.clamp(size / 128, WRITE_BATCH, MAX_WRITE_BATCH);
     }
 
     /** One store transaction: {@code upserts} whose hash differs from the current catalog's, and the removals. */

@@ -2,11 +2,11 @@ package dev.toolscout.indexing;
 
 import dev.toolscout.catalog.CatalogEntry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +25,16 @@ final class ToolDocuments {
     private long startNanos;
     private long embeddedBefore;
 
+    /** One change written to the index and not yet searchable: its stages so far. */
+    record Written(
+            long version,
+            int tools,
+            long queuedNanos,
+            long startNanos,
+            long vectorsNanos,
+            long writtenNanos,
+            long embedded) {}
+
     ToolDocuments(CachedEmbeddings embeddings) {
         this.embeddings = embeddings;
     }
@@ -41,16 +51,18 @@ final class ToolDocuments {
         if (counts != null) {
             counts.count(entries);
         }
-        List<ToolDocument> docs = new ArrayList<>(entries.size());
-        Map<String, String> hashes = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            String h = hashes.computeIfAbsent(texts.get(i), CachedEmbeddings::hash);
-            docs.add(ToolDocument.of(entries.get(i).ord(), entries.get(i).spec(), vectors.get(h)));
+        // the texts' hashes and the documents' fields (parameter text from the JSON schema) on every core for a bulk
+        // load's batches: the indexer's one thread is what a load waits for
+        IntStream range = IntStream.range(0, entries.size());
+        if (entries.size() >= 32) {
+            range = range.parallel();
         }
-        return docs;
+        return range.mapToObj(i -> ToolDocument.of(
+                        entries.get(i).ord(), entries.get(i).spec(), vectors.get(CachedEmbeddings.hash(texts.get(i)))))
+                .toList();
     }
 
-    /** Called with each change's stages from {@link #end}; it must be quick. */
+    /** Called with each change's stages from {@link #searchable}; it must be quick. */
     void onIndexed(Consumer<IndexedChange> listener) {
         this.onIndexed = listener == null ? c -> {} : listener;
     }
@@ -62,22 +74,31 @@ final class ToolDocuments {
         vectorsNanos = 0;
     }
 
-    /**
-     * Tells the listener the stages of the change timed since {@link #begin}, searchable now (a listener's failure is
-     * logged: the change is searchable whatever it does).
-     *
-     * @param queuedNanos when it was queued ({@link System#nanoTime})
-     * @param writtenNanos when its documents were written
-     */
-    void end(long version, int tools, long queuedNanos, long writtenNanos) {
-        IndexedChange c = new IndexedChange(
+    /** The stages of the change timed since {@link #begin}, its documents written now. */
+    Written written(long version, int tools, long queuedNanos) {
+        return new Written(
                 version,
                 tools,
-                startNanos - queuedNanos,
+                queuedNanos,
+                startNanos,
                 vectorsNanos,
-                writtenNanos - startNanos - vectorsNanos,
-                System.nanoTime() - writtenNanos,
+                System.nanoTime(),
                 embeddings.embeddedCount() - embeddedBefore);
+    }
+
+    /**
+     * Tells the listener the stages of a change that is searchable now (a listener's failure is logged: the change is
+     * searchable whatever it does).
+     */
+    void searchable(Written w) {
+        IndexedChange c = new IndexedChange(
+                w.version(),
+                w.tools(),
+                w.startNanos() - w.queuedNanos(),
+                w.vectorsNanos(),
+                w.writtenNanos() - w.startNanos() - w.vectorsNanos(),
+                System.nanoTime() - w.writtenNanos(),
+                w.embedded());
         try {
             onIndexed.accept(c);
         } catch (RuntimeException e) {

@@ -12,8 +12,9 @@ import java.util.Map;
  *
  * <p>Contract: results hold only ordinals in {@code allowed} (never a score or a count of anything
  * outside it), at most {@code limit} of them, best first; equal scores in ascending ordinal order. Writes
- * are visible to searches after {@link #refresh()} or {@link #commit(long)}. Implementations are safe for concurrent searches and
- * one writer.
+ * are visible to searches after {@link #refresh()} or {@link #commit(long)}, and durable only after a commit: the
+ * index is a cache, so the tool indexer commits now and then (docs/INDEXING.md, "Commits") and a start catches up
+ * from the store past the committed version. Implementations are safe for concurrent searches and one writer.
  */
 public interface ToolIndex extends AutoCloseable {
     /** Adds or replaces documents (matched by name). */
@@ -29,10 +30,9 @@ public interface ToolIndex extends AutoCloseable {
     void commit(long catalogVersion);
 
     /**
-     * Makes the writes so far visible to searches without making them durable or recording a version: cheaper than a
-     * commit (nothing is synced to disk), for a change that must be searchable at once and can be committed after.
-     * Writes made visible and not committed are lost by a crash; the index catches up from the store at the next
-     * start, from its committed version.
+     * Makes the writes so far visible to searches without making them durable (a near-real-time reopen, far cheaper
+     * than a commit): a crash before the next {@link #commit} loses them, and {@link #committedVersion} still names
+     * what is durable.
      */
     void refresh();
 

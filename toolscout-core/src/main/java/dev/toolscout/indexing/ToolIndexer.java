@@ -10,13 +10,10 @@ import dev.toolscout.embedding.VectorStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -28,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * Keeps the search index current with the catalog (the tools indexer of seed 003). A catalog change is
  * acknowledged once it is durable in the store; its events are then queued here, in catalog-version order, and
  * one worker thread (never the writer's) builds each tool's text, embeds what has no stored vector (through
- * {@link CachedEmbeddings}), updates the index, makes the change searchable ({@link ToolIndex#refresh}), then commits.
+ * {@link CachedEmbeddings}), and updates the index. What it writes becomes searchable by a near-real-time refresh
+ * and durable by a commit now and then ({@link CommitPolicy}): a small change at once, a run of large ones every
+ * five seconds, commits every 100,000 documents, a minute, or once idle.
  *
  * <p><b>Large changes do not hold up small ones.</b> A change is indexed {@value CachedEmbeddings#BATCH} tools at a
  * time; between two batches, a later change of at most {@value #SMALL} tools that names none of the tools of the
@@ -44,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * that learns of other writers' changes (a replica on a shared store) queues a catch-up the same way.
  *
  * <p><b>Token counts.</b> With {@link #countTokens}, the tools indexed are counted (their definitions' tokens), and
- * when the queue is empty the worker stores the counts the store lacks ({@link TokenCounts#fill}), yielding to
+ * when the queue is empty (and the index committed) the worker stores the counts the store lacks ({@link TokenCounts#fill}), yielding to
  * any change queued meanwhile; on close it stores what it has counted and counts nothing more. A failure there is
  * logged, never an indexing failure: the counts are only a cache.
  *
@@ -68,18 +67,20 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
      * listing, and not in a one-shot command, which ends sooner (`index` leaves it to the next start).
      */
     static final Duration COMPACT_AFTER_IDLE = Duration.ofSeconds(2);
-    /** Tools per index write during a catch-up or rebuild; a close waits for at most one such chunk. */
-    private static final int REBUILD_CHUNK = 512;
     /** The default re-sync period: a catch-up from the store as a safety net behind the events. */
     public static final Duration DEFAULT_RESYNC = Duration.ofHours(1);
 
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
     private final ToolIndex index;
-    private final CatalogStore store;
     private final CachedEmbeddings embeddings;
+    private final IndexWrites writes;
     private final ToolDocuments docs;
     private volatile IntConsumer progress = n -> {};
+    /** Changes written to the index but not yet searchable (the worker's; see {@link CommitPolicy}). */
+    private final List<Slot> unpublished = new ArrayList<>();
+    /** Whether one of {@link #unpublished} is small: someone may be waiting for it. */
+    private boolean urgent;
 
     private final Object lock = new Object();
     /** Changes not yet covered by {@link #indexedVersion}, in submission order; some may be done already. */
@@ -123,6 +124,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         long version;
 
         boolean done;
+        /** Written to the index, searchable once {@code done}; its stages so far in {@code written}. */
+        boolean applied;
+
+        ToolDocuments.Written written;
+
         long notBeforeNanos;
 
         Slot(Job job, long version) {
@@ -133,10 +139,19 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
 
     /** Indexes {@code store}'s catalog into {@code index}, with the vectors {@code store} holds for {@code model}. */
     public <S extends CatalogStore & VectorStore> ToolIndexer(S store, ToolIndex index, EmbeddingModel model) {
-        this.store = store;
         this.index = index;
         this.embeddings = new CachedEmbeddings(store, model);
         this.docs = new ToolDocuments(embeddings);
+        this.writes = new IndexWrites(index, store, docs, () -> progress, () -> tokenCounts);
+    }
+
+    /** When what is indexed becomes searchable and durable; {@link CommitPolicy#DEFAULTS} unless set. */
+    public ToolIndexer commitPolicy(CommitPolicy policy) {
+        writes.policy(policy);
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+        return this;
     }
 
     @Override
@@ -272,7 +287,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         synchronized (lock) {
             indexedVersion = Math.max(indexedVersion, version);
         }
-        index.commit(version);
+        writes.commit(version);
     }
 
     /**
@@ -291,7 +306,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                                     + "; the change itself is stored and the index catches up from the store",
                             failed);
                 }
-                if (worker == null || closed || firstPending() == null) {
+                if (worker == null || closed || unfinished() == null) {
                     return; // nothing will index it in this process (not started, closing): the next start catches up
                 }
                 waitLocked(0);
@@ -321,7 +336,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                                 f.getValue());
                     }
                 }
-                if (worker == null || closed || firstPending() == null) {
+                if (worker == null || closed || unfinished() == null) {
                     return; // nothing will index it in this process (not started, closing): the next start catches up
                 }
                 waitLocked(0);
@@ -383,7 +398,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     public boolean rebuildIfStale(Catalog.Snapshot snapshot) {
         long before = index.committedVersion();
         int size = index.size();
-        catchUp(snapshot, false);
+        writes.catchUp(snapshot, false, () -> {});
         return before != index.committedVersion() || size != index.size();
     }
 
@@ -441,6 +456,7 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             Slot s = null;
             boolean fill = false;
             boolean compact = false;
+            boolean commit = false;
             synchronized (lock) {
                 while (true) {
                     if (closed) {
@@ -451,9 +467,15 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                     if (s != null && s.notBeforeNanos - now <= 0) {
                         break;
                     }
-                    if (s == null && countsDue && tokenCounts != null) {
+                    // after the idle commit: storing the counts of a million tools takes minutes
+                    if (s == null && countsDue && tokenCounts != null && !writes.dirty()) {
                         countsDue = false;
                         fill = true;
+                        break;
+                    }
+                    long commitAt = lastWorkNanos + writes.policy().commitIdle().toNanos();
+                    if (s == null && writes.dirty() && now - commitAt >= 0) {
+                        commit = true;
                         break;
                     }
                     long compactAt = lastWorkNanos + COMPACT_AFTER_IDLE.toNanos();
@@ -470,6 +492,9 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                     long until = s != null
                             ? s.notBeforeNanos
                             : compactDue && compactAt - nextResyncNanos < 0 ? compactAt : nextResyncNanos;
+                    if (writes.dirty() && commitAt - until < 0) {
+                        until = commitAt;
+                    }
                     try {
                         lock.wait(Math.max(1, (until - now) / 1_000_000));
                     } catch (InterruptedException e) {
@@ -478,41 +503,89 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 }
             }
             if (closed()) {
-                // what was counted is saved, nothing more is counted: a process that indexes and exits (`index`) leaves
-                // the next start its counts
+                // what was indexed is committed, what was counted saved, nothing more counted: a process that indexes
+                // and exits (`index`) leaves the next start a current index and its counts
+                commitOnClose();
                 storeTokenCounts(() -> true);
                 return;
+            }
+            if (commit) {
+                writes.commit(indexedVersion());
+                continue;
             }
             if (fill) {
                 storeTokenCounts(this::hasWork);
                 continue;
             }
             if (compact) {
-                compactIndex();
+                writes.compact(this::closed);
                 continue;
             }
             try {
                 run(s);
             } catch (Stopped stop) {
+                commitOnClose();
                 storeTokenCounts(() -> true);
                 return;
             } catch (RuntimeException | Error e) {
                 fail(s, e);
             }
+            try {
+                publishIfDue();
+            } catch (RuntimeException | Error e) {
+                synchronized (lock) { // not known to be searchable: written again (upserts replace by name)
+                    unpublished.forEach(u -> u.applied = false);
+                    unpublished.clear();
+                }
+                fail(s, e);
+            }
         }
     }
 
-    /** Asks the index to compact; a failure is logged (the index stays as it was, and searchable). */
-    private void compactIndex() {
+    /**
+     * Makes the changes written so far searchable when one is small, when nothing else is ready to index, or when
+     * {@link CommitPolicy#refreshEvery} has passed; then commits if the policy says so.
+     */
+    private void publishIfDue() {
+        boolean drained;
+        synchronized (lock) {
+            if (unpublished.isEmpty()) {
+                return;
+            }
+            Slot next = firstPending();
+            drained = closed || next == null || next.notBeforeNanos - System.nanoTime() > 0;
+        }
+        if (urgent || drained || writes.refreshDue(System.nanoTime())) {
+            publish(List.of());
+            writes.commitIfDue(indexedVersion());
+        }
+    }
+
+    /** Refreshes the index, then tells the waiters of the changes written so far and of {@code more}. */
+    private void publish(List<Slot> more) {
+        writes.refresh();
+        List<ToolDocuments.Written> timed = new ArrayList<>();
+        synchronized (lock) {
+            unpublished.forEach(u -> u.done = true);
+            unpublished.stream().filter(u -> u.written != null).forEach(u -> timed.add(u.written));
+            more.forEach(u -> u.done = true);
+            unpublished.clear();
+            urgent = false;
+            succeeded();
+        }
+        timed.forEach(docs::searchable);
+    }
+
+    /** On close: what was written becomes durable, so the next start has nothing to catch up. */
+    private void commitOnClose() {
         try {
-            long t0 = System.nanoTime();
-            if (index.compact()) {
-                LOG.debug("compacted the search index in {} ms", (System.nanoTime() - t0) / 1_000_000);
+            if (!unpublished.isEmpty()) {
+                publish(List.of());
             }
+            writes.commitIfDirty(indexedVersion());
         } catch (RuntimeException e) {
-            if (!closed()) {
-                LOG.warn("compacting the search index failed (it is searched as it was): {}", e.toString());
-            }
+            // the store holds every change: the next start catches up from the last commit
+            LOG.warn("committing the search index on close failed (the next start catches up): {}", e.toString());
         }
     }
 
@@ -546,7 +619,18 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
         }
     }
 
+    /** The first change or catch-up not yet written to the index. Holds the lock. */
     private Slot firstPending() {
+        for (Slot s : slots) {
+            if (!s.done && !s.applied) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** The first change not yet searchable (written or not). Holds the lock. */
+    private Slot unfinished() {
         for (Slot s : slots) {
             if (!s.done) {
                 return s;
@@ -558,7 +642,11 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
     private void run(Slot s) {
         switch (s.job) {
             case CatchUp c -> {
-                long v = catchUp(catalog.get(), c.full());
+                if (!unpublished.isEmpty()) {
+                    publish(List.of());
+                }
+                writes.commitIfDirty(indexedVersion()); // the catch-up starts from the committed version
+                long v = writes.catchUp(catalog.get(), c.full(), this::stopIfClosed);
                 synchronized (lock) {
                     s.version = v;
                     s.done = true;
@@ -576,29 +664,14 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 if (c.version() > indexedVersion()) {
                     apply(c, s);
                 }
-                long written = System.nanoTime();
-                // searchable before a waiter is told; durable just after, so neither a waiter nor another replica
-                // waits for the commit's disk sync (a crash between the two: the start catches up from the store)
-                index.refresh();
-                docs.end(c.version(), c.tools().size(), c.queuedNanos(), written); // told to onIndexed
+                s.written = docs.written(c.version(), c.tools().size(), c.queuedNanos()); // told once searchable
+                // searchable before a waiter is told: see publishIfDue
                 synchronized (lock) {
-                    s.done = true;
-                    succeeded();
+                    s.applied = true;
+                    unpublished.add(s);
+                    urgent |= c.tools().size() <= SMALL;
                 }
-                commitAfterRefresh(indexedVersion()); // what versionOnceDone(s) was: the done prefix is dropped
             }
-        }
-    }
-
-    /** Commits a change already searchable; a failure queues a catch-up from the store (the index's own retry). */
-    private void commitAfterRefresh(long version) {
-        try {
-            index.commit(version);
-        } catch (RuntimeException e) {
-            fail(submit(new CatchUp(false)), e);
-        }
-        synchronized (lock) {
-            lastWorkNanos = System.nanoTime(); // the index is quiet from its commit on: compaction waits for that
         }
     }
 
@@ -661,11 +734,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             }
         });
         if (!removals.isEmpty()) {
-            index.remove(removals);
+            writes.remove(removals);
         }
         for (int from = 0; from < upserts.size(); from += BATCH) {
-            index.upsert(docs.of(
-                    upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from, progress, tokenCounts));
+            writes.upsert(upserts.subList(from, Math.min(upserts.size(), from + BATCH)), from);
             if (from + BATCH < upserts.size()) {
                 overtake(self);
             }
@@ -679,14 +751,16 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
             if (closed) {
                 throw new Stopped();
             }
-            Set<String> blocked = new HashSet<>();
+            // the changes still before a candidate, each checked by lookups: copying their names into one set at
+            // every batch cost time in the number of queued tools (hundreds of thousands during a bulk load)
+            List<Map<String, CatalogEntry>> before = new ArrayList<>();
             boolean behind = false;
             for (Slot s : slots) {
                 if (s == current) {
                     behind = true;
                 }
-                if (s.done) {
-                    continue;
+                if (s.done || s.applied) {
+                    continue; // in the index already: it holds nothing up
                 }
                 if (!(s.job instanceof Change c)) {
                     if (behind) {
@@ -694,13 +768,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                     }
                     continue;
                 }
-                if (behind
-                        && s != current
-                        && c.tools().size() <= SMALL
-                        && Collections.disjoint(c.tools().keySet(), blocked)) {
+                if (behind && s != current && c.tools().size() <= SMALL && disjoint(c.tools(), before)) {
                     ready.add(s);
                 } else {
-                    blocked.addAll(c.tools().keySet());
+                    before.add(c.tools());
                 }
             }
         }
@@ -718,96 +789,20 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                 fail(s, e);
             }
         }
-        // visible now, before a waiter is told; the committed version stays the last one up to which every change
-        // is indexed
-        index.commit(indexedVersion());
-        synchronized (lock) {
-            applied.forEach(s -> s.done = true);
-            lock.notifyAll();
-        }
+        // searchable now (with what was written before), before a waiter is told; the indexed version stays the last
+        // one up to which every change is indexed (succeeded() advances only over a done prefix)
+        publish(applied);
     }
 
-    /** The indexed version once {@code first}, the first pending slot, is done (the done slots after it count). */
-    private long versionOnceDone(Slot first) {
-        synchronized (lock) {
-            long v = indexedVersion;
-            for (Slot s : slots) {
-                if (s != first && !s.done) {
-                    break;
+    private static boolean disjoint(Map<String, CatalogEntry> change, List<Map<String, CatalogEntry>> before) {
+        for (String name : change.keySet()) {
+            for (Map<String, CatalogEntry> b : before) {
+                if (b.containsKey(name)) {
+                    return false;
                 }
-                v = Math.max(v, s.version);
-            }
-            return v;
-        }
-    }
-
-    /**
-     * Brings the index to {@code snapshot}: a rebuild when {@code full}, when the index is ahead of the store
-     * (another store's index) or unversioned with documents; otherwise only what differs.
-     *
-     * @return the catalog version the index is now committed at
-     */
-    private long catchUp(Catalog.Snapshot snapshot, boolean full) {
-        long committed = index.committedVersion();
-        if (!full && committed == snapshot.version() && index.size() == snapshot.size()) {
-            return committed; // current: what every start on a current data directory finds, at no cost
-        }
-        Map<String, Integer> indexed = index.ordinals();
-        if (full || committed > snapshot.version() || committed < 0 && !indexed.isEmpty()) {
-            LOG.info(
-                    "rebuilding the search index from the store: it is at catalog version {} with {} tools, the store "
-                            + "at {} with {}",
-                    committed,
-                    indexed.size(),
-                    snapshot.version(),
-                    snapshot.size());
-            index.clear();
-            List<CatalogEntry> all = snapshot.entries();
-            for (int from = 0; from < all.size(); from += REBUILD_CHUNK) {
-                index.upsert(docs.of(
-                        all.subList(from, Math.min(all.size(), from + REBUILD_CHUNK)), from, progress, tokenCounts));
-                stopIfClosed();
-            }
-            index.commit(snapshot.version());
-            return snapshot.version();
-        }
-        Set<String> changed = committed >= snapshot.version() ? Set.of() : store.toolsChangedSince(committed);
-        List<String> removals = new ArrayList<>();
-        for (String name : indexed.keySet()) {
-            if (snapshot.get(name) == null) {
-                removals.add(name);
             }
         }
-        List<CatalogEntry> upserts = new ArrayList<>();
-        for (CatalogEntry e : snapshot.entries()) {
-            Integer ord = indexed.get(e.name());
-            if (ord == null || ord != e.ord() || changed.contains(e.name())) {
-                upserts.add(e);
-            }
-        }
-        if (removals.isEmpty() && upserts.isEmpty() && committed == snapshot.version()) {
-            return committed;
-        }
-        LOG.info(
-                "catching the search index up from catalog version {} to {}: {} tools to index, {} to remove",
-                committed,
-                snapshot.version(),
-                upserts.size(),
-                removals.size());
-        if (!removals.isEmpty()) {
-            index.remove(removals);
-        }
-        for (int from = 0; from < upserts.size(); from += REBUILD_CHUNK) {
-            index.upsert(docs.of(
-                    upserts.subList(from, Math.min(upserts.size(), from + REBUILD_CHUNK)),
-                    from,
-                    progress,
-                    tokenCounts));
-            stopIfClosed();
-        }
-        long v = Math.max(committed, snapshot.version());
-        index.commit(v);
-        return v;
+        return true;
     }
 
     private void stopIfClosed() {

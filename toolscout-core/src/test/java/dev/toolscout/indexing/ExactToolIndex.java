@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * A brute-force {@link ToolIndex} for fast tests: exact dot products over every allowed document, and a
  * plain BM25 (k1 1.2, b 0.75) over the four text fields concatenated, lower-cased and split into words (no
- * stemming, no stop words, no field weights). Writes go to a pending map; {@link #commit(long)} publishes
+ * stemming, no stop words, no field weights). Writes go to a pending map; {@link #commit(long)} (or {@link #refresh()}) publishes
  * an immutable snapshot that searches read, so searches are thread-safe against one writer.
  */
 public final class ExactToolIndex implements ToolIndex {

@@ -122,9 +122,39 @@ class ToolIndexerTest {
             assertThat(index.ordinals()).containsKeys("big__t0000", "big__t0191", "other__ping");
             indexer.awaitIndexed(small.version());
             assertThat(indexer.status().lag()).isZero();
-            // searchable first, committed just after: closing waits for the commit
-            indexer.close();
-            assertThat(index.committedVersion()).isEqualTo(small.version());
+            // committed once the queue has been idle a while (CommitPolicy.commitIdle)
+            awaitCommitted(index, small.version());
+        }
+    }
+
+    private static void awaitCommitted(dev.toolscout.indexing.ToolIndex index, long version) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (index.committedVersion() < version && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertThat(index.committedVersion()).isEqualTo(version);
+    }
+
+    @Test
+    void a_registration_is_searchable_while_a_run_of_large_changes_before_it_is_still_being_indexed() {
+        GatedModel model = new GatedModel();
+        ExactToolIndex index = new ExactToolIndex(256);
+        try (Started started = Started.with(index, model)) {
+            Catalog catalog = started.catalog();
+            ToolIndexer indexer = started.indexer();
+            // a bulk load: several versions of WRITE_BATCH tools each, queued behind one another
+            Catalog.Change big = catalog.apply(bulk(Catalog.WRITE_BATCH * 4), List.of());
+            assertThat(big.events().stream().map(CatalogEvent::version).distinct())
+                    .hasSize(4);
+            Catalog.Change small =
+                    catalog.apply(List.of(Fixture.tool("other__ping", "Check that a host answers.")), List.of());
+            model.firstBigBatch.countDown();
+            indexer.awaitIndexed(small.version());
+            assertThat(index.ordinals()).containsKey("other__ping").doesNotContainKey("big__t1000");
+            assertThat(indexer.status().lag()).isEqualTo(5);
+            model.restOfBig.countDown();
+            indexer.awaitIndexedThrough(small.version());
+            assertThat(index.ordinals()).hasSize(Catalog.WRITE_BATCH * 4 + 1);
         }
     }
 
@@ -162,12 +192,16 @@ class ToolIndexerTest {
     private static final class CompactionCountingIndex implements dev.toolscout.indexing.ToolIndex {
         final ExactToolIndex inner = new ExactToolIndex(256);
         final java.util.concurrent.atomic.AtomicInteger compactions = new java.util.concurrent.atomic.AtomicInteger();
-        volatile long lastCommitNanos;
+        /** When the last write became searchable (a refresh or a commit that followed writes). */
+        volatile long lastVisibleNanos;
+
         volatile long compactedNanos;
+        volatile boolean written;
 
         @Override
         public void upsert(java.util.Collection<dev.toolscout.indexing.ToolDocument> docs) {
             inner.upsert(docs);
+            written = true;
         }
 
         @Override
@@ -183,12 +217,20 @@ class ToolIndexerTest {
         @Override
         public void commit(long catalogVersion) {
             inner.commit(catalogVersion);
-            lastCommitNanos = System.nanoTime();
+            visible();
         }
 
         @Override
         public void refresh() {
             inner.refresh();
+            visible();
+        }
+
+        private void visible() {
+            if (written) {
+                written = false;
+                lastVisibleNanos = System.nanoTime();
+            }
         }
 
         @Override
@@ -244,7 +286,7 @@ class ToolIndexerTest {
                 Thread.sleep(20);
             }
             assertThat(index.compactions.get()).isEqualTo(1);
-            assertThat(index.compactedNanos - index.lastCommitNanos)
+            assertThat(index.compactedNanos - index.lastVisibleNanos)
                     .isGreaterThanOrEqualTo(ToolIndexer.COMPACT_AFTER_IDLE.toNanos());
             // nothing changed since: not asked again
             Thread.sleep(ToolIndexer.COMPACT_AFTER_IDLE.toMillis() + 500);

@@ -54,6 +54,15 @@ class ReadOnlyEngineTest {
         return ((DiscoveryResult.Ok) r).output().toString();
     }
 
+    /** Waits until {@code e}'s index has committed its catalog's version (the holder's own write, once idle). */
+    static void awaitCommitted(Engine e) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (e.index().committedVersion() < e.catalog().version() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
+        assertThat(e.index().committedVersion()).isEqualTo(e.catalog().version());
+    }
+
     /**
      * A hash of every file under {@code root} by relative path, except SQLite's {@code state.db-shm} and {@code
      * state.db-wal}: a reader of a WAL database records its read position in the -shm (and SQLite creates both
@@ -84,6 +93,7 @@ class ReadOnlyEngineTest {
             String found = output(writer.discovery().find(Principal.ANONYMOUS, "send an email", 5));
             String listed = output(writer.discovery().listAll(Principal.ANONYMOUS, null));
             String described = output(writer.discovery().describe(Principal.ANONYMOUS, "gmail__send_email"));
+            awaitCommitted(writer); // the holder commits its index once idle (CommitPolicy): not the reader's doing
             Map<String, String> before = files(dir);
 
             try (Engine reader = Engine.open(Engine.Options.of(dir).withReadOnly())) {

@@ -113,7 +113,8 @@ class ReplicaCatchUpTest {
                     .isEqualTo(WRITES);
             assertThat(bCatchUps).as("B timed its catch-ups").isNotEmpty();
             for (ReplicaCatchUp r : bCatchUps) {
-                assertThat(r.tools()).isEqualTo(1);
+                // one write each, or several when B read them from the log together
+                assertThat(r.tools()).isBetween(1, WRITES);
                 assertThat(r.stages().values()).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(Duration.ZERO));
                 Duration timed = r.stages().entrySet().stream()
                         .filter(s -> !s.getKey().equals("total"))

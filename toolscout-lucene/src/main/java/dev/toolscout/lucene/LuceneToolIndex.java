@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -36,7 +35,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -45,6 +43,7 @@ import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -54,7 +53,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.VectorScorer;
@@ -105,10 +103,10 @@ import org.apache.lucene.util.IOUtils;
  * Indexing is dominated by the HNSW graph: about 1 ms per document per core at 384 dimensions.
  *
  * <p><b>Writes.</b> One {@link IndexWriter} with a {@value #RAM_BUFFER_MB} MB buffer (bulk loads flush
- * rarely). Writes become visible at {@link #refresh()} (a near-real-time reopen from the writer: nothing synced to
- * disk), and visible and durable at {@link #commit(long)}, which records {@code catalog_version} in the commit's
- * user data and reopens the searcher; closing without a commit discards them, so the recorded version always
- * describes the committed documents.
+ * rarely). Writes become visible at {@link #refresh()} (a near-real-time reopen on the writer: a new segment, no
+ * fsync) and visible and durable at {@link #commit(long)}, which records {@code catalog_version} in the commit's user
+ * data and reopens the searcher; closing without a commit discards them, so the recorded version always describes the
+ * committed documents. The tool indexer refreshes often and commits rarely ({@code CommitPolicy}).
  *
  * <p>Thread-safe: any number of concurrent searches and one writer.
  */
@@ -143,6 +141,8 @@ public final class LuceneToolIndex implements ToolIndex {
     static final double NRT_CACHE_SEGMENT_MB = 4;
     /** The most (MB) held in memory that way; past it, new segments go straight to disk. */
     static final double NRT_CACHE_MB = 64;
+    /** Segments per tier and per merge of the merge policy (Lucene's default is 10). */
+    static final int MERGE_SEGMENTS_PER_TIER = 20;
 
     static final BM25Similarity BM25 = new BM25Similarity(1.2f, 0.75f);
 
@@ -259,10 +259,16 @@ public final class LuceneToolIndex implements ToolIndex {
                     .setCodec(new ToolCodec(DEFAULT_MAX_CONN, DEFAULT_BEAM_WIDTH))
                     .setSimilarity(BM25)
                     .setRAMBufferSizeMB(RAM_BUFFER_MB)
+                    // merging HNSW graphs re-inserts the nodes of every segment but the largest: in a bulk load it took
+                    // twice the CPU of the indexer's own insertions (JFR, docs/BENCHMARKS.md "A million tools"); wider
+                    // tiers merge each document fewer times (log base 20, not 10, of the segments a load flushes)
+                    .setMergePolicy(new TieredMergePolicy()
+                            .setSegmentsPerTier(MERGE_SEGMENTS_PER_TIER)
+                            .setMaxMergeAtOnce(MERGE_SEGMENTS_PER_TIER))
                     // uncommitted writes are dropped on close, so catalog_version never lies
                     .setCommitOnClose(false);
             writer = new IndexWriter(directory, config);
-            searchers = new SearcherManager(writer, true, false, new ToolSearcherFactory());
+            searchers = new SearcherManager(writer, true, false, new ToolSearcher.Factory());
             checkStoredDimension(location, searchers, dimension);
             return new LuceneToolIndex(location, directory, dimension, weights, analyzer, writer, searchers, version);
         } catch (IOException | RuntimeException e) {
@@ -303,7 +309,7 @@ public final class LuceneToolIndex implements ToolIndex {
             // opening retries by itself when a concurrent commit deletes the files of the one it started on
             reader = DirectoryReader.open(directory);
             long version = version(reader.getIndexCommit().getUserData());
-            searchers = new SearcherManager(reader, new ToolSearcherFactory());
+            searchers = new SearcherManager(reader, new ToolSearcher.Factory());
             reader = null; // the manager owns it now
             checkStoredDimension(dir.toString(), searchers, dimension);
             return java.util.Optional.of(new LuceneToolIndex(
@@ -400,6 +406,8 @@ public final class LuceneToolIndex implements ToolIndex {
         }
         IndexWriter w = writer("upsert");
         try {
+            // one thread: documents written from several fill a buffer each, and each refresh then flushes one
+            // segment per thread, whose HNSW graphs merges rebuild (the larger part of a bulk load's cost)
             for (ToolDocument doc : docs) {
                 w.updateDocument(new Term(NAME, doc.name()), toLucene(doc));
             }
@@ -500,9 +508,13 @@ public final class LuceneToolIndex implements ToolIndex {
         }
     }
 
-    /** Reopens the searchers from the writer (Lucene's near-real-time reader): no commit, no fsync. */
+    /**
+     * Reopens the searchers on the writer's documents (near-real-time: Lucene flushes them to a new segment and reads it
+     * without a commit, so nothing is fsynced). Blocks until the new searchers are in place.
+     */
     @Override
     public void refresh() {
+        writer("refresh");
         try {
             searchers.maybeRefreshBlocking();
         } catch (IOException e) {
@@ -828,15 +840,5 @@ public final class LuceneToolIndex implements ToolIndex {
     @Override
     public String toString() {
         return "LuceneToolIndex(" + location + ", dimension " + dimension + ")";
-    }
-
-    /** Creates the searchers the {@link SearcherManager} hands out; one per index, with its cache. */
-    private static final class ToolSearcherFactory extends SearcherFactory {
-        private final Map<IndexReader.CacheKey, SegmentOrds> cache = new ConcurrentHashMap<>();
-
-        @Override
-        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) throws IOException {
-            return new ToolSearcher(reader, cache);
-        }
     }
 }

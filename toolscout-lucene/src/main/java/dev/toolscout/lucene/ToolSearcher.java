@@ -3,21 +3,32 @@ package dev.toolscout.lucene;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
 
 /**
- * A searcher that holds the ordinals of its segments ({@link SegmentOrds}, loaded once per segment and
- * shared through {@code cache}) and the highest ordinal in its reader (deleted documents included, so it
- * errs towards filtering). An allowed set that covers every ordinal up to its universe may skip the
- * filter only if no document has an ordinal past that universe (a tool added after the set was
- * computed).
+ * A searcher that holds the ordinals of its segments ({@link SegmentOrds}, loaded once per segment and shared through
+ * its {@link Factory}'s cache) and the highest ordinal in its reader (deleted documents included, so it errs towards
+ * filtering). An allowed set that covers every ordinal up to its universe may skip the filter only if no document has
+ * an ordinal past that universe (a tool added after the set was computed).
  */
 final class ToolSearcher extends IndexSearcher {
     private final SegmentOrds[] segments;
     private final int maxOrd;
+
+    /** Creates the searchers a {@code SearcherManager} hands out; one per index, with its cache. */
+    static final class Factory extends SearcherFactory {
+        private final Map<IndexReader.CacheKey, SegmentOrds> cache = new ConcurrentHashMap<>();
+
+        @Override
+        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) throws IOException {
+            return new ToolSearcher(reader, cache);
+        }
+    }
 
     ToolSearcher(IndexReader reader, Map<IndexReader.CacheKey, SegmentOrds> cache) throws IOException {
         super(reader);

@@ -168,9 +168,30 @@ final class BenchCommand implements Callable<Integer> {
                     r.reembeddedOnRestart());
             out.printf(
                     Locale.ROOT,
-                    "memory: %.1f MB RSS per 10k tools (measured at %,d)%n",
+                    "memory: %.1f MB RSS per 10k tools, %.1f MB heap per 100k tools (measured at %,d)%n",
                     r.rssMbPer10k(),
+                    r.heapMbPer100k(),
                     r.memoryTools());
+            for (SelectBench.Build b : r.builds()) {
+                out.printf(
+                        Locale.ROOT,
+                        "built %,d tools (vectors given) in %.1f s: %.0f tools/s%n",
+                        b.tools(),
+                        b.seconds(),
+                        b.toolsPerS());
+            }
+            for (SelectBench.ColdStart c : r.coldStarts()) {
+                out.printf(
+                        Locale.ROOT,
+                        "cold start at %,d tools: %.2f s (open %.0f ms, first select %.0f ms), then %.0f MB RSS, %.0f MB"
+                                + " heap%n",
+                        c.tools(),
+                        c.seconds(),
+                        c.openMs(),
+                        c.firstSelectMs(),
+                        c.rssMb(),
+                        c.heapMb());
+            }
         }
         out.flush();
         return 0;
@@ -310,6 +331,24 @@ final class BenchCommand implements Callable<Integer> {
         n.put("cold_start_server_s", r.serverColdStartS());
         n.put("reembedded_on_restart", r.reembeddedOnRestart());
         n.put("rss_mb_per_10k", Math.round(r.rssMbPer10k() * 10) / 10.0);
+        n.put("heap_mb_per_100k", Math.round(r.heapMbPer100k() * 10) / 10.0);
+        ArrayNode builds = n.putArray("builds");
+        for (SelectBench.Build b : r.builds()) {
+            builds.addObject()
+                    .put("tools", b.tools())
+                    .put("seconds", Math.round(b.seconds() * 10) / 10.0)
+                    .put("tools_per_s", Math.round(b.toolsPerS()));
+        }
+        ArrayNode colds = n.putArray("cold_starts");
+        for (SelectBench.ColdStart c : r.coldStarts()) {
+            colds.addObject()
+                    .put("tools", c.tools())
+                    .put("cold_start_s", c.seconds())
+                    .put("open_ms", c.openMs())
+                    .put("first_select_ms", c.firstSelectMs())
+                    .put("rss_mb", Math.round(c.rssMb()))
+                    .put("heap_mb", Math.round(c.heapMb()));
+        }
         return n;
     }
 }

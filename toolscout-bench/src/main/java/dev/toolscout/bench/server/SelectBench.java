@@ -85,8 +85,25 @@ public final class SelectBench {
         }
     }
 
+    /** A catalog built from vectors given (stored ahead): stored, then indexed, then compacted. */
+    public record Build(int tools, double seconds) {
+        public double toolsPerS() {
+            return tools / seconds;
+        }
+    }
+
+    /**
+     * A one-shot start at one size (the second of two, the first warming the OS page cache): process start to first
+     * selection, and the resident memory and heap after 20 selections and a GC.
+     */
+    public record ColdStart(
+            int tools, double seconds, double openMs, double firstSelectMs, double rssMb, double heapMb) {}
+
     public record Result(
             List<SizeResult> sizes,
+            List<Build> builds,
+            List<ColdStart> coldStarts,
+            double heapMbPer100k,
             double indexToolsPerS,
             int indexedForThroughput,
             int coldStartTools,
@@ -145,6 +162,7 @@ public final class SelectBench {
 
         // 2. latency at each size
         List<SizeResult> results = new ArrayList<>();
+        List<Build> builds = new ArrayList<>();
         for (int size : o.sizes()) {
             Path d = size == real ? realDir : dir(size);
             if (size != real) {
@@ -156,12 +174,18 @@ public final class SelectBench {
                         .build()) {
                     long t0 = System.nanoTime();
                     e.upsert(all.subList(0, size));
+                    double stored = (System.nanoTime() - t0) / 1e9;
                     e.maintenance().compactIndex();
+                    Build b = new Build(size, (System.nanoTime() - t0) / 1e9);
+                    builds.add(b);
                     log.printf(
                             Locale.ROOT,
-                            "built %,d tools in %.1f s (%d embedded)%n",
+                            "built %,d tools in %.1f s (%.0f tools/s; stored and searchable after %.1f s, then compacted;"
+                                    + " %d embedded)%n",
                             size,
-                            (System.nanoTime() - t0) / 1e9,
+                            b.seconds(),
+                            b.toolsPerS(),
+                            stored,
                             e.maintenance().embeddedCount());
                 }
             }
@@ -171,27 +195,55 @@ public final class SelectBench {
             }
         }
 
-        // 3. cold start and memory in fresh JVMs
+        // 3. cold start and memory in fresh JVMs, at each size: two starts each, the first also bringing the data
+        // directory's files into the OS page cache (as any earlier use would have); the second is the figure
         int coldSize = o.sizes().contains(10_000) ? 10_000 : real;
-        Path coldDir = coldSize == real ? realDir : dir(coldSize);
-        // two starts: the first also brings the data directory's files into the OS page cache (as any earlier
-        // use would have); the second is the figure
-        JsonNode first = probe(coldDir, 0, ONE_SHOT_JVM);
-        JsonNode cold = probe(coldDir, 0, ONE_SHOT_JVM);
+        List<ColdStart> colds = new ArrayList<>();
+        int coldTools = coldSize;
+        JsonNode first = null;
+        JsonNode cold = null;
+        JsonNode big = null;
+        for (int size : o.sizes()) {
+            Path d = size == real ? realDir : dir(size);
+            JsonNode warm = probe(d, 20, ONE_SHOT_JVM);
+            JsonNode c = probe(d, 20, ONE_SHOT_JVM);
+            ColdStart cs = new ColdStart(
+                    size,
+                    c.path("process_start_to_first_select_ms").asDouble() / 1000.0,
+                    c.path("open_ms").asDouble(),
+                    c.path("first_select_ms").asDouble(),
+                    c.path("rss_kb").asDouble() / 1024,
+                    c.path("heap_used_kb").asDouble() / 1024);
+            colds.add(cs);
+            log.printf(
+                    Locale.ROOT,
+                    "cold start at %,d tools: %.2f s (open %.0f ms, first select %.0f ms; the start before it %.2f s), "
+                            + "%d re-embedded; then %.0f MB RSS, %.0f MB heap%n",
+                    size,
+                    cs.seconds(),
+                    cs.openMs(),
+                    cs.firstSelectMs(),
+                    warm.path("process_start_to_first_select_ms").asDouble() / 1000.0,
+                    c.path("reembedded").asLong() + warm.path("reembedded").asLong(),
+                    cs.rssMb(),
+                    cs.heapMb());
+            log.flush();
+            if (size == coldSize || first == null) {
+                first = warm;
+                cold = c;
+                coldTools = size;
+            }
+            big = c;
+        }
+        Path coldDir = coldTools == real ? realDir : dir(coldTools);
         JsonNode server = probe(coldDir, 0, List.of());
         double firstS = first.path("process_start_to_first_select_ms").asDouble() / 1000.0;
         double coldS = cold.path("process_start_to_first_select_ms").asDouble() / 1000.0;
         double serverS = server.path("process_start_to_first_select_ms").asDouble() / 1000.0;
         log.printf(
                 Locale.ROOT,
-                "cold start at %,d tools: %.2f s (open %.0f ms, first select %.0f ms), %d re-embedded; "
-                        + "the start before it: %.2f s; started as a server (full tiered compilation): %.2f s%n",
-                coldSize,
-                coldS,
-                cold.path("open_ms").asDouble(),
-                cold.path("first_select_ms").asDouble(),
-                cold.path("reembedded").asLong(),
-                firstS,
+                "started as a server (full tiered compilation) at %,d tools: %.2f s%n",
+                coldTools,
                 serverS);
         Path empty = o.workDir().resolve("empty");
         try (ToolScout e = ToolScout.builder()
@@ -201,22 +253,32 @@ public final class SelectBench {
                 .build()) {
             e.upsert(all.subList(0, 1));
         }
-        JsonNode base = probe(empty, 20, List.of());
-        JsonNode big = probe(max == real ? realDir : dir(max), 20, List.of());
+        JsonNode base = probe(empty, 20, ONE_SHOT_JVM);
         double rssPer10k = (big.path("rss_kb").asDouble() - base.path("rss_kb").asDouble()) / 1024.0 / (max / 10_000.0);
+        double heapPer100k =
+                (big.path("heap_used_kb").asDouble() - base.path("heap_used_kb").asDouble())
+                        / 1024.0
+                        / (max / 100_000.0);
         log.printf(
                 Locale.ROOT,
-                "memory: %.0f MB RSS with %,d tools, %.0f MB with 1 tool: %.1f MB per 10k tools%n",
+                "memory: %.0f MB RSS and %.0f MB heap with %,d tools, %.0f MB and %.0f MB with 1 tool: %.1f MB RSS and %.1f MB"
+                        + " heap per 100k tools%n",
                 big.path("rss_kb").asDouble() / 1024,
+                big.path("heap_used_kb").asDouble() / 1024,
                 max,
                 base.path("rss_kb").asDouble() / 1024,
-                rssPer10k);
+                base.path("heap_used_kb").asDouble() / 1024,
+                rssPer10k * 10,
+                heapPer100k);
         log.flush();
         return new Result(
                 results,
+                builds,
+                colds,
+                heapPer100k,
                 throughput,
                 real,
-                coldSize,
+                coldTools,
                 coldS,
                 firstS,
                 cold.path("open_ms").asDouble(),
