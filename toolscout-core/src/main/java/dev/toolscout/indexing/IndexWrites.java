@@ -36,7 +36,7 @@ final class IndexWrites {
     private long uncommitted;
 
     private volatile boolean dirty;
-    private long lastCommitNanos = System.nanoTime();
+    private volatile long lastCommitNanos = System.nanoTime();
     private long lastRefreshNanos = System.nanoTime();
 
     IndexWrites(
@@ -84,6 +84,11 @@ final class IndexWrites {
     synchronized void refresh() {
         index.refresh();
         lastRefreshNanos = System.nanoTime();
+    }
+
+    /** When the index was last committed ({@link System#nanoTime}); read without the monitor. */
+    long lastCommitNanos() {
+        return lastCommitNanos;
     }
 
     /** Whether anything was written since the last commit; read without the monitor (the worker's wait loop). */

@@ -473,7 +473,10 @@ public final class ToolIndexer implements Indexer, AutoCloseable {
                         fill = true;
                         break;
                     }
-                    long commitAt = lastWorkNanos + writes.policy().commitIdle().toNanos();
+                    // idle a while, or the last commit that long ago: a writer that never pauses still commits, so
+                    // a read-only opening beside it finds its changes committed (ReadOnlyOpening waits for that)
+                    long commitAt = Math.min(lastWorkNanos, writes.lastCommitNanos())
+                            + writes.policy().commitIdle().toNanos();
                     if (s == null && writes.dirty() && now - commitAt >= 0) {
                         commit = true;
                         break;

@@ -122,7 +122,7 @@ class ToolIndexerTest {
             assertThat(index.ordinals()).containsKeys("big__t0000", "big__t0191", "other__ping");
             indexer.awaitIndexed(small.version());
             assertThat(indexer.status().lag()).isZero();
-            // committed once the queue has been idle a while (CommitPolicy.commitIdle)
+            // committed once the queue runs empty (CommitPolicy.commitIdle)
             awaitCommitted(index, small.version());
         }
     }

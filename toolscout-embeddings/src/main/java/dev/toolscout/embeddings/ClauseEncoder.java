@@ -99,12 +99,7 @@ final class ClauseEncoder {
      * started has ended, on every path.
      */
     float[][] embed(String message, List<String> clauses) {
-        return embed(message, clauses, helpers, ModelCalls.UNBOUNDED);
-    }
-
-    /** {@link #embed(String, List)} with every model call it makes, on any thread, run through {@code calls}. */
-    float[][] embed(String message, List<String> clauses, ModelCalls calls) {
-        return embed(message, clauses, helpers, calls);
+        return embed(message, clauses, helpers);
     }
 
     /**
@@ -112,17 +107,13 @@ final class ClauseEncoder {
      * passes one that drops them: the caller then runs every call in turn).
      */
     float[][] embed(String message, List<String> clauses, Executor executor) {
-        return embed(message, clauses, executor, ModelCalls.UNBOUNDED);
-    }
-
-    private float[][] embed(String message, List<String> clauses, Executor executor, ModelCalls calls) {
         long[] ids = idsAsLangChain4j(message);
         if (ids == null) {
             return null;
         }
         float[][] out = new float[clauses.size() + 1][];
         if (clauses.isEmpty()) {
-            out[0] = normalize(mean(run(ids, calls), 0, ids.length));
+            out[0] = normalize(mean(run(ids), 0, ids.length));
             return out;
         }
         Encoding direct = tokenizer.encode(message, true, false);
@@ -162,7 +153,7 @@ final class ClauseEncoder {
                     if (alone == null) {
                         return () -> {}; // longer than a window: the caller embeds it as LangChain4j does
                     }
-                    float[] v = normalize(mean(run(alone, calls), 0, alone.length));
+                    float[] v = normalize(mean(run(alone), 0, alone.length));
                     return () -> out[slot] = v;
                 }));
             }
@@ -171,7 +162,7 @@ final class ClauseEncoder {
         List<Runnable> results = new ArrayList<>(further.size());
         RuntimeException failure = null;
         try {
-            float[][] states = run(ids, calls);
+            float[][] states = run(ids);
             out[0] = normalize(mean(states, 0, states.length));
             read(states, direct, inCall, ranges, out);
         } catch (RuntimeException e) {
@@ -280,11 +271,6 @@ final class ClauseEncoder {
                 ? rebuilt
                 : String.join("", inner);
         return tokenizer.encode(encoded, true, false).getIds();
-    }
-
-    /** The model's output token states for {@code ids}; the session's call goes through {@code calls}. */
-    private float[][] run(long[] ids, ModelCalls calls) {
-        return calls.run(() -> run(ids));
     }
 
     private float[][] run(long[] ids) {

@@ -41,21 +41,6 @@ public final class LocalEmbeddingModels {
     /** Where bundled query adapters live on the classpath: {@code <folder><model id>.adapter}. */
     public static final String ADAPTER_FOLDER = "dev/toolscout/embeddings/adapters/";
 
-    /**
-     * The setting that bounds how many query embeddings (model calls) of one model run at once, across all threads:
-     * the system property {@value}, else the environment variable {@code TOOLSCOUT_MODEL_CALLS}; an integer, {@code
-     * 0} for no bound. Default: {@value #DEFAULT_MODEL_CALLS} (no bound): bounded to the cores, it did not measure
-     * better on the 2-core development machine (docs/BENCHMARKS.md, "HTTP API against in-process"). Callers past a
-     * bound wait their turn (a lone request never waits); see {@link ModelCalls} and docs/EMBEDDINGS.md.
-     */
-    public static final String MODEL_CALLS = "toolscout.model.calls";
-
-    /** The default of {@link #MODEL_CALLS}: no bound. */
-    public static final int DEFAULT_MODEL_CALLS = 0;
-
-    /** The environment variable read for {@link #MODEL_CALLS} when the system property is not set. */
-    public static final String MODEL_CALLS_ENV = "TOOLSCOUT_MODEL_CALLS";
-
     private static final int DIMENSION = 384;
     private static volatile QueryAdapter miniLmAdapter;
     private static final List<String> IDS =
@@ -90,17 +75,7 @@ public final class LocalEmbeddingModels {
      * @throws IllegalStateException when the model's bundled query adapter is missing or invalid, naming the file
      */
     public static EmbeddingModel create(String id) {
-        return create(id, modelCalls());
-    }
-
-    /**
-     * As {@link #create(String)}, with at most {@code calls} model calls running at once ({@code 0}: no bound)
-     * instead of the {@link #MODEL_CALLS} setting.
-     *
-     * @throws IllegalArgumentException for an unknown id or a negative {@code calls}
-     */
-    public static EmbeddingModel create(String id, int calls) {
-        EmbeddingModel plain = createPlain(id, calls);
+        EmbeddingModel plain = createPlain(id);
         return switch (id) {
             case ALL_MINILM_L6_V2_Q -> new AdaptedQueryModel(plain, miniLmAdapter());
             default -> plain;
@@ -115,56 +90,21 @@ public final class LocalEmbeddingModels {
      * @throws IllegalArgumentException for an unknown id, naming it and the known ones
      */
     public static EmbeddingModel createPlain(String id) {
-        return createPlain(id, modelCalls());
-    }
-
-    private static EmbeddingModel createPlain(String id, int calls) {
-        ModelCalls bound = new ModelCalls(calls);
         if (id == null) {
             throw new IllegalArgumentException("embedding model id must not be null; known: " + String.join(", ", IDS));
         }
         return switch (id) {
             case BGE_SMALL_EN_V15_Q ->
-                new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.bgeSmallEnV15Quantized(), bound);
+                new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.bgeSmallEnV15Quantized());
             case BGE_SMALL_EN_V15_Q_INSTRUCT ->
                 new OnnxEmbeddingModel(
-                        id, DIMENSION, BGE_QUERY_INSTRUCTION, BundledOnnxModels.bgeSmallEnV15Quantized(), bound);
+                        id, DIMENSION, BGE_QUERY_INSTRUCTION, BundledOnnxModels.bgeSmallEnV15Quantized());
             case ALL_MINILM_L6_V2_Q ->
-                new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.allMiniLmL6V2Quantized(), bound);
+                new OnnxEmbeddingModel(id, DIMENSION, "", BundledOnnxModels.allMiniLmL6V2Quantized());
             default ->
                 throw new IllegalArgumentException(
                         "unknown embedding model id '" + id + "'; known: " + String.join(", ", IDS));
         };
-    }
-
-    /**
-     * The {@link #MODEL_CALLS} setting as it is now: the system property, else the environment variable, else
-     * {@link #DEFAULT_MODEL_CALLS}.
-     *
-     * @throws IllegalArgumentException when the setting is not an integer >= 0, naming its source and value
-     */
-    public static int modelCalls() {
-        String p = System.getProperty(MODEL_CALLS);
-        if (p != null) {
-            return modelCalls(p, "system property " + MODEL_CALLS);
-        }
-        String e = System.getenv(MODEL_CALLS_ENV);
-        return e != null ? modelCalls(e, "environment variable " + MODEL_CALLS_ENV) : DEFAULT_MODEL_CALLS;
-    }
-
-    /** {@code value} of the setting named by {@code source}: an integer >= 0, or a message naming it. */
-    static int modelCalls(String value, String source) {
-        int n;
-        try {
-            n = Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (n < 0) {
-            throw new IllegalArgumentException(source + " (model calls at once) must be an integer >= 0 (0: no"
-                    + " bound, default: 0), got: '" + value + "'");
-        }
-        return n;
     }
 
     /**

@@ -24,8 +24,7 @@ import java.util.Objects;
  *
  * <p>Every vector has length {@link #dimension()} and unit L2 norm (normalized again here, so a change in
  * LangChain4j cannot break the contract silently). Thread-safe: the ONNX session and tokenizer are, and this
- * class holds no mutable state. The model calls of queries run on their callers' threads, at most {@link
- * LocalEmbeddingModels#MODEL_CALLS} at once (no bound by default, see {@link ModelCalls}).
+ * class holds no mutable state.
  */
 public final class OnnxEmbeddingModel implements EmbeddingModel {
     private final String modelId;
@@ -33,18 +32,15 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
     private final String queryPrefix;
     private final dev.langchain4j.model.embedding.EmbeddingModel delegate;
     private final ClauseEncoder clauses;
-    private final ModelCalls calls;
 
-    OnnxEmbeddingModel(
-            String modelId, int dimension, String queryPrefix, BundledOnnxModels.Loaded loaded, ModelCalls calls) {
+    OnnxEmbeddingModel(String modelId, int dimension, String queryPrefix, BundledOnnxModels.Loaded loaded) {
         this(
                 modelId,
                 dimension,
                 queryPrefix,
                 loaded.model(),
                 // the clause encoder reads the message's own characters: a query prefix would shift them
-                queryPrefix.isEmpty() ? loaded.clauses() : null,
-                calls);
+                queryPrefix.isEmpty() ? loaded.clauses() : null);
     }
 
     /**
@@ -54,15 +50,13 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
      * @param delegate the LangChain4j model that does the work
      * @param clauses reads clauses from a message's own model call, over the delegate's session; {@code null}:
      *     every clause is embedded alone
-     * @param calls bounds the model calls of queries (and of a single document) that run at once
      */
     OnnxEmbeddingModel(
             String modelId,
             int dimension,
             String queryPrefix,
             dev.langchain4j.model.embedding.EmbeddingModel delegate,
-            ClauseEncoder clauses,
-            ModelCalls calls) {
+            ClauseEncoder clauses) {
         this.modelId = Objects.requireNonNull(modelId, "modelId");
         if (dimension < 1) {
             throw new IllegalArgumentException("dimension must be >= 1, got: " + dimension);
@@ -71,7 +65,6 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
         this.queryPrefix = Objects.requireNonNull(queryPrefix, "queryPrefix");
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.clauses = clauses;
-        this.calls = Objects.requireNonNull(calls, "calls");
     }
 
     @Override
@@ -97,7 +90,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
     @Override
     public float[] embedQuery(String text) {
         requireText(text, "text");
-        Embedding e = calls.run(() -> delegate.embed(queryPrefix + text).content());
+        Embedding e = delegate.embed(queryPrefix + text).content();
         return unit(e.vector(), "query");
     }
 
@@ -117,7 +110,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
         for (int i = 0; i < clauseTexts.size(); i++) {
             requireText(clauseTexts.get(i), "clauses[" + i + "]");
         }
-        float[][] read = clauses == null ? null : clauses.embed(message, clauseTexts, calls);
+        float[][] read = clauses == null ? null : clauses.embed(message, clauseTexts);
         List<float[]> out = new ArrayList<>(clauseTexts.size() + 1);
         out.add(read == null ? embedQuery(message) : unit(read[0], "query"));
         for (int i = 0; i < clauseTexts.size(); i++) {
@@ -165,11 +158,7 @@ public final class OnnxEmbeddingModel implements EmbeddingModel {
             requireText(t, "texts[" + i + "]");
             segments.add(TextSegment.from(t));
         }
-        // one text runs on this thread (LangChain4j's embedAll of one), so it takes its turn as a query does; a batch
-        // runs on LangChain4j's executor, one thread per core, which bounds it already
-        List<Embedding> embeddings = segments.size() == 1
-                ? calls.run(() -> delegate.embedAll(segments).content())
-                : delegate.embedAll(segments).content();
+        List<Embedding> embeddings = delegate.embedAll(segments).content();
         if (embeddings.size() != texts.size()) {
             throw new IllegalStateException(
                     modelId + " returned " + embeddings.size() + " vectors for " + texts.size() + " texts");

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * stored catalog. Takes no lock, runs no migration, writes nothing and embeds no tool.
  *
  * <p>The index: the committed Lucene index of the model, opened with a plain reader, when its commit records
- * the store's catalog version (the writer commits the index right after each store change, so this is the
- * usual case; it opens about as fast as a writing engine). When the index is ahead of the catalog read (the writer
+ * the store's catalog version (the writer commits the index as soon as its queue runs empty after a change,
+ * {@code CommitPolicy}, so this is the usual case; it opens about as fast as a writing engine). When the index is ahead of the catalog read (the writer
  * changed both since), the catalog is read again. When it is behind (the writer is still embedding and
  * indexing a change), this waits up to {@link #CATCH_UP} for the writer to commit it, checking the commit point
  * every {@link #POLL}. Only when none catches up, or the index is missing or damaged, is one built in memory

@@ -69,16 +69,6 @@ final class BenchHttpCommand implements Callable<Integer> {
     int rounds;
 
     @Option(
-            names = "--model-calls",
-            split = ",",
-            paramLabel = "N|cores|default,...",
-            defaultValue = "default",
-            description = "Settings of how many model calls run at once (toolscout.model.calls: an integer, 0 for no "
-                    + "bound; 'cores' for the number of cores; 'default' for the setting as the product reads it) to "
-                    + "compare side by side, one engine each, e.g. 0,cores (default: ${DEFAULT-VALUE}).")
-    List<String> modelCalls;
-
-    @Option(
             names = "--work-dir",
             paramLabel = "DIR",
             description =
@@ -118,8 +108,7 @@ final class BenchHttpCommand implements Callable<Integer> {
                 warmup,
                 rounds,
                 workDir != null ? workDir : Files.createTempDirectory("toolscout-bench-http"),
-                seed,
-                modelCalls(modelCalls));
+                seed);
         PrintWriter err = spec.commandLine().getErr();
         if (urls != null && !urls.isEmpty()) {
             for (java.net.URI u : urls) {
@@ -160,9 +149,8 @@ final class BenchHttpCommand implements Callable<Integer> {
                     r.requests());
             out.printf(
                     Locale.ROOT,
-                    "%8s %11s %14s %10s %10s %14s %10s %10s %7s %13s %10s %10s %9s %9s %9s %9s %9s%n",
+                    "%8s %14s %10s %10s %14s %10s %10s %7s %13s %10s %10s %9s %9s %9s %9s %9s%n",
                     "clients",
-                    "model calls",
                     "in-proc req/s",
                     "p50 ms",
                     "p99 ms",
@@ -181,9 +169,8 @@ final class BenchHttpCommand implements Callable<Integer> {
             for (HttpBench.Level l : r.levels()) {
                 out.printf(
                         Locale.ROOT,
-                        "%8d %11s %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx %13.1f %10.2f %10.2f %8.2fx %8.2fx %9.2f %9.2f %9.2f%n",
+                        "%8d %14.1f %10.2f %10.2f %14.1f %10.2f %10.2f %6.2fx %13.1f %10.2f %10.2f %8.2fx %8.2fx %9.2f %9.2f %9.2f%n",
                         l.clients(),
-                        l.modelCalls() == 0 ? "unbounded" : Integer.toString(l.modelCalls()),
                         l.inProcess().perSecond(),
                         l.inProcess().p50Ms(),
                         l.inProcess().p99Ms(),
@@ -220,7 +207,6 @@ final class BenchHttpCommand implements Callable<Integer> {
             o.put("http_p50_ms", round(l.http().p50Ms()));
             o.put("http_p99_ms", round(l.http().p99Ms()));
             o.put("ratio", Math.round(l.ratio() * 100) / 100.0);
-            o.put("model_calls", l.modelCalls());
             o.put("embed_per_s", round(l.embedOnly().perSecond()));
             o.put("embed_p50_ms", round(l.embedOnly().p50Ms()));
             o.put("embed_p99_ms", round(l.embedOnly().p99Ms()));
@@ -232,35 +218,6 @@ final class BenchHttpCommand implements Callable<Integer> {
             o.put("http_cpu_ms", round(l.http().cpuMs()));
         }
         return n;
-    }
-
-    /** {@code --model-calls}: each 'default' (null: the setting as the product reads it), 'cores' or an integer >= 0. */
-    static List<Integer> modelCalls(List<String> values) {
-        List<Integer> out = new java.util.ArrayList<>(values.size());
-        for (String v : values) {
-            String t = v.strip().toLowerCase(Locale.ROOT);
-            if (t.equals("default")) {
-                out.add(null);
-                continue;
-            }
-            if (t.equals("cores")) {
-                out.add(Runtime.getRuntime().availableProcessors());
-                continue;
-            }
-            int n;
-            try {
-                n = Integer.parseInt(t);
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-            if (n < 0) {
-                throw new IllegalArgumentException(
-                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: '" + v
-                                + "'");
-            }
-            out.add(n);
-        }
-        return out;
     }
 
     private static double round(double v) {

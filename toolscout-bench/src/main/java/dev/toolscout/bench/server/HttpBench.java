@@ -1,7 +1,6 @@
 package dev.toolscout.bench.server;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.toolscout.embeddings.LocalEmbeddingModels;
 import dev.toolscout.engine.SelectRequest;
 import dev.toolscout.engine.ToolScout;
 import dev.toolscout.mcp.gateway.GatewayAuth;
@@ -46,18 +45,9 @@ public final class HttpBench {
      * @param requests measured requests per variant and level
      * @param warmup warm-up requests per variant and level
      * @param rounds how many alternating rounds the measured requests are split into
-     * @param modelCalls the settings of the model's concurrent calls to compare (the {@code toolscout.model.calls}
-     *     setting: 0 for no bound), one engine each; {@code null} in the list for the setting as it is (system property, environment, default)
      */
     public record Options(
-            int tools,
-            List<Integer> clients,
-            int requests,
-            int warmup,
-            int rounds,
-            Path workDir,
-            long seed,
-            List<Integer> modelCalls) {
+            int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir, long seed) {
         public Options {
             clients = List.copyOf(clients);
             if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 256)) {
@@ -68,18 +58,6 @@ public final class HttpBench {
                         "--requests must be at least 1 and --warmup, --tools at least 0, got: " + requests + ", "
                                 + warmup + ", " + tools);
             }
-            modelCalls = java.util.Collections.unmodifiableList(new ArrayList<>(modelCalls));
-            if (modelCalls.isEmpty() || modelCalls.stream().anyMatch(c -> c != null && c < 0)) {
-                throw new IllegalArgumentException(
-                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: "
-                                + modelCalls);
-            }
-        }
-
-        /** The default settings: one engine with the model's default bound. */
-        public Options(
-                int tools, List<Integer> clients, int requests, int warmup, int rounds, Path workDir, long seed) {
-            this(tools, clients, requests, warmup, rounds, workDir, seed, java.util.Collections.singletonList(null));
         }
     }
 
@@ -99,10 +77,9 @@ public final class HttpBench {
      * The variants at one concurrency and one setting of the model's concurrent calls; {@code ratio} is HTTP
      * throughput over in-process throughput.
      *
-     * @param modelCalls the bound on the model's concurrent calls (0: none)
      * @param embedOnly the query embedding alone, called directly from as many threads
      */
-    public record Level(int clients, Figures inProcess, Figures http, int modelCalls, Figures embedOnly) {
+    public record Level(int clients, Figures inProcess, Figures http, Figures embedOnly) {
         public double ratio() {
             return http.perSecond() / inProcess.perSecond();
         }
@@ -185,7 +162,7 @@ public final class HttpBench {
     }
 
     /** One engine, its server and its calls. */
-    private record Setup(int modelCalls, ToolScout scout, GatewayHttpServer http, List<Call> calls) {}
+    private record Setup(ToolScout scout, GatewayHttpServer http, List<Call> calls) {}
 
     private static final String[] VARIANTS = {"embed-only", "in-process", "HTTP"};
 
@@ -198,41 +175,22 @@ public final class HttpBench {
                 .connectTimeout(Duration.ofSeconds(30))
                 .build();
         List<Setup> setups = new ArrayList<>();
-        String before = System.getProperty(LocalEmbeddingModels.MODEL_CALLS);
+        ToolScout.Builder b = ToolScout.builder().dataDir(dataDir).preloadModel(false);
+        if (o.tools() > 0) {
+            progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
+            progress.flush();
+            b.tools(SyntheticCatalog.tools(o.tools(), o.seed()));
+        }
+        ToolScout scout = b.build();
         try {
-            for (int s = 0; s < o.modelCalls().size(); s++) {
-                Integer calls = o.modelCalls().get(s);
-                // the setting is read when the engine makes its model: set it, make the model (a first embedding),
-                // then the next engine's may be set
-                if (calls == null) {
-                    restore(before);
-                } else {
-                    System.setProperty(LocalEmbeddingModels.MODEL_CALLS, calls.toString());
-                }
-                ToolScout.Builder b =
-                        ToolScout.builder().dataDir(dataDir).preloadModel(false).readOnly(s > 0);
-                if (s == 0 && o.tools() > 0) {
-                    progress.println(
-                            "bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
-                    progress.flush();
-                    b.tools(SyntheticCatalog.tools(o.tools(), o.seed()));
-                }
-                ToolScout scout = b.build();
-                try {
-                    scout.rankingParts().model().embedQuery("warm up the model");
-                    HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-                    GatewayHttpServer http =
-                            GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api);
-                    api.open(new ApiBackend(scout, null));
-                    int bound = calls != null ? calls : LocalEmbeddingModels.modelCalls();
-                    setups.add(new Setup(bound, scout, http, calls(scout, http, client)));
-                } catch (RuntimeException | Error e) {
-                    scout.close();
-                    throw e;
-                }
-            }
-        } finally {
-            restore(before);
+            scout.rankingParts().model().embedQuery("warm up the model");
+            HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
+            GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api);
+            api.open(new ApiBackend(scout, null));
+            setups.add(new Setup(scout, http, calls(scout, http, client)));
+        } catch (RuntimeException | Error e) {
+            scout.close();
+            throw e;
         }
         try {
             List<Level> levels = new ArrayList<>();
@@ -245,14 +203,6 @@ public final class HttpBench {
                 s.http().close();
                 s.scout().close();
             }
-        }
-    }
-
-    private static void restore(String property) {
-        if (property == null) {
-            System.clearProperty(LocalEmbeddingModels.MODEL_CALLS);
-        } else {
-            System.setProperty(LocalEmbeddingModels.MODEL_CALLS, property);
         }
     }
 
@@ -314,14 +264,11 @@ public final class HttpBench {
                     c,
                     samples.get(base + 1).figures(),
                     samples.get(base + 2).figures(),
-                    setups.get(s).modelCalls(),
                     samples.get(base).figures());
             progress.printf(
                     java.util.Locale.ROOT,
-                    "bench-http: %d clients, model calls %s: embed-only %.0f/s, in-process %.0f/s (%.2fx), HTTP %.0f/s"
-                            + " (%.2fx)%n",
+                    "bench-http: %d clients: embed-only %.0f/s, in-process %.0f/s (%.2fx), HTTP %.0f/s" + " (%.2fx)%n",
                     c,
-                    l.modelCalls() == 0 ? "unbounded" : Integer.toString(l.modelCalls()),
                     l.embedOnly().perSecond(),
                     l.inProcess().perSecond(),
                     l.inProcessOverEmbed(),

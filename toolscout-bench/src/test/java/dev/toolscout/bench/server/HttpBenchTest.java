@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolscout.bench.cli.Bench;
-import dev.toolscout.embeddings.LocalEmbeddingModels;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -52,7 +51,6 @@ class HttpBenchTest {
         assertThat(out)
                 .contains(
                         "clients",
-                        "model calls",
                         "in-proc req/s",
                         "HTTP req/s",
                         "embed req/s",
@@ -112,56 +110,12 @@ class HttpBenchTest {
             }
             assertThat(l.get("http_p50_ms").asDouble())
                     .isLessThanOrEqualTo(l.get("http_p99_ms").asDouble());
-            assertThat(l.get("model_calls").asInt()).isEqualTo(LocalEmbeddingModels.DEFAULT_MODEL_CALLS);
             assertThat(l.get("in_process_over_embed").asDouble())
                     .isCloseTo(
                             l.get("in_process_per_s").asDouble()
                                     / l.get("embed_per_s").asDouble(),
                             org.assertj.core.api.Assertions.within(0.01));
         }
-    }
-
-    @Test
-    void each_setting_of_the_models_calls_is_measured_at_each_number_of_clients() throws Exception {
-        int code = run(
-                "bench-http",
-                "--clients",
-                "1,3",
-                "--requests",
-                "12",
-                "--warmup",
-                "2",
-                "--rounds",
-                "2",
-                "--model-calls",
-                "0,cores,default",
-                "--format",
-                "json",
-                "--work-dir",
-                dir.toString());
-
-        assertThat(code).as(err).isZero();
-        JsonNode levels = new ObjectMapper().readTree(out).get("levels");
-        assertThat(levels).hasSize(6);
-        List<String> cells = new java.util.ArrayList<>();
-        for (JsonNode l : levels) {
-            cells.add(l.get("clients").asInt() + "/" + l.get("model_calls").asInt());
-            assertThat(l.get("embed_per_s").asDouble()).isPositive();
-        }
-        int cores = Runtime.getRuntime().availableProcessors();
-        int d = LocalEmbeddingModels.DEFAULT_MODEL_CALLS;
-        assertThat(cells).containsExactly("1/0", "1/" + cores, "1/" + d, "3/0", "3/" + cores, "3/" + d);
-        // the setting is put back as it was
-        assertThat(System.getProperty("toolscout.model.calls")).isNull();
-    }
-
-    @Test
-    void a_bad_model_calls_setting_exits_2_naming_the_option_and_the_value() {
-        assertThat(run("bench-http", "--model-calls", "some", "--work-dir", dir.toString()))
-                .isEqualTo(2);
-        assertThat(err)
-                .contains(
-                        "--model-calls must be 'default', 'cores' or an integer >= 0 (0: no bound) each, got: 'some'");
     }
 
     @Test
