@@ -68,6 +68,12 @@ public final class StoredTokenCounts implements TokenCounts {
      */
     private final ConcurrentHashMap<String, Integer> counts = new ConcurrentHashMap<>();
 
+    /** The snapshot the last complete {@link #fill} was for; compared by identity. */
+    private volatile Catalog.Snapshot filled;
+
+    /** Whether a count was held unsaved since the last {@link #fill} began. */
+    private volatile boolean heldUnsaved;
+
     /**
      * @param extra definitions counted besides the catalog's (the engine's own tools), stored and kept the same way
      */
@@ -108,20 +114,29 @@ public final class StoredTokenCounts implements TokenCounts {
 
     /** The same for the definitions with these content hashes (a stored catalog's, before it is a snapshot). */
     public int load(java.util.Collection<String> contentHashes) {
-        Set<String> hashes = new HashSet<>(contentHashes);
-        for (ToolSpec s : extra) {
-            hashes.add(s.contentHash());
+        // each hash as the very string the catalog's entry holds: a sum's lookups then compare references, not 64
+        // characters read back from the store (the first sum at 100k tools: 8 JFR samples 10 ms apart before, 4-6
+        // after)
+        Map<String, String> hashes = HashMap.newHashMap(contentHashes.size() + extra.size());
+        for (String h : contentHashes) {
+            hashes.put(h, h);
         }
-        return take(store.loadTokenCounts(counter.identity(), hashes));
+        for (ToolSpec s : extra) {
+            hashes.putIfAbsent(s.contentHash(), s.contentHash());
+        }
+        return take(store.loadTokenCounts(counter.identity(), hashes.keySet()), hashes);
     }
 
-    /** Takes stored counts (a negative one is not a count: skipped, counted when asked for); how many were taken. */
-    private int take(Map<String, Integer> stored) {
+    /**
+     * Takes stored counts (a negative one is not a count: skipped, counted when asked for), each under its hash in
+     * {@code canonical} when there; how many were taken.
+     */
+    private int take(Map<String, Integer> stored, Map<String, String> canonical) {
         int taken = 0;
         for (Map.Entry<String, Integer> row : stored.entrySet()) {
             Integer n = row.getValue();
             if (row.getKey() != null && n != null && n >= 0) {
-                counts.put(row.getKey(), n);
+                counts.put(canonical.getOrDefault(row.getKey(), row.getKey()), n);
                 taken++;
             }
         }
@@ -135,7 +150,7 @@ public final class StoredTokenCounts implements TokenCounts {
     @Override
     public void count(CatalogEntry entry) {
         if (!counts.containsKey(entry.contentHash())) {
-            counts.putIfAbsent(entry.contentHash(), unsaved(counter.countDefinition(entry.spec())));
+            hold(entry.contentHash(), counter.countDefinition(entry.spec()));
         }
     }
 
@@ -151,8 +166,14 @@ public final class StoredTokenCounts implements TokenCounts {
             return tokensOf(held);
         }
         int n = counter.countDefinition(spec);
-        counts.putIfAbsent(contentHash, unsaved(n));
+        hold(contentHash, n);
         return n;
+    }
+
+    /** Holds a count made here until a {@link #fill} saves it. */
+    private void hold(String contentHash, int n) {
+        counts.putIfAbsent(contentHash, unsaved(n));
+        heldUnsaved = true; // after the put: a fill that reset the flag before it sees the count or looks again
     }
 
     /**
@@ -212,31 +233,52 @@ public final class StoredTokenCounts implements TokenCounts {
      */
     @Override
     public boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield) {
+        if (snapshot == filled && !heldUnsaved) {
+            return true; // the close after an idle fill, say: nothing counted since
+        }
+        heldUnsaved = false; // before the pass: a count held during it makes the next fill look again
         Map<String, ToolSpec> missing = new LinkedHashMap<>();
         Map<String, Integer> toSave = new HashMap<>();
-        Set<String> current = new HashSet<>(snapshot.size() * 2);
+        // one pass, no set of the catalog's hashes unless something is to be pruned: at a million tools the set was
+        // most of a fill's time, and a fill runs whenever the indexer's queue runs empty
+        long known = 0;
         for (int ord = 0; ord < snapshot.universe(); ord++) {
             CatalogEntry e = snapshot.byOrd(ord);
             if (e != null) {
-                notStored(e.contentHash(), e.spec(), current, missing, toSave);
+                known += sort(e.contentHash(), e.spec(), missing, toSave);
             }
         }
+        Set<String> extraHashes = new HashSet<>();
         for (ToolSpec s : extra) {
-            notStored(s.contentHash(), s, current, missing, toSave);
+            CatalogEntry same = snapshot.get(s.fullName());
+            boolean inCatalog = same != null && same.contentHash().equals(s.contentHash());
+            if (extraHashes.add(s.contentHash()) && !inCatalog) {
+                known += sort(s.contentHash(), s, missing, toSave);
+            }
         }
-        // a hash no tool has any more is pruned from the store by the next save: forget it here too
-        counts.keySet().retainAll(current);
+        if (counts.mappingCount() > known) {
+            // a hash no tool has any more is pruned from the store by the next save: forget it here too
+            Set<String> current = new HashSet<>(extraHashes);
+            for (int ord = 0; ord < snapshot.universe(); ord++) {
+                CatalogEntry e = snapshot.byOrd(ord);
+                if (e != null) {
+                    current.add(e.contentHash());
+                }
+            }
+            counts.keySet().retainAll(current);
+        }
         for (List<Map.Entry<String, Integer>> chunk : chunks(new ArrayList<>(toSave.entrySet()), SAVE_ROWS)) {
             Map<String, Integer> rows = new HashMap<>();
             chunk.forEach(r -> rows.put(r.getKey(), r.getValue()));
             save(rows);
         }
-        if (missing.isEmpty()) {
-            return true;
+        if (!missing.isEmpty()) {
+            // counted and stored by another process meanwhile (a replica on a shared store)
+            Map<String, String> canonical = new HashMap<>();
+            missing.keySet().forEach(h -> canonical.put(h, h));
+            take(store.loadTokenCounts(counter.identity(), missing.keySet()), canonical);
+            missing.keySet().removeIf(counts::containsKey);
         }
-        // counted and stored by another process meanwhile (a replica on a shared store)
-        take(store.loadTokenCounts(counter.identity(), missing.keySet()));
-        missing.keySet().removeIf(counts::containsKey);
         for (List<Map.Entry<String, ToolSpec>> batch : chunks(new ArrayList<>(missing.entrySet()), BATCH)) {
             if (yield.getAsBoolean()) {
                 return false;
@@ -247,25 +289,24 @@ public final class StoredTokenCounts implements TokenCounts {
             rows.forEach((hash, n) -> counts.putIfAbsent(hash, unsaved(n)));
             save(rows);
         }
+        filled = snapshot;
         return true;
     }
 
-    /** Sorts one definition: stored (nothing to do), held here unsaved ({@code toSave}), or not counted at all. */
-    private void notStored(
-            String hash,
-            ToolSpec spec,
-            Set<String> current,
-            Map<String, ToolSpec> missing,
-            Map<String, Integer> toSave) {
-        if (!current.add(hash)) {
-            return;
-        }
+    /**
+     * Sorts one definition: stored (nothing to do), held here unsaved (into {@code toSave}), or not counted at all
+     * (into {@code missing}); 1 when a count is held, else 0.
+     */
+    private int sort(String hash, ToolSpec spec, Map<String, ToolSpec> missing, Map<String, Integer> toSave) {
         Integer held = counts.get(hash);
         if (held == null) {
             missing.put(hash, spec);
-        } else if (held < 0) {
+            return 0;
+        }
+        if (held < 0) {
             toSave.put(hash, tokensOf(held));
         }
+        return 1;
     }
 
     private static <T> List<List<T>> chunks(List<T> all, int size) {

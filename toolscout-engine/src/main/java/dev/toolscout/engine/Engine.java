@@ -593,7 +593,7 @@ final class Engine implements AutoCloseable {
                             .count();
                 } else if (o.tools() != null) {
                     catalog.sync(o.tools(), CATALOG_OWNED);
-                } else if (catalog.snapshot().entries().stream().noneMatch(CATALOG_OWNED)) {
+                } else if (catalog.snapshot().unordered().stream().noneMatch(CATALOG_OWNED)) {
                     catalog.sync(CatalogFiles.demo(), CATALOG_OWNED);
                 }
                 this.untouchedByCatalogs = untouched;
