@@ -62,7 +62,7 @@ public final class AccessControl {
         }
         Resolver r = new Resolver(p, principal);
         BitSet bits = new BitSet(snapshot.universe());
-        for (CatalogEntry e : snapshot.entries()) {
+        for (CatalogEntry e : snapshot.unordered()) {
             if (r.allows(e.spec())) {
                 bits.set(e.ord());
             }

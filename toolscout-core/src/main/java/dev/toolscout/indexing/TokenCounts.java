@@ -2,7 +2,6 @@ package dev.toolscout.indexing;
 
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -11,8 +10,11 @@ import java.util.function.BooleanSupplier;
  * rendering.
  */
 public interface TokenCounts {
-    /** Counts the definitions of {@code entries} (the tools just indexed); the next {@link #fill} stores them. */
-    void count(List<CatalogEntry> entries);
+    /**
+     * Counts the definition of {@code entry} (a tool being indexed) unless its count is known; the next {@link #fill}
+     * stores it. Called from several threads at once (a batch's documents are built on every core).
+     */
+    void count(CatalogEntry entry);
 
     /**
      * Stores the count of every definition of {@code snapshot} that has none stored, asking {@code yield} between

@@ -48,17 +48,19 @@ final class ToolDocuments {
         long t0 = System.nanoTime();
         Map<String, float[]> vectors = embeddings.vectors(texts, n -> progress.accept(doneBefore + n));
         vectorsNanos += System.nanoTime() - t0;
-        if (counts != null) {
-            counts.count(entries);
-        }
-        // the texts' hashes and the documents' fields (parameter text from the JSON schema) on every core for a bulk
-        // load's batches: the indexer's one thread is what a load waits for
+        // the texts' hashes, the documents' fields (parameter text from the JSON schema) and the definitions' token
+        // counts on every core for a bulk load's batches: the indexer's one thread is what a load waits for
         IntStream range = IntStream.range(0, entries.size());
         if (entries.size() >= 32) {
             range = range.parallel();
         }
-        return range.mapToObj(i -> ToolDocument.of(
-                        entries.get(i).ord(), entries.get(i).spec(), vectors.get(CachedEmbeddings.hash(texts.get(i)))))
+        return range.mapToObj(i -> {
+                    CatalogEntry e = entries.get(i);
+                    if (counts != null) {
+                        counts.count(e);
+                    }
+                    return ToolDocument.of(e.ord(), e.spec(), vectors.get(CachedEmbeddings.hash(texts.get(i))));
+                })
                 .toList();
     }
 

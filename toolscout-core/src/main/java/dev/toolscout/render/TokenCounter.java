@@ -154,6 +154,16 @@ public final class TokenCounter implements TokenCost {
         return cached(java.util.Objects.requireNonNull(contentHash, "contentHash"), spec);
     }
 
+    /**
+     * Counts the tokens of {@code spec}'s definition now, neither looking in the cache nor adding to it: for a caller
+     * that keeps its counts itself ({@link StoredTokenCounts}, which holds a whole catalog's).
+     */
+    public int countDefinition(ToolSpec spec) {
+        int n = count(definitionText(spec));
+        counted.incrementAndGet();
+        return n;
+    }
+
     private int cached(String hash, ToolSpec spec) {
         synchronized (byHash) {
             Integer n = byHash.get(hash);

@@ -2,8 +2,11 @@ package dev.toolscout.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.knuddels.jtokkit.api.EncodingType;
 import dev.toolscout.Fixture;
+import dev.toolscout.access.AllowedSet;
 import dev.toolscout.catalog.CatalogEntry;
+import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,15 +27,17 @@ class StoredTokenCountsTest {
                 .isTrue();
 
         TokenCounter next = new TokenCounter();
-        int loaded = new StoredTokenCounts(f.store, next, List.of(ENGINE_TOOL)).load(f.catalog.snapshot());
+        StoredTokenCounts loaded = new StoredTokenCounts(f.store, next, List.of(ENGINE_TOOL));
+        assertThat(loaded.load(f.catalog.snapshot())).isEqualTo(f.catalog.size() + 1);
 
-        assertThat(loaded).isEqualTo(f.catalog.size() + 1);
         long sum = 0;
         for (CatalogEntry e : f.catalog.snapshot().entries()) {
-            sum += next.definitionTokens(e);
+            sum += loaded.tokens(e);
         }
-        next.definitionTokens(ENGINE_TOOL);
+        loaded.tokens(ENGINE_TOOL.contentHash(), ENGINE_TOOL);
+        StoredTokenCounts.Sum all = loaded.allowedTokens(f.catalog.snapshot(), allowAll(f));
         assertThat(next.countedDefinitions()).isZero();
+        assertThat(all).isEqualTo(new StoredTokenCounts.Sum(sum, 0));
         long fresh = 0;
         for (CatalogEntry e : f.catalog.snapshot().entries()) {
             fresh += new TokenCounter().definitionTokens(e.spec());
@@ -50,7 +55,7 @@ class StoredTokenCountsTest {
         f.catalog.sync(many);
         TokenCounter counter = new TokenCounter();
         StoredTokenCounts counts = new StoredTokenCounts(f.store, counter, List.of());
-        counter.definitionTokens(many.get(0));
+        counts.count(f.catalog.snapshot().get(many.get(0).fullName())); // as the indexer counts a tool it indexes
         AtomicInteger asked = new AtomicInteger();
 
         // yields before the second batch: the cached one and one batch are stored
@@ -87,6 +92,60 @@ class StoredTokenCountsTest {
                 .isEqualTo("cl100k_base/anthropic-definition-v1");
         assertThat(new TokenCounter(com.knuddels.jtokkit.api.EncodingType.O200K_BASE).identity())
                 .isEqualTo("o200k_base/" + TokenCounter.RENDERING);
+    }
+
+    @Test
+    void closing_after_indexing_stores_every_definition_counted_even_beyond_the_counters_cache() {
+        // issue 35: the counts made while indexing were kept only in the counter's cache (least recently used first
+        // out), and the fill on close saved what the cache still held: a built directory of 100k tools, against a
+        // cache of 65,536, was left with counts for some of them. Here a cache of 4 against 20 tools.
+        Fixture f = new Fixture();
+        List<ToolSpec> many = tools(20);
+        f.catalog.sync(many);
+        TokenCounter counter = new TokenCounter(EncodingType.CL100K_BASE, 4);
+        StoredTokenCounts counts = new StoredTokenCounts(f.store, counter, List.of());
+        f.catalog.snapshot().entries().forEach(counts::count);
+
+        // the indexer closing: saves what was counted, counts nothing more
+        assertThat(counts.fill(f.catalog.snapshot(), () -> true)).isTrue();
+
+        assertThat(storedCount(f, many)).isEqualTo(many.size());
+        assertThat(counter.countedDefinitions()).isEqualTo(many.size());
+    }
+
+    @Test
+    void a_sum_counts_at_most_one_batch_estimates_the_rest_and_is_exact_once_filled() {
+        Fixture f = new Fixture();
+        List<ToolSpec> many = tools(StoredTokenCounts.COUNT_INLINE + 40);
+        f.catalog.sync(many);
+        long exact = new TokenCounter().allowedTokens(f.catalog.snapshot(), allowAll(f));
+        TokenCounter counter = new TokenCounter();
+        StoredTokenCounts counts = new StoredTokenCounts(f.store, counter, List.of());
+
+        StoredTokenCounts.Sum first = counts.allowedTokens(f.catalog.snapshot(), allowAll(f));
+        assertThat(first.estimated()).isEqualTo(40);
+        assertThat(counter.countedDefinitions()).isEqualTo(StoredTokenCounts.COUNT_INLINE);
+        // the tools differ only in their number: the mean of the counted ones is close
+        assertThat((double) first.tokens()).isCloseTo(exact, org.assertj.core.data.Percentage.withPercentage(5));
+
+        // the next sum counts the next batch (a read-only engine's sums converge on their own)
+        assertThat(counts.allowedTokens(f.catalog.snapshot(), allowAll(f)))
+                .isEqualTo(new StoredTokenCounts.Sum(exact, 0));
+        assertThat(counts.fill(f.catalog.snapshot(), () -> false)).isTrue();
+        assertThat(storedCount(f, many)).isEqualTo(many.size());
+        assertThat(counter.countedDefinitions()).isEqualTo(many.size());
+    }
+
+    private static List<ToolSpec> tools(int n) {
+        List<ToolSpec> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(Fixture.tool("bulk__t" + i, "Tool number " + i));
+        }
+        return out;
+    }
+
+    private static AllowedSet allowAll(Fixture f) {
+        return f.access.allowed(f.catalog.snapshot(), Principal.ANONYMOUS);
     }
 
     private static int storedCount(Fixture f, List<ToolSpec> specs) {

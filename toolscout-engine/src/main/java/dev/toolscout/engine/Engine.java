@@ -79,7 +79,9 @@ final class Engine implements AutoCloseable {
     private final ToolIndexer indexer;
     private final AccessControl access;
     private final TokenCounter tokens;
-    /** How many stored definition token counts the open gave {@link #tokens}. */
+    /** Every definition's count for the catalog, loaded at open and kept by the indexer ({@link #tokenCounts()}). */
+    private final StoredTokenCounts tokenCounts;
+    /** How many stored definition token counts the open loaded into {@link #tokenCounts}. */
     private final int tokenCountsLoaded;
 
     private final HybridRanker ranker;
@@ -499,7 +501,8 @@ final class Engine implements AutoCloseable {
                 this.catalog = Catalog.of(s, ro.stored(), bus, ro.persisted() ? idx.ordinals() : Map.of());
                 this.bus = bus;
                 // read only: what is stored is used, nothing is stored
-                countsLoaded = new StoredTokenCounts(s, tc, ENGINE_TOOLS).load(catalog.snapshot());
+                tokenCounts = new StoredTokenCounts(s, tc, ENGINE_TOOLS);
+                countsLoaded = tokenCounts.load(catalog.snapshot());
                 // not attached to the bus: nothing changes this catalog
                 this.indexer =
                         new ToolIndexer(s, idx, ro.persisted() ? m : ReadOnlyOpening.storedVectorsOnly(m, o.dataDir()));
@@ -590,7 +593,7 @@ final class Engine implements AutoCloseable {
                             .count();
                 } else if (o.tools() != null) {
                     catalog.sync(o.tools(), CATALOG_OWNED);
-                } else if (catalog.snapshot().entries().stream().noneMatch(CATALOG_OWNED)) {
+                } else if (catalog.snapshot().unordered().stream().noneMatch(CATALOG_OWNED)) {
                     catalog.sync(CatalogFiles.demo(), CATALOG_OWNED);
                 }
                 this.untouchedByCatalogs = untouched;
@@ -610,6 +613,7 @@ final class Engine implements AutoCloseable {
                 indexer.countTokens(tokenCounts);
             }
             this.tokens = tc;
+            this.tokenCounts = tokenCounts;
             this.tokenCountsLoaded = countsLoaded;
             // one ranker (and its threads) for the selector and the discovery tools; close() ends it
             this.ranker = new HybridRanker(idx);
@@ -1091,13 +1095,19 @@ final class Engine implements AutoCloseable {
         return access;
     }
 
-    /** How many stored definition token counts the open loaded into {@link #tokens()} (none counted again). */
+    /** How many stored definition token counts the open loaded into {@link #tokenCounts()} (none counted again). */
     int tokenCountsLoaded() {
         return tokenCountsLoaded;
     }
 
+    /** The counter (and its cache) for definitions outside the catalog; the catalog's are {@link #tokenCounts()}. */
     public TokenCounter tokens() {
         return tokens;
+    }
+
+    /** The catalog's definition token counts: what a selection sums ({@link StoredTokenCounts#allowedTokens}). */
+    public StoredTokenCounts tokenCounts() {
+        return tokenCounts;
     }
 
     public EmbeddingModel model() {

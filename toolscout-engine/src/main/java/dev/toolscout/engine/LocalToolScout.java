@@ -21,6 +21,7 @@ import dev.toolscout.model.AiAccess;
 import dev.toolscout.model.InputLimits;
 import dev.toolscout.model.Principal;
 import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.StoredTokenCounts;
 import dev.toolscout.routing.RouteDecision;
 import dev.toolscout.selection.RequestContext;
 import dev.toolscout.selection.Selection;
@@ -190,7 +191,8 @@ final class LocalToolScout extends EngineServices implements ToolScout {
     private SelectResult result(Selection s, RequestContext ctx) {
         Catalog.Snapshot snap = ctx.snapshot();
         AllowedSet allowed = ctx.allowed();
-        long all = allowedTokens(snap, allowed);
+        StoredTokenCounts.Sum allowedSum = allowedTokens(snap, allowed);
+        long all = allowedSum.tokens();
         long selected = 0;
         for (Selection.SelectedTool t : s.selected()) {
             CatalogEntry e = snap.get(t.name());
@@ -218,7 +220,9 @@ final class LocalToolScout extends EngineServices implements ToolScout {
                 s.visibleCount(),
                 s.reason(),
                 s.discoverySuggested(),
-                SelectResult.Tokens.of(selected, all));
+                allowedSum.estimated() == 0
+                        ? SelectResult.Tokens.of(selected, all)
+                        : SelectResult.Tokens.estimated(selected, all));
     }
 
     /**
@@ -230,11 +234,11 @@ final class LocalToolScout extends EngineServices implements ToolScout {
      */
     private int definitionTokens(ToolSpec spec, CatalogEntry entry) {
         if (entry != null && entry.spec() == spec) {
-            return engine.tokens().definitionTokens(entry);
+            return engine.tokenCounts().tokens(entry);
         }
         String hash = EngineToolHashes.BY_SPEC.get(spec);
         return hash != null
-                ? engine.tokens().definitionTokens(hash, spec)
+                ? engine.tokenCounts().tokens(hash, spec)
                 : engine.tokens().definitionTokens(spec);
     }
 
@@ -250,23 +254,27 @@ final class LocalToolScout extends EngineServices implements ToolScout {
     }
 
     /**
-     * The definition tokens of every tool {@code allowed} holds, counted once per snapshot and allowed set rather
-     * than at every selection: the sum is a cache lookup per visible tool, which was a tenth of a selection's Java
+     * The definition tokens of every tool {@code allowed} holds, summed once per snapshot and allowed set rather
+     * than at every selection: the sum is a map lookup per visible tool, which was a tenth of a selection's Java
      * time at 2,375 tools (etom-mcp, JFR). The access control hands out one allowed set per catalog version, policy
-     * version and principal, so the same set object means the same sum; one entry, the last one asked for.
+     * version and principal, so the same set object means the same sum; one entry, the last one asked for. An
+     * estimated sum (counts still missing: {@link StoredTokenCounts#allowedTokens}) is not kept, so the next selection
+     * sums again with what was counted meanwhile.
      */
-    private long allowedTokens(Catalog.Snapshot snap, AllowedSet allowed) {
+    private StoredTokenCounts.Sum allowedTokens(Catalog.Snapshot snap, AllowedSet allowed) {
         AllTokens last = allTokens;
         if (last != null && last.snap() == snap && last.allowed() == allowed) {
-            return last.tokens();
+            return last.sum();
         }
-        long tokens = engine.tokens().allowedTokens(snap, allowed);
-        allTokens = new AllTokens(snap, allowed, tokens);
-        return tokens;
+        StoredTokenCounts.Sum sum = engine.tokenCounts().allowedTokens(snap, allowed);
+        if (sum.estimated() == 0) {
+            allTokens = new AllTokens(snap, allowed, sum);
+        }
+        return sum;
     }
 
-    /** The last {@link #allowedTokens} sum and what it was for (compared by identity). */
-    private record AllTokens(Catalog.Snapshot snap, AllowedSet allowed, long tokens) {}
+    /** The last exact {@link #allowedTokens} sum and what it was for (compared by identity). */
+    private record AllTokens(Catalog.Snapshot snap, AllowedSet allowed, StoredTokenCounts.Sum sum) {}
 
     private volatile AllTokens allTokens;
 

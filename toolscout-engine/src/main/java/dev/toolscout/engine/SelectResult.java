@@ -141,11 +141,25 @@ public record SelectResult(
      * so {@code savedPct} is what selecting saved over sending all of them.
      *
      * @param savedPct {@code 100 * (all - selected) / all}, rounded to one decimal; 0 when {@code all} is 0
+     * @param estimated whether {@code all} is an estimate: right after a start in a data directory whose counts were
+     *     not stored, or during a large change, definitions not counted yet are taken at the mean of the others rather
+     *     than counted on the request's thread (seconds at 100k tools); the engine counts them in the background, and a
+     *     later selection's figure is exact. Not in the JSON forms ({@code SelectResultJson}, the HTTP API's schema),
+     *     which give {@code all} as it is
      */
-    public record Tokens(long selected, long all, double savedPct) {
+    public record Tokens(long selected, long all, double savedPct, boolean estimated) {
         /** The counts, with {@code savedPct} computed from them. */
         public static Tokens of(long selected, long all) {
-            return new Tokens(selected, all, all == 0 ? 0 : Math.round(1000.0 * (all - selected) / all) / 10.0);
+            return new Tokens(selected, all, savedPct(selected, all), false);
+        }
+
+        /** The same with {@code all} estimated. */
+        public static Tokens estimated(long selected, long all) {
+            return new Tokens(selected, all, savedPct(selected, all), true);
+        }
+
+        private static double savedPct(long selected, long all) {
+            return all == 0 ? 0 : Math.round(1000.0 * (all - selected) / all) / 10.0;
         }
     }
 }

@@ -89,12 +89,15 @@ class ReplicaEngineTest {
             try (Engine b = Engine.open(Engine.Options.of(dir.resolve("b")).withStore(store()))) {
                 assertThat(b.tokenCountsLoaded()).isGreaterThanOrEqualTo(hashes.size());
                 dev.toolscout.catalog.Catalog.Snapshot snap = b.catalog().snapshot();
-                long all = b.tokens().allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS));
+                dev.toolscout.render.StoredTokenCounts.Sum all =
+                        b.tokenCounts().allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS));
 
                 assertThat(b.tokens().countedDefinitions()).isZero();
                 assertThat(all)
-                        .isEqualTo(new dev.toolscout.render.TokenCounter()
-                                .allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS)));
+                        .isEqualTo(new dev.toolscout.render.StoredTokenCounts.Sum(
+                                new dev.toolscout.render.TokenCounter()
+                                        .allowedTokens(snap, b.access().allowed(snap, Principal.ANONYMOUS)),
+                                0));
             }
         }
     }

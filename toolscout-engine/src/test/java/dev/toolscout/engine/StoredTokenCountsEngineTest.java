@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.model.Principal;
+import dev.toolscout.model.ToolSpec;
+import dev.toolscout.render.StoredTokenCounts;
 import dev.toolscout.render.TokenCounter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,7 +15,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +97,34 @@ class StoredTokenCountsEngineTest {
             assertThat(scout.engine().tokens().countedDefinitions()).isZero();
             CatalogEntry e = scout.engine().catalog().snapshot().entries().getFirst();
             assertThat(storedCounts().get(someHash)).isEqualTo(new TokenCounter().definitionTokens(e.spec()));
+        }
+    }
+
+    @Test
+    void a_read_only_start_without_counts_estimates_beyond_one_batch_and_is_exact_by_the_next_selection()
+            throws Exception {
+        List<ToolSpec> many = new ArrayList<>();
+        for (int i = 0; i < StoredTokenCounts.COUNT_INLINE + 100; i++) {
+            many.add(ToolSpec.builder("inventory__check_" + i, "Check the stock of warehouse " + i + ".")
+                    .build());
+        }
+        try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir).withTools(many))) {
+            assertThat(scout.engine().catalog().size()).isEqualTo(many.size());
+        }
+        // as a directory made before counts were stored; read only, so nothing counts them in the background
+        execute("DELETE FROM definition_tokens");
+
+        try (LocalToolScout scout = LocalToolScout.open(Engine.Options.of(dir).withReadOnly())) {
+            SelectResult first = scout.select(MEETING);
+            // one batch counted on the request's thread, the rest taken at the mean: never the whole catalog
+            assertThat(first.tokens().estimated()).isTrue();
+            assertThat(scout.engine().tokens().countedDefinitions())
+                    .isLessThanOrEqualTo(
+                            StoredTokenCounts.COUNT_INLINE + first.selected().size());
+
+            SelectResult next = scout.select(MEETING);
+            assertThat(next.tokens().estimated()).isFalse();
+            assertThat(next.tokens().all()).isEqualTo(freshAll(scout.engine(), next));
         }
     }
 
