@@ -22,7 +22,7 @@ public interface TokenCounts {
      *
      * @param yield true when the caller has more urgent work (or is closing): the definitions not counted yet are
      *     left for the next call
-     * @return true when every definition's count is stored, false when it yielded first
+     * @return true when every definition's count is stored, false when it yielded first or must be asked again
      */
     boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield);
 }

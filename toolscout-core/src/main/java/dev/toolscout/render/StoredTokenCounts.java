@@ -229,7 +229,8 @@ public final class StoredTokenCounts implements TokenCounts {
      *
      * @param yield true when the caller has more urgent work (or is closing): the definitions not counted yet are
      *     left for the next call
-     * @return true when every definition's count is stored, false when it yielded first
+     * @return true when every definition's count is stored, false when it yielded first or a count was made here
+     *     during the pass (saved by the next call)
      */
     @Override
     public boolean fill(Catalog.Snapshot snapshot, BooleanSupplier yield) {
@@ -277,7 +278,16 @@ public final class StoredTokenCounts implements TokenCounts {
             Map<String, String> canonical = new HashMap<>();
             missing.keySet().forEach(h -> canonical.put(h, h));
             take(store.loadTokenCounts(counter.identity(), missing.keySet()), canonical);
-            missing.keySet().removeIf(counts::containsKey);
+            // and counted meanwhile by this process (a selection's sum on a request thread): saved now, not dropped
+            Map<String, Integer> heldMeanwhile = new HashMap<>();
+            missing.keySet().removeIf(h -> {
+                Integer held = counts.get(h);
+                if (held != null && held < 0) {
+                    heldMeanwhile.put(h, tokensOf(held));
+                }
+                return held != null;
+            });
+            save(heldMeanwhile);
         }
         for (List<Map.Entry<String, ToolSpec>> batch : chunks(new ArrayList<>(missing.entrySet()), BATCH)) {
             if (yield.getAsBoolean()) {
@@ -290,7 +300,9 @@ public final class StoredTokenCounts implements TokenCounts {
             save(rows);
         }
         filled = snapshot;
-        return true;
+        // a count held during the pass, for a definition the pass had already sorted, is saved by the next fill: the
+        // caller's (the indexer asks again once idle), not by the next change that may never come
+        return !heldUnsaved;
     }
 
     /**

@@ -70,6 +70,39 @@ class StoredTokenCountsTest {
     }
 
     @Test
+    void a_count_a_selection_makes_while_a_fill_runs_is_stored_by_that_fill_or_the_next() {
+        Fixture f = new Fixture();
+        List<ToolSpec> tools = List.of(
+                Fixture.tool("files__read", "Read a file."),
+                Fixture.tool("files__write", "Write a file."),
+                Fixture.tool("files__list", "List a folder."));
+        f.catalog.sync(tools);
+        CatalogEntry late = f.catalog.snapshot().get("files__list");
+        StoredTokenCounts[] counts = new StoredTokenCounts[1];
+        // the fill's look for counts another process stored is where a request thread's sum counts the tool first
+        TokenCountStore store = new TokenCountStore() {
+            @Override
+            public Map<String, Integer> loadTokenCounts(String counter, java.util.Collection<String> hashes) {
+                counts[0].tokens(late);
+                return f.store.loadTokenCounts(counter, hashes);
+            }
+
+            @Override
+            public void saveTokenCounts(String counter, Map<String, Integer> byContentHash) {
+                f.store.saveTokenCounts(counter, byContentHash);
+            }
+        };
+        counts[0] = new StoredTokenCounts(store, new TokenCounter(), List.of());
+
+        boolean complete = counts[0].fill(f.catalog.snapshot(), () -> false);
+        if (!complete) { // the indexer fills again when told it is not complete
+            counts[0].fill(f.catalog.snapshot(), () -> false);
+        }
+
+        assertThat(storedCount(f, tools)).isEqualTo(tools.size());
+    }
+
+    @Test
     void a_negative_stored_count_is_not_taken_and_is_counted_again() {
         Fixture f = new Fixture();
         ToolSpec t = Fixture.tool("files__read", "Read a file.");

@@ -144,8 +144,8 @@ public record SelectResult(
      * @param estimated whether {@code all} is an estimate: right after a start in a data directory whose counts were
      *     not stored, or during a large change, definitions not counted yet are taken at the mean of the others rather
      *     than counted on the request's thread (seconds at 100k tools); the engine counts them in the background, and a
-     *     later selection's figure is exact. Not in the JSON forms ({@code SelectResultJson}, the HTTP API's schema),
-     *     which give {@code all} as it is
+     *     later selection's figure is exact. The JSON forms ({@code SelectResultJson}, the HTTP API) say
+     *     {@code "estimated": true} then, and nothing otherwise
      */
     public record Tokens(long selected, long all, double savedPct, boolean estimated) {
         /** The counts, with {@code savedPct} computed from them. */

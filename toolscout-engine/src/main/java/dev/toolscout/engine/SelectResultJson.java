@@ -23,6 +23,10 @@ final class SelectResultJson {
         tok.put("selected", result.tokens().selected());
         tok.put("all", result.tokens().all());
         tok.put("saved_pct", result.tokens().savedPct());
+        if (result.tokens().estimated()) {
+            // only then: "all" took the definitions not counted yet at the mean of the others (right after a start)
+            tok.put("estimated", true);
+        }
         // a conversation's fields, present only in one
         if (!result.activeSkills().isEmpty()) {
             ArrayNode active = n.putArray("active_skills");

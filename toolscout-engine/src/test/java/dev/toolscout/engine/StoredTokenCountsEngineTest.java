@@ -2,6 +2,8 @@ package dev.toolscout.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.catalog.Catalog;
 import dev.toolscout.catalog.CatalogEntry;
 import dev.toolscout.model.Principal;
@@ -118,14 +120,22 @@ class StoredTokenCountsEngineTest {
             SelectResult first = scout.select(MEETING);
             // one batch counted on the request's thread, the rest taken at the mean: never the whole catalog
             assertThat(first.tokens().estimated()).isTrue();
+            assertThat(json(first).path("tokens").path("estimated").asBoolean()).isTrue();
             assertThat(scout.engine().tokens().countedDefinitions())
                     .isLessThanOrEqualTo(
                             StoredTokenCounts.COUNT_INLINE + first.selected().size());
 
             SelectResult next = scout.select(MEETING);
             assertThat(next.tokens().estimated()).isFalse();
+            assertThat(json(next).path("tokens").has("estimated")).isFalse();
             assertThat(next.tokens().all()).isEqualTo(freshAll(scout.engine(), next));
         }
+    }
+
+    private static ObjectNode json(SelectResult r) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        SelectResultJson.write(r, n);
+        return n;
     }
 
     /** What every definition the anonymous principal sees costs, counted afresh, with the engine's tools selected. */

@@ -145,7 +145,9 @@ final class SelectRoutes implements RouteGroup {
               "discovery_suggested": {"type": "boolean"},
               "tokens": {"type": "object", "required": ["selected", "all", "saved_pct"], "additionalProperties": false,
                          "properties": {"selected": {"type": "integer"}, "all": {"type": "integer"},
-                                        "saved_pct": {"type": "number"}}},
+                                        "saved_pct": {"type": "number"},
+                                        "estimated": {"type": "boolean", "description":
+                                            "Present (true) when all estimates definitions not counted yet"}}},
               "active_skills": {"type": "array", "items": {"type": "string"},
                                 "description": "With a conversation_id: its active skills, whose tools are pinned"},
               "suggested_skill": {"type": "object", "required": ["name", "description", "why"],
