@@ -11,6 +11,8 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.core.importer.Locations;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import java.io.IOException;
@@ -213,7 +215,16 @@ class ShapeTest {
                         System.getProperty("java.class.path"),
                         source.toString());
         assertThat(code).as("javac of the fixture").isZero();
-        EvaluationResult result = engineApiOnly().evaluate(new ClassFileImporter().importPath(classes));
+        // with the engine's own classes, so that the rule tells its API from the rest by their modifiers (the
+        // classes it depends on are not resolved from the class path: archunit.properties)
+        Set<Location> fixtureAndEngine = new HashSet<>(Locations.ofPackage("dev.toolscout.engine"));
+        fixtureAndEngine.add(Location.of(classes));
+        JavaClasses imported = new ClassFileImporter().importLocations(fixtureAndEngine);
+        assertThat(imported.get("dev.toolscout.engine.LocalToolScout").getModifiers())
+                .as("the engine's class imported, not a stub")
+                .doesNotContain(JavaModifier.PUBLIC)
+                .isNotEmpty();
+        EvaluationResult result = engineApiOnly().evaluate(imported);
         assertThat(result.hasViolation()).isTrue();
         assertThat(String.join("\n", result.getFailureReport().getDetails())).contains("LocalToolScout");
     }
