@@ -78,10 +78,7 @@ final class Engine implements AutoCloseable {
     private final Catalog catalog;
     private final ToolIndexer indexer;
     private final AccessControl access;
-    private final TokenCounter tokens;
-    /** Every definition's count for the catalog, loaded at open and kept by the indexer ({@link #tokenCounts()}). */
     private final StoredTokenCounts tokenCounts;
-    /** How many stored definition token counts the open loaded into {@link #tokenCounts}. */
     private final int tokenCountsLoaded;
 
     private final HybridRanker ranker;
@@ -512,12 +509,11 @@ final class Engine implements AutoCloseable {
                     List<String> absent = notStoredAsGiven(catalog.snapshot(), fromFiles);
                     if (!absent.isEmpty()) {
                         throw new IllegalArgumentException("catalog files " + o.catalogs() + ": " + absent.size()
-                                + " of "
-                                + "their tools are not in data directory " + o.dataDir() + " as the files have them ("
-                                + quoted(absent.subList(0, Math.min(5, absent.size())))
-                                + (absent.size() > 5 ? ", ..." : "")
-                                + "), and a read-only opening adds nothing; add them through the process that holds the "
-                                + "directory, or open it for writing when none does");
+                                + " of their tools are not in data directory " + o.dataDir() + " as the files have "
+                                + "them (" + quoted(absent.subList(0, Math.min(5, absent.size())))
+                                + (absent.size() > 5 ? ", ..." : "") + "), and a read-only opening adds nothing; add "
+                                + "them through the process that holds the directory, or open it for writing when none "
+                                + "does");
                     }
                 }
                 if (indexInMemory) {
@@ -612,7 +608,6 @@ final class Engine implements AutoCloseable {
                 // were stored), after the start's catch-up and each change
                 indexer.countTokens(tokenCounts);
             }
-            this.tokens = tc;
             this.tokenCounts = tokenCounts;
             this.tokenCountsLoaded = countsLoaded;
             // one ranker (and its threads) for the selector and the discovery tools; close() ends it
@@ -624,7 +619,7 @@ final class Engine implements AutoCloseable {
             if (!readOnly) {
                 bus.subscribe(learned::onEvents);
             }
-            this.selector = new Selector(catalog, ranker, m, access, tokens, o.selector(), ENGINE_TOOLS, learned);
+            this.selector = new Selector(catalog, ranker, m, access, tc, o.selector(), ENGINE_TOOLS, learned);
             // skills: loaded from the store, their index kept current by skill events (embedding only what has no
             // stored vector), catalog files' skills added or updated as their tools are
             // (read-only: the stored vectors only, and the files' skills must be stored as they are)
@@ -1102,10 +1097,10 @@ final class Engine implements AutoCloseable {
 
     /** The counter (and its cache) for definitions outside the catalog; the catalog's are {@link #tokenCounts()}. */
     public TokenCounter tokens() {
-        return tokens;
+        return tokenCounts.counter();
     }
 
-    /** The catalog's definition token counts: what a selection sums ({@link StoredTokenCounts#allowedTokens}). */
+    /** Every catalog definition's count: loaded at open, kept by the indexer, summed by each selection's result. */
     public StoredTokenCounts tokenCounts() {
         return tokenCounts;
     }
