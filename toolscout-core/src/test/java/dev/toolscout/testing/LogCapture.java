@@ -7,7 +7,6 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -30,38 +29,12 @@ public final class LogCapture implements AutoCloseable {
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
     private LogCapture(String name) {
-        logger = logbackLogger(name);
+        logger = (Logger) LoggerFactory.getLogger(name);
         additive = logger.isAdditive();
         appender.setContext(logger.getLoggerContext());
         appender.start();
         logger.addAppender(appender);
         logger.setAdditive(false);
-    }
-
-    /**
-     * The logback logger named {@code name}. While SLF4J initialises on another thread (test classes run in parallel,
-     * and the first of them all log at once) it hands out stand-ins, {@code SubstituteLogger}s that replay their
-     * events later: this waits, a millisecond at a time, until it hands out the real one.
-     */
-    private static Logger logbackLogger(String name) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            org.slf4j.Logger l = LoggerFactory.getLogger(name);
-            if (l instanceof Logger logback) {
-                return logback;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(
-                        "SLF4J still gave a " + l.getClass().getName() + " for logger '" + name
-                                + "' after 30 s, not a logback Logger: is logback-classic on the test class path?");
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while SLF4J initialised", e);
-            }
-        }
     }
 
     /** Captures what {@code type}'s logger, and loggers named below it, log. */
