@@ -19,9 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
-@ResourceLock("logger dev.toolscout.mcp.config.ServerConfigJson")
 class ServerConfigJsonTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

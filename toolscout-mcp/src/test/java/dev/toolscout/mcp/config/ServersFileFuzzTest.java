@@ -31,7 +31,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Mutates valid Claude Desktop-style servers files at random (characters deleted, inserted, flipped; spans
@@ -45,7 +44,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <p>Prints its seed; rerun a failure with {@code -Dtests.seed=<seed>}.
  */
-@ResourceLock("logger dev.toolscout.mcp.config.ServersFile")
 class ServersFileFuzzTest {
     private static final int ITERATIONS = 2_000;
     private static final JsonNodeFactory F = JsonNodeFactory.instance;

@@ -18,9 +18,7 @@ import org.assertj.core.api.AbstractThrowableAssert;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
-@ResourceLock("logger dev.toolscout.mcp.config.ServersFile")
 class ServersFileTest {
     private static final Map<String, String> ENV = Map.of("GITHUB_TOKEN", "ghp_fromenv", "TEAM", "core");
 

@@ -16,11 +16,9 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@ResourceLock("logger dev.toolscout.mcp.secret.SecretBox")
 class SecretBoxTest {
     private static final String KEY_A = base64Key(1);
     private static final String KEY_B = base64Key(2);

@@ -21,14 +21,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * How the tools an MCP server lists become catalog tools: leniently, one bad tool never costing the others.
  * The tools are read from JSON as they arrive on the wire, with the SDK's own mapping.
  */
-@ResourceLock("logger dev.toolscout.model.McpToolJson")
-@ResourceLock("logger io.modelcontextprotocol.spec.McpSchema")
 class ToolMappingTest {
     static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
     static final String NO_SCHEMA = "Tool: missing required fields during deserialization: inputSchema -> {}";

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Upstream servers that misbehave (hang, answer garbage, answer 50 MB, die at start), registered together
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * that names the server and what went wrong, while the memory server keeps answering and its tools stay in
  * the catalog. The fault servers are the real Node peers in {@code src/test/node/faults}.
  */
-@ResourceLock("logger dev.toolscout.mcp.upstream.UpstreamConnection")
 class UpstreamFaultTest {
     /**
      * Per-request timeout of the fault servers: short, so a hang costs the suite two seconds, not thirty. It

@@ -25,10 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The upstream manager against the real reference servers from npm, over stdio and Streamable HTTP. */
-@ResourceLock("logger dev.toolscout.mcp.upstream.UpstreamConnection")
 class UpstreamManagerTest {
     static final UpstreamLimits FAST =
             new UpstreamLimits(1024 * 1024, Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofMinutes(5));

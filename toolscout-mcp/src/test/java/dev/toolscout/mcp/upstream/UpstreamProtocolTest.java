@@ -31,14 +31,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The parts of the MCP protocol the manager follows, against real Node peers: {@code
  * notifications/tools/list_changed} applied as a catalog diff, paginated {@code tools/list}, the Streamable
  * HTTP to legacy SSE fallback, and tool names that must be sanitized for the wire.
  */
-@ResourceLock("logger io.modelcontextprotocol.util.ToolNameValidator")
 class UpstreamProtocolTest {
     static final Duration WAIT = Duration.ofSeconds(20);
 
