@@ -1,31 +1,24 @@
 // Drives the web console of a running `toolscout serve` in Debian's headless Chromium, as a person would: signs
-// in with a key, uses one page, takes a screenshot, and answers what it read as one JSON document.
-// ConsoleEndToEndTest (JUnit) starts the server and this driver once per class: one Chromium for all the scenarios,
-// each run in a fresh browser context (its own storage, cookies and page), one scenario per test.
+// in with a key, uses one page, takes a screenshot, and prints what it read as one JSON document on stdout.
+// ConsoleEndToEndTest (JUnit) starts the server, runs one scenario per test, and asserts on that JSON.
 //
-//   node console-driver.mjs --shots DIR
+//   node console-driver.mjs --base http://127.0.0.1:PORT --key KEY --scenario NAME --shots DIR [options]
 //
-// then one request per line on stdin, {"base": "http://127.0.0.1:PORT", "key": KEY, "scenario": NAME, ...options},
-// each answered by one line on stdout: {"result": {...}} or {"error": "..."}. It ends when stdin closes.
-//
-// Scenarios: catalog, reader-catalog, try, servers (server, kill-pid), approve (approval),
-// approve-run (approval, run), server-toggle (server, action Disable|Enable, expect STATUS),
-// audit (approval, status), usage, keyboard, narrow, loading.
+// Scenarios: catalog, reader-catalog, try, servers (--server NAME --kill-pid PID), approve (--approval ID),
+// approve-run (--approval ID --run RUN), server-toggle (--server NAME --action Disable|Enable --expect STATUS),
+// audit (--approval ID --status STATUS), usage, keyboard, narrow, loading.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
-const cli = {};
+const args = {};
 for (let i = 2; i < process.argv.length; i += 2) {
-  cli[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+  args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 }
-const shots = cli.shots;
+const base = args.base;
+const shots = args.shots;
 mkdirSync(shots, { recursive: true });
 const TIMEOUT = 90_000;
-// the request being run (one at a time): its base URL, key, scenario and options
-let args = {};
-let base = '';
 
 
 async function signIn(page, key) {
@@ -257,21 +250,11 @@ const SCENARIOS = {
   async loading(page, o) {
     const held = async (pattern) => {
       let release;
-      let arrived;
       const gate = new Promise((r) => { release = r; });
-      const requested = new Promise((r) => { arrived = r; });
       // once released, every request of the pattern passes at once (the route stays, its gate open)
-      await page.route(pattern, async (route) => { arrived(); await gate; await route.continue(); });
-      let timer;
-      const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no request for ${pattern} within ${TIMEOUT} ms`)), TIMEOUT);
-      });
-      const seen = Promise.race([requested, late]).finally(() => clearTimeout(timer));
-      seen.catch(() => {}); // a scenario that failed before waiting on it must not end the driver
-      return { release, requested: seen };
+      await page.route(pattern, async (route) => { await gate; await route.continue(); });
+      return release;
     };
-    // two animation frames: whatever the page drew before its request went out is on the screen
-    const painted = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const sample = () => page.evaluate(() => {
       const results = document.querySelector('section.results');
       return {
@@ -286,11 +269,9 @@ const SCENARIOS = {
     const whoami = await held('**/v1/whoami');
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.locator('main').waitFor();
-    // sampled while the page waits for its answer
-    await whoami.requested;
-    await painted();
+    await page.waitForTimeout(300);
     o.first_load = await sample();
-    whoami.release();
+    await whoami();
     await page.locator('h2#cat-results').waitFor();
     // the catalog page, drawn (its search form is there) while /v1/catalog has not answered
     await page.getByRole('link', { name: 'Usage' }).click();
@@ -298,11 +279,9 @@ const SCENARIOS = {
     const catalog = await held('**/v1/catalog?*');
     await page.getByRole('link', { name: 'Catalog' }).click();
     await page.locator('form.filters').waitFor();
-    await catalog.requested;
-    await painted();
     o.catalog_while = await sample();
     await shot(page, 'catalog-loading');
-    catalog.release();
+    await catalog();
     await page.locator('h2#cat-results').waitFor();
     o.catalog_after = await sample();
   },
@@ -327,7 +306,7 @@ const SCENARIOS = {
   },
 };
 
-// after SCENARIOS is defined: one browser for every request
+// after SCENARIOS is defined
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
@@ -335,44 +314,21 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
 });
-
-/** One scenario in a fresh browser context, so that nothing (the key in sessionStorage, routes) outlives it. */
-async function run(request) {
-  args = request;
-  base = request.base;
-  const out = { scenario: args.scenario, console_errors: [], page_errors: [], unlabelled: [], stray_text: [] };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    context.setDefaultTimeout(TIMEOUT);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') out.console_errors.push(m.text());
-    });
-    page.on('pageerror', (e) => out.page_errors.push(String(e)));
-    const scenario = SCENARIOS[args.scenario];
-    if (!scenario) throw new Error(`no scenario ${args.scenario}`);
-    await signIn(page, args.key);
-    await scenario(page, out);
-    out.unlabelled = await unlabelled(page);
-    out.stray_text = await strayText(page);
-    out.url = page.url();
-  } finally {
-    await context.close();
-  }
-  return out;
-}
-
+const out = { scenario: args.scenario, console_errors: [], page_errors: [], unlabelled: [], stray_text: [] };
 try {
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (!line.trim()) continue;
-    let answer;
-    try {
-      answer = { result: await run(JSON.parse(line)) };
-    } catch (e) {
-      answer = { error: String(e && e.stack ? e.stack : e) };
-    }
-    process.stdout.write(JSON.stringify(answer) + '\n');
-  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(TIMEOUT);
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') out.console_errors.push(m.text());
+  });
+  page.on('pageerror', (e) => out.page_errors.push(String(e)));
+  await signIn(page, args.key);
+  await SCENARIOS[args.scenario](page, out);
+  out.unlabelled = await unlabelled(page);
+  out.stray_text = await strayText(page);
+  out.url = page.url();
 } finally {
   await browser.close();
 }
+process.stdout.write(JSON.stringify(out) + '\n');

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolscout.agent.FakeProvider;
 import dev.toolscout.server.cli.ToolScoutCli;
 import dev.toolscout.server.mcp.NodeClient;
@@ -32,9 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * for an admin, a user and a reader; a policy denying the reader's group the gmail source; two real MCP servers
  * from npm over stdio; the agent loop against a local fake LLM provider, {@link FakeProvider}, replaying recorded
  * Anthropic wire fixtures), and Debian's headless Chromium driven by Playwright ({@code playwright-core}, pinned in
- * {@code src/test/console/package-lock.json}, which downloads no browser) through {@code console-driver.mjs}, one
- * {@link ConsoleDriver} (one Chromium) for the class: one scenario per test, each in a fresh browser context, whose
- * JSON says what the page showed. The screenshots go to {@code
+ * {@code src/test/console/package-lock.json}, which downloads no browser) through {@code console-driver.mjs}: one
+ * scenario per test, whose JSON says what the page showed. The screenshots go to {@code
  * target/console-screenshots}, or to the folder {@code -Dconsole.screenshots=DIR} names ({@code docs/console}
  * for docs/CONSOLE.md).
  */
@@ -59,8 +57,6 @@ class ConsoleEndToEndTest {
     static Path everythingWrapper;
     static Path shots;
     static FakeProvider fake;
-    /** One Chromium for the class; each scenario gets a fresh browser context. */
-    static ConsoleDriver driver;
 
     @BeforeAll
     static void start() throws Exception {
@@ -100,8 +96,6 @@ class ConsoleEndToEndTest {
                         PEERS.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"),
                         tmp.resolve("kg.jsonl")));
         log = tmp.resolve("serve.log");
-        // Chromium starts while serve does
-        driver = ConsoleDriver.start(CONSOLE, shots, tmp.resolve("console-driver.err"));
         fake = new FakeProvider();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder pb = new ProcessBuilder(List.of(
@@ -183,9 +177,6 @@ class ConsoleEndToEndTest {
         if (fake != null) {
             fake.close();
         }
-        if (driver != null) {
-            driver.close();
-        }
     }
 
     private static String awaitListening() throws Exception {
@@ -241,20 +232,36 @@ class ConsoleEndToEndTest {
         return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /**
-     * Runs one scenario of console-driver.mjs in headless Chromium and returns what it read; {@code options} are
-     * pairs, {@code --name value}.
-     */
+    /** Runs one scenario of console-driver.mjs in headless Chromium and returns what it read. */
     static JsonNode browse(String key, String scenario, String... options) throws Exception {
-        ObjectNode request =
-                JSON.createObjectNode().put("base", base).put("key", key).put("scenario", scenario);
-        assertThat(options.length % 2)
-                .as("options come in pairs: " + List.of(options))
-                .isZero();
-        for (int i = 0; i + 1 < options.length; i += 2) {
-            request.put(options[i].replaceFirst("^--", ""), options[i + 1]);
+        List<String> cmd = new ArrayList<>(List.of(
+                "node",
+                CONSOLE.resolve("console-driver.mjs").toString(),
+                "--base",
+                base,
+                "--key",
+                key,
+                "--scenario",
+                scenario,
+                "--shots",
+                shots.toString()));
+        cmd.addAll(List.of(options));
+        Path out = Files.createTempFile(tmp, scenario, ".json");
+        Path err = Files.createTempFile(tmp, scenario, ".err");
+        Process p = new ProcessBuilder(cmd)
+                .directory(CONSOLE.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(
+                    "console-driver " + scenario + " did not finish; stderr:\n" + Files.readString(err));
         }
-        JsonNode r = driver.run(request);
+        assertThat(p.exitValue())
+                .as("console-driver " + scenario + " failed; stderr:\n" + Files.readString(err))
+                .isZero();
+        JsonNode r = JSON.readTree(Files.readString(out));
         assertThat(r.path("page_errors")).as("script errors on the page").isEmpty();
         assertThat(r.path("unlabelled")).as("controls without a label or name").isEmpty();
         assertThat(r.path("stray_text"))
