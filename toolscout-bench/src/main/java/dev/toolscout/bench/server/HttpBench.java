@@ -26,12 +26,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The query embedding alone, the in-process {@link ToolScout#select} and {@code POST /v1/select} at the same
- * concurrency, in one run: one engine per setting of the model's concurrent calls ({@code --model-calls}, the
- * first the writer of the data directory, the others read-only over it), each served by the same Jetty and API as
- * {@code toolscout serve} on a loopback port, and called by the JDK's HTTP client (HTTP/1.1, connections kept
- * alive between requests). "Embedding alone" is the engine's own model called directly ({@code embedQuery}, the one
- * model call a one-clause selection makes) from as many client threads. For each number of clients every variant
- * of every setting runs in each round, in an order that rotates from round to round, so that warm-up, JIT and the
+ * concurrency, in one run, on one engine served by the same Jetty and API as {@code toolscout serve} on a loopback
+ * port and called by the JDK's HTTP client (HTTP/1.1, connections kept alive between requests). "Embedding alone" is
+ * the engine's own model called directly ({@code embedQuery}, the one model call a one-clause selection makes) from
+ * as many client threads. For each number of clients every variant runs in each round, in an order that rotates from round to round, so that warm-up, JIT and the
  * machine's other load fall on all alike. Each client sends its next request when the last one is answered;
  * throughput is requests over the wall time of the rounds, the percentiles are over every request's own latency.
  * Not thread-safe; one run per instance.
@@ -74,7 +72,7 @@ public final class HttpBench {
     }
 
     /**
-     * The variants at one concurrency and one setting of the model's concurrent calls; {@code ratio} is HTTP
+     * The variants at one concurrency; {@code ratio} is HTTP
      * throughput over in-process throughput.
      *
      * @param embedOnly the query embedding alone, called directly from as many threads
@@ -113,23 +111,7 @@ public final class HttpBench {
         List<URI> selects = baseUrls.stream()
                 .map(u -> URI.create(u.toString().replaceAll("/+$", "") + "/v1/select"))
                 .toList();
-        Call overHttp = (q, i) -> {
-            HttpRequest.Builder r = HttpRequest.newBuilder(selects.get(i % selects.size()))
-                    .timeout(Duration.ofMinutes(2))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
-                            .objectNode()
-                            .put("message", q)
-                            .toString()));
-            if (apiKey != null) {
-                r.header("Authorization", "Bearer " + apiKey);
-            }
-            HttpResponse<String> resp = client.send(r.build(), HttpResponse.BodyHandlers.ofString());
-            if (resp.statusCode() != 200) {
-                throw new IllegalStateException("POST " + selects.get(i % selects.size()) + " answered "
-                        + resp.statusCode() + ": " + resp.body());
-            }
-        };
+        Call overHttp = postSelect(client, selects, apiKey);
         List<Figures> out = new ArrayList<>();
         for (int c : o.clients()) {
             Samples over = new Samples();
@@ -161,11 +143,6 @@ public final class HttpBench {
         this.progress = progress;
     }
 
-    /** One engine, its server and its calls. */
-    private record Setup(ToolScout scout, GatewayHttpServer http, List<Call> calls) {}
-
-    private static final String[] VARIANTS = {"embed-only", "in-process", "HTTP"};
-
     public Result run() throws Exception {
         Path dataDir = o.workDir().resolve("data");
         List<String> queries = SyntheticCatalog.queries(Math.max(200, o.requests()), o.seed() + 1);
@@ -174,66 +151,62 @@ public final class HttpBench {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30))
                 .build();
-        List<Setup> setups = new ArrayList<>();
         ToolScout.Builder b = ToolScout.builder().dataDir(dataDir).preloadModel(false);
         if (o.tools() > 0) {
             progress.println("bench-http: embedding " + o.tools() + " synthetic tools (once per work directory)");
             progress.flush();
             b.tools(SyntheticCatalog.tools(o.tools(), o.seed()));
         }
-        ToolScout scout = b.build();
-        try {
+        try (ToolScout scout = b.build()) {
             scout.rankingParts().model().embedQuery("warm up the model");
             HttpApi api = new HttpApi(auth, HttpApi.Options.DEFAULT);
-            GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api);
-            api.open(new ApiBackend(scout, null));
-            setups.add(new Setup(scout, http, calls(scout, http, client)));
-        } catch (RuntimeException | Error e) {
-            scout.close();
-            throw e;
-        }
-        try {
-            List<Level> levels = new ArrayList<>();
-            for (int c : o.clients()) {
-                levels.addAll(level(c, setups, queries));
-            }
-            return new Result(setups.get(0).scout().size(), perRound() * o.rounds(), levels);
-        } finally {
-            for (Setup s : setups.reversed()) {
-                s.http().close();
-                s.scout().close();
+            try (GatewayHttpServer http = GatewayHttpServer.start(null, auth, GatewayHttpServer.DEFAULT_HOST, 0, api)) {
+                api.open(new ApiBackend(scout, null));
+                List<Call> calls = calls(scout, http, client);
+                List<Level> levels = new ArrayList<>();
+                for (int c : o.clients()) {
+                    levels.add(level(c, calls, queries));
+                }
+                return new Result(scout.size(), perRound() * o.rounds(), levels);
             }
         }
     }
 
     /** Embedding alone, in-process selection and HTTP selection on one engine. */
     private static List<Call> calls(ToolScout scout, GatewayHttpServer http, HttpClient client) {
-        URI select = URI.create(http.baseUrl() + "/v1/select");
         var model = scout.rankingParts().model();
         Call embed = (q, i) -> model.embedQuery(q);
         Call inProcess = (q, i) -> scout.select(SelectRequest.of(q));
-        Call overHttp = (q, i) -> {
-            HttpRequest r = HttpRequest.newBuilder(select)
+        return List.of(embed, inProcess, postSelect(client, List.of(URI.create(http.baseUrl() + "/v1/select")), null));
+    }
+
+    /** {@code POST /v1/select} with the query as its message, to {@code selects} in turn by request number. */
+    private static Call postSelect(HttpClient client, List<URI> selects, String apiKey) {
+        return (q, i) -> {
+            URI select = selects.get(i % selects.size());
+            HttpRequest.Builder r = HttpRequest.newBuilder(select)
                     .timeout(Duration.ofMinutes(2))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(JsonNodeFactory.instance
                             .objectNode()
                             .put("message", q)
-                            .toString()))
-                    .build();
-            HttpResponse<String> resp = client.send(r, HttpResponse.BodyHandlers.ofString());
+                            .toString()));
+            if (apiKey != null) {
+                r.header("Authorization", "Bearer " + apiKey);
+            }
+            HttpResponse<String> resp = client.send(r.build(), HttpResponse.BodyHandlers.ofString());
             if (resp.statusCode() != 200) {
-                throw new IllegalStateException("POST /v1/select answered " + resp.statusCode() + ": " + resp.body());
+                throw new IllegalStateException(
+                        "POST " + select + " answered " + resp.statusCode() + ": " + resp.body());
             }
         };
-        return List.of(embed, inProcess, overHttp);
     }
 
-    /** Every variant of every setup at {@code c} clients, interleaved in rounds. */
-    private List<Level> level(int c, List<Setup> setups, List<String> queries) throws Exception {
+    /** Every variant at {@code c} clients, interleaved in rounds. */
+    private Level level(int c, List<Call> calls, List<String> queries) throws Exception {
         progress.println("bench-http: " + c + " client" + (c == 1 ? "" : "s") + ": warming up");
         progress.flush();
-        int cells = setups.size() * VARIANTS.length;
+        int cells = calls.size();
         List<Samples> samples = new ArrayList<>();
         List<ExecutorService> pools = new ArrayList<>();
         try {
@@ -243,7 +216,7 @@ public final class HttpBench {
                 samples.add(new Samples());
             }
             for (int cell = 0; cell < cells; cell++) {
-                phase(pools.get(cell), call(setups, cell), c, o.warmup(), queries);
+                phase(pools.get(cell), calls.get(cell), c, o.warmup(), queries);
             }
             int perRound = perRound();
             for (int round = 0; round < o.rounds(); round++) {
@@ -251,37 +224,29 @@ public final class HttpBench {
                 for (int k = 0; k < cells; k++) {
                     int shifted = (k + round / 2) % cells;
                     int cell = round % 2 == 0 ? shifted : cells - 1 - shifted;
-                    samples.get(cell).add(phase(pools.get(cell), call(setups, cell), c, perRound, queries));
+                    samples.get(cell).add(phase(pools.get(cell), calls.get(cell), c, perRound, queries));
                 }
             }
         } finally {
             pools.forEach(ExecutorService::close);
         }
-        List<Level> out = new ArrayList<>();
-        for (int s = 0; s < setups.size(); s++) {
-            int base = s * VARIANTS.length;
-            Level l = new Level(
-                    c,
-                    samples.get(base + 1).figures(),
-                    samples.get(base + 2).figures(),
-                    samples.get(base).figures());
-            progress.printf(
-                    java.util.Locale.ROOT,
-                    "bench-http: %d clients: embed-only %.0f/s, in-process %.0f/s (%.2fx), HTTP %.0f/s" + " (%.2fx)%n",
-                    c,
-                    l.embedOnly().perSecond(),
-                    l.inProcess().perSecond(),
-                    l.inProcessOverEmbed(),
-                    l.http().perSecond(),
-                    l.httpOverEmbed());
-            progress.flush();
-            out.add(l);
-        }
-        return out;
-    }
-
-    private static Call call(List<Setup> setups, int cell) {
-        return setups.get(cell / VARIANTS.length).calls().get(cell % VARIANTS.length);
+        // the cells in the order of calls(): embed-only, in-process, HTTP
+        Level l = new Level(
+                c,
+                samples.get(1).figures(),
+                samples.get(2).figures(),
+                samples.get(0).figures());
+        progress.printf(
+                java.util.Locale.ROOT,
+                "bench-http: %d clients: embed-only %.0f/s, in-process %.0f/s (%.2fx), HTTP %.0f/s (%.2fx)%n",
+                c,
+                l.embedOnly().perSecond(),
+                l.inProcess().perSecond(),
+                l.inProcessOverEmbed(),
+                l.http().perSecond(),
+                l.httpOverEmbed());
+        progress.flush();
+        return l;
     }
 
     static ExecutorService clients(int n) {
